@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install every Debian package dtypeflow needs to build, test and benchmark.
+# Idempotent; needs root (or sudo). Used by the README's commands and .ci/run.
+set -euo pipefail
+PKGS=(
+  g++ cmake ninja-build          # toolchain
+  libfmt-dev                     # formatting (core)
+  nlohmann-json3-dev             # JSON output (core)
+  libcli11-dev                   # command line (tools)
+  libgtest-dev libgmock-dev      # unit tests
+  libbenchmark-dev               # benchmarks
+  libtorch-dev                   # TorchScript frontend and the ATen oracle
+  python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

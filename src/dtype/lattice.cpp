@@ -1,0 +1,245 @@
+#include "dtype/lattice.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace dtf {
+
+std::string_view name(NumKind k) {
+  switch (k) {
+  case NumKind::Bool: return "bool";
+  case NumKind::Int: return "int";
+  case NumKind::Float: return "float";
+  case NumKind::Complex: return "complex";
+  }
+  return "number";
+}
+
+Value Value::tensor(DTypeSet dtypes, Rank rank) {
+  Value v;
+  v.kind_ = ValueKind::Tensor;
+  v.dtypes_ = dtypes;
+  v.rank_ = rank;
+  return v;
+}
+
+Value Value::number(NumKinds kinds) {
+  Value v;
+  v.kind_ = ValueKind::Number;
+  v.numKinds_ = kinds;
+  return v;
+}
+
+Value Value::boolean(bool b) {
+  Value v = number(NumKind::Bool);
+  v.hasNum_ = true;
+  v.i_ = b;
+  return v;
+}
+
+Value Value::integer(int64_t i) {
+  Value v = number(NumKind::Int);
+  v.hasNum_ = true;
+  v.i_ = i;
+  return v;
+}
+
+Value Value::floating(double f) {
+  Value v = number(NumKind::Float);
+  v.hasNum_ = true;
+  v.numIsFloat_ = true;
+  v.f_ = f;
+  return v;
+}
+
+Value Value::string(std::string text) {
+  Value v;
+  v.kind_ = ValueKind::String;
+  auto agg = std::make_shared<Aggregate>();
+  agg->text = std::move(text);
+  v.agg_ = std::move(agg);
+  return v;
+}
+
+Value Value::unknownString() {
+  Value v;
+  v.kind_ = ValueKind::String;
+  return v;
+}
+
+Value Value::device(std::string text) {
+  Value v = string(std::move(text));
+  v.kind_ = ValueKind::Device;
+  return v;
+}
+
+Value Value::list(std::vector<Value> elems) {
+  Value v;
+  v.kind_ = ValueKind::List;
+  auto agg = std::make_shared<Aggregate>();
+  agg->elems = std::move(elems);
+  v.agg_ = std::move(agg);
+  return v;
+}
+
+Value Value::listOf(Value summary) {
+  Value v;
+  v.kind_ = ValueKind::List;
+  auto agg = std::make_shared<Aggregate>();
+  agg->elems.push_back(std::move(summary));
+  agg->unknownLength = true;
+  v.agg_ = std::move(agg);
+  return v;
+}
+
+Value Value::tuple(std::vector<Value> elems) {
+  Value v = list(std::move(elems));
+  v.kind_ = ValueKind::Tuple;
+  return v;
+}
+
+std::optional<int64_t> Value::intValue() const {
+  if (!isNumber() || !hasNum_) return std::nullopt;
+  if (!numIsFloat_) return i_;
+  if (std::nearbyint(f_) == f_ && std::abs(f_) < 9e18) return static_cast<int64_t>(f_);
+  return std::nullopt;
+}
+
+std::optional<double> Value::floatValue() const {
+  if (!isNumber() || !hasNum_) return std::nullopt;
+  return numIsFloat_ ? f_ : static_cast<double>(i_);
+}
+
+std::optional<bool> Value::boolValue() const {
+  if (!isNumber() || !hasNum_ || numKind() != NumKind::Bool) return std::nullopt;
+  return i_ != 0;
+}
+
+std::optional<std::string> Value::text() const {
+  if ((kind_ != ValueKind::String && kind_ != ValueKind::Device) || !agg_) return std::nullopt;
+  return agg_->text;
+}
+
+const std::vector<Value> &Value::elements() const {
+  static const std::vector<Value> kNone;
+  if ((isList() || isTuple()) && lengthKnown()) return agg_->elems;
+  return kNone;
+}
+
+Value Value::elementSummary() const {
+  if (!isList() && !isTuple()) return top();
+  if (!agg_) return top();
+  Value s;
+  for (const Value &e : agg_->elems) s = join(s, e);
+  return s;
+}
+
+Value Value::join(const Value &a, const Value &b) {
+  if (a.isBottom()) return b;
+  if (b.isBottom()) return a;
+  if (a.kind_ != b.kind_ || a.isTop()) return top();
+  switch (a.kind_) {
+  case ValueKind::Tensor:
+    return tensor(DTypeSet::join(a.dtypes_, b.dtypes_), Rank::join(a.rank_, b.rank_));
+  case ValueKind::Number: {
+    if (a == b) return a;
+    return number(NumKinds::join(a.numKinds_, b.numKinds_));
+  }
+  case ValueKind::None: return a;
+  case ValueKind::String:
+  case ValueKind::Device: {
+    if (a == b) return a;
+    Value v = unknownString();
+    v.kind_ = a.kind_;
+    return v;
+  }
+  case ValueKind::Tuple: {
+    if (!a.lengthKnown() || !b.lengthKnown() || a.elements().size() != b.elements().size())
+      return top();
+    std::vector<Value> elems;
+    for (size_t i = 0; i < a.elements().size(); ++i)
+      elems.push_back(join(a.elements()[i], b.elements()[i]));
+    return tuple(std::move(elems));
+  }
+  case ValueKind::List: {
+    if (a.agg_ == b.agg_) return a;
+    if (a.lengthKnown() && b.lengthKnown() && a.elements().size() == b.elements().size()) {
+      std::vector<Value> elems;
+      for (size_t i = 0; i < a.elements().size(); ++i)
+        elems.push_back(join(a.elements()[i], b.elements()[i]));
+      return list(std::move(elems));
+    }
+    if (!a.agg_ || !b.agg_) { Value v; v.kind_ = ValueKind::List; return v; }
+    return listOf(join(a.elementSummary(), b.elementSummary()));
+  }
+  default: return top();
+  }
+}
+
+bool Value::operator==(const Value &o) const {
+  if (kind_ != o.kind_) return false;
+  switch (kind_) {
+  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_;
+  case ValueKind::Number:
+    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
+    if (!hasNum_) return true;
+    return numIsFloat_ == o.numIsFloat_ && (numIsFloat_ ? f_ == o.f_ : i_ == o.i_);
+  case ValueKind::String:
+  case ValueKind::Device: return text() == o.text();
+  case ValueKind::List:
+  case ValueKind::Tuple:
+    if (agg_ == o.agg_) return true;
+    if (!agg_ || !o.agg_) return false;
+    return agg_->unknownLength == o.agg_->unknownLength && agg_->elems == o.agg_->elems;
+  default: return true;
+  }
+}
+
+std::string Value::str() const {
+  switch (kind_) {
+  case ValueKind::Bottom: return "bottom";
+  case ValueKind::Top: return "?";
+  case ValueKind::None: return "None";
+  case ValueKind::Tensor: {
+    std::string d;
+    if (auto one = dtype()) d = std::string(name(*one));
+    else if (dtypes_.isAll()) d = "?";
+    else {
+      d = "{";
+      for (DType x : dtypes_) d += (d.size() > 1 ? "|" : "") + std::string(name(x));
+      d += "}";
+    }
+    if (auto r = rank_.value()) return fmt::format("{}:r{}", d, *r);
+    if (rank_ == Rank::atLeast1()) return d + ":r+";
+    return d + ":r?";
+  }
+  case ValueKind::Number: {
+    std::string k;
+    if (auto one = numKind()) k = std::string(name(*one));
+    else if (numKinds_ == NumKinds::all()) k = "number";
+    else {
+      for (NumKind x : numKinds_) k += (k.empty() ? "" : "|") + std::string(name(x));
+    }
+    if (!hasNum_) return k;
+    if (numKind() == NumKind::Bool) return i_ ? "True" : "False";
+    return numIsFloat_ ? fmt::format("{}={}", k, f_) : fmt::format("{}={}", k, i_);
+  }
+  case ValueKind::String:
+  case ValueKind::Device: {
+    auto t = text();
+    return t ? fmt::format("'{}'", *t) : (kind_ == ValueKind::String ? "str" : "Device");
+  }
+  case ValueKind::List:
+  case ValueKind::Tuple: {
+    bool tup = kind_ == ValueKind::Tuple;
+    if (!agg_) return tup ? "(?)" : "[?]";
+    if (agg_->unknownLength) return fmt::format("[{}...]", agg_->elems[0].str());
+    std::string s = tup ? "(" : "[";
+    for (size_t i = 0; i < agg_->elems.size(); ++i) s += (i ? "," : "") + agg_->elems[i].str();
+    return s + (tup ? ")" : "]");
+  }
+  }
+  return "?";
+}
+
+} // namespace dtf

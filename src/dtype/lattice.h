@@ -1,0 +1,242 @@
+//===- dtype/lattice.h - abstract values with partial knowledge -*- C++ -*-===//
+//
+// What dtypeflow knows about one program value. Every component is a lattice
+// with an explicit bottom (nothing known yet: unreached), top (anything) and
+// a `join` (control-flow merge). A known dtype is a singleton DTypeSet; an
+// unknown one is the full set. Keeping sets (not just known/unknown) lets a
+// rule stay exact when the unknowns cannot change its answer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dtype/dtype.h"
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtf {
+
+//===----------------------------------------------------------------------===//
+// DTypeSet
+//===----------------------------------------------------------------------===//
+
+/// A set of dtypes; empty = bottom, all = top (dtype unknown).
+class DTypeSet {
+public:
+  constexpr DTypeSet() = default;
+  constexpr DTypeSet(DType d) : bits_(uint64_t{1} << index(d)) {}
+  static constexpr DTypeSet all() { return fromBits((uint64_t{1} << kNumDTypes) - 1); }
+  static constexpr DTypeSet fromBits(uint64_t bits) { DTypeSet s; s.bits_ = bits; return s; }
+
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr bool isAll() const { return *this == all(); }
+  constexpr int size() const { return std::popcount(bits_); }
+  constexpr bool contains(DType d) const { return bits_ >> index(d) & 1; }
+  /// The dtype when exactly one is possible.
+  constexpr std::optional<DType> only() const {
+    if (size() != 1) return std::nullopt;
+    return static_cast<DType>(std::countr_zero(bits_));
+  }
+  constexpr void insert(DType d) { bits_ |= uint64_t{1} << index(d); }
+  constexpr uint64_t bits() const { return bits_; }
+  static constexpr DTypeSet join(DTypeSet a, DTypeSet b) { return fromBits(a.bits_ | b.bits_); }
+  constexpr bool operator==(const DTypeSet &) const = default;
+
+  class iterator {
+  public:
+    constexpr explicit iterator(uint64_t rest) : rest_(rest) {}
+    constexpr DType operator*() const { return static_cast<DType>(std::countr_zero(rest_)); }
+    constexpr iterator &operator++() { rest_ &= rest_ - 1; return *this; }
+    constexpr bool operator!=(const iterator &o) const { return rest_ != o.rest_; }
+  private:
+    uint64_t rest_;
+  };
+  constexpr iterator begin() const { return iterator(bits_); }
+  constexpr iterator end() const { return iterator(0); }
+
+private:
+  uint64_t bits_ = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Rank
+//===----------------------------------------------------------------------===//
+
+/// A tensor's rank: bottom < exact(n) < atLeast1 (for n >= 1) < top.
+/// Whether a rank may be zero is what promotion needs (zero-dim tier).
+class Rank {
+public:
+  static constexpr int kMaxRank = 64; ///< larger ranks are refused as absurd
+  constexpr Rank() = default; // bottom
+  static constexpr Rank bottom() { return Rank(kBottom); }
+  static constexpr Rank top() { return Rank(kTop); }
+  static constexpr Rank atLeast1() { return Rank(kAtLeast1); }
+  static constexpr Rank exact(int n) { return Rank(static_cast<int8_t>(n)); }
+
+  constexpr bool isBottom() const { return v_ == kBottom; }
+  constexpr bool isTop() const { return v_ == kTop; }
+  constexpr bool isExact() const { return v_ >= 0; }
+  constexpr std::optional<int> value() const { return isExact() ? std::optional<int>(v_) : std::nullopt; }
+  constexpr bool mayBeZero() const { return v_ == 0 || v_ == kTop; }
+  constexpr bool mayBeNonZero() const { return v_ > 0 || v_ == kTop || v_ == kAtLeast1; }
+
+  static constexpr Rank join(Rank a, Rank b) {
+    if (a.isBottom()) return b;
+    if (b.isBottom() || a == b) return a;
+    if (a.mayBeZero() || b.mayBeZero()) return top();
+    return atLeast1();
+  }
+  constexpr bool operator==(const Rank &) const = default;
+
+private:
+  static constexpr int8_t kBottom = -3, kAtLeast1 = -2, kTop = -1;
+  constexpr explicit Rank(int8_t v) : v_(v) {}
+  int8_t v_ = kBottom;
+};
+
+//===----------------------------------------------------------------------===//
+// Python number kinds
+//===----------------------------------------------------------------------===//
+
+/// The kinds of Python number, in result_type's category order.
+enum class NumKind : uint8_t { Bool = 0, Int = 1, Float = 2, Complex = 3 };
+
+/// A set of number kinds; all four = an unknown `number` (TorchScript Scalar).
+class NumKinds {
+public:
+  constexpr NumKinds() = default;
+  constexpr NumKinds(NumKind k) : bits_(uint8_t(1u << static_cast<int>(k))) {}
+  static constexpr NumKinds all() { NumKinds s; s.bits_ = 0xF; return s; }
+  static constexpr NumKinds fromBits(uint8_t b) { NumKinds s; s.bits_ = b & 0xF; return s; }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr int size() const { return std::popcount(bits_); }
+  constexpr bool contains(NumKind k) const { return bits_ >> static_cast<int>(k) & 1; }
+  constexpr std::optional<NumKind> only() const {
+    if (size() != 1) return std::nullopt;
+    return static_cast<NumKind>(std::countr_zero(bits_));
+  }
+  constexpr uint8_t bits() const { return bits_; }
+  static constexpr NumKinds join(NumKinds a, NumKinds b) { return fromBits(a.bits_ | b.bits_); }
+  constexpr bool operator==(const NumKinds &) const = default;
+
+  class iterator {
+  public:
+    constexpr explicit iterator(uint8_t rest) : rest_(rest) {}
+    constexpr NumKind operator*() const { return static_cast<NumKind>(std::countr_zero(rest_)); }
+    constexpr iterator &operator++() { rest_ &= rest_ - 1; return *this; }
+    constexpr bool operator!=(const iterator &o) const { return rest_ != o.rest_; }
+  private:
+    uint8_t rest_;
+  };
+  constexpr iterator begin() const { return iterator(bits_); }
+  constexpr iterator end() const { return iterator(0); }
+
+private:
+  uint8_t bits_ = 0;
+};
+
+std::string_view name(NumKind k);
+
+//===----------------------------------------------------------------------===//
+// Value
+//===----------------------------------------------------------------------===//
+
+enum class ValueKind : uint8_t {
+  Bottom,  ///< nothing known yet (unreached)
+  Tensor,  ///< dtype set + rank
+  Number,  ///< Python bool/int/float/complex; a dtype argument is an int code
+  None,
+  String,
+  Device,
+  List,
+  Tuple,
+  Top,     ///< could be anything
+};
+
+class Value;
+
+/// Payload shared by copies of a Value: list/tuple elements or text.
+struct Aggregate {
+  std::vector<Value> elems;
+  bool unknownLength = false; ///< list: elems[0] summarises every element
+  std::string text;           ///< String / Device
+};
+
+/// One abstract program value. Cheap to copy; immutable payloads are shared.
+class Value {
+public:
+  Value() = default; // bottom
+  static Value bottom() { return Value(); }
+  static Value top() { Value v; v.kind_ = ValueKind::Top; return v; }
+  static Value none() { Value v; v.kind_ = ValueKind::None; return v; }
+  static Value tensor(DTypeSet dtypes, Rank rank = Rank::top());
+  static Value unknownTensor() { return tensor(DTypeSet::all(), Rank::top()); }
+  static Value number(NumKinds kinds);
+  static Value boolean(bool b);
+  static Value integer(int64_t i);
+  static Value floating(double f);
+  static Value dtypeCode(DType d) { return integer(c10Code(d)); }
+  static Value string(std::string text);
+  static Value unknownString();
+  static Value device(std::string text);
+  static Value list(std::vector<Value> elems);
+  /// A list of unknown length whose elements are all within `summary`.
+  static Value listOf(Value summary);
+  static Value tuple(std::vector<Value> elems);
+
+  ValueKind kind() const { return kind_; }
+  bool isBottom() const { return kind_ == ValueKind::Bottom; }
+  bool isTop() const { return kind_ == ValueKind::Top; }
+  bool isTensor() const { return kind_ == ValueKind::Tensor; }
+  bool isNumber() const { return kind_ == ValueKind::Number; }
+  bool isNone() const { return kind_ == ValueKind::None; }
+  bool isString() const { return kind_ == ValueKind::String; }
+  bool isList() const { return kind_ == ValueKind::List; }
+  bool isTuple() const { return kind_ == ValueKind::Tuple; }
+
+  // Tensor
+  DTypeSet dtypes() const { return dtypes_; }
+  std::optional<DType> dtype() const { return dtypes_.only(); }
+  Rank rank() const { return rank_; }
+
+  // Number
+  NumKinds numKinds() const { return numKinds_; }
+  std::optional<NumKind> numKind() const { return numKinds_.only(); }
+  bool hasNumValue() const { return hasNum_; }
+  /// Known value as int64 (ints and bools; floats only if integral).
+  std::optional<int64_t> intValue() const;
+  std::optional<double> floatValue() const;
+  std::optional<bool> boolValue() const;
+
+  // String / Device
+  std::optional<std::string> text() const;
+
+  // List / Tuple
+  bool lengthKnown() const { return agg_ && !agg_->unknownLength; }
+  /// Elements of a list or tuple of known length; empty span otherwise.
+  const std::vector<Value> &elements() const;
+  /// For a list: the join of every element (bottom for an empty list).
+  Value elementSummary() const;
+
+  static Value join(const Value &a, const Value &b);
+  bool operator==(const Value &o) const;
+
+  /// Compact human form: `float32:r2`, `?:r?`, `int=3`, `[int64:r1,None]`.
+  std::string str() const;
+
+private:
+  ValueKind kind_ = ValueKind::Bottom;
+  Rank rank_;
+  NumKinds numKinds_;
+  bool hasNum_ = false;
+  bool numIsFloat_ = false; // the stored value is a double
+  DTypeSet dtypes_;
+  union { int64_t i_ = 0; double f_; };
+  std::shared_ptr<const Aggregate> agg_;
+};
+
+} // namespace dtf

@@ -1,0 +1,200 @@
+#include "ops/notation.h"
+
+#include <cctype>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace dtf {
+namespace {
+
+using K = SchemaType::Kind;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+NotationResult fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
+NotationResult ok(Value v) { return {std::move(v), {}}; }
+
+std::optional<Value> numberLiteral(std::string_view s) {
+  if (s == "True") return Value::boolean(true);
+  if (s == "False") return Value::boolean(false);
+  if (s.empty()) return std::nullopt;
+  if (s.back() == 'j') { // complex literal: kind only
+    std::string_view re = s.substr(0, s.size() - 1);
+    double d;
+    if (re.empty() || std::from_chars(re.data(), re.data() + re.size(), d).ec == std::errc())
+      return Value::number(NumKind::Complex);
+    return std::nullopt;
+  }
+  int64_t i;
+  auto [pi, ei] = std::from_chars(s.data(), s.data() + s.size(), i);
+  if (ei == std::errc() && pi == s.data() + s.size()) return Value::integer(i);
+  double d;
+  auto [pd, ed] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ed == std::errc() && pd == s.data() + s.size()) return Value::floating(d);
+  if (s == "inf") return Value::floating(1e308 * 10);
+  if (s == "-inf") return Value::floating(-1e308 * 10);
+  if (s == "nan") return Value::number(NumKind::Float);
+  return std::nullopt;
+}
+
+std::optional<NumKinds> numberWord(std::string_view s) {
+  if (s == "bool") return NumKinds(NumKind::Bool);
+  if (s == "int") return NumKinds(NumKind::Int);
+  if (s == "float") return NumKinds(NumKind::Float);
+  if (s == "complex") return NumKinds(NumKind::Complex);
+  if (s == "number" || s == "Scalar") return NumKinds::all();
+  return std::nullopt;
+}
+
+NotationResult tensorNotation(std::string_view s) {
+  std::string_view d = s, r;
+  if (auto colon = s.find(':'); colon != std::string_view::npos) {
+    d = s.substr(0, colon);
+    r = s.substr(colon + 1);
+  }
+  DTypeSet dts;
+  if (d == "?") dts = DTypeSet::all();
+  else if (auto dt = parseDType(d)) dts = *dt;
+  else return fail(fmt::format("'{}': unknown dtype '{}'", s, d));
+  Rank rank = Rank::top();
+  if (!r.empty()) {
+    if (r.size() < 2 || r[0] != 'r')
+      return fail(fmt::format("'{}': rank must be written :rN or :r?", s));
+    std::string_view n = r.substr(1);
+    if (n == "?") rank = Rank::top();
+    else if (n == "+") rank = Rank::atLeast1();
+    else {
+      int v;
+      auto [p, e] = std::from_chars(n.data(), n.data() + n.size(), v);
+      if (e != std::errc() || p != n.data() + n.size() || v < 0)
+        return fail(fmt::format("'{}': bad rank '{}'", s, n));
+      if (v > Rank::kMaxRank)
+        return fail(fmt::format("'{}': rank {} exceeds the maximum {}", s, v, Rank::kMaxRank));
+      rank = Rank::exact(v);
+    }
+  }
+  return ok(Value::tensor(dts, rank));
+}
+
+/// Split a bracketed list body at top-level commas.
+std::optional<std::vector<std::string_view>> splitList(std::string_view body) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  size_t start = 0;
+  char quote = 0;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (quote) { if (c == quote) quote = 0; continue; }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '[' || c == '(') ++depth;
+    else if (c == ']' || c == ')') { if (--depth < 0) return std::nullopt; }
+    else if (c == ',' && depth == 0) { parts.push_back(trim(body.substr(start, i - start))); start = i + 1; }
+  }
+  if (depth != 0 || quote) return std::nullopt;
+  std::string_view last = trim(body.substr(start));
+  if (!last.empty() || !parts.empty()) parts.push_back(last);
+  return parts;
+}
+
+} // namespace
+
+NotationResult parseNotation(std::string_view text, const SchemaType *expected) {
+  std::string_view s = trim(text);
+  if (s.empty()) return fail("empty value");
+  K kind = expected ? expected->kind : K::Any;
+
+  if (s == "None") {
+    if (expected && kind != K::Optional && kind != K::Any && kind != K::TypeVar)
+      return fail(fmt::format("None given where {} is expected", expected->str()));
+    return ok(Value::none());
+  }
+  if (kind == K::Optional) return parseNotation(s, expected->inner());
+
+  if (s.front() == '[' || s.front() == '(') {
+    char close = s.front() == '[' ? ']' : ')';
+    if (s.back() != close) return fail(fmt::format("'{}': unbalanced brackets", s));
+    if (expected && kind != K::List && kind != K::Tuple && kind != K::Any && kind != K::TypeVar)
+      return fail(fmt::format("a list '{}' given where {} is expected", s, expected->str()));
+    auto parts = splitList(s.substr(1, s.size() - 2));
+    if (!parts) return fail(fmt::format("'{}': unbalanced brackets", s));
+    const SchemaType *elemType = expected && kind == K::List ? expected->inner() : nullptr;
+    std::vector<Value> elems;
+    for (size_t i = 0; i < parts->size(); ++i) {
+      const SchemaType *et = elemType;
+      if (expected && kind == K::Tuple && i < expected->children.size()) et = expected->children[i].get();
+      auto e = parseNotation((*parts)[i], et);
+      if (!e.value) return e;
+      elems.push_back(*e.value);
+    }
+    return ok(s.front() == '(' ? Value::tuple(std::move(elems)) : Value::list(std::move(elems)));
+  }
+  if (s.front() == '\'' || s.front() == '"') {
+    if (s.size() < 2 || s.back() != s.front()) return fail(fmt::format("'{}': unterminated string", s));
+    return ok(Value::string(std::string(s.substr(1, s.size() - 2))));
+  }
+
+  switch (kind) {
+  case K::ScalarType: {
+    if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d));
+    if (auto lit = numberLiteral(s); lit && lit->intValue()) {
+      if (!fromC10Code(*lit->intValue())) return fail(fmt::format("'{}': not a dtype code", s));
+      return ok(*lit);
+    }
+    if (s == "?" || s == "int") return ok(Value::number(NumKind::Int));
+    return fail(fmt::format("'{}': unknown dtype", s));
+  }
+  case K::Str:
+    return ok(s == "str" ? Value::unknownString() : Value::string(std::string(s)));
+  case K::Device:
+    return ok(s == "Device" ? Value::top() : Value::device(std::string(s)));
+  case K::Layout:
+  case K::MemoryFormat:
+    // Enum defaults such as `contiguous_format` or `strided`: not dtype facts.
+    return ok(Value::number(NumKind::Int));
+  case K::Int:
+  case K::Float:
+  case K::Bool:
+  case K::Complex:
+  case K::Number: {
+    if (auto w = numberWord(s)) return ok(Value::number(*w));
+    if (auto lit = numberLiteral(s)) {
+      // TorchScript coerces an int where a float is expected.
+      if (kind == K::Float && lit->numKind() == NumKind::Int)
+        return ok(Value::floating(static_cast<double>(*lit->intValue())));
+      return ok(*lit);
+    }
+    if (kind == K::Int) {
+      // Reduction enum defaults in schemas: at::Reduction.
+      if (s == "Mean") return ok(Value::integer(1));
+      if (s == "Sum") return ok(Value::integer(2));
+      if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d)); // `int? dtype=long`
+    }
+    return fail(fmt::format("'{}': expected a {} value", s, expected->str()));
+  }
+  case K::Tensor:
+    if (numberWord(s) || numberLiteral(s))
+      return fail(fmt::format("'{}': a number given where a Tensor is expected", s));
+    return tensorNotation(s);
+  case K::List:
+    if (auto w = numberWord(s); w && expected->inner() && expected->inner()->kind != K::Tensor)
+      return ok(Value::listOf(Value::number(*w)));
+    if (expected->inner()) {
+      // A scalar where a list is expected (schema default `int[2] stride=1`).
+      auto e = parseNotation(s, expected->inner());
+      if (e.value && e.value->isNumber()) return e;
+    }
+    return fail(fmt::format("'{}': expected a list for {}", s, expected->str()));
+  default:
+    break;
+  }
+  // Untyped position: a number or a tensor.
+  if (auto w = numberWord(s)) return ok(Value::number(*w));
+  if (auto lit = numberLiteral(s)) return ok(*lit);
+  return tensorNotation(s);
+}
+
+} // namespace dtf

@@ -1,0 +1,32 @@
+//===- ops/notation.h - the operand notation of the CLI ---------*- C++ -*-===//
+//
+// One notation for abstract values, shared by `result-type`, `infer-op`,
+// schema defaults and the harness's samples:
+//   tensors  `float32:r2`, `int64` (rank unknown), `?:r0`, `?` (all unknown)
+//   numbers  `bool` `int` `float` `complex` `number` (kind only), or literals
+//            `True` `3` `-1` `2.5` `1e-05` `1j`
+//   dtypes   a dtype name where the schema expects a ScalarType
+//   others   `None`, `[0,1]`, `[float16:r1,int64:r1]`, `'floor'`, `cpu`
+// How a word reads depends on the type expected at that position.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dtype/lattice.h"
+#include "schema/schema.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dtf {
+
+struct NotationResult {
+  std::optional<Value> value;
+  std::string error; ///< when !value: what was wrong, naming the text
+};
+
+/// Parse `text`, reading it as `expected` (nullptr: tensor or number).
+NotationResult parseNotation(std::string_view text, const SchemaType *expected);
+
+} // namespace dtf

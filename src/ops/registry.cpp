@@ -1,0 +1,35 @@
+#include "ops/registry.h"
+
+#include <stdexcept>
+
+namespace dtf {
+
+Registry::Entry Registry::add(std::string_view key, std::string_view family, RuleFn fn) {
+  const Schema *schema = schemas_->find(key);
+  if (!schema)
+    throw std::logic_error("rule for '" + std::string(key) + "': no such schema in libtorch 1.13");
+  auto [it, inserted] = rules_.try_emplace(std::string(key));
+  if (!inserted) throw std::logic_error("rule for '" + std::string(key) + "' registered twice");
+  OpRule &r = it->second;
+  r.key = std::string(key);
+  r.family = std::string(family);
+  r.fn = std::move(fn);
+  r.schema = schema;
+  return Entry(r);
+}
+
+const OpRule *Registry::find(std::string_view key) const {
+  auto it = rules_.find(key);
+  return it == rules_.end() ? nullptr : &it->second;
+}
+
+const Registry &Registry::builtin() {
+  static const Registry registry = [] {
+    Registry r(SchemaTable::builtin());
+    registerAllFamilies(r);
+    return r;
+  }();
+  return registry;
+}
+
+} // namespace dtf

@@ -1,0 +1,88 @@
+//===- ops/registry.h - the op registry: rule + schema + test samples -*- C++ -*-===//
+//
+// Each family file registers its rules with `Registry::add`, declaring next to
+// the rule the sample arguments the conformance harness needs (valid dims,
+// shapes, index values). The builtin registry is the one global: built once,
+// explicitly, from the list in families.cpp, then immutable.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ops/rule.h"
+#include "schema/schema.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dtf {
+
+/// How the conformance harness exercises one rule. Keys are schema argument
+/// names; values use the infer-op notation plus shapes:
+///   tensors:  `sweep` (default: every dtype at rank 0 and shape [2]),
+///             `sweep[2,3]` (rank 0 and shape [2,3]), `sweep![2,3]` (only
+///             that shape), or a fixed `int64[2,3]`, optionally `=0` to fill
+///             with a value (default fill 1);
+///   numbers:  `sweep` (default for Scalar: True, 2, 2.5, 1j) or a literal;
+///   dtypes:   `sweep` (default: every dtype, and None where optional) or a name;
+///   others:   a literal (`1`, `[0,1]`, `'floor'`, `None`); default: the schema's.
+struct SampleSpec {
+  std::map<std::string, std::string, std::less<>> args;
+  std::vector<SampleSpec> variants; ///< extra case sets (e.g. other dim values)
+  std::string skipReason;           ///< non-empty: harness cannot run it (say why)
+};
+
+struct OpRule {
+  std::string key;    ///< `aten::add.Tensor`
+  std::string family; ///< `elementwise.binary`, `reduction`, ...
+  RuleFn fn;
+  const Schema *schema = nullptr;
+  SampleSpec samples;
+};
+
+class Registry {
+public:
+  /// Chained configuration of one registered rule.
+  class Entry {
+  public:
+    explicit Entry(OpRule &r) : r_(r) {}
+    Entry &sample(std::string arg, std::string spec) {
+      r_.samples.args[std::move(arg)] = std::move(spec);
+      return *this;
+    }
+    /// Another set of sample overrides, run in addition to the main one.
+    Entry &variant(std::map<std::string, std::string, std::less<>> args) {
+      r_.samples.variants.push_back({std::move(args), {}, {}});
+      return *this;
+    }
+    Entry &skipConformance(std::string why) {
+      r_.samples.skipReason = std::move(why);
+      return *this;
+    }
+
+  private:
+    OpRule &r_;
+  };
+
+  explicit Registry(const SchemaTable &schemas) : schemas_(&schemas) {}
+
+  /// The builtin rules over the builtin schema table.
+  static const Registry &builtin();
+
+  /// Register a rule for an overload key. Throws std::logic_error when the
+  /// key has no schema or is registered twice: the registry test catches it.
+  Entry add(std::string_view key, std::string_view family, RuleFn fn);
+
+  const OpRule *find(std::string_view key) const;
+  const std::map<std::string, OpRule, std::less<>> &rules() const { return rules_; }
+  const SchemaTable &schemas() const { return *schemas_; }
+
+private:
+  const SchemaTable *schemas_;
+  std::map<std::string, OpRule, std::less<>> rules_;
+};
+
+/// Family registration functions; families.cpp calls each once.
+void registerAllFamilies(Registry &r);
+
+} // namespace dtf

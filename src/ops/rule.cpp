@@ -1,0 +1,76 @@
+#include "ops/rule.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dtf {
+
+std::string_view name(ErrorKind k) {
+  switch (k) {
+  case ErrorKind::Semantic: return "semantic";
+  case ErrorKind::MissingKernel: return "missing-kernel";
+  case ErrorKind::ValueDependent: return "value-dependent";
+  }
+  return "semantic";
+}
+
+const Value &OpCall::arg(std::string_view name) const {
+  int i = schema_.argIndex(name);
+  if (i < 0 || static_cast<size_t>(i) >= args_.size())
+    throw std::logic_error(key() + ": rule reads argument '" + std::string(name) +
+                           "' that its schema lacks");
+  return args_[i];
+}
+
+DType OpCall::dtype(std::string_view name) const {
+  const Value &v = arg(name);
+  if (auto d = v.dtype()) return *d;
+  throw std::logic_error(key() + ": argument '" + std::string(name) + "' is " + v.str() +
+                         ", not a tensor of one dtype");
+}
+
+std::optional<DType> OpCall::dtypeArg(std::string_view name) const {
+  const Value &v = arg(name);
+  if (v.isNone()) return std::nullopt;
+  if (auto code = v.intValue())
+    if (auto d = fromC10Code(*code)) return d;
+  throw std::logic_error(key() + ": dtype argument '" + std::string(name) + "' is " + v.str());
+}
+
+Rank broadcastRank(std::span<const Rank> ranks) {
+  int best = 0;
+  bool exact = true, nonZero = false;
+  for (Rank r : ranks) {
+    if (auto n = r.value()) best = std::max(best, *n);
+    else {
+      exact = false;
+      if (r == Rank::atLeast1()) nonZero = true;
+    }
+  }
+  if (exact) return Rank::exact(best);
+  if (nonZero || best > 0) return Rank::atLeast1();
+  return Rank::top();
+}
+
+Rank broadcastRank(std::initializer_list<Rank> ranks) {
+  return broadcastRank(std::span<const Rank>(ranks.begin(), ranks.size()));
+}
+
+DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
+  std::vector<PromotionOperand> ops;
+  for (std::string_view n : names) {
+    const Value &v = call.arg(n);
+    if (v.isTensor()) {
+      ops.push_back({call.dtype(n), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+    } else if (v.isNumber()) {
+      ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
+    }
+  }
+  auto r = resultType(ops);
+  if (!r) throw std::logic_error(call.key() + ": promoteArgs over no operands");
+  return *r;
+}
+
+DType numberDType(NumKind k) { return wrappedNumberDType(k); }
+
+} // namespace dtf

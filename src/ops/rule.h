@@ -1,0 +1,113 @@
+//===- ops/rule.h - the vocabulary every dtype rule is written in -*- C++ -*-===//
+//
+// A rule maps one call of an operator overload to its result values, or to
+// the error PyTorch raises. Rules are pure functions of an OpCall. They run
+// on *concrete* dtypes: the lifting in ops/infer.cpp enumerates unknown
+// dtypes, unknown zero-rank-ness and unknown number kinds before calling a
+// rule, and joins the answers. So inside a rule every tensor argument has
+// exactly one dtype, and a rank that is exact or at least "non-zero".
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dtype/lattice.h"
+#include "dtype/promotion.h"
+#include "schema/schema.h"
+
+#include <fmt/format.h>
+#include <functional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dtf {
+
+/// Keep PyTorch's three failure outcomes apart.
+enum class ErrorKind : uint8_t {
+  Semantic,       ///< the dtype rule rejects these dtypes on every device
+  MissingKernel,  ///< a CPU kernel for this dtype is missing in 1.13 (e.g. Half)
+  ValueDependent, ///< depends on values, not only dtypes (int ** -1)
+};
+std::string_view name(ErrorKind k);
+
+struct RuleError {
+  ErrorKind kind = ErrorKind::Semantic;
+  std::string message; ///< starts with the op key; lowercase; no trailing period
+};
+
+/// Value-or-error, in the spirit of XLA's StatusOr.
+class RuleResult {
+public:
+  RuleResult(std::vector<Value> outputs) : v_(std::move(outputs)) {}
+  RuleResult(Value single) : v_(std::vector<Value>{std::move(single)}) {}
+  RuleResult(RuleError e) : v_(std::move(e)) {}
+  bool ok() const { return v_.index() == 0; }
+  const std::vector<Value> &outputs() const { return std::get<0>(v_); }
+  const RuleError &error() const { return std::get<1>(v_); }
+
+private:
+  std::variant<std::vector<Value>, RuleError> v_;
+};
+
+/// One call of an overload: every schema argument bound (defaults filled).
+class OpCall {
+public:
+  OpCall(const Schema &schema, std::span<const Value> args) : schema_(schema), args_(args) {}
+
+  const Schema &schema() const { return schema_; }
+  std::string key() const { return schema_.key(); }
+  size_t size() const { return args_.size(); }
+  const Value &operator[](size_t i) const { return args_[i]; }
+  /// Argument by schema name; a rule naming an argument its schema lacks is a
+  /// programming error caught by the registry test.
+  const Value &arg(std::string_view name) const;
+  bool has(std::string_view name) const { return schema_.argIndex(name) >= 0; }
+
+  /// The dtype of a tensor argument (concrete inside a rule).
+  DType dtype(std::string_view name) const;
+  Rank rank(std::string_view name) const { return arg(name).rank(); }
+  /// A `ScalarType?` argument: nullopt for None. Concrete inside a rule.
+  std::optional<DType> dtypeArg(std::string_view name) const;
+
+  /// An error whose message starts with this op's key.
+  template <typename... A>
+  RuleError error(ErrorKind kind, fmt::format_string<A...> f, A &&...a) const {
+    return {kind, key() + ": " + fmt::format(f, std::forward<A>(a)...)};
+  }
+  template <typename... A>
+  RuleError semantic(fmt::format_string<A...> f, A &&...a) const {
+    return error(ErrorKind::Semantic, f, std::forward<A>(a)...);
+  }
+  template <typename... A>
+  RuleError missingKernel(fmt::format_string<A...> f, A &&...a) const {
+    return error(ErrorKind::MissingKernel, f, std::forward<A>(a)...);
+  }
+
+private:
+  const Schema &schema_;
+  std::span<const Value> args_;
+};
+
+using RuleFn = std::function<RuleResult(const OpCall &)>;
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the families
+//===----------------------------------------------------------------------===//
+
+/// A tensor of a known dtype and rank.
+inline Value tensorOf(DType d, Rank r) { return Value::tensor(d, r); }
+
+/// Rank of a broadcast of these ranks (max), top when unknown.
+Rank broadcastRank(std::initializer_list<Rank> ranks);
+Rank broadcastRank(std::span<const Rank> ranks);
+
+/// result_type over these arguments of the call (tensors, numbers, None
+/// skipped), concrete: the lifting guarantees known dtypes and kinds.
+DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names);
+
+/// The dtype a Python number of this kind gets as a tensor (torch.tensor(3)
+/// is int64, torch.tensor(2.5) float32 ...).
+DType numberDType(NumKind k);
+
+} // namespace dtf

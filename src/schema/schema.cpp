@@ -1,0 +1,281 @@
+#include "schema/schema.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace dtf {
+
+bool SchemaType::isTensorLike() const {
+  if (kind == Kind::Tensor) return true;
+  if ((kind == Kind::Optional || kind == Kind::List) && inner()) return inner()->isTensorLike();
+  return false;
+}
+
+std::string SchemaType::str() const {
+  switch (kind) {
+  case Kind::List:
+    return inner()->str() + (fixedSize ? fmt::format("[{}]", *fixedSize) : "[]");
+  case Kind::Optional: return inner()->str() + "?";
+  case Kind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < children.size(); ++i) s += (i ? ", " : "") + children[i]->str();
+    return s + ")";
+  }
+  default: return spelling;
+  }
+}
+
+int Schema::argIndex(std::string_view argName) const {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].name == argName) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+struct ParseError : std::runtime_error {
+  size_t pos;
+  ParseError(size_t p, const std::string &m) : std::runtime_error(m), pos(p) {}
+};
+
+/// Recursive-descent parser over one declaration.
+class Parser {
+public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  Schema parse() {
+    Schema schema;
+    schema.text = std::string(s_);
+    std::string qual = ident();
+    expect(':'); expect(':');
+    schema.name = qual + "::" + ident();
+    if (peek() == '.') { ++p_; schema.overload = ident(); }
+    expect('(');
+    bool kwOnly = false;
+    skipWs();
+    while (peek() != ')') {
+      if (peek() == '*') { ++p_; kwOnly = true; }
+      else if (s_.substr(p_, 3) == "...") { p_ += 3; schema.varargs = true; }
+      else schema.args.push_back(arg(kwOnly, /*isReturn=*/false));
+      skipWs();
+      if (peek() == ',') { ++p_; skipWs(); }
+      else if (peek() != ')') fail("expected ',' or ')'");
+    }
+    ++p_;
+    skipWs();
+    if (s_.substr(p_, 2) != "->") fail("expected '->'");
+    p_ += 2;
+    skipWs();
+    if (s_.substr(p_, 3) == "...") { p_ += 3; schema.varReturns = true; }
+    else if (peek() == '(') {
+      ++p_; skipWs();
+      while (peek() != ')') {
+        schema.returns.push_back(arg(false, true));
+        skipWs();
+        if (peek() == ',') { ++p_; skipWs(); }
+        else if (peek() != ')') fail("expected ',' or ')' in returns");
+      }
+      ++p_;
+    } else {
+      schema.returns.push_back(arg(false, true));
+    }
+    skipWs();
+    if (p_ != s_.size()) fail("trailing text");
+    return schema;
+  }
+
+private:
+  std::string_view s_;
+  size_t p_ = 0;
+
+  [[noreturn]] void fail(const std::string &what) const { throw ParseError(p_, what); }
+  char peek() const { return p_ < s_.size() ? s_[p_] : '\0'; }
+  void skipWs() { while (p_ < s_.size() && s_[p_] == ' ') ++p_; }
+  void expect(char c) {
+    skipWs();
+    if (peek() != c) fail(fmt::format("expected '{}'", c));
+    ++p_;
+  }
+  std::string ident() {
+    skipWs();
+    size_t b = p_;
+    while (p_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_')) ++p_;
+    if (b == p_) fail("expected a name");
+    return std::string(s_.substr(b, p_ - b));
+  }
+
+  // Alias annotation `(a)`, `(a!)`, `(a -> *)`, `(b|a)`: only `!` matters.
+  bool aliasAnnotation() {
+    if (peek() != '(') return false;
+    size_t close = s_.find(')', p_);
+    if (close == std::string_view::npos) fail("unterminated alias annotation");
+    bool mut = s_.substr(p_, close - p_).find('!') != std::string_view::npos;
+    p_ = close + 1;
+    return mut;
+  }
+
+  static SchemaType::Kind baseKind(std::string_view n) {
+    using K = SchemaType::Kind;
+    static const std::pair<std::string_view, K> kinds[] = {
+        {"Tensor", K::Tensor}, {"int", K::Int}, {"SymInt", K::Int}, {"float", K::Float},
+        {"bool", K::Bool}, {"complex", K::Complex}, {"Scalar", K::Number},
+        {"number", K::Number}, {"str", K::Str}, {"Device", K::Device},
+        {"ScalarType", K::ScalarType}, {"Layout", K::Layout},
+        {"MemoryFormat", K::MemoryFormat}, {"Generator", K::Generator},
+        {"Dimname", K::Dimname}, {"Storage", K::Storage}, {"Stream", K::Stream},
+        {"Any", K::Any}, {"t", K::TypeVar}, {"t1", K::TypeVar}, {"t2", K::TypeVar},
+        {"tVal", K::TypeVar}, {"tKey", K::TypeVar}};
+    for (auto &[s, k] : kinds)
+      if (s == n) return k;
+    return K::Other;
+  }
+
+  SchemaTypePtr type() {
+    skipWs();
+    auto t = std::make_shared<SchemaType>();
+    if (peek() == '(') { // tuple
+      ++p_;
+      t->kind = SchemaType::Kind::Tuple;
+      skipWs();
+      while (peek() != ')') {
+        t->children.push_back(type());
+        skipWs();
+        if (peek() == ',') ++p_;
+        else if (peek() != ')') fail("expected ',' or ')' in tuple type");
+        skipWs();
+      }
+      ++p_;
+    } else {
+      t->spelling = ident();
+      while (peek() == '.') { ++p_; t->spelling += "." + ident(); } // class types
+      t->kind = baseKind(t->spelling);
+      if ((t->spelling == "Dict" || t->spelling == "Future" || t->spelling == "RRef" ||
+           t->spelling == "Await") && peek() == '(') {
+        t->kind = t->spelling == "Dict" ? SchemaType::Kind::Dict : SchemaType::Kind::Future;
+        ++p_;
+        while (true) {
+          t->children.push_back(type());
+          skipWs();
+          if (peek() == ',') { ++p_; continue; }
+          expect(')');
+          break;
+        }
+      }
+      t->mutated = aliasAnnotation();
+    }
+    // Suffixes: `[]`, `[N]`, `?`, and an alias annotation after `[]`.
+    std::shared_ptr<SchemaType> cur = t;
+    while (true) {
+      if (peek() == '[') {
+        ++p_;
+        auto l = std::make_shared<SchemaType>();
+        l->kind = SchemaType::Kind::List;
+        if (std::isdigit(static_cast<unsigned char>(peek()))) {
+          int n = 0;
+          while (std::isdigit(static_cast<unsigned char>(peek()))) n = n * 10 + (s_[p_++] - '0');
+          l->fixedSize = n;
+        }
+        if (peek() != ']') fail("expected ']'");
+        ++p_;
+        l->children.push_back(cur);
+        l->mutated = aliasAnnotation();
+        cur = l;
+      } else if (peek() == '?') {
+        ++p_;
+        auto o = std::make_shared<SchemaType>();
+        o->kind = SchemaType::Kind::Optional;
+        o->children.push_back(cur);
+        o->mutated = cur->mutated;
+        cur = o;
+      } else {
+        break;
+      }
+    }
+    return cur;
+  }
+
+  std::string defaultValue() {
+    size_t b = p_;
+    int depth = 0;
+    char quote = 0;
+    for (; p_ < s_.size(); ++p_) {
+      char c = s_[p_];
+      if (quote) {
+        if (c == '\\') ++p_; // escaped character inside a string default
+        else if (c == quote) quote = 0;
+        continue;
+      }
+      if (c == '"' || c == '\'') quote = c;
+      else if (c == '[' || c == '(') ++depth;
+      else if (c == ']' || (c == ')' && depth > 0)) --depth;
+      else if ((c == ',' || c == ')') && depth == 0) break;
+    }
+    std::string v(s_.substr(b, p_ - b));
+    while (!v.empty() && v.back() == ' ') v.pop_back();
+    return v;
+  }
+
+  SchemaArg arg(bool kwOnly, bool isReturn) {
+    SchemaArg a;
+    a.type = type();
+    a.kwargOnly = kwOnly;
+    skipWs();
+    if (std::isalpha(static_cast<unsigned char>(peek())) || peek() == '_') a.name = ident();
+    else if (!isReturn) fail("expected an argument name");
+    skipWs();
+    if (peek() == '=') { ++p_; skipWs(); a.defaultText = defaultValue(); }
+    return a;
+  }
+};
+
+} // namespace
+
+SchemaParseResult parseSchema(std::string_view text) {
+  try {
+    return {Parser(text).parse(), {}};
+  } catch (const ParseError &e) {
+    return {std::nullopt, fmt::format("column {}: {}", e.pos + 1, e.what())};
+  }
+}
+
+SchemaTable::SchemaTable(std::string_view source) {
+  size_t lineNo = 0;
+  while (!source.empty()) {
+    size_t nl = source.find('\n');
+    std::string_view line = source.substr(0, nl);
+    source.remove_prefix(nl == std::string_view::npos ? source.size() : nl + 1);
+    ++lineNo;
+    if (line.empty() || line[0] == '#') continue;
+    auto r = parseSchema(line);
+    if (!r.schema)
+      throw std::runtime_error(fmt::format("schema table line {}: {}: {}", lineNo, r.error, line));
+    schemas_.push_back(std::move(*r.schema));
+  }
+  for (size_t i = 0; i < schemas_.size(); ++i) byKey_.emplace_back(schemas_[i].key(), i);
+  std::sort(byKey_.begin(), byKey_.end());
+}
+
+const Schema *SchemaTable::find(std::string_view key) const {
+  auto it = std::lower_bound(byKey_.begin(), byKey_.end(), key,
+                             [](const auto &e, std::string_view k) { return e.first < k; });
+  if (it == byKey_.end() || it->first != key) return nullptr;
+  return &schemas_[it->second];
+}
+
+std::vector<const Schema *> SchemaTable::overloads(std::string_view name) const {
+  std::vector<const Schema *> out;
+  for (const Schema &s : schemas_)
+    if (s.name == name) out.push_back(&s);
+  return out;
+}
+
+extern const char *const kBuiltinSchemaText; // generated from data/torch_schemas.txt
+
+const SchemaTable &SchemaTable::builtin() {
+  static const SchemaTable table(kBuiltinSchemaText);
+  return table;
+}
+
+} // namespace dtf

@@ -1,0 +1,84 @@
+//===- schema/schema.h - operator schemas as libtorch declares them -*- C++ -*-===//
+//
+// `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`
+// parsed into names, types and defaults. The table of every libtorch 1.13
+// schema is compiled in from data/torch_schemas.txt, so this library never
+// links libtorch; custom schemas can be parsed at run time.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtf {
+
+/// A schema type: `Tensor`, `int[2]`, `Tensor?[]`, `(Tensor, Tensor)` ...
+struct SchemaType {
+  enum class Kind {
+    Tensor, Int, Float, Bool, Complex, Number /* Scalar */, Str, Device,
+    ScalarType, Layout, MemoryFormat, Generator, Dimname, Storage, Stream,
+    Any, TypeVar, List, Optional, Tuple, Dict, Future, Other
+  };
+  Kind kind = Kind::Other;
+  std::string spelling;                       ///< the base name as written
+  std::vector<std::shared_ptr<const SchemaType>> children; ///< List/Optional/Tuple/Dict
+  std::optional<int> fixedSize;               ///< `int[2]`
+  bool mutated = false;                       ///< alias annotation with `!`
+
+  bool isTensorLike() const; ///< Tensor, Tensor?, or a list of them
+  const SchemaType *inner() const { return children.empty() ? nullptr : children[0].get(); }
+  std::string str() const;
+};
+using SchemaTypePtr = std::shared_ptr<const SchemaType>;
+
+struct SchemaArg {
+  std::string name;
+  SchemaTypePtr type;
+  std::optional<std::string> defaultText; ///< as written, e.g. `1`, `None`, `[0,1]`
+  bool kwargOnly = false;
+};
+
+struct Schema {
+  std::string name;     ///< `aten::add`
+  std::string overload; ///< `Tensor`, empty for the default overload
+  std::vector<SchemaArg> args;
+  std::vector<SchemaArg> returns;
+  bool varargs = false;    ///< `...` in the arguments
+  bool varReturns = false; ///< `-> ...`
+  std::string text;        ///< the original declaration
+
+  /// `aten::add.Tensor`, or `aten::add` for the default overload.
+  std::string key() const { return overload.empty() ? name : name + "." + overload; }
+  /// Index of the argument with this name, or -1.
+  int argIndex(std::string_view argName) const;
+};
+
+/// Parse one declaration; on failure, the message names the column.
+struct SchemaParseResult {
+  std::optional<Schema> schema;
+  std::string error;
+};
+SchemaParseResult parseSchema(std::string_view text);
+
+/// The libtorch 1.13 schema table (data/torch_schemas.txt), parsed once.
+class SchemaTable {
+public:
+  static const SchemaTable &builtin();
+  /// By key: `aten::add.Tensor`, `aten::sum` (default overload).
+  const Schema *find(std::string_view key) const;
+  /// Every overload of a name (`aten::add`).
+  std::vector<const Schema *> overloads(std::string_view name) const;
+  const std::vector<Schema> &all() const { return schemas_; }
+
+  explicit SchemaTable(std::string_view source);
+
+private:
+  std::vector<Schema> schemas_;
+  std::vector<std::pair<std::string, size_t>> byKey_; // sorted
+};
+
+} // namespace dtf

@@ -1,0 +1,152 @@
+//===- tools/dtypeflow/cmd_infer_op.cpp - infer-op and ops ----------------===//
+#include "commands.h"
+
+#include "ops/infer.h"
+#include "ops/notation.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace dtf::cli {
+namespace {
+
+using json = nlohmann::json;
+
+const Schema &lookupOp(const std::string &key) {
+  const SchemaTable &table = SchemaTable::builtin();
+  if (const Schema *s = table.find(key)) return *s;
+  std::string base = key.substr(0, key.find('.', key.find("::") == std::string::npos ? 0 : key.find("::")));
+  auto overloads = table.overloads(base);
+  std::string hint;
+  for (const Schema *s : overloads) hint += (hint.empty() ? "" : ", ") + s->key();
+  if (!hint.empty()) throw UsageError(fmt::format("unknown op '{}'; overloads of {}: {}", key, base, hint));
+  throw UsageError(fmt::format("unknown op '{}' (ops are written aten::name.overload)", key));
+}
+
+std::string resultText(const Value &v) {
+  if (v.isTensor()) return v.dtype() ? std::string(name(*v.dtype())) : "unknown";
+  if (v.isTop() || v.isBottom()) return "unknown";
+  if (v.isList() && !v.lengthKnown() && v.elementSummary().isTensor()) {
+    Value s = v.elementSummary();
+    return s.dtype() ? fmt::format("[{}...]", name(*s.dtype())) : "unknown";
+  }
+  return v.str();
+}
+
+json resultJson(const Value &v) {
+  json j;
+  if (v.isTensor()) {
+    j["dtype"] = v.dtype() ? json(std::string(name(*v.dtype()))) : json(nullptr);
+    j["rank"] = v.rank().value() ? json(*v.rank().value()) : json(nullptr);
+  } else {
+    j["value"] = v.str();
+  }
+  return j;
+}
+
+json errorJson(const std::optional<RuleError> &e) {
+  if (!e) return nullptr;
+  return {{"kind", std::string(name(e->kind))}, {"message", e->message}};
+}
+
+std::string_view statusName(InferOutcome::Status s) {
+  switch (s) {
+  case InferOutcome::Status::Ok: return "ok";
+  case InferOutcome::Status::Error: return "error";
+  case InferOutcome::Status::NoRule: return "no-rule";
+  case InferOutcome::Status::TooManyUnknowns: return "too-many-unknowns";
+  }
+  return "ok";
+}
+
+} // namespace
+
+Action addInferOp(CLI::App &app) {
+  auto *sub = app.add_subcommand(
+      "infer-op",
+      "Result dtype(s) of one op call, by schema argument names; omitted arguments take\n"
+      "their schema defaults. One line per result ('float32', 'unknown'), or 'error: ...'\n"
+      "(exit 1) where PyTorch would raise.\n"
+      "Example: infer-op aten::add.Tensor self=int32:r1 other=float64:r0 alpha=2");
+  auto op = std::make_shared<std::string>();
+  auto args = std::make_shared<std::vector<std::string>>();
+  auto asJson = std::make_shared<bool>(false);
+  sub->add_option("OP", *op, "overload key, e.g. aten::sum.dim_IntList")->required();
+  sub->add_option("ARGS", *args, "NAME=VALUE (or positional VALUE) in the operand notation");
+  sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\"}");
+  return [=] {
+    const Schema &schema = lookupOp(*op);
+    std::vector<Value> positional;
+    std::vector<std::pair<std::string, Value>> named;
+    for (const std::string &a : *args) {
+      auto eq = a.find('=');
+      // `name=value`, unless the '=' belongs to a literal such as `'a=b'`.
+      bool isNamed = eq != std::string::npos && eq > 0 && a[0] != '\'' && a[0] != '"' && a[0] != '[';
+      std::string argName = isNamed ? a.substr(0, eq) : std::string();
+      std::string text = isNamed ? a.substr(eq + 1) : a;
+      const SchemaType *type = nullptr;
+      if (isNamed) {
+        int i = schema.argIndex(argName);
+        if (i < 0) {
+          auto b = bindArguments(schema, {}, std::vector<std::pair<std::string, Value>>{{argName, Value()}});
+          throw UsageError(b.error);
+        }
+        type = schema.args[i].type.get();
+      } else {
+        if (positional.size() >= schema.args.size())
+          throw UsageError(fmt::format("{}: too many arguments", schema.key()));
+        type = schema.args[positional.size()].type.get();
+      }
+      auto v = parseNotation(text, type);
+      if (!v.value)
+        throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(),
+                                     isNamed ? argName : schema.args[positional.size()].name, v.error));
+      if (isNamed) named.emplace_back(argName, *v.value);
+      else positional.push_back(*v.value);
+    }
+    BindResult bound = bindArguments(schema, positional, named);
+    if (!bound.ok()) throw UsageError(bound.error);
+    InferOutcome out = infer(Registry::builtin(), schema, bound.args);
+
+    if (*asJson) {
+      json j;
+      j["op"] = schema.key();
+      j["status"] = std::string(statusName(out.status));
+      j["results"] = json::array();
+      for (const Value &v : out.outputs) j["results"].push_back(resultJson(v));
+      j["error"] = errorJson(out.error);
+      j["possible_error"] = errorJson(out.possibleError);
+      fmt::print("{}\n", j.dump());
+    } else if (out.status == InferOutcome::Status::Error) {
+      fmt::print("error: {}\n", out.error ? out.error->message : "unknown error");
+    } else {
+      if (out.status == InferOutcome::Status::NoRule)
+        fmt::print(stderr, "warning: no dtype rule for {}; results unknown\n", schema.key());
+      if (out.status == InferOutcome::Status::TooManyUnknowns)
+        fmt::print(stderr, "warning: too many unknown arguments to enumerate; results unknown\n");
+      for (const Value &v : out.outputs) fmt::print("{}\n", resultText(v));
+    }
+    return out.status == InferOutcome::Status::Error ? 1 : 0;
+  };
+}
+
+Action addOps(CLI::App &app) {
+  auto *sub = app.add_subcommand("ops", "List the op overloads that have a dtype rule, with their family");
+  auto asJson = std::make_shared<bool>(false);
+  auto family = std::make_shared<std::string>();
+  sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\"}]");
+  sub->add_option("--family", *family, "only this family (prefix match)");
+  return [=] {
+    const Registry &reg = Registry::builtin();
+    json list = json::array();
+    for (const auto &[key, rule] : reg.rules()) {
+      if (!rule.family.starts_with(*family)) continue;
+      if (*asJson) list.push_back({{"op", key}, {"family", rule.family}, {"schema", rule.schema->text}});
+      else fmt::print("{:<48} {}\n", key, rule.family);
+    }
+    if (*asJson) fmt::print("{}\n", list.dump());
+    return 0;
+  };
+}
+
+} // namespace dtf::cli

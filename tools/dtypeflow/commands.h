@@ -1,0 +1,27 @@
+//===- tools/dtypeflow/commands.h - the CLI's subcommands -------*- C++ -*-===//
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace dtf::cli {
+
+/// Bad input from the user: printed as one line, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Each file defines one `addXxx(app)` that registers its subcommand and
+/// returns the action run when that subcommand is chosen (it returns the
+/// process exit code).
+using Action = std::function<int()>;
+Action addResultType(CLI::App &app);
+Action addPromoteTypes(CLI::App &app);
+Action addInferOp(CLI::App &app);
+Action addOps(CLI::App &app);
+Action addAnnotate(CLI::App &app); // annotate + check (cmd_annotate.cpp)
+Action addCheck(CLI::App &app);
+
+} // namespace dtf::cli

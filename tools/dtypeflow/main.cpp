@@ -1,0 +1,58 @@
+//===- tools/dtypeflow/main.cpp - the dtypeflow command line --------------===//
+#include "commands.h"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <vector>
+
+int main(int argc, char **argv) {
+  CLI::App app{"dtypeflow: the dtype (and rank) of every tensor in a PyTorch program,\n"
+               "computed the way PyTorch 1.13 computes it, without running anything."};
+  app.require_subcommand(1);
+  app.footer(
+      "Operand notation (result-type, promote-types, infer-op):\n"
+      "  DTYPE:rN   tensor of that dtype and rank N     float32:r2, int8:r0\n"
+      "  DTYPE      tensor of unknown rank              int64\n"
+      "  ?:rN, ?    tensor of unknown dtype\n"
+      "  bool int float complex number   a Python number of that kind\n"
+      "  True 3 -1 2.5 1j                 a Python number literal\n"
+      "  None  [0,1]  [float16:r1,int64:r1]  'floor'   (infer-op arguments)\n"
+      "Dtype names: bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64\n"
+      "  complex32 complex64 complex128, and aliases (half, long, cfloat, torch.float ...).\n"
+      "Exit codes: 0 ok, 1 PyTorch would raise / check found wrong dtypes, 2 bad input.");
+
+  std::vector<std::pair<CLI::App *, dtf::cli::Action>> actions;
+  auto reg = [&](auto add) {
+    size_t before = app.get_subcommands({}).size();
+    dtf::cli::Action a = add(app);
+    actions.emplace_back(app.get_subcommands({})[before], std::move(a));
+  };
+  reg(dtf::cli::addResultType);
+  reg(dtf::cli::addPromoteTypes);
+  reg(dtf::cli::addInferOp);
+  reg(dtf::cli::addOps);
+  reg(dtf::cli::addAnnotate);
+  reg(dtf::cli::addCheck);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::cerr << "dtypeflow: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    for (auto &[sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const dtf::cli::UsageError &e) {
+    std::cerr << "dtypeflow: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception &e) {
+    std::cerr << "dtypeflow: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 2;
+}
