@@ -1,0 +1,212 @@
+#include "conformance.h"
+
+#include "case_space.h"
+#include "ops/infer.h"
+#include "torch_runner.h"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace dtf::oracle {
+namespace {
+
+using K = SchemaType::Kind;
+
+std::optional<DType> fromTorch(c10::ScalarType t) { return fromC10Code(static_cast<int>(t)); }
+
+/// Our outputs flattened the way runTorch flattens tuples.
+std::vector<Value> flatten(const std::vector<Value> &outs) {
+  std::vector<Value> flat;
+  for (const Value &v : outs) {
+    if (v.isTuple()) for (const Value &e : v.elements()) flat.push_back(e);
+    else flat.push_back(v);
+  }
+  return flat;
+}
+
+enum class Verdict { Agree, Unknown, WrongDtype, WrongRank };
+
+Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detail) {
+  using OK = Observed::Kind;
+  if (theirs.kind == OK::Tensor) {
+    if (!ours.isTensor() || !ours.dtype()) {
+      if (ours.isTensor() || ours.isTop()) return Verdict::Unknown;
+      detail = fmt::format("expected a tensor, we said {}", ours.str());
+      return Verdict::WrongDtype;
+    }
+    auto t = fromTorch(theirs.dtype);
+    if (!t || *ours.dtype() != *t) {
+      detail = fmt::format("torch gives {}, we say {}", c10::toString(theirs.dtype), name(*ours.dtype()));
+      return Verdict::WrongDtype;
+    }
+    if (auto r = ours.rank().value(); r && *r != theirs.dim) {
+      detail = fmt::format("torch gives rank {}, we say {}", theirs.dim, *r);
+      return Verdict::WrongRank;
+    }
+    if (ours.rank().isExact() == false && ours.rank() == Rank::atLeast1() && theirs.dim == 0) {
+      detail = "torch gives rank 0, we say rank >= 1";
+      return Verdict::WrongRank;
+    }
+    return Verdict::Agree;
+  }
+  if (theirs.kind == OK::TensorList) {
+    if (!ours.isList()) return ours.isTop() ? Verdict::Unknown : Verdict::WrongDtype;
+    Value s = ours.elementSummary();
+    if (s.isBottom()) return Verdict::Agree; // an empty list
+    if (!s.isTensor() || !s.dtype()) return Verdict::Unknown;
+    auto t = fromTorch(theirs.dtype);
+    if (theirs.dim >= 0 && (!t || *s.dtype() != *t || !theirs.listUniform)) {
+      detail = fmt::format("torch list of {}, we say {}", c10::toString(theirs.dtype), s.str());
+      return Verdict::WrongDtype;
+    }
+    return Verdict::Agree;
+  }
+  // Python numbers: compare the kind.
+  std::optional<NumKind> k;
+  switch (theirs.kind) {
+  case OK::Int: k = NumKind::Int; break;
+  case OK::Float: k = NumKind::Float; break;
+  case OK::Bool: k = NumKind::Bool; break;
+  case OK::Complex: k = NumKind::Complex; break;
+  default: return Verdict::Agree; // None / other: nothing dtype-like to compare
+  }
+  if (!ours.isNumber() || !ours.numKind()) return Verdict::Unknown;
+  if (*ours.numKind() != *k) {
+    detail = fmt::format("torch gives a Python {}, we say {}", name(*k), ours.str());
+    return Verdict::WrongDtype;
+  }
+  return Verdict::Agree;
+}
+
+std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick) {
+  std::string cli = "dtypeflow infer-op " + rule.key;
+  std::vector<std::string> py;
+  for (size_t a = 0; a < space.axes.size(); ++a) {
+    const Alternative &alt = space.axes[a].alternatives[pick[a]];
+    if (alt.notation.empty()) continue;
+    cli += fmt::format(" '{}={}'", space.axes[a].argName, alt.notation);
+    py.push_back(fmt::format("{}={}", space.axes[a].argName, alt.python));
+  }
+  return cli;
+}
+
+bool isKernelGap(const std::string &msg) { return msg.find("not implemented for") != std::string::npos; }
+
+std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
+
+} // namespace
+
+OpTally runRule(const OpRule &rule, const RunOptions &opts) {
+  auto t0 = std::chrono::steady_clock::now();
+  OpTally tally;
+  tally.key = rule.key;
+  tally.family = rule.family;
+  if (!rule.samples.skipReason.empty()) {
+    tally.skipReason = rule.samples.skipReason;
+    return tally;
+  }
+  auto op = findTorchOperator(rule.key);
+  if (!op) {
+    tally.configError = "libtorch has no operator " + rule.key;
+    return tally;
+  }
+  std::vector<std::map<std::string, std::string, std::less<>>> variants{{}};
+  for (const SampleSpec &v : rule.samples.variants) variants.push_back(v.args);
+
+  const Registry &registry = Registry::builtin();
+  for (const auto &overrides : variants) {
+    CaseSpace space = buildCaseSpace(rule, op->schema(), overrides);
+    if (!space.error.empty()) {
+      tally.configError = space.error;
+      return tally;
+    }
+    size_t total = space.size();
+    tally.total += total;
+    size_t stride = total > opts.maxCasesPerVariant ? (total + opts.maxCasesPerVariant - 1) / opts.maxCasesPerVariant : 1;
+    std::vector<size_t> pick(space.axes.size());
+    std::vector<Value> ours(space.axes.size());
+    std::vector<c10::IValue> theirsArgs;
+    for (size_t index = 0; index < total; index += stride) {
+      size_t rest = index;
+      for (size_t a = space.axes.size(); a-- > 0;) {
+        size_t n = space.axes[a].alternatives.size();
+        pick[a] = rest % n;
+        rest /= n;
+      }
+      theirsArgs.clear();
+      bool built = true;
+      for (size_t a = 0; a < space.axes.size(); ++a) {
+        const Alternative &alt = space.axes[a].alternatives[pick[a]];
+        ours[a] = alt.ours;
+        try {
+          theirsArgs.push_back(alt.make());
+        } catch (const std::exception &) {
+          built = false; // e.g. a dtype the CPU cannot even create
+          break;
+        }
+      }
+      if (!built) { ++tally.skipped; continue; }
+      ++tally.cases;
+      InferOutcome mine = infer(registry, *rule.schema, ours);
+      TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
+
+      auto note = [&](const std::string &what) {
+        if (tally.examples.size() < opts.examplesPerOp)
+          tally.examples.push_back(fmt::format("{}\n      {}", what, reproCommand(rule, space, pick)));
+      };
+      bool mineOk = mine.status == InferOutcome::Status::Ok;
+      if (mine.status == InferOutcome::Status::Error) {
+        if (theirs.ok) {
+          ++tally.weReject;
+          note("we reject, torch accepts: " + (mine.error ? mine.error->message : std::string()));
+        } else {
+          ++tally.agreeError;
+          ++tally.agree;
+        }
+        continue;
+      }
+      if (!mineOk) { ++tally.unknown; continue; }
+      if (!theirs.ok) {
+        bool allUnknown = true;
+        for (const Value &v : flatten(mine.outputs))
+          if (!(v.isTop() || (v.isTensor() && !v.dtype()))) allUnknown = false;
+        if (isKernelGap(theirs.error)) {
+          ++tally.kernelGap;
+          if (tally.kernelGapExamples.size() < 3)
+            tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick), firstLine(theirs.error)));
+        } else if (allUnknown) {
+          ++tally.unknown;
+        } else {
+          ++tally.torchRejectsSemantic;
+          note("torch rejects, we accept: " + firstLine(theirs.error));
+        }
+        continue;
+      }
+      std::vector<Value> flat = flatten(mine.outputs);
+      if (flat.size() != theirs.outputs.size()) {
+        ++tally.wrongDtype;
+        note(fmt::format("torch returns {} values, we return {}", theirs.outputs.size(), flat.size()));
+        continue;
+      }
+      Verdict worst = Verdict::Agree;
+      std::string detail;
+      for (size_t i = 0; i < flat.size(); ++i) {
+        std::string d;
+        Verdict v = compareOne(flat[i], theirs.outputs[i], d);
+        if (v == Verdict::WrongDtype || v == Verdict::WrongRank) { worst = v; detail = fmt::format("result {}: {}", i, d); break; }
+        if (v == Verdict::Unknown) worst = Verdict::Unknown;
+      }
+      switch (worst) {
+      case Verdict::Agree: ++tally.agree; break;
+      case Verdict::Unknown: ++tally.unknown; break;
+      case Verdict::WrongDtype: ++tally.wrongDtype; note("wrong dtype: " + detail); break;
+      case Verdict::WrongRank: ++tally.wrongRank; note("wrong rank: " + detail); break;
+      }
+    }
+  }
+  tally.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return tally;
+}
+
+} // namespace dtf::oracle

@@ -1,0 +1,37 @@
+//===- tests/oracle/conformance.h - compare rules with libtorch -*- C++ -*-===//
+#pragma once
+
+#include "ops/registry.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dtf::oracle {
+
+/// Per-op tallies. The three must-be-zero classes are wrongDtype (incl.
+/// wrong rank), weReject and torchRejectsSemantic.
+struct OpTally {
+  std::string key, family;
+  uint64_t cases = 0, agree = 0, agreeError = 0, unknown = 0;
+  uint64_t wrongDtype = 0, wrongRank = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
+  uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
+  uint64_t total = 0;     ///< size of the full case space (before sampling)
+  std::string configError; ///< samples missing or invalid, or no libtorch operator
+  std::string skipReason;
+  std::vector<std::string> examples; ///< first disagreements, with repro commands
+  std::vector<std::string> kernelGapExamples;
+  double seconds = 0;
+
+  uint64_t mustBeZero() const { return wrongDtype + wrongRank + weReject + torchRejectsSemantic; }
+};
+
+struct RunOptions {
+  size_t maxCasesPerVariant = 60000; ///< larger spaces are sampled with a fixed stride
+  size_t examplesPerOp = 5;
+};
+
+/// Run every case of one rule.
+OpTally runRule(const OpRule &rule, const RunOptions &opts);
+
+} // namespace dtf::oracle

@@ -1,0 +1,22 @@
+//===- tests/oracle/report.h - docs/conformance.md ---------------*- C++ -*-===//
+#pragma once
+
+#include "conformance.h"
+
+#include <string>
+#include <vector>
+
+namespace dtf::oracle {
+
+struct ReportInputs {
+  std::vector<OpTally> tallies;
+  std::vector<std::string> targetOps;  ///< coverage floor (present in 1.13)
+  std::vector<std::string> exampleOps; ///< ops used by examples/*.ir
+  double seconds = 0;
+  int jobs = 1;
+};
+
+/// The Markdown conformance report.
+std::string renderReport(const ReportInputs &in);
+
+} // namespace dtf::oracle

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""`dtypeflow result-type` against Debian's torch.result_type on a random sample.
+
+Usage: /usr/bin/python3 result_type_cli_check.py PATH/TO/dtypeflow [N] [SEED]
+Draws N (default 300) cases of two operands (torch.result_type) and three
+operands (torch.addcmul on meta tensors, whose dtype is result_type of all
+three), each operand a dimensioned tensor, a zero-dim tensor or a Python
+number, and checks the CLI prints exactly torch's dtype.
+"""
+import random
+import subprocess
+import sys
+
+import torch
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+          "float32", "float64", "complex32", "complex64", "complex128"]
+NUMBERS = {"bool": True, "int": 3, "float": 2.5, "complex": 1 + 1j}
+
+
+def draw(rng):
+    kind = rng.choice(["dim", "zero", "num"])
+    if kind == "num":
+        k = rng.choice(list(NUMBERS))
+        return k, NUMBERS[k]
+    d = rng.choice(DTYPES)
+    shape = [2] if kind == "dim" else []
+    return f"{d}:r{len(shape)}", torch.empty(shape, dtype=getattr(torch, d), device="meta")
+
+
+def main():
+    exe = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1234)
+    checked = mismatches = 0
+    while checked < n:
+        arity = rng.choice([2, 3])
+        ops = [draw(rng) for _ in range(arity)]
+        try:
+            if arity == 2:
+                expected = torch.result_type(ops[0][1], ops[1][1])
+            else:
+                # addcmul needs a tensor first; numbers ride as 0-dim wrapped scalars otherwise
+                if not isinstance(ops[0][1], torch.Tensor) or not all(isinstance(o[1], torch.Tensor) for o in ops):
+                    continue
+                expected = torch.addcmul(ops[0][1], ops[1][1], ops[2][1]).dtype
+        except RuntimeError:
+            continue  # torch rejects the combination itself (not a result_type answer)
+        out = subprocess.run([exe, "result-type"] + [o[0] for o in ops], capture_output=True, text=True)
+        got = out.stdout.strip()
+        want = str(expected).replace("torch.", "")
+        checked += 1
+        if out.returncode != 0 or got != want:
+            mismatches += 1
+            print(f"MISMATCH: result-type {' '.join(o[0] for o in ops)}: torch {want}, dtypeflow {got!r} {out.stderr.strip()}")
+    print(f"result-type CLI vs torch.result_type: {checked - mismatches} passed, {mismatches} failed")
+    sys.exit(1 if mismatches else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+#include "torch_runner.h"
+
+#include <c10/util/Exception.h>
+#include <c10/util/Logging.h>
+
+namespace dtf::oracle {
+
+std::shared_ptr<torch::jit::Operator> findTorchOperator(const std::string &key) {
+  std::string name = key, overload;
+  size_t sep = key.find("::");
+  if (size_t dot = key.find('.', sep); dot != std::string::npos) {
+    name = key.substr(0, dot);
+    overload = key.substr(dot + 1);
+  }
+  for (const auto &op : torch::jit::getAllOperatorsFor(c10::Symbol::fromQualString(name)))
+    if (op->schema().overload_name() == overload) return op;
+  return nullptr;
+}
+
+namespace {
+Observed observe(const c10::IValue &v) {
+  Observed o;
+  if (v.isTensor()) {
+    o.kind = Observed::Kind::Tensor;
+    o.dtype = v.toTensor().scalar_type();
+    o.dim = v.toTensor().dim();
+  } else if (v.isTensorList()) {
+    o.kind = Observed::Kind::TensorList;
+    auto l = v.toTensorList();
+    for (size_t i = 0; i < l.size(); ++i) {
+      at::Tensor t = l.get(i);
+      if (i == 0) { o.dtype = t.scalar_type(); o.dim = t.dim(); }
+      else if (t.scalar_type() != o.dtype) o.listUniform = false;
+    }
+  } else if (v.isInt()) o.kind = Observed::Kind::Int;
+  else if (v.isDouble()) o.kind = Observed::Kind::Float;
+  else if (v.isBool()) o.kind = Observed::Kind::Bool;
+  else if (v.isComplexDouble()) o.kind = Observed::Kind::Complex;
+  else if (v.isNone()) o.kind = Observed::Kind::None;
+  return o;
+}
+} // namespace
+
+TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> args) {
+  TorchOutcome out;
+  torch::jit::Stack stack(std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  try {
+    op.getOperation()(stack);
+  } catch (const c10::Error &e) {
+    out.error = e.what_without_backtrace();
+    return out;
+  } catch (const std::exception &e) {
+    out.error = e.what();
+    return out;
+  }
+  out.ok = true;
+  size_t nret = op.schema().returns().size();
+  if (op.schema().is_varret()) nret = stack.size();
+  for (size_t i = stack.size() - std::min(nret, stack.size()); i < stack.size(); ++i) {
+    if (stack[i].isTuple()) {
+      for (const auto &e : stack[i].toTupleRef().elements()) out.outputs.push_back(observe(e));
+    } else {
+      out.outputs.push_back(observe(stack[i]));
+    }
+  }
+  return out;
+}
+
+void disableTorchBacktraces() {
+  c10::SetStackTraceFetcher([] { return std::string(); });
+}
+
+} // namespace dtf::oracle

@@ -1,0 +1,38 @@
+//===- tests/oracle/torch_runner.h - run one op call in real libtorch -*- C++ -*-===//
+#pragma once
+
+#include <ATen/core/ivalue.h>
+#include <torch/csrc/jit/runtime/operator.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtf::oracle {
+
+/// What one returned value was.
+struct Observed {
+  enum class Kind { Tensor, TensorList, Int, Float, Bool, Complex, None, Other } kind = Kind::Other;
+  c10::ScalarType dtype = c10::ScalarType::Undefined; ///< Tensor / TensorList (first element)
+  int64_t dim = -1;
+  bool listUniform = true; ///< TensorList: all elements share dtype
+};
+
+struct TorchOutcome {
+  bool ok = false;
+  std::vector<Observed> outputs;
+  std::string error; ///< the exception text without backtrace
+};
+
+/// The JIT operator for an overload key (dispatcher ops and JIT-only ops alike).
+std::shared_ptr<torch::jit::Operator> findTorchOperator(const std::string &key);
+
+/// Run `op` on `args`; exceptions become an error outcome.
+TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> args);
+
+/// Make c10 errors cheap: libtorch 1.13 builds a backtrace for every
+/// c10::Error (1-4 ms); the harness throws hundreds of thousands of them.
+void disableTorchBacktraces();
+
+} // namespace dtf::oracle
