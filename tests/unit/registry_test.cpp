@@ -1,0 +1,115 @@
+// Every registered rule resolves to a real libtorch 1.13 schema, and its
+// conformance samples name real arguments of that schema.
+#include "ops/infer.h"
+#include "ops/notation.h"
+#include "ops/registry.h"
+
+#include <gtest/gtest.h>
+
+namespace dtf {
+namespace {
+
+TEST(SchemaTable, ParsesEveryLibtorchSchema) {
+  const SchemaTable &t = SchemaTable::builtin();
+  EXPECT_GT(t.all().size(), 4000u);
+  const Schema *add = t.find("aten::add.Tensor");
+  ASSERT_NE(add, nullptr);
+  ASSERT_EQ(add->args.size(), 3u);
+  EXPECT_EQ(add->args[2].name, "alpha");
+  EXPECT_TRUE(add->args[2].kwargOnly);
+  EXPECT_EQ(add->args[2].defaultText, "1");
+  const Schema *sum = t.find("aten::sum");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->overload, "");
+  EXPECT_EQ(sum->args[1].type->str(), "ScalarType?");
+  const Schema *maxDim = t.find("aten::max.dim");
+  ASSERT_NE(maxDim, nullptr);
+  EXPECT_EQ(maxDim->returns.size(), 2u);
+  EXPECT_EQ(maxDim->returns[1].name, "indices");
+  EXPECT_EQ(t.find("aten::no_such_op"), nullptr);
+}
+
+TEST(SchemaTable, BadDeclarationsReportAColumn) {
+  auto r = parseSchema("aten::f(Tensor self, -> Tensor");
+  EXPECT_FALSE(r.schema.has_value());
+  EXPECT_NE(r.error.find("column"), std::string::npos);
+}
+
+TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
+  const Registry &reg = Registry::builtin();
+  ASSERT_FALSE(reg.rules().empty());
+  for (const auto &[key, rule] : reg.rules()) {
+    ASSERT_NE(rule.schema, nullptr) << key;
+    EXPECT_EQ(rule.schema->key(), key);
+    EXPECT_FALSE(rule.family.empty()) << key;
+    auto checkNames = [&](const auto &args) {
+      for (const auto &[arg, spec] : args)
+        EXPECT_GE(rule.schema->argIndex(arg), 0) << key << ": sample for unknown argument '" << arg << "'";
+    };
+    checkNames(rule.samples.args);
+    for (const SampleSpec &v : rule.samples.variants) checkNames(v.args);
+  }
+}
+
+TEST(Registry, EveryDefaultOfARuleSchemaIsReadable) {
+  // Defaults feed every call; one we cannot read would silently be top.
+  for (const auto &[key, rule] : Registry::builtin().rules())
+    for (const SchemaArg &a : rule.schema->args)
+      if (a.defaultText && a.type->kind != SchemaType::Kind::Layout &&
+          a.type->kind != SchemaType::Kind::MemoryFormat && a.type->kind != SchemaType::Kind::Device)
+        EXPECT_FALSE(defaultValue(a).isTop()) << key << ": default of '" << a.name << "' = " << *a.defaultText;
+}
+
+TEST(Infer, NoRuleGivesUnknownNotAGuess) {
+  const Schema *s = SchemaTable::builtin().find("aten::_test_string_default");
+  ASSERT_NE(s, nullptr);
+  auto bound = bindArguments(*s, std::vector<Value>{Value::tensor(DType::Float32, Rank::exact(1))}, {});
+  ASSERT_TRUE(bound.ok()) << bound.error;
+  InferOutcome out = infer(Registry::builtin(), *s, bound.args);
+  EXPECT_EQ(out.status, InferOutcome::Status::NoRule);
+  ASSERT_EQ(out.outputs.size(), 1u);
+  EXPECT_FALSE(out.outputs[0].dtype().has_value());
+}
+
+TEST(Infer, BindingErrorsNameTheArgument) {
+  const Schema &s = *SchemaTable::builtin().find("aten::add.Tensor");
+  auto missing = bindArguments(s, std::vector<Value>{Value::tensor(DType::Float32)}, {});
+  EXPECT_NE(missing.error.find("missing argument 'other'"), std::string::npos) << missing.error;
+  std::vector<std::pair<std::string, Value>> named{{"othr", Value::integer(1)}};
+  auto unknown = bindArguments(s, std::vector<Value>{Value::tensor(DType::Float32)}, named);
+  EXPECT_NE(unknown.error.find("no argument named 'othr'"), std::string::npos) << unknown.error;
+}
+
+TEST(Infer, UnknownDtypeIsEnumeratedNotGuessed) {
+  const Schema &s = *SchemaTable::builtin().find("aten::add.Tensor");
+  std::vector<Value> args{Value::tensor(DType::Complex128, Rank::exact(1)),
+                          Value::tensor(DTypeSet::all(), Rank::top()), Value::integer(1)};
+  InferOutcome out = infer(Registry::builtin(), s, args);
+  ASSERT_EQ(out.status, InferOutcome::Status::Ok);
+  EXPECT_EQ(out.outputs[0].dtype(), DType::Complex128);
+  args[0] = Value::tensor(DType::Float32, Rank::exact(1));
+  out = infer(Registry::builtin(), s, args);
+  EXPECT_FALSE(out.outputs[0].dtype().has_value()); // could be float64, complex ...
+}
+
+TEST(Notation, ReadsByExpectedType) {
+  const Schema &sum = *SchemaTable::builtin().find("aten::sum");
+  auto d = parseNotation("float64", sum.args[1].type.get()); // ScalarType?
+  ASSERT_TRUE(d.value);
+  EXPECT_EQ(d.value->intValue(), 7);
+  auto t = parseNotation("float64:r2", nullptr);
+  ASSERT_TRUE(t.value);
+  EXPECT_EQ(t.value->dtype(), DType::Float64);
+  EXPECT_EQ(t.value->rank(), Rank::exact(2));
+  auto n = parseNotation("float", nullptr);
+  ASSERT_TRUE(n.value);
+  EXPECT_EQ(n.value->numKind(), NumKind::Float);
+  EXPECT_FALSE(parseNotation("float33:r1", nullptr).value);
+  EXPECT_FALSE(parseNotation("float32:r1000", nullptr).value); // absurd rank refused
+  auto l = parseNotation("[float16:r1,int64:r1]", nullptr);
+  ASSERT_TRUE(l.value);
+  EXPECT_EQ(l.value->elements().size(), 2u);
+}
+
+} // namespace
+} // namespace dtf
