@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-DTF=build/tools/dtypeflow/dtypeflow
+DTF=build/tools/dtypeflow
 if $DTF annotate --help >/dev/null 2>&1 && [ -z "$($DTF annotate --help 2>&1 | grep 'not yet available')" ]; then
   $DTF annotate examples/resnet18.ir --format json -o build/resnet18.dtypes.json
   echo "annotated values written to build/resnet18.dtypes.json"

@@ -98,15 +98,30 @@ Value Value::tuple(std::vector<Value> elems) {
   return v;
 }
 
-std::optional<int64_t> Value::intValue() const {
+Value Value::complexNumber(double re, double im) {
+  Value v = number(NumKind::Complex);
+  v.hasNum_ = true;
+  v.numIsFloat_ = true;
+  v.f_ = re;
+  v.im_ = im;
+  return v;
+}
+
+std::optional<std::pair<double, double>> Value::complexValue() const {
   if (!isNumber() || !hasNum_) return std::nullopt;
+  if (numKind() == NumKind::Complex) return std::pair(f_, im_);
+  return std::pair(*floatValue(), 0.0);
+}
+
+std::optional<int64_t> Value::intValue() const {
+  if (!isNumber() || !hasNum_ || numKind() == NumKind::Complex) return std::nullopt;
   if (!numIsFloat_) return i_;
   if (std::nearbyint(f_) == f_ && std::abs(f_) < 9e18) return static_cast<int64_t>(f_);
   return std::nullopt;
 }
 
 std::optional<double> Value::floatValue() const {
-  if (!isNumber() || !hasNum_) return std::nullopt;
+  if (!isNumber() || !hasNum_ || numKind() == NumKind::Complex) return std::nullopt;
   return numIsFloat_ ? f_ : static_cast<double>(i_);
 }
 
@@ -183,7 +198,7 @@ bool Value::operator==(const Value &o) const {
   case ValueKind::Number:
     if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
     if (!hasNum_) return true;
-    return numIsFloat_ == o.numIsFloat_ && (numIsFloat_ ? f_ == o.f_ : i_ == o.i_);
+    return numIsFloat_ == o.numIsFloat_ && (numIsFloat_ ? f_ == o.f_ : i_ == o.i_) && im_ == o.im_;
   case ValueKind::String:
   case ValueKind::Device: return text() == o.text();
   case ValueKind::List:
@@ -222,6 +237,7 @@ std::string Value::str() const {
     }
     if (!hasNum_) return k;
     if (numKind() == NumKind::Bool) return i_ ? "True" : "False";
+    if (numKind() == NumKind::Complex) return fmt::format("complex=({}{:+}j)", f_, im_);
     return numIsFloat_ ? fmt::format("{}={}", k, f_) : fmt::format("{}={}", k, i_);
   }
   case ValueKind::String:

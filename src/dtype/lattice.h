@@ -179,6 +179,7 @@ public:
   static Value boolean(bool b);
   static Value integer(int64_t i);
   static Value floating(double f);
+  static Value complexNumber(double re, double im);
   static Value dtypeCode(DType d) { return integer(c10Code(d)); }
   static Value string(std::string text);
   static Value unknownString();
@@ -209,7 +210,9 @@ public:
   bool hasNumValue() const { return hasNum_; }
   /// Known value as int64 (ints and bools; floats only if integral).
   std::optional<int64_t> intValue() const;
-  std::optional<double> floatValue() const;
+  std::optional<double> floatValue() const; ///< not for complex numbers
+  /// A known complex number: (real, imag).
+  std::optional<std::pair<double, double>> complexValue() const;
   std::optional<bool> boolValue() const;
 
   // String / Device
@@ -236,6 +239,7 @@ private:
   bool numIsFloat_ = false; // the stored value is a double
   DTypeSet dtypes_;
   union { int64_t i_ = 0; double f_; };
+  double im_ = 0; // imaginary part of a known complex number
   std::shared_ptr<const Aggregate> agg_;
 };
 

@@ -22,12 +22,24 @@ std::optional<Value> numberLiteral(std::string_view s) {
   if (s == "True") return Value::boolean(true);
   if (s == "False") return Value::boolean(false);
   if (s.empty()) return std::nullopt;
-  if (s.back() == 'j') { // complex literal: kind only
-    std::string_view re = s.substr(0, s.size() - 1);
-    double d;
-    if (re.empty() || std::from_chars(re.data(), re.data() + re.size(), d).ec == std::errc())
-      return Value::number(NumKind::Complex);
-    return std::nullopt;
+  if (s.back() == 'j') { // imaginary literal `2.5j`, or `a+bj`
+    std::string_view body = s.substr(0, s.size() - 1);
+    size_t split = body.find_last_of("+-");
+    double re = 0, im = 1;
+    std::string_view imText = body;
+    if (split != std::string_view::npos && split > 0 && body[split - 1] != 'e') {
+      std::string_view reText = body.substr(0, split);
+      if (std::from_chars(reText.data(), reText.data() + reText.size(), re).ec != std::errc())
+        return std::nullopt;
+      imText = body.substr(body[split] == '+' ? split + 1 : split);
+    }
+    if (!imText.empty() && imText != "+" && imText != "-") {
+      auto [p, e] = std::from_chars(imText.data(), imText.data() + imText.size(), im);
+      if (e != std::errc() || p != imText.data() + imText.size()) return std::nullopt;
+    } else if (imText == "-") {
+      im = -1;
+    }
+    return Value::complexNumber(re, im);
   }
   int64_t i;
   auto [pi, ei] = std::from_chars(s.data(), s.data() + s.size(), i);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <mutex>
+#include <tuple>
 #include <stdexcept>
 
 namespace dtf {
@@ -240,34 +242,72 @@ SchemaParseResult parseSchema(std::string_view text) {
   }
 }
 
+struct SchemaTable::Entry {
+  std::string key;
+  std::string_view text;
+  size_t line = 0;
+  mutable std::once_flag once;
+  mutable std::optional<Schema> schema;
+};
+
 SchemaTable::SchemaTable(std::string_view source) {
+  std::vector<std::pair<std::string_view, size_t>> lines;
   size_t lineNo = 0;
   while (!source.empty()) {
     size_t nl = source.find('\n');
     std::string_view line = source.substr(0, nl);
     source.remove_prefix(nl == std::string_view::npos ? source.size() : nl + 1);
     ++lineNo;
-    if (line.empty() || line[0] == '#') continue;
-    auto r = parseSchema(line);
-    if (!r.schema)
-      throw std::runtime_error(fmt::format("schema table line {}: {}: {}", lineNo, r.error, line));
-    schemas_.push_back(std::move(*r.schema));
+    if (!line.empty() && line[0] != '#') lines.emplace_back(line, lineNo);
   }
-  for (size_t i = 0; i < schemas_.size(); ++i) byKey_.emplace_back(schemas_[i].key(), i);
-  std::sort(byKey_.begin(), byKey_.end());
+  std::vector<std::tuple<std::string, std::string_view, size_t>> keyed;
+  for (auto &[text, no] : lines) keyed.emplace_back(std::string(text.substr(0, text.find('('))), text, no);
+  std::sort(keyed.begin(), keyed.end());
+  count_ = keyed.size();
+  entries_ = std::make_unique<Entry[]>(count_);
+  for (size_t i = 0; i < count_; ++i) {
+    entries_[i].key = std::move(std::get<0>(keyed[i]));
+    entries_[i].text = std::get<1>(keyed[i]);
+    entries_[i].line = std::get<2>(keyed[i]);
+  }
+}
+
+SchemaTable::~SchemaTable() = default;
+
+const Schema *SchemaTable::at(size_t i) const {
+  const Entry &e = entries_[i];
+  std::call_once(e.once, [&] {
+    auto r = parseSchema(e.text);
+    if (!r.schema)
+      throw std::runtime_error(fmt::format("schema table line {}: {}: {}", e.line, r.error, e.text));
+    e.schema = std::move(*r.schema);
+  });
+  return &*e.schema;
+}
+
+void SchemaTable::parseAll() const {
+  for (size_t i = 0; i < count_; ++i) at(i);
 }
 
 const Schema *SchemaTable::find(std::string_view key) const {
-  auto it = std::lower_bound(byKey_.begin(), byKey_.end(), key,
-                             [](const auto &e, std::string_view k) { return e.first < k; });
-  if (it == byKey_.end() || it->first != key) return nullptr;
-  return &schemas_[it->second];
+  const Entry *b = entries_.get(), *end = b + count_;
+  const Entry *it = std::lower_bound(b, end, key, [](const Entry &e, std::string_view k) { return e.key < k; });
+  if (it == end || it->key != key) return nullptr;
+  return at(static_cast<size_t>(it - b));
 }
 
 std::vector<const Schema *> SchemaTable::overloads(std::string_view name) const {
+  // Keys of one name are contiguous: `name` itself, then `name.<overload>`.
   std::vector<const Schema *> out;
-  for (const Schema &s : schemas_)
-    if (s.name == name) out.push_back(&s);
+  const Entry *b = entries_.get(), *end = b + count_;
+  const Entry *it = std::lower_bound(b, end, name, [](const Entry &e, std::string_view k) { return e.key < k; });
+  for (; it != end; ++it) {
+    std::string_view k = it->key;
+    if (k == name || (k.size() > name.size() && k.starts_with(name) && k[name.size()] == '.'))
+      out.push_back(at(static_cast<size_t>(it - b)));
+    else if (!k.starts_with(name))
+      break;
+  }
   return out;
 }
 

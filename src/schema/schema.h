@@ -64,21 +64,28 @@ struct SchemaParseResult {
 };
 SchemaParseResult parseSchema(std::string_view text);
 
-/// The libtorch 1.13 schema table (data/torch_schemas.txt), parsed once.
+/// The libtorch 1.13 schema table (data/torch_schemas.txt). Declarations
+/// are indexed by key up front and parsed on first use (thread-safe), so a
+/// CLI call pays only for the schemas it touches.
 class SchemaTable {
 public:
   static const SchemaTable &builtin();
   /// By key: `aten::add.Tensor`, `aten::sum` (default overload).
   const Schema *find(std::string_view key) const;
-  /// Every overload of a name (`aten::add`).
+  /// Every overload of a name (`aten::add`), in key order.
   std::vector<const Schema *> overloads(std::string_view name) const;
-  const std::vector<Schema> &all() const { return schemas_; }
+  size_t size() const { return count_; }
+  /// Parse every declaration; throws std::runtime_error naming the first bad line.
+  void parseAll() const;
 
   explicit SchemaTable(std::string_view source);
+  ~SchemaTable();
 
 private:
-  std::vector<Schema> schemas_;
-  std::vector<std::pair<std::string, size_t>> byKey_; // sorted
+  struct Entry;
+  const Schema *at(size_t i) const;
+  std::unique_ptr<Entry[]> entries_; // sorted by key
+  size_t count_ = 0;
 };
 
 } // namespace dtf

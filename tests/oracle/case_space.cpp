@@ -44,8 +44,8 @@ std::vector<Alternative> numberSweep() {
       {Value::boolean(true), [] { return c10::IValue(true); }, "True", "True"},
       {Value::integer(2), [] { return c10::IValue(int64_t{2}); }, "2", "2"},
       {Value::floating(2.5), [] { return c10::IValue(2.5); }, "2.5", "2.5"},
-      {Value::number(NumKind::Complex), [] { return c10::IValue(c10::complex<double>(1.5, 0.5)); },
-       "1j", "(1.5+0.5j)"},
+      {Value::complexNumber(1.5, 0.5), [] { return c10::IValue(c10::complex<double>(1.5, 0.5)); },
+       "1.5+0.5j", "(1.5+0.5j)"},
   };
 }
 
@@ -132,7 +132,12 @@ std::optional<c10::IValue> toIValue(const Value &v, const SchemaType &type) {
   case K::Bool:
     if (auto b = v.boolValue()) return c10::IValue(*b);
     return std::nullopt;
+  case K::Complex:
+    if (auto c = v.complexValue()) return c10::IValue(c10::complex<double>(c->first, c->second));
+    return std::nullopt;
   case K::Number:
+    if (v.numKind() == NumKind::Complex && v.complexValue())
+      return c10::IValue(c10::complex<double>(v.complexValue()->first, v.complexValue()->second));
     if (auto b = v.boolValue()) return c10::IValue(*b);
     if (v.numKind() == NumKind::Int && v.intValue()) return c10::IValue(*v.intValue());
     if (auto f = v.floatValue()) return c10::IValue(*f);
@@ -145,7 +150,16 @@ std::optional<c10::IValue> toIValue(const Value &v, const SchemaType &type) {
     return std::nullopt;
   case K::List: {
     if (!v.lengthKnown()) return std::nullopt;
-    const SchemaType &e = *t.inner();
+    const SchemaType &declared = *t.inner();
+    // Generic lists (`t[]`): the element kind comes from the values.
+    K ek = declared.kind;
+    if ((ek == K::TypeVar || ek == K::Any || ek == K::Number) && !v.elements().empty()) {
+      auto k = v.elements()[0].numKind();
+      ek = !k ? K::Other : *k == NumKind::Int ? K::Int : *k == NumKind::Float ? K::Float
+           : *k == NumKind::Bool ? K::Bool : K::Other;
+    }
+    SchemaType e;
+    e.kind = ek;
     if (e.kind == K::Int) {
       std::vector<int64_t> xs;
       for (const Value &x : v.elements()) {
@@ -266,6 +280,19 @@ std::optional<std::vector<Alternative>> tensorListAlts(std::string_view spec, bo
   return out;
 }
 
+bool isPlainNumber(K k) { return k == K::Int || k == K::Float || k == K::Bool || k == K::Complex; }
+
+std::vector<Alternative> plainNumberSamples(K k) {
+  std::vector<Alternative> all = numberSweep();
+  switch (k) {
+  case K::Bool:
+    return {all[0], {Value::boolean(false), [] { return c10::IValue(false); }, "False", "False"}};
+  case K::Int: return {all[1]};
+  case K::Float: return {all[2]};
+  default: return {all[3]};
+  }
+}
+
 } // namespace
 
 size_t CaseSpace::size() const {
@@ -315,6 +342,9 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
       for (auto &a : numberSweep()) axis.alternatives.push_back(std::move(a));
     } else if (base.kind == K::ScalarType && (spec.empty() || spec == "sweep")) {
       axis.alternatives = dtypeSweep(optional);
+    } else if (spec.empty() && !arg.defaultText && isPlainNumber(base.kind)) {
+      // Python-number operands (aten::add.int ...): one value of each kind.
+      axis.alternatives = plainNumberSamples(base.kind);
     } else if (!spec.empty()) {
       auto a = literalAlt(spec, type, err);
       if (!a) { space.error = arg.name + ": " + err; return space; }

@@ -15,12 +15,14 @@ struct OpTally {
   std::string key, family;
   uint64_t cases = 0, agree = 0, agreeError = 0, unknown = 0;
   uint64_t wrongDtype = 0, wrongRank = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
+  uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   uint64_t total = 0;     ///< size of the full case space (before sampling)
   std::string configError; ///< samples missing or invalid, or no libtorch operator
   std::string skipReason;
   std::vector<std::string> examples; ///< first disagreements, with repro commands
   std::vector<std::string> kernelGapExamples;
+  std::vector<std::string> valueDependentExamples;
   double seconds = 0;
 
   uint64_t mustBeZero() const { return wrongDtype + wrongRank + weReject + torchRejectsSemantic; }

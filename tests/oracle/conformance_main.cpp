@@ -82,9 +82,10 @@ int main(int argc, char **argv) {
       std::lock_guard lock(printMutex);
       if (verbose || bad) {
         fmt::print("{:<44} {:>6} cases  agree {:>6}  unknown {:>5}  wrong {}  we-reject {}  torch-rejects {}  "
-                   "kernel-gap {}{}\n",
+                   "kernel-gap {}  value-dependent {}{}\n",
                    t.key, t.cases, t.agree, t.unknown, t.wrongDtype + t.wrongRank, t.weReject,
-                   t.torchRejectsSemantic, t.kernelGap, t.configError.empty() ? "" : "  CONFIG: " + t.configError);
+                   t.torchRejectsSemantic, t.kernelGap, t.valueDependent,
+                   t.configError.empty() ? "" : "  CONFIG: " + t.configError);
         for (const std::string &e : t.examples) fmt::print("    {}\n", e);
       } else if (!quiet && (d % 50 == 0 || d == selected.size())) {
         fmt::print(stderr, "[{}/{}] rules checked\n", d, selected.size());
@@ -96,7 +97,8 @@ int main(int argc, char **argv) {
   for (auto &th : pool) th.join();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  uint64_t cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0, gaps = 0, config = 0;
+  uint64_t cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0, gaps = 0, config = 0,
+           valueDep = 0;
   for (const OpTally &t : tallies) {
     cases += t.cases;
     agree += t.agree;
@@ -105,11 +107,12 @@ int main(int argc, char **argv) {
     weReject += t.weReject;
     torchRejects += t.torchRejectsSemantic;
     gaps += t.kernelGap;
+    valueDep += t.valueDependent;
     config += !t.configError.empty();
   }
   fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
-             "{} torch-rejects (semantic), {} CPU kernel gaps, {} config errors\n",
-             selected.size(), cases, seconds, agree, unknown, wrong, weReject, torchRejects, gaps, config);
+             "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors\n",
+             selected.size(), cases, seconds, agree, unknown, wrong, weReject, torchRejects, gaps, valueDep, config);
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};

@@ -12,7 +12,7 @@ namespace {
 
 struct Sum {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
-           kernelGap = 0, skipped = 0, configErrors = 0;
+           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0;
   void add(const OpTally &t) {
     ++ops;
     cases += t.cases;
@@ -22,18 +22,19 @@ struct Sum {
     weReject += t.weReject;
     torchRejects += t.torchRejectsSemantic;
     kernelGap += t.kernelGap;
+    valueDep += t.valueDependent;
     skipped += t.skipped;
     configErrors += !t.configError.empty();
   }
   std::string row(const std::string &label) const {
-    return fmt::format("| {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | {} |\n", label, ops, cases, agree,
-                       unknown, wrong, weReject, torchRejects, kernelGap);
+    return fmt::format("| {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | {} | {} |\n", label, ops, cases, agree,
+                       unknown, wrong, weReject, torchRejects, kernelGap, valueDep);
   }
 };
 
 constexpr const char *kHeader =
     "| | ops | cases | agree | unknown | wrong dtype/rank | we reject, torch accepts | torch rejects "
-    "(semantic), we accept | CPU kernel gaps |\n|---|---|---|---|---|---|---|---|---|\n";
+    "(semantic), we accept | CPU kernel gaps | value-dependent |\n|---|---|---|---|---|---|---|---|---|---|\n";
 
 /// The seed's work list (torch-mlir's RefineTypes migration) and ops that
 /// stand for each item.
@@ -94,7 +95,9 @@ std::string renderReport(const ReportInputs &in) {
   out += "Classes: *agree* = same result dtype(s) and rank(s), or both raise; *unknown* = we answer unknown where\n"
          "torch succeeds; *wrong* = a different dtype or rank; *we reject* = we predict an error, torch succeeds;\n"
          "*torch rejects (semantic)* = torch raises a dtype error we did not predict; *CPU kernel gap* = torch's\n"
-         "CPU build lacks the kernel (`... not implemented for 'Half'`): the dtype rule holds on other devices.\n\n";
+         "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert): the dtype rule\n"
+         "holds on other devices; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
+         "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number).\n\n";
 
   std::set<std::string> registered;
   for (const auto &[k, r] : reg.rules()) registered.insert(k);
@@ -155,6 +158,9 @@ std::string renderReport(const ReportInputs &in) {
   out += "\n## CPU kernel gaps (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)
     for (const std::string &e : t.kernelGapExamples) out += fmt::format("- `{}`: {}\n", t.key, e);
+  out += "\n## Value-dependent torch errors (allowed, listed)\n\n";
+  for (const OpTally &t : in.tallies)
+    for (const std::string &e : t.valueDependentExamples) out += fmt::format("- `{}`: {}\n", t.key, e);
   return out;
 }
 

@@ -1,9 +1,125 @@
-//===- ops/families/comparison_logical.cpp ----------------------------------------------===//
+//===- ops/families/comparison_logical.cpp - comparisons, logical, bitwise -===//
+//
+// Comparisons and logical ops compute in the promoted dtype and return bool
+// (ordering comparisons have no complex kernel). Bitwise ops keep the promoted
+// dtype and need integers (shifts: not bool). In-place comparisons/logical ops
+// write into self whatever its dtype; in-place bitwise ops need the promoted
+// dtype to be castable to self. Measured on 1.13 CPU + meta for every dtype at
+// rank 0 and 1 and every Python number kind.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
+namespace {
 
-void registerComparisonLogical(Registry &r) {}
+enum Reject : unsigned { kNone = 0, kBool = 1, kInt = 2, kFloat = 4, kComplex = 8 };
+
+bool rejected(unsigned mask, DType d) {
+  return ((mask & kBool) && isBool(d)) || ((mask & kInt) && isIntegral(d, false)) ||
+         ((mask & kFloat) && isFloating(d)) || ((mask & kComplex) && isComplex(d));
+}
+
+/// Promote (self, other); reject classes of the promoted dtype; result is
+/// `out` (or the promoted dtype when `out` is empty).
+RuleFn checked(unsigned reject, std::optional<DType> out) {
+  return [reject, out](const OpCall &c) -> RuleResult {
+    DType p = promoteArgs(c, {"self", "other"});
+    if (rejected(reject, p))
+      return c.semantic("not supported for {} (self {}, other {})", name(p), c.arg("self").str(),
+                        c.arg("other").str());
+    return tensorOf(out ? *out : p, broadcastArgs(c, {"self", "other"}));
+  };
+}
+
+/// In-place form of `f`: self keeps its dtype and rank.
+RuleFn inplace(RuleFn f, bool castCheck) {
+  return [f, castCheck](const OpCall &c) -> RuleResult {
+    Rank rs = c.rank("self");
+    const Value &o = c.arg("other");
+    if (o.isTensor()) {
+      Rank ro = o.rank();
+      if ((rs.value() && ro.value() && *ro.value() > *rs.value()) ||
+          (rs == Rank::exact(0) && ro == Rank::atLeast1()))
+        return c.semantic("in-place output {} cannot hold the broadcast with other {}",
+                          c.arg("self").str(), o.str());
+    }
+    RuleResult r = f(c);
+    if (!r.ok()) return r;
+    DType self = c.dtype("self");
+    if (castCheck) {
+      DType d = *r.outputs()[0].dtype();
+      if (!canCast(d, self))
+        return c.semantic("result type {} can't be cast to the desired output type {}", name(d),
+                          name(self));
+    }
+    return tensorOf(self, rs);
+  };
+}
+
+/// isclose: identical dtypes, result bool.
+RuleResult isclose(const OpCall &c) {
+  DType a = c.dtype("self"), b = c.dtype("other");
+  if (a != b) return c.semantic("self ({}) and other ({}) must have the same dtype", name(a), name(b));
+  return tensorOf(DType::Bool, broadcastArgs(c, {"self", "other"}));
+}
+
+} // namespace
+
+void registerComparisonLogical(Registry &r) {
+  auto reg = [&](const std::string &key, const std::string &family, RuleFn f,
+                 const std::string &inKey, bool castCheck) {
+    r.add(key, family, f);
+    if (!inKey.empty()) r.add(inKey, family, inplace(f, castCheck));
+  };
+
+  // Comparisons: eq/ne accept complex, ordering comparisons do not.
+  struct Cmp { const char *name; bool ordering; };
+  for (Cmp cmp : {Cmp{"eq", false}, Cmp{"ne", false}, Cmp{"not_equal", false}, Cmp{"lt", true},
+                  Cmp{"le", true}, Cmp{"gt", true}, Cmp{"ge", true}, Cmp{"less", true},
+                  Cmp{"less_equal", true}, Cmp{"greater", true}, Cmp{"greater_equal", true}}) {
+    std::string s = std::string("aten::") + cmp.name;
+    RuleFn f = checked(cmp.ordering ? kComplex : kNone, DType::Bool);
+    for (const char *ov : {".Tensor", ".Scalar"})
+      reg(s + ov, "comparison", f, s + "_" + ov, /*castCheck=*/false);
+  }
+
+  // Logical: any dtypes, bool result.
+  for (const char *n : {"logical_and", "logical_or", "logical_xor"}) {
+    std::string s = std::string("aten::") + n;
+    reg(s, "logical", checked(kNone, DType::Bool), s + "_", /*castCheck=*/false);
+  }
+
+  r.add("aten::isclose", "comparison", isclose);
+
+  // Bitwise and/or/xor: bool or integers.
+  const unsigned intOrBool = kFloat | kComplex;
+  for (const char *n : {"and", "or", "xor"}) {
+    std::string s = std::string("aten::bitwise_") + n;
+    RuleFn f = checked(intOrBool, std::nullopt);
+    reg(s + ".Tensor", "bitwise", f, s + "_.Tensor", true);
+    reg(s + ".Scalar", "bitwise", f, s + "_.Scalar", true);
+    r.add(s + ".Scalar_Tensor", "bitwise", f);
+    std::string d = std::string("aten::__") + n + "__";
+    std::string i = std::string("aten::__i") + n + "__";
+    reg(d + ".Tensor", "bitwise", f, i + ".Tensor", true);
+    reg(d + ".Scalar", "bitwise", f, i + ".Scalar", true);
+  }
+
+  // Shifts: integers only.
+  const unsigned intOnly = kBool | kFloat | kComplex;
+  for (const char *dir : {"left", "right"}) {
+    std::string s = std::string("aten::bitwise_") + dir + "_shift";
+    RuleFn f = checked(intOnly, std::nullopt);
+    reg(s + ".Tensor", "bitwise", f, s + "_.Tensor", true);
+    reg(s + ".Tensor_Scalar", "bitwise", f, s + "_.Tensor_Scalar", true);
+    r.add(s + ".Scalar_Tensor", "bitwise", f);
+    std::string d = std::string("aten::__") + (dir[0] == 'l' ? "l" : "r") + "shift__";
+    std::string i = std::string("aten::__i") + (dir[0] == 'l' ? "l" : "r") + "shift__";
+    reg(d + ".Tensor", "bitwise", f, i + ".Tensor", true);
+    reg(d + ".Scalar", "bitwise", f, i + ".Scalar", true);
+  }
+}
 
 } // namespace dtf

@@ -1,9 +1,118 @@
-//===- ops/families/conversions.cpp ----------------------------------------------===//
+//===- ops/families/conversions.cpp - to, type_as, _cast_*, view(dtype) ----===//
+//
+// A conversion gives exactly its target dtype (complex -> real is allowed and
+// drops the imaginary part). view(dtype) reinterprets bytes: same rank, and a
+// 0-dim tensor cannot change element size. view_as_real/complex move between
+// complex and real pairs, changing the rank by one.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
+namespace {
 
-void registerConversions(Registry &r) {}
+RuleResult toDtype(const OpCall &c) { return tensorOf(*c.dtypeArg("dtype"), c.rank("self")); }
+
+RuleResult toOptionalDtype(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
+}
+
+/// to.prim_dtype / to.prim_Device take `int? dtype`: the lifting does not
+/// enumerate it, so an unknown code gives an unknown dtype.
+RuleResult toPrimDtype(const OpCall &c) {
+  const Value &v = c.arg("dtype");
+  if (v.isNone()) return tensorOf(c.dtype("self"), c.rank("self"));
+  if (auto code = v.intValue()) {
+    if (auto d = fromC10Code(*code)) return tensorOf(*d, c.rank("self"));
+    return Value::tensor(DTypeSet::all(), c.rank("self")); // e.g. a quantized code
+  }
+  return Value::tensor(DTypeSet::all(), c.rank("self"));
+}
+
+RuleResult toOther(const OpCall &c) { return tensorOf(c.dtype("other"), c.rank("self")); }
+
+RuleFn castTo(DType d) {
+  return [d](const OpCall &c) -> RuleResult { return tensorOf(d, c.rank("self")); };
+}
+
+RuleResult viewDtype(const OpCall &c) {
+  DType s = c.dtype("self"), d = *c.dtypeArg("dtype");
+  Rank r = c.rank("self");
+  if (elementSize(s) != elementSize(d) && r == Rank::exact(0))
+    return c.semantic("a 0-dim tensor cannot be viewed as {} from {} (different element sizes)", name(d), name(s));
+  // A larger element size also needs a divisible last dim (shape-dependent).
+  return tensorOf(d, r);
+}
+
+RuleResult viewAsReal(const OpCall &c) {
+  DType s = c.dtype("self");
+  if (!isComplex(s)) return c.semantic("view_as_real is only supported for complex tensors, got {}", name(s));
+  Rank r = c.rank("self");
+  Rank out = r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1();
+  return tensorOf(toRealValueType(s), out);
+}
+
+RuleResult viewAsComplex(const OpCall &c) {
+  DType s = c.dtype("self");
+  if (s != DType::Float16 && s != DType::Float32 && s != DType::Float64)
+    return c.semantic("view_as_complex is only supported for half, float and double tensors, got {}", name(s));
+  Rank r = c.rank("self");
+  if (r == Rank::exact(0)) return c.semantic("view_as_complex needs an input with one or more dimensions");
+  Rank out = r.value() ? Rank::exact(*r.value() - 1) : Rank::top();
+  return tensorOf(*toComplexType(s), out);
+}
+
+/// dequantize of any tensor (quantized or not) is float32.
+RuleResult dequantizeList(const OpCall &c) {
+  const Value &l = c.arg(c.schema().args[0].name);
+  if (l.isList() && l.lengthKnown()) {
+    std::vector<Value> out;
+    for (const Value &e : l.elements()) out.push_back(tensorOf(DType::Float32, e.isTensor() ? e.rank() : Rank::top()));
+    return Value::list(std::move(out));
+  }
+  return Value::listOf(Value::tensor(DType::Float32, Rank::top()));
+}
+
+} // namespace
+
+void registerConversions(Registry &r) {
+  const std::string fam = "conversion";
+  r.add("aten::to.dtype", fam, toDtype);
+  r.add("prims::convert_element_type", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(*c.dtypeArg("dtype"), c.rank("a"));
+  }).skipConformance("prims ops are Python-only in libtorch 1.13");
+  r.add("aten::to.device", fam, toDtype).sample("device", "cpu");
+  r.add("aten::to.dtype_layout", fam, toOptionalDtype);
+  r.add("aten::_to_copy", fam, toOptionalDtype);
+  r.add("aten::to.other", fam, toOther);
+  r.add("aten::type_as", fam, toOther);
+  r.add("aten::to.prim_dtype", fam, toPrimDtype).sample("dtype", "6").variant({{"dtype", "None"}}).variant({{"dtype", "11"}});
+  r.add("aten::to.prim_Device", fam, toPrimDtype).sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}});
+  r.add("aten::to.prim_other", fam, sameAs("self"));
+  r.add("aten::cpu", fam, sameAs("self"));
+  r.add("aten::_cast_Byte", fam, castTo(DType::UInt8));
+  r.add("aten::_cast_Char", fam, castTo(DType::Int8));
+  r.add("aten::_cast_Short", fam, castTo(DType::Int16));
+  r.add("aten::_cast_Int", fam, castTo(DType::Int32));
+  r.add("aten::_cast_Long", fam, castTo(DType::Int64));
+  r.add("aten::_cast_Half", fam, castTo(DType::Float16));
+  r.add("aten::_cast_Float", fam, castTo(DType::Float32));
+  r.add("aten::_cast_Double", fam, castTo(DType::Float64));
+  r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]");
+  r.add("aten::view_as_real", fam, viewAsReal);
+  r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]");
+  r.add("aten::dequantize.self", fam, castTo(DType::Float32));
+  r.add("aten::dequantize.tensor", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(DType::Float32, c.rank("qtensor"));
+  });
+  r.add("aten::dequantize.list", fam, dequantizeList).skipConformance("list inputs");
+  r.add("aten::dequantize.tensors", fam, dequantizeList).skipConformance("list inputs");
+  r.add("aten::int_repr", fam, [](const OpCall &c) -> RuleResult {
+    // Quantized dtypes are not modelled: the integer representation of a
+    // quantized tensor is int8/uint8/int32, and a plain tensor is rejected.
+    return Value::tensor(DTypeSet::all(), c.rank("self"));
+  }).skipConformance("quantized tensors are not modelled");
+}
 
 } // namespace dtf

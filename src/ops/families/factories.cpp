@@ -1,9 +1,234 @@
-//===- ops/families/factories.cpp ----------------------------------------------===//
+//===- ops/families/factories.cpp - arange, zeros, full, *_like, tensor ... -===//
+//
+// Factories take `dtype=` when given; `dtype=None` means the default dtype
+// (float32), except where PyTorch infers it from a Scalar (arange, full,
+// linspace with complex ends) or from an input tensor (*_like, new_*).
+// Ranks come from the size list when its length is known.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
+namespace {
 
-void registerFactories(Registry &r) {}
+/// Rank of a tensor built from a size list (`int[]`), top when unknown.
+Rank sizeRank(const Value &size) {
+  if (size.isList() && size.lengthKnown()) return Rank::exact(static_cast<int>(size.elements().size()));
+  if (size.isNumber()) return Rank::exact(1);
+  return Rank::top();
+}
+
+NumKind kindOf(const OpCall &c, std::string_view n) { return *c.arg(n).numKind(); }
+
+/// zeros / ones / empty / rand-free factories: dtype or float32.
+RuleFn defaultFloat(std::string sizeArg, std::optional<int> fixedRank = std::nullopt) {
+  return [=](const OpCall &c) -> RuleResult {
+    DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+    Rank r = fixedRank ? Rank::exact(*fixedRank) : sizeRank(c.arg(sizeArg));
+    return tensorOf(d, r);
+  };
+}
+
+/// arange: complex ends are rejected; with dtype=None all-integer (bool
+/// counts) ends give int64, any float gives the default dtype.
+RuleFn arange(std::vector<std::string> scalars) {
+  return [=](const OpCall &c) -> RuleResult {
+    bool anyFloat = false;
+    for (const std::string &s : scalars) {
+      NumKind k = kindOf(c, s);
+      if (k == NumKind::Complex) return c.semantic("'{}' is complex; arange needs real numbers", s);
+      if (k == NumKind::Float) anyFloat = true;
+    }
+    auto dt = c.dtypeArg("dtype");
+    // An integral dtype truncates a fractional step; a known step that
+    // truncates to zero raises.
+    if (dt && isIntegral(*dt, true) && c.has("step")) {
+      const Value &st = c.arg("step");
+      if (auto f = st.floatValue(); f && st.numKind() == NumKind::Float && static_cast<int64_t>(*f) == 0)
+        return c.error(ErrorKind::ValueDependent, "step {} truncates to zero for {}", *f, name(*dt));
+    }
+    DType d = dt.value_or(anyFloat ? DType::Float32 : DType::Int64);
+    return tensorOf(d, Rank::exact(1));
+  };
+}
+
+/// The dtype a fill value gives when dtype=None (full, tensor(number)).
+DType inferredFromNumber(NumKind k) {
+  switch (k) {
+  case NumKind::Bool: return DType::Bool;
+  case NumKind::Int: return DType::Int64;
+  case NumKind::Float: return DType::Float32;
+  case NumKind::Complex: return DType::Complex64;
+  }
+  return DType::Float32;
+}
+
+RuleResult full(const OpCall &c) {
+  DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
+  // A complex fill into a real dtype raises only for a non-zero imaginary
+  // part (a value the analysis does not hold).
+  return tensorOf(d, sizeRank(c.arg("size")));
+}
+
+/// linspace / logspace: a complex end makes the default complex64; a
+/// complex end with a real dtype raises.
+RuleResult linspace(const OpCall &c) {
+  bool cplx = kindOf(c, "start") == NumKind::Complex || kindOf(c, "end") == NumKind::Complex;
+  auto dt = c.dtypeArg("dtype");
+  if (cplx && dt && !isComplex(*dt))
+    return c.semantic("complex start/end need a complex dtype, got {}", name(*dt));
+  DType d = dt.value_or(cplx ? DType::Complex64 : DType::Float32);
+  return tensorOf(d, Rank::exact(1));
+}
+
+/// Window functions: dtype must be floating or complex (default float32).
+RuleResult window(const OpCall &c) {
+  DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+  if (!isFloating(d) && !isComplex(d))
+    return c.semantic("expected a floating point or complex dtype, got {}", name(d));
+  return tensorOf(d, Rank::exact(1));
+}
+
+/// zeros_like & co: self's dtype unless dtype=.
+RuleResult likeSelf(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
+}
+
+/// new_zeros & co: self's dtype unless dtype=, rank from size.
+RuleResult newLike(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), sizeRank(c.arg("size")));
+}
+
+/// tril_indices / triu_indices: int64 by default (also for an explicit None).
+RuleResult triIndices(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(DType::Int64), Rank::exact(2));
+}
+
+/// scalar_tensor: the default dtype whatever the number's kind.
+RuleResult scalarTensor(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(DType::Float32), Rank::exact(0));
+}
+
+/// aten::tensor.{bool,int,float,complex}: by the Python kind, rank 0.
+RuleFn tensorOfNumber(DType byKind) {
+  return [=](const OpCall &c) -> RuleResult {
+    return tensorOf(c.dtypeArg("dtype").value_or(byKind), Rank::exact(0));
+  };
+}
+
+/// aten::tensor(t[] data): nesting depth = rank; the leaf kind gives the
+/// dtype (bool, int64, float32); complex lists are rejected by TorchScript.
+struct ListShape {
+  std::optional<int> depth;
+  std::optional<NumKind> kind;
+  bool complexLeaf = false;
+};
+
+/// Depth and leaf kind from the value itself (the schema says `t[]`).
+ListShape listShapeOfValue(const Value &v) {
+  ListShape out;
+  if (v.isNumber()) {
+    out.depth = 0;
+    if (auto k = v.numKind()) {
+      if (*k == NumKind::Complex) out.complexLeaf = true;
+      else out.kind = k;
+    }
+    return out;
+  }
+  if (!v.isList()) return out;
+  Value s = v.elementSummary();
+  if (s.isBottom()) return out; // empty list: the leaf type is only static
+  ListShape inner = listShapeOfValue(s);
+  if (inner.depth) out.depth = *inner.depth + 1;
+  out.kind = inner.kind;
+  out.complexLeaf = inner.complexLeaf;
+  return out;
+}
+
+RuleResult tensorFromList(const OpCall &c) {
+  ListShape ls = listShapeOfValue(c.arg("data"));
+  if (ls.complexLeaf) return c.semantic("complex lists are not supported by aten::tensor");
+  Rank r = ls.depth ? Rank::exact(*ls.depth) : Rank::top();
+  if (auto dt = c.dtypeArg("dtype")) return tensorOf(*dt, r);
+  if (!ls.kind) return Value::tensor(DTypeSet::all(), r);
+  return tensorOf(inferredFromNumber(*ls.kind), r);
+}
+
+/// prim::NumToTensor: the number's own precision (float -> float64,
+/// complex -> complex128), rank 0.
+RuleResult numToTensor(const OpCall &c) {
+  const Value &a = c.arg("a");
+  DType d = DType::Float64;
+  if (a.isNumber() && a.numKind()) {
+    switch (*a.numKind()) {
+    case NumKind::Bool: d = DType::Bool; break;
+    case NumKind::Int: d = DType::Int64; break;
+    case NumKind::Float: d = DType::Float64; break;
+    case NumKind::Complex: d = DType::Complex128; break;
+    }
+  }
+  return tensorOf(d, Rank::exact(0));
+}
+
+RuleResult oneHot(const OpCall &c) {
+  DType s = c.dtype("self");
+  if (s != DType::Int64) return c.semantic("one_hot is only applicable to index tensor (int64), got {}", name(s));
+  Rank r = c.rank("self");
+  if (auto n = r.value()) return tensorOf(DType::Int64, Rank::exact(*n + 1));
+  return tensorOf(DType::Int64, Rank::atLeast1());
+}
+
+} // namespace
+
+void registerFactories(Registry &r) {
+  const std::string fam = "factory";
+  r.add("aten::arange", fam, arange({"end"})).sample("end", "sweep");
+  r.add("aten::arange.start", fam, arange({"start", "end"})).sample("start", "0").sample("end", "sweep")
+      .variant({{"start", "sweep"}, {"end", "5"}});
+  r.add("aten::arange.start_step", fam, arange({"start", "end", "step"}))
+      .sample("start", "0").sample("end", "5").sample("step", "sweep")
+      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
+  r.add("aten::zeros", fam, defaultFloat("size")).sample("size", "[2,3]");
+  r.add("aten::ones", fam, defaultFloat("size")).sample("size", "[2,3]");
+  r.add("aten::empty.memory_format", fam, defaultFloat("size")).sample("size", "[2,3]");
+  r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
+  r.add("aten::full", fam, full).sample("size", "[2,3]");
+  r.add("aten::eye", fam, defaultFloat("", 2)).sample("n", "3");
+  r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
+  r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
+  r.add("aten::logspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
+  r.add("aten::scalar_tensor", fam, scalarTensor);
+  for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
+                        "aten::bartlett_window", "aten::kaiser_window"})
+    r.add(w, fam, window).sample("window_length", "4");
+  for (const char *w : {"aten::hann_window.periodic", "aten::hamming_window.periodic",
+                        "aten::blackman_window.periodic", "aten::bartlett_window.periodic",
+                        "aten::kaiser_window.periodic"})
+    r.add(w, fam, window).sample("window_length", "4").sample("periodic", "True");
+  r.add("aten::hamming_window.periodic_alpha", fam, window)
+      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5");
+  r.add("aten::hamming_window.periodic_alpha_beta", fam, window)
+      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5").sample("beta", "0.5");
+  r.add("aten::kaiser_window.beta", fam, window)
+      .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
+  for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, likeSelf);
+  r.add("aten::full_like", fam, likeSelf);
+  for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
+    r.add(k, fam, newLike).sample("size", "[2,3]");
+  r.add("aten::new_full", fam, newLike).sample("size", "[2,3]");
+  r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
+  r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
+  r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
+  r.add("aten::tensor", fam, tensorFromList).skipConformance("the harness cannot build a t[] list argument");
+  r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True");
+  r.add("aten::tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2");
+  r.add("aten::tensor.float", fam, tensorOfNumber(DType::Float32)).sample("t", "2.5");
+  r.add("aten::tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j").skipConformance("the harness cannot build a complex argument");
+  r.add("prim::NumToTensor.Scalar", fam, numToTensor);
+  r.add("prim::NumToTensor.bool", fam, numToTensor).sample("a", "True").variant({{"a", "False"}});
+  r.add("aten::_shape_as_tensor", fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(1)); });
+  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3");
+}
 
 } // namespace dtf

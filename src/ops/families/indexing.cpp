@@ -1,9 +1,255 @@
-//===- ops/families/indexing.cpp ----------------------------------------------===//
+//===- ops/families/indexing.cpp - gathers, scatters, index ops ----------===//
+//
+// Indexing keeps self's dtype; what ATen checks are the index dtypes
+// (gather/scatter/take/index_copy/index_fill need int64, index_select and
+// index_add accept int32 too, advanced indexing takes int64, uint8 or bool)
+// and that written values match self (scatter src, index_put values,
+// index_add/index_copy source). Search ops return int64 (or int32).
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
-namespace dtf {
+#include <optional>
+#include <string>
+#include <vector>
 
-void registerIndexing(Registry &r) {}
+namespace dtf {
+namespace {
+
+bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
+
+std::optional<RuleError> indexInt64(const OpCall &c, std::string_view n) {
+  if (c.dtype(n) != DType::Int64) return c.semantic("expected dtype int64 for {}, but got {}", n, name(c.dtype(n)));
+  return std::nullopt;
+}
+
+std::optional<RuleError> indexInt32or64(const OpCall &c, std::string_view n) {
+  DType d = c.dtype(n);
+  if (d != DType::Int64 && d != DType::Int32)
+    return c.semantic("expected dtype int32 or int64 for {}, but got {}", n, name(d));
+  return std::nullopt;
+}
+
+std::optional<RuleError> sameAsSelf(const OpCall &c, std::string_view n) {
+  if (c.dtype(n) != c.dtype("self"))
+    return c.semantic("expected self ({}) and {} ({}) to have the same dtype", name(c.dtype("self")), n,
+                      name(c.dtype(n)));
+  return std::nullopt;
+}
+
+/// Advanced indexing: each index is int64, uint8 or bool. Result rank when
+/// every rank is known: self's unindexed dims plus the broadcast of the
+/// index ranks (a k-D mask consumes k dims and yields one).
+struct IndexInfo {
+  std::optional<RuleError> error;
+  Rank rank = Rank::top();
+};
+
+IndexInfo checkIndices(const OpCall &c) {
+  IndexInfo info;
+  const Value &l = c.arg("indices");
+  if (!l.isList()) return info;
+  if (!l.lengthKnown()) {
+    Value s = l.elementSummary();
+    if (s.isTensor()) {
+      bool anyOk = false;
+      for (DType d : s.dtypes())
+        if (d == DType::Int64 || d == DType::UInt8 || d == DType::Bool) anyOk = true;
+      if (!anyOk && !s.dtypes().empty())
+        info.error = c.semantic("tensors used as indices must be long, byte or bool tensors");
+    }
+    return info;
+  }
+  auto selfRank = c.rank("self").value();
+  int consumed = 0;
+  std::vector<Rank> bcast;
+  bool exact = selfRank.has_value();
+  for (const Value &e : l.elements()) {
+    if (e.isNone()) continue;
+    if (!e.isTensor() || !e.dtype()) { exact = false; continue; }
+    DType d = *e.dtype();
+    if (d != DType::Int64 && d != DType::UInt8 && d != DType::Bool) {
+      info.error = c.semantic("tensors used as indices must be long, byte or bool tensors, got {}", name(d));
+      return info;
+    }
+    auto r = e.rank().value();
+    if (!r) { exact = false; continue; }
+    if (d == DType::Int64) { consumed += 1; bcast.push_back(Rank::exact(*r)); }
+    else { consumed += *r; bcast.push_back(Rank::exact(1)); }
+  }
+  if (exact && selfRank && *selfRank >= consumed) {
+    Rank b = bcast.empty() ? Rank::exact(0) : broadcastRank(bcast);
+    info.rank = Rank::exact(*selfRank - consumed + *b.value());
+  }
+  return info;
+}
+
+RuleResult indexRule(const OpCall &c) {
+  IndexInfo info = checkIndices(c);
+  if (info.error) return *info.error;
+  return tensorOf(c.dtype("self"), info.rank);
+}
+
+RuleResult indexPutRule(const OpCall &c) {
+  IndexInfo info = checkIndices(c);
+  if (info.error) return *info.error;
+  if (c.dtype("values") != c.dtype("self"))
+    return c.semantic("index put requires the source and destination dtypes match, got {} for the destination and {} "
+                      "for the source",
+                      name(c.dtype("self")), name(c.dtype("values")));
+  return tensorOf(c.dtype("self"), c.rank("self"));
+}
+
+/// scatter with a src tensor: int64 index, src of self's dtype.
+RuleResult scatterSrc(const OpCall &c) {
+  if (auto e = indexInt64(c, "index")) return *e;
+  if (auto e = sameAsSelf(c, "src")) return *e;
+  return tensorOf(c.dtype("self"), c.rank("self"));
+}
+
+RuleResult scatterValue(const OpCall &c) {
+  if (auto e = indexInt64(c, "index")) return *e;
+  return tensorOf(c.dtype("self"), c.rank("self"));
+}
+
+} // namespace
+
+void registerIndexing(Registry &r) {
+  const char *fam = "indexing";
+  for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
+    r.add(k, fam, indexRule).sample("self", "sweep![2,2]").sample("indices", "[sweep![1]=0]");
+  for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
+                        "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
+                        "aten::_index_put_impl_.hacked_twin"})
+    r.add(k, fam, indexPutRule)
+        .sample("self", "sweep![2,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]");
+
+  r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = indexInt32or64(c, "index")) return *e;
+     return tensorOf(c.dtype("self"), c.rank("self"));
+   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0");
+  r.add("aten::gather", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = indexInt64(c, "index")) return *e;
+     return tensorOf(c.dtype("self"), c.rank("index"));
+   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
+  r.add("aten::take", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = indexInt64(c, "index")) return *e;
+     return tensorOf(c.dtype("self"), c.rank("index"));
+   }).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
+  r.add("aten::take_along_dim", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = indexInt64(c, "indices")) return *e;
+     Rank rk = c.arg("dim").isNone() ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
+     return tensorOf(c.dtype("self"), rk);
+   }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0");
+
+  for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
+    r.add(k, fam, scatterSrc)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]");
+  for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
+    r.add(k, fam, scatterSrc)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
+        .sample("reduce", "'add'");
+  for (const char *k : {"aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
+    r.add(k, fam, scatterSrc)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
+        .sample("reduce", "'sum'");
+  for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
+    r.add(k, fam, scatterValue)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2");
+  for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
+    r.add(k, fam, scatterValue)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
+        .sample("reduce", "'add'");
+
+  for (const char *k : {"aten::index_add", "aten::index_add_"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt32or64(c, "index")) return *e;
+       if (auto e = sameAsSelf(c, "source")) return *e;
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
+        .sample("alpha", "1");
+  for (const char *k : {"aten::index_copy", "aten::index_copy_"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt64(c, "index")) return *e;
+       if (auto e = sameAsSelf(c, "source")) return *e;
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
+  for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt64(c, "index")) return *e;
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2");
+  for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt64(c, "index")) return *e;
+       if (auto rk = c.rank("value").value(); rk && *rk != 0)
+         return c.semantic("index_fill_ only supports a 0-dimensional value tensor, got {}-D", *rk);
+       if (isComplex(c.dtype("value")) && !isComplex(c.dtype("self")))
+         return c.semantic("converting complex value {} to non-complex self {}", name(c.dtype("value")),
+                           name(c.dtype("self")));
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
+
+  r.add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+     DType m = c.dtype("mask");
+     if (m != DType::Bool && m != DType::UInt8)
+       return c.semantic("masked_select: expected bool or uint8 mask, got {}", name(m));
+     return tensorOf(c.dtype("self"), Rank::exact(1));
+   }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
+
+  for (const char *k : {"aten::nonzero", "aten::argwhere"})
+    r.add(k, fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(2)); });
+  r.add("aten::nonzero_numpy", fam, [](const OpCall &c) -> RuleResult {
+    if (auto rk = c.rank("self").value())
+      return Value::list(std::vector<Value>(std::max(*rk, 1), tensorOf(DType::Int64, Rank::exact(1))));
+    return Value::listOf(tensorOf(DType::Int64, Rank::exact(1)));
+  });
+
+  auto searchOut = [](const OpCall &c, Rank rk) -> RuleResult {
+    auto i32 = c.arg("out_int32").boolValue();
+    if (!i32) return Value::tensor(DTypeSet::join(DType::Int32, DType::Int64), rk);
+    return tensorOf(*i32 ? DType::Int32 : DType::Int64, rk);
+  };
+  r.add("aten::bucketize.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
+     return searchOut(c, c.rank("self"));
+   }).sample("boundaries", "sweep![2]").variant({{"out_int32", "True"}});
+  r.add("aten::bucketize.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
+     return searchOut(c, Rank::exact(0));
+   }).sample("boundaries", "sweep![2]");
+  r.add("aten::searchsorted.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
+     if (present(c, "sorter"))
+       if (auto e = indexInt64(c, "sorter")) return *e;
+     return searchOut(c, c.rank("self"));
+   }).sample("sorted_sequence", "sweep![2]").sample("self", "sweep[2]").sample("sorter", "None")
+      .variant({{"out_int32", "True"}});
+  r.add("aten::searchsorted.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
+     if (present(c, "sorter"))
+       if (auto e = indexInt64(c, "sorter")) return *e;
+     return searchOut(c, Rank::exact(0));
+   }).sample("sorted_sequence", "sweep![2]").sample("sorter", "None");
+  r.add("aten::bincount", fam, [](const OpCall &c) -> RuleResult {
+     if (!present(c, "weights")) return tensorOf(DType::Int64, Rank::exact(1));
+     DType w = c.dtype("weights");
+     return tensorOf(w == DType::Float32 ? DType::Float32 : DType::Float64, Rank::exact(1));
+   }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}});
+
+  r.add("aten::_unique", fam, [](const OpCall &c) -> RuleResult {
+    return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, Rank::top())};
+  }).skipConformance("output ranks of unused inverse depend on flags");
+  r.add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
+    return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, Rank::top()),
+                              tensorOf(DType::Int64, Rank::top())};
+  }).skipConformance("output ranks of unused inverse/counts depend on flags");
+  r.add("aten::unique_consecutive", fam, [](const OpCall &c) -> RuleResult {
+    Rank out = c.arg("dim").isNone() ? Rank::exact(1) : c.rank("self");
+    return std::vector<Value>{tensorOf(c.dtype("self"), out), tensorOf(DType::Int64, Rank::top()),
+                              tensorOf(DType::Int64, Rank::top())};
+  }).skipConformance("output ranks of unused inverse/counts depend on flags");
+  r.add("aten::unique_dim", fam, [](const OpCall &c) -> RuleResult {
+    return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::top()),
+                              tensorOf(DType::Int64, Rank::top())};
+  }).skipConformance("output ranks of unused inverse/counts depend on flags");
+}
 
 } // namespace dtf

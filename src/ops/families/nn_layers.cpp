@@ -1,9 +1,514 @@
-//===- ops/families/nn_layers.cpp ----------------------------------------------===//
+//===- ops/families/nn_layers.cpp - pooling, normalization, losses ... ---===//
+//
+// Most layers keep their input's dtype and rank; integer and bool kernels are
+// often missing on CPU (kernel gaps, not dtype rules). The dtype checks that
+// 1.13 applies (measured on CPU) are reproduced: parameters of the norms must
+// match the input, index tensors must be int64, adaptive average pooling to
+// size 1 is a mean (integer input raises), dropout in training needs a
+// floating input, the losses promote or check as ATen does.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
-namespace dtf {
+#include <optional>
+#include <string>
+#include <vector>
 
-void registerNnLayers(Registry &r) {}
+namespace dtf {
+namespace {
+
+bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
+
+PromotionOperand operandOf(const OpCall &c, std::string_view n) {
+  return {c.dtype(n), c.rank(n).mayBeZero() ? Tier::ZeroDim : Tier::Dim};
+}
+
+DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
+  std::vector<PromotionOperand> ops{operandOf(c, a), operandOf(c, b)};
+  return *resultType(ops);
+}
+
+std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
+  std::optional<DType> first;
+  std::string_view firstName;
+  for (std::string_view n : names) {
+    if (!present(c, n)) continue;
+    DType d = c.dtype(n);
+    if (!first) { first = d; firstName = n; continue; }
+    if (d != *first)
+      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", firstName, n,
+                        name(*first), name(d));
+  }
+  return std::nullopt;
+}
+
+std::optional<RuleError> requireInt64(const OpCall &c, std::string_view n) {
+  if (c.dtype(n) != DType::Int64)
+    return c.semantic("expected {} to be int64, but got {}", n, name(c.dtype(n)));
+  return std::nullopt;
+}
+
+std::optional<RuleError> requireRankAtLeast(const OpCall &c, std::string_view n, int k) {
+  if (auto r = c.rank(n).value(); r && *r < k)
+    return c.semantic("{} must have at least {} dimensions, got {}-D", n, k, *r);
+  return std::nullopt;
+}
+
+/// Keep the input's dtype and rank (input must have at least `minRank` dims).
+RuleFn keepInput(std::string in, int minRank = 0) {
+  return [in, minRank](const OpCall &c) -> RuleResult {
+    if (auto e = requireRankAtLeast(c, in, minRank)) return *e;
+    return tensorOf(c.dtype(in), c.rank(in));
+  };
+}
+
+/// (input dtype, int64 indices), both of the input's rank.
+RuleFn withIndices(int minRank) {
+  return [minRank](const OpCall &c) -> RuleResult {
+    if (auto e = requireRankAtLeast(c, "self", minRank)) return *e;
+    Rank r = c.rank("self");
+    return std::vector<Value>{tensorOf(c.dtype("self"), r), tensorOf(DType::Int64, r)};
+  };
+}
+
+/// adaptive_avg_pool to an all-ones size is a mean: integer input raises.
+RuleFn adaptiveAvg(int minRank) {
+  return [minRank](const OpCall &c) -> RuleResult {
+    if (auto e = requireRankAtLeast(c, "self", minRank)) return *e;
+    DType d = c.dtype("self");
+    const Value &os = c.arg("output_size");
+    bool allOnes = os.isList() && os.lengthKnown() && !os.elements().empty();
+    if (allOnes)
+      for (const Value &v : os.elements())
+        if (v.intValue() != std::optional<int64_t>(1)) allOnes = false;
+    if (allOnes && isIntegral(d, true))
+      return c.semantic("mean(): could not infer output dtype: input dtype must be floating point or complex, got {}",
+                        name(d));
+    return tensorOf(d, c.rank("self"));
+  };
+}
+
+/// batch_norm-style: every present parameter has one dtype P; P equals the
+/// input's, or the input is bf16 and P is f32 (CPU mixed mode).
+std::optional<RuleError> normParams(const OpCall &c, std::string_view in,
+                                    std::initializer_list<std::string_view> params, bool allowMixed,
+                                    std::optional<DType> *paramDtype = nullptr) {
+  DType d = c.dtype(in);
+  std::optional<DType> p;
+  for (std::string_view n : params) {
+    if (!present(c, n)) continue;
+    DType q = c.dtype(n);
+    if (!p) p = q;
+    else if (q != *p)
+      return c.semantic("expected parameter {} to have dtype {}, but got {}", n, name(*p), name(q));
+  }
+  if (paramDtype) *paramDtype = p;
+  if (!p || *p == d) return std::nullopt;
+  if (allowMixed && d == DType::BFloat16 && *p == DType::Float32) return std::nullopt;
+  return c.semantic("expected parameters to have dtype {} like the input, but got {}", name(d), name(*p));
+}
+
+RuleFn batchNormRule(bool native) {
+  return [native](const OpCall &c) -> RuleResult {
+    std::optional<DType> p;
+    if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true, &p)) return *e;
+    DType d = c.dtype("input");
+    Value out = tensorOf(d, c.rank("input"));
+    if (!native) return out;
+    Value stat = (!p || *p == d) ? tensorOf(d, Rank::exact(1)) : Value::tensor(DTypeSet::all(), Rank::exact(1));
+    return std::vector<Value>{out, stat, stat};
+  };
+}
+
+/// Dropout in training with 0 < p < 1 needs a floating (or complex) input.
+std::optional<RuleError> dropoutCheck(const OpCall &c, std::string_view in) {
+  DType d = c.dtype(in);
+  if (!isIntegral(d, true)) return std::nullopt;
+  auto train = c.arg("train").boolValue();
+  auto p = c.arg("p").floatValue();
+  if (train && *train && p && *p > 0 && *p < 1)
+    return c.semantic("result type float32 can't be cast to the desired output type {}", name(d));
+  return std::nullopt;
+}
+
+RuleFn dropoutRule(std::string in, bool feature) {
+  return [in, feature](const OpCall &c) -> RuleResult {
+    if (feature)
+      if (auto e = requireRankAtLeast(c, in, 2)) return *e;
+    if (auto e = dropoutCheck(c, in)) return *e;
+    return tensorOf(c.dtype(in), c.rank(in));
+  };
+}
+
+Rank lossRank(const OpCall &c, Rank elementwise) {
+  auto red = c.arg("reduction").intValue();
+  if (!red) return Rank::top();
+  return *red == 0 ? elementwise : Rank::exact(0);
+}
+
+Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
+  return broadcastRank({c.rank(a), c.rank(b)});
+}
+
+RuleResult nllRule(const OpCall &c) {
+  DType t = c.dtype("target");
+  if (t != DType::Int64 && t != DType::UInt8)
+    return c.semantic("expected target to be int64, but got {}", name(t));
+  if (present(c, "weight") && c.dtype("weight") != c.dtype("self"))
+    return c.semantic("expected weight ({}) to have the dtype of self ({})", name(c.dtype("weight")),
+                      name(c.dtype("self")));
+  return tensorOf(c.dtype("self"), lossRank(c, c.rank("target")));
+}
+
+} // namespace
+
+void registerNnLayers(Registry &r) {
+  const char *pool = "nn.pool";
+  struct Pool { const char *key; int rank; const char *kernel; };
+  for (Pool p : std::vector<Pool>{{"aten::max_pool1d", 3, "[1]"}, {"aten::max_pool2d", 4, "[1,1]"},
+                                  {"aten::max_pool3d", 5, "[1,1,1]"}, {"aten::avg_pool1d", 3, "[1]"},
+                                  {"aten::avg_pool2d", 4, "[1,1]"}, {"aten::avg_pool3d", 5, "[1,1,1]"}}) {
+    std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
+    r.add(p.key, pool, keepInput("self", p.rank - 1)).sample("self", shape).sample("kernel_size", p.kernel);
+  }
+  for (Pool p : std::vector<Pool>{{"aten::max_pool1d_with_indices", 3, "[1]"},
+                                  {"aten::max_pool2d_with_indices", 4, "[1,1]"},
+                                  {"aten::max_pool3d_with_indices", 5, "[1,1,1]"}}) {
+    std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
+    r.add(p.key, pool, withIndices(p.rank - 1)).sample("self", shape).sample("kernel_size", p.kernel);
+  }
+  for (Pool p : std::vector<Pool>{{"aten::adaptive_avg_pool1d", 3, "[1]"},
+                                  {"aten::adaptive_avg_pool2d", 4, "[1,1]"},
+                                  {"aten::adaptive_avg_pool3d", 5, "[1,1,1]"}}) {
+    std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
+    r.add(p.key, pool, adaptiveAvg(p.rank - 1)).sample("self", shape).sample("output_size", p.kernel);
+  }
+  r.add("aten::_adaptive_avg_pool2d", pool, keepInput("self", 3))
+      .sample("self", "sweep![1,1,2,2]").sample("output_size", "[1,1]");
+  for (Pool p : std::vector<Pool>{{"aten::adaptive_max_pool1d", 3, "[1]"},
+                                  {"aten::adaptive_max_pool2d", 4, "[1,1]"},
+                                  {"aten::adaptive_max_pool3d", 5, "[1,1,1]"}}) {
+    std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
+    r.add(p.key, pool, withIndices(p.rank - 1)).sample("self", shape).sample("output_size", p.kernel);
+  }
+  auto unpool = [](const OpCall &c) -> RuleResult {
+    if (auto e = requireInt64(c, "indices")) return *e;
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  };
+  r.add("aten::max_unpool2d", pool, unpool)
+      .sample("self", "sweep![1,1,2,2]").sample("indices", "sweep![1,1,2,2]=0").sample("output_size", "[2,2]");
+  r.add("aten::max_unpool3d", pool, unpool)
+      .sample("self", "sweep![1,1,2,2,2]").sample("indices", "sweep![1,1,2,2,2]=0")
+      .sample("output_size", "[2,2,2]").sample("stride", "[1,1,1]").sample("padding", "[0,0,0]");
+  r.add("aten::max_pool2d_with_indices_backward", pool, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireInt64(c, "indices")) return *e;
+     if (auto e = requireSame(c, {"self", "grad_output"})) return *e;
+     return tensorOf(c.dtype("self"), c.rank("self"));
+   }).sample("grad_output", "sweep![1,1,2,2]").sample("self", "sweep![1,1,2,2]").sample("indices", "sweep![1,1,2,2]=0")
+      .sample("kernel_size", "[1,1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
+      .sample("ceil_mode", "False");
+
+  // Normalization.
+  const char *norm = "nn.norm";
+  r.add("aten::batch_norm", norm, batchNormRule(false))
+      .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+      .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "False")
+      .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
+  r.add("aten::native_batch_norm", norm, batchNormRule(true))
+      .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+      .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
+      .sample("momentum", "0.1").sample("eps", "1e-05");
+  r.add("aten::instance_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true)) return *e;
+     return tensorOf(c.dtype("input"), c.rank("input"));
+   }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+      .sample("running_mean", "None").sample("running_var", "None").sample("use_input_stats", "True")
+      .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
+  r.add("aten::layer_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
+     return tensorOf(c.dtype("input"), c.rank("input"));
+   }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+      .sample("bias", "sweep![2]");
+  r.add("aten::native_layer_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
+     Value v = tensorOf(c.dtype("input"), c.rank("input"));
+     return std::vector<Value>{v, v, v};
+   }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+      .sample("bias", "sweep![2]").sample("eps", "1e-05");
+  r.add("aten::group_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
+     return tensorOf(c.dtype("input"), c.rank("input"));
+   }).sample("input", "sweep![2,2,2]").sample("num_groups", "1").sample("weight", "sweep![2]")
+      .sample("bias", "sweep![2]");
+  r.add("aten::native_group_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
+     DType d = c.dtype("input");
+     return std::vector<Value>{tensorOf(d, c.rank("input")), tensorOf(d, Rank::exact(2)), tensorOf(d, Rank::exact(2))};
+   }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+      .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
+  r.add("aten::_weight_norm_interface", norm, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"v", "g"})) return *e;
+     DType d = c.dtype("v");
+     DType nd = d == DType::BFloat16 ? DType::Float32 : d;
+     return std::vector<Value>{tensorOf(d, c.rank("v")), tensorOf(nd, c.rank("g"))};
+   }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]");
+
+  // Embeddings.
+  const char *emb = "nn.embedding";
+  r.add("aten::embedding", emb, [](const OpCall &c) -> RuleResult {
+     DType i = c.dtype("indices");
+     if (i != DType::Int32 && i != DType::Int64)
+       return c.semantic("expected indices to be int32 or int64, but got {}", name(i));
+     Rank ir = c.rank("indices");
+     Rank out = ir.value() ? Rank::exact(*ir.value() + 1) : Rank::atLeast1();
+     return tensorOf(c.dtype("weight"), out);
+   }).sample("weight", "sweep![2,2]").sample("indices", "sweep[2]=0");
+  auto bag = [](const OpCall &c) -> RuleResult {
+    DType w = c.dtype("weight");
+    if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64)
+      return c.semantic("expected weight to be float16, float32 or float64, but got {}", name(w));
+    DType i = c.dtype("indices"), o = c.dtype("offsets");
+    for (auto [n, d] : {std::pair<const char *, DType>{"indices", i}, {"offsets", o}})
+      if (d != DType::Int32 && d != DType::Int64)
+        return c.semantic("expected {} to be int32 or int64, but got {}", n, name(d));
+    if (present(c, "per_sample_weights")) {
+      auto mode = c.arg("mode").intValue();
+      if (mode && *mode != 0)
+        return c.semantic("per_sample_weights only supported with mode='sum'");
+      if (c.dtype("per_sample_weights") != w)
+        return c.semantic("expected per_sample_weights to have the dtype of weight ({}), got {}", name(w),
+                          name(c.dtype("per_sample_weights")));
+    }
+    DType idx = (i == DType::Int32 && o == DType::Int32) ? DType::Int32 : DType::Int64;
+    auto mode = c.arg("mode").intValue();
+    Rank maxRank = mode ? Rank::exact(*mode == 2 ? 2 : 1) : Rank::atLeast1();
+    return std::vector<Value>{tensorOf(w, Rank::exact(2)), tensorOf(idx, Rank::exact(1)),
+                              tensorOf(idx, Rank::exact(1)), tensorOf(idx, maxRank)};
+  };
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"}) {
+    auto e = r.add(k, emb, bag);
+    e.sample("weight", "sweep![2,2]").sample("indices", "sweep![2]=0").sample("offsets", "sweep![1]=0")
+        .sample("per_sample_weights", "None");
+    if (std::string(k) == "aten::embedding_bag.padding_idx")
+      e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
+          .sample("include_last_offset", "False").sample("padding_idx", "None");
+  }
+
+  // Dropout.
+  const char *drop = "nn.dropout";
+  for (const char *k : {"aten::dropout", "aten::alpha_dropout"})
+    r.add(k, drop, dropoutRule("input", false)).sample("p", "0.5").sample("train", "True")
+        .variant({{"train", "False"}});
+  for (const char *k : {"aten::feature_dropout", "aten::feature_alpha_dropout"})
+    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+  for (const char *k : {"aten::dropout_", "aten::alpha_dropout_"})
+    r.add(k, drop, dropoutRule("self", false)).sample("p", "0.5").sample("train", "True");
+  for (const char *k : {"aten::feature_dropout_", "aten::feature_alpha_dropout_"})
+    r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+  r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
+     if (auto e = dropoutCheck(c, "input")) return *e;
+     Rank rk = c.rank("input");
+     return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
+   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}});
+
+  // Resampling, padding, shuffles: the input's dtype and rank.
+  const char *rs = "nn.resample";
+  struct Keep { const char *key; const char *in; int minRank; std::map<std::string, std::string, std::less<>> s; };
+  for (const Keep &k : std::vector<Keep>{
+           {"aten::upsample_nearest1d", "self", 3, {{"self", "sweep![1,1,2]"}, {"output_size", "[4]"}}},
+           {"aten::upsample_nearest2d", "self", 4, {{"self", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}}},
+           {"aten::upsample_nearest3d", "self", 5, {{"self", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}}},
+           {"aten::upsample_bilinear2d", "self", 4, {{"self", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"align_corners", "False"}}},
+           {"aten::upsample_linear1d", "self", 3, {{"self", "sweep![1,1,2]"}, {"output_size", "[4]"}, {"align_corners", "False"}}},
+           {"aten::upsample_bicubic2d", "self", 4, {{"self", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"align_corners", "False"}}},
+           {"aten::upsample_trilinear3d", "self", 5, {{"self", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}, {"align_corners", "False"}}},
+           {"aten::upsample_nearest1d.vec", "input", 3, {{"input", "sweep![1,1,2]"}, {"output_size", "[4]"}, {"scale_factors", "None"}}},
+           {"aten::upsample_nearest2d.vec", "input", 4, {{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"scale_factors", "None"}}},
+           {"aten::upsample_nearest3d.vec", "input", 5, {{"input", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}, {"scale_factors", "None"}}},
+           {"aten::upsample_bilinear2d.vec", "input", 4, {{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
+           {"aten::upsample_linear1d.vec", "input", 3, {{"input", "sweep![1,1,2]"}, {"output_size", "[4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
+           {"aten::upsample_bicubic2d.vec", "input", 4, {{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
+           {"aten::upsample_trilinear3d.vec", "input", 5, {{"input", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
+           {"aten::__interpolate", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"size", "4"}}},
+           {"aten::__interpolate.scale_list", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"scale_factor", "[2.0,2.0]"}}},
+           {"aten::__interpolate.size_list", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"size", "[4,4]"}}},
+           {"aten::__interpolate.size_list_scale_list", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"size", "[4,4]"}}},
+           {"aten::reflection_pad1d", "self", 2, {{"self", "sweep![1,1,2]"}, {"padding", "[1,1]"}}},
+           {"aten::reflection_pad2d", "self", 3, {{"self", "sweep![1,1,2,2]"}, {"padding", "[1,1,1,1]"}}},
+           {"aten::reflection_pad3d", "self", 4, {{"self", "sweep![1,1,2,2,2]"}, {"padding", "[1,1,1,1,1,1]"}}},
+           {"aten::replication_pad1d", "self", 2, {{"self", "sweep![1,1,2]"}, {"padding", "[1,1]"}}},
+           {"aten::replication_pad2d", "self", 3, {{"self", "sweep![1,1,2,2]"}, {"padding", "[1,1,1,1]"}}},
+           {"aten::replication_pad3d", "self", 4, {{"self", "sweep![1,1,2,2,2]"}, {"padding", "[1,1,1,1,1,1]"}}},
+           {"aten::pixel_shuffle", "self", 3, {{"self", "sweep![1,4,2,2]"}, {"upscale_factor", "2"}}},
+           {"aten::pixel_unshuffle", "self", 3, {{"self", "sweep![1,1,2,2]"}, {"downscale_factor", "2"}}},
+           {"aten::channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
+           {"aten::native_channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
+       }) {
+    auto e = r.add(k.key, rs, keepInput(k.in, k.minRank));
+    for (auto &[a, v] : k.s) e.sample(a, v);
+  }
+  r.add("aten::constant_pad_nd", rs, keepInput("self")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
+      .sample("value", "0");
+  r.add("aten::pad", rs, keepInput("self")).sample("self", "sweep![2,2]").sample("pad", "[1,1]");
+  for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d"})
+    r.add(k, rs, [](const OpCall &c) -> RuleResult {
+       if (auto e = requireSame(c, {"input", "grid"})) return *e;
+       return tensorOf(c.dtype("input"), c.rank("input"));
+     }).sample("input", "sweep![1,1,2,2]").sample("grid", "sweep![1,2,2,2]").sample("interpolation_mode", "0")
+        .sample("padding_mode", "0").sample("align_corners", "False");
+  r.add("aten::im2col", rs, [](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("self").value();
+     return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk - 1) : Rank::top());
+   }).sample("self", "sweep![1,1,2,2]").sample("kernel_size", "[1,1]").sample("dilation", "[1,1]")
+      .sample("padding", "[0,0]").sample("stride", "[1,1]");
+  r.add("aten::col2im", rs, [](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("self").value();
+     return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk + 1) : Rank::top());
+   }).sample("self", "sweep![1,1,4]").sample("output_size", "[2,2]").sample("kernel_size", "[1,1]")
+      .sample("dilation", "[1,1]").sample("padding", "[0,0]").sample("stride", "[1,1]");
+
+  // Distances and losses.
+  const char *loss = "nn.loss";
+  r.add("aten::cosine_similarity", loss, [](const OpCall &c) -> RuleResult {
+     DType d = promote2(c, "x1", "x2");
+     if (!isFloating(d))
+       return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
+     Rank b = broadcast2(c, "x1", "x2");
+     return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]");
+  r.add("aten::pdist", loss, [](const OpCall &c) -> RuleResult {
+     if (!isFloating(c.dtype("self")))
+       return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
+     return tensorOf(c.dtype("self"), Rank::exact(1));
+   }).sample("self", "sweep![2,2]");
+  for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"})
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
+     }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::l1_loss", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("self") == DType::Bool || c.dtype("target") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     DType d = toRealValueType(promote2(c, "self", "target"));
+     auto red = c.arg("reduction").intValue();
+     if (red && *red == 1 && isIntegral(d))
+       return c.semantic("mean(): could not infer output dtype: input dtype must be floating point, got {}", name(d));
+     if (red && *red == 2 && isIntegral(d)) return Value::tensor(DTypeSet::all(), Rank::exact(0));
+     return tensorOf(d, lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::huber_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self"), p = promote2(c, "self", "target");
+     if (!canCast(p, s))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+     return tensorOf(s, lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::kl_div", loss, [](const OpCall &c) -> RuleResult {
+     for (const char *n : {"self", "target"}) {
+       if (isIntegral(c.dtype(n), true)) return c.semantic("kl_div: integral inputs not supported");
+       if (isComplex(c.dtype(n))) return c.semantic("kl_div: complex inputs not supported");
+     }
+     return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]");
+  r.add("aten::binary_cross_entropy", loss, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"self", "target", "weight"})) return *e;
+     return tensorOf(c.dtype("self"), lossRank(c, c.rank("self")));
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5");
+  r.add("aten::binary_cross_entropy_with_logits", loss, [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self"), t = c.dtype("target");
+     if (present(c, "weight") || present(c, "pos_weight")) return Value::unknownTensor();
+     if (s == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     if (isIntegral(s)) return c.semantic("result type float32 can't be cast to the desired output type {}", name(s));
+     if (isComplex(s)) return c.semantic("clamp is not supported for complex types");
+     if (t == DType::Bool) return c.semantic("subtraction with bool tensors is not supported");
+     DType p = promote2(c, "self", "target");
+     if (!canCast(p, t))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(t));
+     return tensorOf(t, lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5");
+  r.add("aten::poisson_nll_loss", loss, [](const OpCall &c) -> RuleResult {
+     auto logIn = c.arg("log_input").boolValue();
+     auto full = c.arg("full").boolValue();
+     if (!logIn || !*logIn || !full || *full) return Value::unknownTensor();
+     // exp(input) - target * input, then reduced.
+     DType a = applyKind(PromotionKind::IntToFloat, c.dtype("input"));
+     DType b = promote2(c, "target", "input");
+     if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
+     Rank br = broadcast2(c, "input", "target");
+     std::vector<PromotionOperand> ops{{a, c.rank("input").mayBeZero() ? Tier::ZeroDim : Tier::Dim},
+                                       {b, br.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+     return tensorOf(*resultType(ops), lossRank(c, br));
+   }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
+      .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
+  for (const char *k : {"aten::nll_loss", "aten::nll_loss2d"})
+    r.add(k, loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None");
+  r.add("aten::nll_loss_forward", loss, [](const OpCall &c) -> RuleResult {
+     RuleResult out = nllRule(c);
+     if (!out.ok()) return out;
+     return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("self"), Rank::exact(0))};
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
+      .sample("reduction", "1").sample("ignore_index", "-100");
+  r.add("aten::nll_loss_backward", loss, [](const OpCall &c) -> RuleResult {
+     DType t = c.dtype("target");
+     if (t != DType::Int64 && t != DType::UInt8)
+       return c.semantic("expected target to be int64, but got {}", name(t));
+     if (auto e = requireSame(c, {"self", "grad_output", "weight", "total_weight"})) return *e;
+     return tensorOf(c.dtype("self"), c.rank("self"));
+   }).sample("grad_output", "sweep![]").sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
+      .sample("total_weight", "sweep![]");
+  // Spectral ops: integers go through the default float; CPU (pocketfft)
+  // rejects half precision with "Unsupported dtype".
+  const char *spec = "nn.spectral";
+  auto fftRule = [](bool realOnly) {
+    return [realOnly](const OpCall &c) -> RuleResult {
+      DType d = c.dtype("self");
+      if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+        return c.semantic("unsupported dtype {}", name(d));
+      if (realOnly && isComplex(d)) return c.semantic("rfft expects a real input tensor, but got {}", name(d));
+      DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Complex128 : DType::Complex64;
+      return tensorOf(out, c.rank("self"));
+    };
+  };
+  r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
+  r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
+  r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  auto stftRule = [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    if (!(d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128))
+      return Value::unknownTensor();
+    auto rc = c.arg("return_complex").boolValue();
+    bool cplxIn = isComplex(d);
+    if (!rc && !cplxIn) return c.semantic("stft requires the return_complex parameter be given for real inputs");
+    bool complexOut = rc ? *rc : true;
+    auto rk = c.rank("self").value();
+    if (complexOut) {
+      DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Complex128 : DType::Complex64;
+      return tensorOf(out, rk ? Rank::exact(*rk + 1) : Rank::atLeast1());
+    }
+    return tensorOf(toRealValueType(d), rk ? Rank::exact(*rk + 2) : Rank::atLeast1());
+  };
+  for (const char *k : {"aten::stft", "aten::stft.center"})
+    r.add(k, spec, stftRule).sample("self", "sweep![8]").sample("n_fft", "4").sample("return_complex", "True")
+        .variant({{"return_complex", "False"}});
+
+  r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self"), t = c.dtype("target");
+     auto sr = c.rank("self").value(), tr = c.rank("target").value();
+     if (sr && tr && *sr == *tr) {
+       // Class probabilities.
+       if (!isFloating(t)) return c.semantic("expected floating point type for target with class probabilities, got {}", name(t));
+       return tensorOf(promote2(c, "self", "target"), lossRank(c, c.rank("target")));
+     }
+     if (!sr || !tr) {
+       if (isFloating(t)) return Value::unknownTensor();
+     }
+     if (t != DType::Int64 && t != DType::UInt8)
+       return c.semantic("expected target to be int64, but got {}", name(t));
+     if (present(c, "weight") && c.dtype("weight") != s)
+       return c.semantic("expected weight to have the dtype of self ({})", name(s));
+     return tensorOf(s, lossRank(c, c.rank("target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
+      .variant({{"target", "sweep![2,2]=0"}});
+}
 
 } // namespace dtf

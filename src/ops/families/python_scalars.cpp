@@ -1,9 +1,318 @@
-//===- ops/families/python_scalars.cpp ----------------------------------------------===//
+//===- ops/families/python_scalars.cpp - ops on Python numbers ------------===//
+//
+// TorchScript's arithmetic on int/float/bool/complex values and the
+// tensor-to-number conversions. Results are numbers (Value::number), with
+// the value when both inputs are known and the arithmetic is simple.
+// Generic `Scalar` overloads follow Python: bool+bool -> int, int+float ->
+// float, anything with complex -> complex.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
-namespace dtf {
+#include <cmath>
+#include <limits>
 
-void registerPythonScalarOps(Registry &r) {}
+namespace dtf {
+namespace {
+
+/// Always a number of this kind.
+RuleFn kindOnly(NumKind k) {
+  return [k](const OpCall &) -> RuleResult { return Value::number(k); };
+}
+
+/// Python kind of a binary arithmetic result on two Scalars.
+NumKind pyKind(NumKind a, NumKind b) {
+  NumKind m = static_cast<NumKind>(std::max(static_cast<int>(a), static_cast<int>(b)));
+  return m == NumKind::Bool ? NumKind::Int : m;
+}
+
+enum class Arith { Add, Sub, Mul, FloorDiv, Rem, Div, Max, Min };
+
+std::optional<int64_t> intArith(Arith op, int64_t a, int64_t b) {
+  int64_t r;
+  switch (op) {
+  case Arith::Add: if (__builtin_add_overflow(a, b, &r)) return std::nullopt; return r;
+  case Arith::Sub: if (__builtin_sub_overflow(a, b, &r)) return std::nullopt; return r;
+  case Arith::Mul: if (__builtin_mul_overflow(a, b, &r)) return std::nullopt; return r;
+  case Arith::FloorDiv: {
+    if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return std::nullopt;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+  }
+  case Arith::Rem: {
+    if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return std::nullopt;
+    int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+    return m;
+  }
+  case Arith::Max: return std::max(a, b);
+  case Arith::Min: return std::min(a, b);
+  default: return std::nullopt;
+  }
+}
+
+/// int (op) int -> int, with the value when known; division by zero is a
+/// value-dependent error.
+RuleFn intOp(Arith op) {
+  return [op](const OpCall &c) -> RuleResult {
+    const Value &a = c[0], &b = c[1];
+    auto x = a.intValue(), y = b.intValue();
+    if ((op == Arith::FloorDiv || op == Arith::Rem) && y && *y == 0)
+      return c.error(ErrorKind::ValueDependent, "integer division or modulo by zero");
+    if (x && y)
+      if (auto r = intArith(op, *x, *y)) return Value::integer(*r);
+    return Value::number(NumKind::Int);
+  };
+}
+
+/// float-valued arithmetic (either side float, or true division).
+RuleFn floatOp(Arith op) {
+  return [op](const OpCall &c) -> RuleResult {
+    auto x = c[0].floatValue(), y = c[1].floatValue();
+    if ((op == Arith::Div || op == Arith::FloorDiv || op == Arith::Rem) && y && *y == 0.0)
+      return c.error(ErrorKind::ValueDependent, "division by zero");
+    if (x && y) {
+      switch (op) {
+      case Arith::Add: return Value::floating(*x + *y);
+      case Arith::Sub: return Value::floating(*x - *y);
+      case Arith::Mul: return Value::floating(*x * *y);
+      case Arith::Div: return Value::floating(*x / *y);
+      case Arith::Max: return Value::floating(std::max(*x, *y));
+      case Arith::Min: return Value::floating(std::min(*x, *y));
+      default: break;
+      }
+    }
+    return Value::number(NumKind::Float);
+  };
+}
+
+/// Generic Scalar arithmetic: kind by Python rules.
+RuleFn scalarOp(Arith op) {
+  return [op](const OpCall &c) -> RuleResult {
+    NumKind a = *c[0].numKind(), b = *c[1].numKind();
+    NumKind k = pyKind(a, b);
+    if (op == Arith::Div) k = k == NumKind::Complex ? NumKind::Complex : NumKind::Float;
+    if ((op == Arith::FloorDiv || op == Arith::Rem) && k == NumKind::Complex)
+      return Value::number(NumKinds::all()); // not modelled
+    if (op == Arith::Max || op == Arith::Min) {
+      if (k == NumKind::Complex) return Value::number(NumKinds::all());
+      // prim::max(Scalar, Scalar) returns whichever operand wins, unchanged.
+      if (a != b) return Value::number(NumKinds::join(a, b));
+      return Value::number(a);
+    }
+    return Value::number(k);
+  };
+}
+
+/// Comparison of two numbers: bool, with the value when both known.
+RuleFn compareOp(int which) { // 0 eq 1 ne 2 lt 3 le 4 gt 5 ge
+  return [which](const OpCall &c) -> RuleResult {
+    if (c[0].isNumber() && c[1].isNumber()) {
+      auto x = c[0].floatValue(), y = c[1].floatValue();
+      auto xi = c[0].intValue(), yi = c[1].intValue();
+      bool ints = xi && yi && c[0].numKind() != NumKind::Float && c[1].numKind() != NumKind::Float;
+      if (ints || (x && y)) {
+        auto cmp = [&](auto p, auto q) {
+          switch (which) {
+          case 0: return p == q;
+          case 1: return p != q;
+          case 2: return p < q;
+          case 3: return p <= q;
+          case 4: return p > q;
+          default: return p >= q;
+          }
+        };
+        return Value::boolean(ints ? cmp(*xi, *yi) : cmp(*x, *y));
+      }
+    }
+    return Value::number(NumKind::Bool);
+  };
+}
+
+/// Number kind a tensor's dtype converts to (ScalarImplicit).
+NumKind kindOf(DType d) {
+  if (isBool(d)) return NumKind::Bool;
+  if (isIntegral(d, false)) return NumKind::Int;
+  if (isFloating(d)) return NumKind::Float;
+  return NumKind::Complex;
+}
+
+/// IntImplicit / FloatImplicit / ScalarImplicit / ComplexImplicit: the
+/// tensor must be 0-dim; IntImplicit needs an integral (non-bool) dtype.
+RuleFn implicit(std::optional<NumKind> to, bool needInt) {
+  return [to, needInt](const OpCall &c) -> RuleResult {
+    const Value &a = c.arg("a");
+    if (a.rank().mayBeNonZero() && !a.rank().mayBeZero())
+      return c.semantic("cannot input a tensor of dimension other than 0 as a scalar argument ({})",
+                        a.str());
+    DType d = *a.dtype();
+    if (needInt && !isIntegral(d, false))
+      return c.semantic("cannot input a tensor of type {} as an integral argument", name(d));
+    return Value::number(to ? *to : kindOf(d));
+  };
+}
+
+/// The generic `number` (Scalar) implementations in libtorch 1.13 handle int
+/// and float only: a bool or complex operand trips an internal assert
+/// (isInt()). eq/ne also take bool; with a complex operand they return
+/// nothing usable (left unknown).
+RuleFn intOrFloatOnly(RuleFn f, bool eqLike) {
+  return [f, eqLike](const OpCall &c) -> RuleResult {
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (c.schema().args[i].type->kind != SchemaType::Kind::Number || !c[i].isNumber()) continue;
+      NumKind k = *c[i].numKind();
+      if (eqLike && k == NumKind::Complex) return Value::number(NumKinds::all());
+      if (k == NumKind::Complex || (k == NumKind::Bool && !eqLike))
+        return c.semantic("a {} is not supported for number argument '{}'", name(k),
+                          c.schema().args[i].name);
+    }
+    return f(c);
+  };
+}
+
+} // namespace
+
+void registerPythonScalarOps(Registry &reg) {
+  const char *fam = "python.number";
+  // Registers a rule and gives every int/float/bool/complex/str argument a
+  // literal sample (Scalar arguments are swept by the harness).
+  struct Adder {
+    Registry &r;
+    static bool exempt(const std::string &key) { return key == "aten::Int.Scalar"; }
+    void add(const std::string &key, const char *family, RuleFn f) {
+      const Schema *sc = r.schemas().find(key);
+      bool generic = false;
+      if (sc)
+        for (const SchemaArg &a : sc->args)
+          if (a.type->kind == SchemaType::Kind::Number) generic = true;
+      auto e = r.add(key, family, generic && !exempt(key) ? intOrFloatOnly(f, key == "aten::eq" || key == "aten::ne") : f);
+      if (!sc) return;
+      for (const SchemaArg &a : sc->args) {
+        using K = SchemaType::Kind;
+        switch (a.type->kind) {
+        case K::Int: e.sample(a.name, a.name == "b" ? "-3" : "7"); break;
+        case K::Float: e.sample(a.name, a.name == "b" ? "-2.5" : "7.25"); break;
+        case K::Bool: e.sample(a.name, "True"); break;
+        case K::Complex: e.sample(a.name, "1j"); break;
+        case K::Str: e.sample(a.name, "'3'"); break;
+        case K::Tensor: e.sample(a.name, "sweep[1]"); break;
+        default: break;
+        }
+      }
+    }
+  } r{reg};
+  struct A { const char *name; Arith op; };
+  for (A a : {A{"add", Arith::Add}, A{"sub", Arith::Sub}, A{"mul", Arith::Mul}}) {
+    std::string b = std::string("aten::") + a.name;
+    r.add(b + ".int", fam, intOp(a.op));
+    r.add(b + ".float", fam, floatOp(a.op));
+    r.add(b + ".int_float", fam, floatOp(a.op));
+    r.add(b + ".float_int", fam, floatOp(a.op));
+    r.add(b, fam, scalarOp(a.op));
+    for (const char *cx : {".complex", ".complex_float", ".complex_int", ".float_complex",
+                           ".int_complex"})
+      r.add(b + cx, fam, kindOnly(NumKind::Complex));
+  }
+  r.add("aten::div.int", fam, floatOp(Arith::Div));
+  r.add("aten::div.float", fam, floatOp(Arith::Div));
+  r.add("aten::div", fam, scalarOp(Arith::Div));
+  r.add("aten::div.complex", fam, kindOnly(NumKind::Complex));
+
+  r.add("aten::floordiv.int", fam, intOp(Arith::FloorDiv));
+  r.add("aten::floordiv", fam, scalarOp(Arith::FloorDiv));
+  for (const char *k : {"aten::floordiv.float", "aten::floordiv.float_int", "aten::floordiv.int_float"})
+    r.add(k, fam, kindOnly(NumKind::Float));
+  r.add("aten::remainder.int", fam, intOp(Arith::Rem));
+  r.add("aten::remainder", fam, scalarOp(Arith::Rem));
+  for (const char *k : {"aten::remainder.float", "aten::remainder.float_int",
+                        "aten::remainder.int_float"})
+    r.add(k, fam, kindOnly(NumKind::Float));
+
+  // Always-float results.
+  for (const char *k :
+       {"aten::pow.int", "aten::pow.float", "aten::pow.int_float", "aten::pow.float_int",
+        "aten::pow.Scalar_Scalar", "aten::fmod", "aten::fmod.int", "aten::fmod.float",
+        "aten::fmod.int_float", "aten::fmod.float_int", "aten::atan2.int", "aten::atan2.float",
+        "aten::atan2.int_float", "aten::atan2.float_int", "aten::atan2.Scalar_Scalar",
+        "aten::copysign", "aten::copysign.int", "aten::copysign.float", "aten::copysign.int_float",
+        "aten::copysign.float_int", "aten::ldexp", "aten::Float.Scalar", "aten::Float.int",
+        "aten::Float.bool", "aten::Float.str", "aten::Float.Tensor", "prim::abs.float",
+        "prim::abs.complex"})
+    r.add(k, fam, kindOnly(NumKind::Float));
+  for (const char *k : {"aten::pow.complex", "aten::pow.complex_float", "aten::pow.float_complex",
+                        "aten::neg.complex"})
+    r.add(k, fam, kindOnly(NumKind::Complex));
+
+  // Always-int results.
+  for (const char *k : {"aten::pow.int_to_int", "aten::gcd.int", "aten::Int.Scalar", "aten::Int.bool",
+                        "aten::Int.float", "aten::Int.str", "aten::Int.Tensor", "aten::__and__.int",
+                        "aten::__or__.int", "aten::__xor__.int", "aten::__lshift__.int",
+                        "aten::__rshift__.int", "prim::abs.int"})
+    r.add(k, fam, kindOnly(NumKind::Int));
+  r.add("aten::neg.int", fam, [](const OpCall &c) -> RuleResult {
+    if (auto v = c[0].intValue(); v && *v != std::numeric_limits<int64_t>::min())
+      return Value::integer(-*v);
+    return Value::number(NumKind::Int);
+  });
+  r.add("aten::neg.float", fam, [](const OpCall &c) -> RuleResult {
+    if (auto v = c[0].floatValue()) return Value::floating(-*v);
+    return Value::number(NumKind::Float);
+  });
+  // neg/abs of a generic Scalar: same kind, bool -> int.
+  for (const char *k : {"aten::neg.Scalar", "prim::abs.Scalar"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+      NumKind k = *c[0].numKind();
+      if (k == NumKind::Bool) k = NumKind::Int;
+      if (std::string_view(c.key()) == "prim::abs.Scalar" && k == NumKind::Complex)
+        k = NumKind::Float;
+      return Value::number(k);
+    });
+
+  // Always-bool results.
+  for (const char *k : {"aten::Bool.Tensor", "aten::Bool.int", "aten::Bool.float",
+                        "aten::__and__.bool", "aten::__or__.bool", "aten::__xor__.bool"})
+    r.add(k, fam, kindOnly(NumKind::Bool));
+  r.add("aten::__not__", fam, [](const OpCall &c) -> RuleResult {
+    if (auto v = c[0].boolValue()) return Value::boolean(!*v);
+    return Value::number(NumKind::Bool);
+  });
+
+  // Comparisons.
+  const char *cmpNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  for (int i = 0; i < 6; ++i) {
+    std::string b = std::string("aten::") + cmpNames[i];
+    std::vector<std::string> ovs{"", ".int", ".float", ".int_float", ".float_int"};
+    if (i < 2) {
+      ovs.push_back(".bool");
+      ovs.push_back(".complex");
+      ovs.push_back(".complex_float");
+      ovs.push_back(".float_complex");
+    }
+    for (const std::string &ov : ovs) {
+      // Complex equality: kind only.
+      if (ov.find("complex") != std::string::npos) r.add(b + ov, fam, kindOnly(NumKind::Bool));
+      else r.add(b + ov, fam, compareOp(i));
+    }
+  }
+
+  // prim::max / prim::min on two numbers.
+  for (const char *n : {"max", "min"}) {
+    Arith op = n[1] == 'a' ? Arith::Max : Arith::Min;
+    std::string b = std::string("prim::") + n;
+    r.add(b + ".int", fam, intOp(op));
+    r.add(b + ".float", fam, floatOp(op));
+    r.add(b + ".int_float", fam, floatOp(op));
+    r.add(b + ".float_int", fam, floatOp(op));
+    r.add(b, fam, scalarOp(op));
+  }
+
+  // Tensor -> number.
+  r.add("aten::IntImplicit", fam, implicit(NumKind::Int, true));
+  r.add("aten::FloatImplicit", fam, implicit(NumKind::Float, false));
+  r.add("aten::ComplexImplicit", fam, implicit(NumKind::Complex, false));
+  r.add("aten::ScalarImplicit", fam, implicit(std::nullopt, false));
+}
 
 } // namespace dtf

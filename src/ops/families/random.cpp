@@ -1,9 +1,164 @@
-//===- ops/families/random.cpp ----------------------------------------------===//
+//===- ops/families/random.cpp - rand, randint, bernoulli, normal ... -------===//
+//
+// Random factories default to float32 (randint with an explicit dtype=None
+// too; its schema default is int64), randperm/multinomial give int64, and the
+// in-place/functional samplers keep self's dtype. Integer kernels missing for
+// the float samplers are kernel gaps, not dtype errors.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
-namespace dtf {
+#include <limits>
 
-void registerRandom(Registry &r) {}
+namespace dtf {
+namespace {
+
+Rank sizeRank(const Value &size) {
+  if (size.isList() && size.lengthKnown()) return Rank::exact(static_cast<int>(size.elements().size()));
+  return Rank::top();
+}
+
+RuleResult randFloat(const OpCall &c) {
+  return tensorOf(c.dtypeArg("dtype").value_or(DType::Float32), sizeRank(c.arg("size")));
+}
+
+/// The bounds check random integer sampling applies to the result dtype:
+/// complex is rejected, and bool only holds [0, 2).
+std::optional<RuleError> randomBounds(const OpCall &c, DType d, std::optional<int64_t> to) {
+  if (isComplex(d))
+    return c.semantic("random bounds handle only integral, floating-point and boolean types, got {}", name(d));
+  if (d == DType::Bool && to && *to - 1 > 1)
+    return c.error(ErrorKind::ValueDependent, "to - 1 ({}) is out of bounds for bool", *to - 1);
+  return std::nullopt;
+}
+
+RuleResult randint(const OpCall &c) {
+  DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+  if (auto e = randomBounds(c, d, c.arg("high").intValue())) return *e;
+  return tensorOf(d, sizeRank(c.arg("size")));
+}
+
+RuleResult randintLike(const OpCall &c) {
+  DType d = c.dtypeArg("dtype").value_or(c.dtype("self"));
+  if (auto e = randomBounds(c, d, c.arg("high").intValue())) return *e;
+  return tensorOf(d, c.rank("self"));
+}
+
+/// randperm: int64 by default; a known n that the integer dtype cannot
+/// count to raises.
+RuleResult randperm(const OpCall &c) {
+  DType d = c.dtypeArg("dtype").value_or(DType::Int64);
+  if (auto n = c.arg("n").intValue()) {
+    int64_t limit = std::numeric_limits<int64_t>::max();
+    switch (d) {
+    case DType::UInt8: limit = 256; break;
+    case DType::Int8: limit = 128; break;
+    case DType::Int16: limit = 32768; break;
+    case DType::Int32: limit = int64_t{1} << 31; break;
+    case DType::Float16: limit = 2049; break;
+    default: break;
+    }
+    if (*n > limit) return c.error(ErrorKind::ValueDependent, "n = {} is too large for {}", *n, name(d));
+  }
+  return tensorOf(d, Rank::exact(1));
+}
+
+RuleResult keepSelf(const OpCall &c) { return tensorOf(c.dtype("self"), c.rank("self")); }
+
+/// bernoulli(self, p: Tensor): p is expanded to self's shape.
+RuleResult bernoulliTensor(const OpCall &c) {
+  Rank s = c.rank("self"), p = c.rank("p");
+  bool tooBig = (s == Rank::exact(0) && !p.mayBeZero()) || (s.value() && p.value() && *p.value() > *s.value());
+  if (tooBig) return c.semantic("p (rank {}) cannot be expanded to self's shape", p.value() ? *p.value() : 1);
+  return tensorOf(c.dtype("self"), s);
+}
+
+/// random_.from / random_.to: self's dtype under the integer bounds check.
+RuleResult randomTo(const OpCall &c) {
+  DType s = c.dtype("self");
+  if (auto e = randomBounds(c, s, c.arg("to").intValue())) return *e;
+  return tensorOf(s, c.rank("self"));
+}
+
+/// normal(mean: Tensor, std: Tensor): the output is mean's dtype, filled
+/// then scaled in place by std, so std must be real and castable.
+RuleResult normalTT(const OpCall &c) {
+  DType m = c.dtype("mean"), s = c.dtype("std");
+  if (isComplex(s)) return c.semantic("normal expects standard deviation to be non-complex, got {}", name(s));
+  if (!canCast(promoteTypes(m, s), m))
+    return c.semantic("std of dtype {} cannot scale a mean of dtype {} in place", name(s), name(m));
+  return tensorOf(m, broadcastArgs(c, {"mean", "std"}));
+}
+
+RuleResult normalFT(const OpCall &c) {
+  DType s = c.dtype("std");
+  if (isComplex(s)) return c.semantic("normal expects standard deviation to be non-complex, got {}", name(s));
+  return tensorOf(s, c.rank("std"));
+}
+
+RuleResult normalTF(const OpCall &c) { return tensorOf(c.dtype("mean"), c.rank("mean")); }
+
+RuleResult multinomial(const OpCall &c) {
+  DType s = c.dtype("self");
+  if (!isFloating(s)) return c.semantic("multinomial only supports floating-point dtypes for input, got {}", name(s));
+  Rank r = c.rank("self");
+  if (auto n = r.value(); n && (*n < 1 || *n > 2))
+    return c.semantic("prob_dist must be 1 or 2 dim, got {}", *n);
+  return tensorOf(DType::Int64, r);
+}
+
+/// binomial(count, prob): both must share a dtype.
+RuleResult binomial(const OpCall &c) {
+  DType a = c.dtype("count"), b = c.dtype("prob");
+  if (a != b) return c.semantic("count ({}) and prob ({}) must have the same dtype", name(a), name(b));
+  return tensorOf(a, broadcastArgs(c, {"count", "prob"}));
+}
+
+} // namespace
+
+void registerRandom(Registry &r) {
+  const std::string fam = "random";
+  r.add("aten::rand", fam, randFloat).sample("size", "[2,3]");
+  r.add("aten::rand.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
+  r.add("aten::randn", fam, randFloat).sample("size", "[2,3]");
+  r.add("aten::randn.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
+  r.add("aten::normal.float_float", fam, randFloat).sample("size", "[2,3]").sample("mean", "0.0").sample("std", "1.0");
+  r.add("aten::randint", fam, randint).sample("high", "2").sample("size", "[2,3]").variant({{"high", "3"}, {"size", "[2]"}});
+  r.add("aten::randint.generator", fam, randint).sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
+  r.add("aten::randint.low", fam, randint).sample("low", "0").sample("high", "2").sample("size", "[2,3]")
+      .variant({{"low", "0"}, {"high", "3"}, {"size", "[2]"}});
+  r.add("aten::randint.low_generator", fam, randint)
+      .sample("low", "0").sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
+  r.add("aten::randperm", fam, randperm).sample("n", "3");
+  r.add("aten::randperm.generator", fam, randperm).sample("n", "3").sample("generator", "None");
+  r.add("aten::rand_like", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
+  });
+  r.add("aten::randn_like", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
+  });
+  r.add("aten::randint_like", fam, randintLike).sample("high", "2").variant({{"high", "3"}});
+  r.add("aten::randint_like.low_dtype", fam, randintLike).sample("low", "0").sample("high", "2");
+  // bernoulli: self's dtype (p is read as a probability)
+  r.add("aten::bernoulli", fam, keepSelf);
+  r.add("aten::bernoulli.p", fam, keepSelf).sample("p", "0.5");
+  r.add("aten::bernoulli.Tensor", fam, bernoulliTensor).sample("p", "float32[2]");
+  r.add("aten::bernoulli_.float", fam, keepSelf);
+  r.add("aten::bernoulli_.Tensor", fam, bernoulliTensor).sample("p", "float32[2]");
+  // samplers that keep self's dtype
+  for (const char *k : {"aten::uniform", "aten::uniform_", "aten::normal_functional", "aten::normal_",
+                        "aten::exponential", "aten::exponential_", "aten::log_normal_", "aten::cauchy_",
+                        "aten::random_", "aten::poisson", "aten::_standard_gamma"})
+    r.add(k, fam, keepSelf);
+  r.add("aten::geometric_", fam, keepSelf).sample("p", "0.5");
+  r.add("aten::random_.to", fam, randomTo).sample("to", "2").variant({{"to", "3"}});
+  r.add("aten::random_.from", fam, randomTo).sample("from", "0").sample("to", "2");
+  r.add("aten::normal.Tensor_Tensor", fam, normalTT);
+  r.add("aten::normal.Tensor_float", fam, normalTF);
+  r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
+  r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1");
+  r.add("aten::binomial", fam, binomial);
+}
 
 } // namespace dtf

@@ -1,9 +1,192 @@
-//===- ops/families/ternary.cpp ----------------------------------------------===//
+//===- ops/families/ternary.cpp - where, clamp, masked_*, lerp, addc* -------===//
+//
+// Measured on 1.13 CPU + meta:
+//  - where: cond bool (uint8 still accepted, with a warning), result promotes
+//    self and other (numbers as wrapped scalars), rank = broadcast of all.
+//  - clamp/clip: result_type(self, min, max) over the non-None bounds; both
+//    None raises; complex raises; a bool result has no kernel (the Tensor
+//    clamp_min/clamp_max forms run maximum/minimum and accept bool).
+//  - masked_fill: self's dtype; value tensor must be 0-dim; mask dtype is
+//    not checked in 1.13. masked_scatter: source must have self's dtype.
+//  - lerp: self, end and a weight tensor share one floating/complex dtype.
+//  - addcmul/addcdiv: result_type of the three tensors; addcdiv rejects two
+//    integral (or bool) divisor operands; addcmul has no bool kernel.
+// A complex Python value cast into a real kernel (masked_fill value, lerp
+// weight, addcmul value) fails only for a non-zero imaginary part, which the
+// number kind does not tell: accepted.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
+namespace {
 
-void registerTernary(Registry &r) {}
+std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
+
+bool tooBigFor(Rank self, Rank other) {
+  return (self.value() && other.value() && *other.value() > *self.value()) ||
+         (self == Rank::exact(0) && other == Rank::atLeast1());
+}
+
+/// In-place wrapper: self's dtype and rank, castable result, tensors fit.
+RuleFn inplace(RuleFn f, std::vector<std::string> others, bool castCheck = true) {
+  return [f, others, castCheck](const OpCall &c) -> RuleResult {
+    Rank rs = c.rank("self");
+    for (const std::string &o : others) {
+      const Value &v = c.arg(o);
+      if (v.isTensor() && tooBigFor(rs, v.rank()))
+        return c.semantic("in-place output {} cannot hold the broadcast with {} {}", s(c, "self"),
+                          o, v.str());
+    }
+    RuleResult r = f(c);
+    if (!r.ok()) return r;
+    DType self = c.dtype("self");
+    if (castCheck) {
+      DType d = *r.outputs()[0].dtype();
+      if (!canCast(d, self))
+        return c.semantic("result type {} can't be cast to the desired output type {}", name(d),
+                          name(self));
+    }
+    return tensorOf(self, rs);
+  };
+}
+
+RuleResult where(const OpCall &c) {
+  DType cond = c.dtype("condition");
+  if (cond != DType::Bool && cond != DType::UInt8)
+    return c.semantic("condition must be a bool tensor, not {}", name(cond));
+  DType r = promoteArgs(c, {"self", "other"});
+  return tensorOf(r, broadcastArgs(c, {"condition", "self", "other"}));
+}
+
+/// where(condition) = nonzero(condition, as_tuple=True): rank(cond) int64 vectors.
+RuleResult whereNonzero(const OpCall &c) {
+  Value idx = tensorOf(DType::Int64, Rank::exact(1));
+  if (auto n = c.rank("condition").value()) {
+    // A 0-dim condition is treated as 1-dim.
+    int k = *n == 0 ? 1 : *n;
+    return Value::list(std::vector<Value>(k, idx));
+  }
+  return Value::listOf(idx);
+}
+
+/// clamp family over whichever of min/max the schema has.
+RuleFn clampRule(bool tensorBounds) {
+  return [tensorBounds](const OpCall &c) -> RuleResult {
+    bool hasMin = c.has("min"), hasMax = c.has("max");
+    bool minNone = !hasMin || c.arg("min").isNone();
+    bool maxNone = !hasMax || c.arg("max").isNone();
+    if (minNone && maxNone)
+      return c.semantic("at least one of 'min' or 'max' must not be None");
+    std::vector<PromotionOperand> ops;
+    std::vector<Rank> ranks{c.rank("self")};
+    auto addArg = [&](std::string_view n) {
+      const Value &v = c.arg(n);
+      if (v.isTensor()) {
+        ops.push_back({*v.dtype(), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+        ranks.push_back(v.rank());
+      } else if (v.isNumber()) {
+        ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
+      }
+    };
+    addArg("self");
+    if (!minNone) addArg("min");
+    if (!maxNone) addArg("max");
+    DType r = *resultType(ops);
+    if (isComplex(r))
+      return c.semantic("clamp is not supported for complex types (promoted {})", name(r));
+    // Scalar bounds and clamp(min, max) with tensors have no bool kernel;
+    // clamp_min/clamp_max with a tensor bound run maximum/minimum.
+    bool oneTensorBound = tensorBounds && (minNone || maxNone);
+    if (isBool(r) && !oneTensorBound)
+      return c.semantic("clamp is not implemented for bool");
+    return tensorOf(r, broadcastRank(ranks));
+  };
+}
+
+RuleResult maskedFill(const OpCall &c) {
+  // 1.13 does not check the mask dtype (a non-bool mask is read byte-wise;
+  // whether that raises depends on its values): accepted.
+  const Value &v = c.arg("value");
+  if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
+    return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
+  return tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"}));
+}
+
+RuleResult maskedScatter(const OpCall &c) {
+  DType a = c.dtype("self"), b = c.dtype("source");
+  if (a != b)
+    return c.semantic("source ({}) must have the same dtype as self ({})", name(b), name(a));
+  return tensorOf(a, broadcastArgs(c, {"self", "mask"}));
+}
+
+RuleResult lerp(const OpCall &c) {
+  DType a = c.dtype("self"), e = c.dtype("end");
+  if (a != e) return c.semantic("expected dtype {} for end but got {}", name(a), name(e));
+  const Value &w = c.arg("weight");
+  if (w.isTensor() && *w.dtype() != a)
+    return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
+  if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
+  return tensorOf(a, broadcastArgs(c, {"self", "end", "weight"}));
+}
+
+RuleFn addc(bool isDiv) {
+  return [isDiv](const OpCall &c) -> RuleResult {
+    if (isDiv && isIntegral(c.dtype("tensor1"), true) && isIntegral(c.dtype("tensor2"), true))
+      return c.semantic("integer division with addcdiv is not supported (tensor1 {}, tensor2 {})",
+                        s(c, "tensor1"), s(c, "tensor2"));
+    DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
+    if (isBool(r)) return c.semantic("not implemented for bool");
+    return tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"}));
+  };
+}
+
+} // namespace
+
+void registerTernary(Registry &r) {
+  for (const char *k : {"aten::where.self", "aten::where.ScalarSelf", "aten::where.ScalarOther",
+                        "aten::where.Scalar"})
+    r.add(k, "where", where);
+  r.add("aten::where", "where", whereNonzero);
+
+  for (const char *n : {"clamp", "clip"}) {
+    std::string b = std::string("aten::") + n;
+    r.add(b, "clamp", clampRule(false)).variant({{"min", "None"}, {"max", "sweep"}});
+    r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}});
+    r.add(b + "_", "clamp", inplace(clampRule(false), {}))
+        .variant({{"min", "None"}, {"max", "sweep"}});
+    r.add(b + "_.Tensor", "clamp", inplace(clampRule(true), {"min", "max"}))
+        .variant({{"min", "None"}, {"max", "sweep"}});
+  }
+  for (const char *n : {"clamp_min", "clamp_max"}) {
+    std::string b = std::string("aten::") + n;
+    r.add(b, "clamp", clampRule(false));
+    r.add(b + ".Tensor", "clamp", clampRule(true));
+    r.add(b + "_", "clamp", inplace(clampRule(false), {}));
+    r.add(b + "_.Tensor", "clamp", inplace(clampRule(true), {n[7] == 'i' ? "min" : "max"}));
+  }
+
+  for (const char *ov : {".Scalar", ".Tensor"}) {
+    r.add(std::string("aten::masked_fill") + ov, "masked", maskedFill)
+        .sample("mask", "sweep");
+    r.add(std::string("aten::masked_fill_") + ov, "masked",
+          inplace(maskedFill, {"mask"}, /*castCheck=*/false));
+  }
+  r.add("aten::masked_scatter", "masked", maskedScatter)
+      .sample("mask", "bool[2]=0");
+  r.add("aten::masked_scatter_", "masked", inplace(maskedScatter, {"mask"}, false))
+      .sample("mask", "bool[2]=0");
+
+  for (const char *ov : {".Scalar", ".Tensor"}) {
+    r.add(std::string("aten::lerp") + ov, "lerp", lerp);
+    r.add(std::string("aten::lerp_") + ov, "lerp", inplace(lerp, {"end", "weight"}, false));
+  }
+
+  r.add("aten::addcmul", "addc", addc(false));
+  r.add("aten::addcmul_", "addc", inplace(addc(false), {"tensor1", "tensor2"}));
+  r.add("aten::addcdiv", "addc", addc(true));
+  r.add("aten::addcdiv_", "addc", inplace(addc(true), {"tensor1", "tensor2"}));
+}
 
 } // namespace dtf

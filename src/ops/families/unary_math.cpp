@@ -1,9 +1,117 @@
-//===- ops/families/unary_math.cpp ----------------------------------------------===//
+//===- ops/families/unary_math.cpp - int-to-float unary math --------------===//
+//
+// sin, exp, sqrt, erf, lgamma, the special_* functions ...: PyTorch's
+// INT_TO_FLOAT kind. Bool and integer inputs compute in (and return) the
+// default dtype float32; floating and complex inputs keep their dtype. The
+// in-place forms keep self's dtype, so they raise for bool/integer self
+// ("result type Float can't be cast to the desired output type Int").
+//
+// Checked on torch 1.13 (CPU + meta) for all 13 dtypes at rank 0 and 1. Many
+// of these have no CPU kernel for float16/complex32 (or for complex at all:
+// erf, lgamma, expm1, the bessel functions ...); those are kernel gaps, and
+// the rule gives the dtype meta gives.
+//
+//===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
+namespace {
 
-void registerUnaryMath(Registry &r) {}
+/// The in-place form of an out-of-place rule: result = self's dtype and
+/// rank; PyTorch raises when the out-of-place result cannot be cast to self.
+RuleFn inPlace(RuleFn outOfPlace) {
+  return [fn = std::move(outOfPlace)](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    if (!r.ok()) return r;
+    DType self = c.dtype("self");
+    if (auto d = r.outputs().front().dtype(); d && !canCast(*d, self))
+      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*d),
+                        c10Name(self));
+    return tensorOf(self, c.rank("self"));
+  };
+}
+
+/// `fn`, but raising for complex self with `what` ("deg2rad is not ...").
+RuleFn rejectComplex(RuleFn fn, std::string what) {
+  return [fn = std::move(fn), what = std::move(what)](const OpCall &c) -> RuleResult {
+    if (isComplex(c.dtype("self"))) return c.semantic("{} (self is {})", what, name(c.dtype("self")));
+    return fn(c);
+  };
+}
+
+/// polygamma(n, self): INT_TO_FLOAT, and n must not be negative.
+RuleFn polygammaRule() {
+  return [](const OpCall &c) -> RuleResult {
+    if (auto n = c.arg("n").intValue(); n && *n < 0)
+      return c.error(ErrorKind::ValueDependent, "polygamma(n, x) does not support negative n ({})", *n);
+    return tensorOf(applyKind(PromotionKind::IntToFloat, c.dtype("self")), c.rank("self"));
+  };
+}
+
+/// mvlgamma(self, p): bool raises; integers compute in the default dtype.
+/// Complex has no kernel anywhere (arange/lgamma), kept as complex.
+RuleFn mvlgammaRule(bool inPlaceForm) {
+  return [inPlaceForm](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    if (isBool(d)) return c.semantic("the input tensor may not be a boolean tensor");
+    if (auto p = c.arg("p").intValue(); p && *p < 1)
+      return c.error(ErrorKind::ValueDependent, "p has to be greater than or equal to 1 (p = {})", *p);
+    // mvlgamma_ builds its arange in self's dtype: step 0.5 truncates to 0.
+    if (inPlaceForm && isIntegral(d)) return c.semantic("step must be nonzero (self is {})", name(d));
+    return tensorOf(applyKind(PromotionKind::IntToFloat, d), c.rank("self"));
+  };
+}
+
+} // namespace
+
+void registerUnaryMath(Registry &r) {
+  const std::string fam = "unary.int_to_float";
+  RuleFn i2f = unary(PromotionKind::IntToFloat);
+
+  // Ops with an in-place `name_` overload.
+  for (const char *n :
+       {"sin",    "cos",     "tan",     "asin",   "acos",    "atan",    "sinh",    "cosh",  "tanh",
+        "asinh",  "acosh",   "atanh",   "arcsin", "arccos",  "arctan",  "arcsinh", "arccosh",
+        "arctanh", "exp",    "exp2",    "expm1",  "log",     "log1p",   "log2",    "log10", "sqrt",
+        "rsqrt",  "reciprocal", "sigmoid", "erf", "erfc",    "erfinv",  "lgamma",  "digamma", "i0",
+        "sinc"}) {
+    r.add(std::string("aten::") + n, fam, i2f);
+    r.add(std::string("aten::") + n + "_", fam, inPlace(i2f));
+  }
+  // special_* functions (no in-place overloads).
+  for (const char *n :
+       {"special_bessel_j0", "special_bessel_j1", "special_bessel_y0", "special_bessel_y1",
+        "special_modified_bessel_i0", "special_modified_bessel_i1", "special_modified_bessel_k0",
+        "special_modified_bessel_k1", "special_digamma", "special_psi", "special_gammaln", "special_entr", "special_erf",
+        "special_erfc", "special_erfcx", "special_erfinv", "special_exp2", "special_expm1",
+        "special_expit", "special_i0", "special_i0e", "special_i1", "special_i1e", "special_log1p",
+        "special_log_ndtr", "special_ndtr", "special_ndtri", "special_sinc"})
+    r.add(std::string("aten::") + n, fam, i2f);
+  // The same, over an argument named `x`.
+  for (const char *n : {"special_airy_ai", "special_scaled_modified_bessel_k0", "special_scaled_modified_bessel_k1",
+                        "special_spherical_bessel_j0"})
+    r.add(std::string("aten::") + n, fam, elementwise(PromotionKind::IntToFloat, {"x"}));
+
+  // logit clamps, and clamp rejects complex (meta); CPU/CUDA have no kernel.
+  RuleFn logit = rejectComplex(i2f, "clamp is not supported for complex types");
+  r.add("aten::logit", fam, logit);
+  r.add("aten::logit_", fam, inPlace(logit));
+  r.add("aten::special_logit", fam, logit);
+
+  for (const char *n : {"deg2rad", "rad2deg"}) {
+    RuleFn f = rejectComplex(i2f, std::string(n) + " is not supported for complex tensors");
+    r.add(std::string("aten::") + n, fam, f);
+    r.add(std::string("aten::") + n + "_", fam, inPlace(f));
+  }
+
+  r.add("aten::polygamma", fam, polygammaRule()).sample("n", "1");
+  r.add("aten::special_polygamma", fam, polygammaRule()).sample("n", "1");
+  r.add("aten::polygamma_", fam, inPlace(polygammaRule())).sample("n", "1");
+
+  r.add("aten::mvlgamma", fam, mvlgammaRule(false)).sample("p", "1");
+  r.add("aten::special_multigammaln", fam, mvlgammaRule(false)).sample("p", "1");
+  r.add("aten::mvlgamma_", fam, inPlace(mvlgammaRule(true))).sample("p", "1");
+}
 
 } // namespace dtf

@@ -1,0 +1,125 @@
+#include "frontends/text/ir_lexer.h"
+
+#include <cctype>
+#include <fmt/format.h>
+
+namespace dtf::ir {
+namespace {
+
+bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+} // namespace
+
+void Lexer::advance(size_t n) {
+  for (size_t i = 0; i < n && pos_ < src_.size(); ++i) {
+    if (src_[pos_] == '\n') { ++line_; col_ = 1; }
+    else ++col_;
+    ++pos_;
+  }
+}
+
+void Lexer::fail(const std::string &msg) const { throw IRSyntaxError(line_, col_, msg); }
+
+void Lexer::skipSpaceAndComments() {
+  while (pos_ < src_.size()) {
+    char c = src_[pos_];
+    if (c == '#') {
+      while (pos_ < src_.size() && src_[pos_] != '\n') advance();
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      advance();
+    } else {
+      return;
+    }
+  }
+}
+
+Token Lexer::next() {
+  skipSpaceAndComments();
+  Token t;
+  t.line = line_;
+  t.col = col_;
+  t.begin = pos_;
+  auto finish = [&](Token::Kind k, size_t from) {
+    t.kind = k;
+    t.text = src_.substr(from, pos_ - from);
+    t.end = pos_;
+    return t;
+  };
+  if (pos_ >= src_.size()) { t.end = pos_; return t; }
+  char c = peek();
+  if (c == '%') {
+    advance();
+    size_t from = pos_;
+    while (identChar(peek())) advance();
+    if (pos_ == from) fail("expected a value name after '%'");
+    return finish(Token::Kind::ValueName, from);
+  }
+  if (identStart(c)) {
+    size_t from = pos_;
+    while (true) {
+      if (identChar(peek())) advance();
+      else if (peek() == ':' && peek(1) == ':' && identStart(peek(2))) advance(2);
+      else break;
+    }
+    return finish(Token::Kind::Ident, from);
+  }
+  if (digit(c) || (c == '-' && (digit(peek(1)) || (peek(1) == 'i' && peek(2) == 'n' && peek(3) == 'f')))) {
+    size_t from = pos_;
+    if (c == '-') advance();
+    if (peek() == 'i') { advance(3); return finish(Token::Kind::Number, from); }
+    while (digit(peek())) advance();
+    if (peek() == '.') { advance(); while (digit(peek())) advance(); }
+    if ((peek() == 'e' || peek() == 'E') &&
+        (digit(peek(1)) || ((peek(1) == '-' || peek(1) == '+') && digit(peek(2))))) {
+      advance(2);
+      while (digit(peek())) advance();
+    }
+    if (peek() == 'j') advance(); // complex literal
+    return finish(Token::Kind::Number, from);
+  }
+  if (c == '"' || c == '\'') {
+    size_t from = pos_;
+    advance();
+    while (true) {
+      if (pos_ >= src_.size() || peek() == '\n') throw IRSyntaxError(t.line, t.col, "unterminated string literal");
+      if (peek() == '\\') { advance(2); continue; }
+      if (peek() == c) { advance(); break; }
+      advance();
+    }
+    return finish(Token::Kind::String, from);
+  }
+  if (c == '-' && peek(1) == '>') {
+    size_t from = pos_;
+    advance(2);
+    return finish(Token::Kind::Arrow, from);
+  }
+  static constexpr std::string_view kPunct = "()[]{},:=?*<>|";
+  if (kPunct.find(c) != std::string_view::npos) {
+    size_t from = pos_;
+    advance();
+    t.punct = c;
+    return finish(Token::Kind::Punct, from);
+  }
+  fail(fmt::format("unexpected character '{}'", c));
+}
+
+std::string unquote(std::string_view q) {
+  std::string out;
+  if (q.size() < 2) return out;
+  for (size_t i = 1; i + 1 < q.size(); ++i) {
+    char c = q[i];
+    if (c != '\\' || i + 2 >= q.size()) { out += c; continue; }
+    char e = q[++i];
+    switch (e) {
+    case 'n': out += '\n'; break;
+    case 't': out += '\t'; break;
+    case 'r': out += '\r'; break;
+    default: out += e; break;
+    }
+  }
+  return out;
+}
+
+} // namespace dtf::ir

@@ -1,0 +1,47 @@
+//===- frontends/text/ir_lexer.h - tokens of TorchScript IR text -*- C++ -*-===//
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace dtf::ir {
+
+/// A malformed input, at a 1-based line and column.
+struct IRSyntaxError : std::runtime_error {
+  IRSyntaxError(uint32_t line, uint32_t col, const std::string &msg)
+      : std::runtime_error(msg), line(line), col(col) {}
+  uint32_t line, col;
+};
+
+struct Token {
+  enum class Kind : uint8_t { End, ValueName, Ident, Number, String, Punct, Arrow };
+  Kind kind = Kind::End;
+  std::string_view text; ///< for ValueName without the '%'; for String with quotes
+  char punct = 0;
+  uint32_t line = 0, col = 0;
+  size_t begin = 0, end = 0; ///< offsets in the source
+};
+
+/// Splits the source into tokens; `#` comments are skipped.
+class Lexer {
+public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+  Token next();
+
+private:
+  void skipSpaceAndComments();
+  char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
+  void advance(size_t n = 1);
+  [[noreturn]] void fail(const std::string &msg) const;
+
+  std::string_view src_;
+  size_t pos_ = 0;
+  uint32_t line_ = 1, col_ = 1;
+};
+
+/// The contents of a quoted string token, with escapes resolved.
+std::string unquote(std::string_view quoted);
+
+} // namespace dtf::ir

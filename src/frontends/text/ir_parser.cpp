@@ -1,0 +1,346 @@
+#include "frontends/text/ir_parser.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <unordered_map>
+
+namespace dtf::ir {
+namespace {
+
+using TK = Token::Kind;
+
+TypeExpr::Kind scalarKind(std::string_view name) {
+  using K = TypeExpr::Kind;
+  if (name == "Tensor" || dtypeFromTorchTypeName(name)) return K::Tensor;
+  if (name == "int") return K::Int;
+  if (name == "float") return K::Float;
+  if (name == "bool") return K::Bool;
+  if (name == "complex") return K::Complex;
+  if (name == "Scalar" || name == "number") return K::Number;
+  if (name == "str") return K::Str;
+  if (name == "Device") return K::Device;
+  if (name == "NoneType") return K::None;
+  return K::Other;
+}
+
+class Parser {
+public:
+  explicit Parser(std::string_view src) : src_(src), lex_(src) { tok_ = lex_.next(); }
+
+  std::unique_ptr<Graph> parseGraph() {
+    g_ = std::make_unique<Graph>();
+    expectIdent("graph");
+    g_->body().loc = loc(tok_);
+    expectPunct('(');
+    g_->body().params = parseParams(0);
+    expectPunct(':');
+    parseNodes(0, 0);
+    expectIdent("return");
+    g_->body().returns = parseUses();
+    if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
+    return std::move(g_);
+  }
+
+private:
+  // --- tokens -------------------------------------------------------------
+  void bump() { lastEnd_ = tok_.end; tok_ = lex_.next(); }
+  static SourceLoc loc(const Token &t) { return {t.line, t.col}; }
+  [[noreturn]] void fail(const Token &t, const std::string &msg) { throw IRSyntaxError(t.line, t.col, msg); }
+  std::string describe(const Token &t) {
+    return t.kind == TK::End ? "end of input" : fmt::format("'{}'", src_.substr(t.begin, t.end - t.begin));
+  }
+  bool isPunct(char c) const { return tok_.kind == TK::Punct && tok_.punct == c; }
+  bool isIdent(std::string_view s) const { return tok_.kind == TK::Ident && tok_.text == s; }
+  void expectPunct(char c) {
+    if (!isPunct(c)) fail(tok_, fmt::format("expected '{}' but found {}", c, describe(tok_)));
+    bump();
+  }
+  void expectIdent(std::string_view s) {
+    if (!isIdent(s)) fail(tok_, fmt::format("expected '{}' but found {}", s, describe(tok_)));
+    bump();
+  }
+
+  // --- values -------------------------------------------------------------
+  ValueId define(const Token &name, TypePtr type) {
+    std::string n(name.text);
+    if (ids_.count(n)) fail(name, fmt::format("value %{} is defined twice", n));
+    ValueId v = g_->addValue(n, std::move(type));
+    ids_.emplace(std::move(n), v);
+    return v;
+  }
+  ValueId use() {
+    if (tok_.kind != TK::ValueName) fail(tok_, fmt::format("expected a value (%name) but found {}", describe(tok_)));
+    auto it = ids_.find(std::string(tok_.text));
+    if (it == ids_.end()) fail(tok_, fmt::format("use of undefined value %{}", tok_.text));
+    bump();
+    return it->second;
+  }
+  /// `(%a, %b)` after the opening point.
+  std::vector<ValueId> parseUses() {
+    expectPunct('(');
+    std::vector<ValueId> out;
+    while (!isPunct(')')) {
+      out.push_back(use());
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+    return out;
+  }
+  /// `%a : T, %b : T)` (the '(' already consumed); types are required.
+  std::vector<ValueId> parseParams(BlockId block) {
+    std::vector<ValueId> out;
+    while (!isPunct(')')) {
+      if (tok_.kind != TK::ValueName) fail(tok_, fmt::format("expected a parameter (%name) but found {}", describe(tok_)));
+      Token name = tok_;
+      bump();
+      TypePtr type = tensorType();
+      if (isPunct(':')) { bump(); type = parseType(); }
+      ValueId v = define(name, type);
+      g_->values[v].paramOf = block;
+      out.push_back(v);
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+    return out;
+  }
+
+  // --- types --------------------------------------------------------------
+  /// Guards the recursion of nested types and literals against absurd input.
+  struct DepthGuard {
+    DepthGuard(Parser &p) : p(p) {
+      if (++p.nestDepth_ > kMaxNesting)
+        p.fail(p.tok_, fmt::format("types or literals nested deeper than {} levels are refused", kMaxNesting));
+    }
+    ~DepthGuard() { --p.nestDepth_; }
+    Parser &p;
+  };
+  TypePtr parseType() {
+    DepthGuard guard(*this);
+    size_t begin = tok_.begin;
+    auto t = std::make_shared<TypeExpr>();
+    if (isPunct('(')) {
+      bump();
+      t->kind = TypeExpr::Kind::Tuple;
+      while (!isPunct(')')) {
+        t->elems.push_back(parseType());
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+    } else {
+      if (tok_.kind != TK::Ident) fail(tok_, fmt::format("expected a type but found {}", describe(tok_)));
+      std::string_view name = tok_.text;
+      t->kind = scalarKind(name);
+      t->dtype = dtypeFromTorchTypeName(name);
+      bump();
+      if (isPunct('(')) parseTypeArgs(*t);
+      else if (isPunct('[') && (name == "Optional" || name == "List")) {
+        bump();
+        t->kind = name == "List" ? TypeExpr::Kind::List : TypeExpr::Kind::Optional;
+        t->elems.push_back(parseType());
+        expectPunct(']');
+      }
+    }
+    while (true) {
+      if (isPunct('[')) {
+        bump();
+        expectPunct(']');
+        wrap(t, TypeExpr::Kind::List, begin);
+      } else if (isPunct('?')) {
+        bump();
+        wrap(t, TypeExpr::Kind::Optional, begin);
+      } else {
+        break;
+      }
+    }
+    t->text = std::string(src_.substr(begin, lastEnd_ - begin));
+    auto it = types_.find(t->text);
+    if (it != types_.end()) return it->second;
+    types_.emplace(t->text, t);
+    return t;
+  }
+  void wrap(std::shared_ptr<TypeExpr> &t, TypeExpr::Kind kind, size_t begin) {
+    t->text = std::string(src_.substr(begin, lastEnd_ - begin));
+    auto outer = std::make_shared<TypeExpr>();
+    outer->kind = kind;
+    outer->elems.push_back(t);
+    t = outer;
+  }
+  /// `(2, *, strides=[..], device=cpu)` for tensors, `(str, Tensor)` otherwise.
+  void parseTypeArgs(TypeExpr &t) {
+    bump();
+    int sizes = 0;
+    while (!isPunct(')')) {
+      if (t.kind == TypeExpr::Kind::Tensor) {
+        if (isPunct('*') || tok_.kind == TK::Number) {
+          ++sizes;
+          bump();
+        } else if (tok_.kind == TK::Ident) {
+          bump();
+          expectPunct('=');
+          skipBalanced();
+        } else {
+          fail(tok_, fmt::format("expected a size or a name=value in a tensor type, found {}", describe(tok_)));
+        }
+      } else {
+        t.elems.push_back(parseType());
+      }
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+    if (t.kind == TypeExpr::Kind::Tensor) t.rank = sizes;
+  }
+  /// Skip one attribute-ish value: tokens up to ',' ')' or ']' at depth 0.
+  void skipBalanced() {
+    int depth = 0;
+    while (tok_.kind != TK::End) {
+      if (tok_.kind == TK::Punct) {
+        char c = tok_.punct;
+        if (depth == 0 && (c == ',' || c == ')' || c == ']')) return;
+        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+        if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+      }
+      bump();
+    }
+  }
+
+  // --- attributes ---------------------------------------------------------
+  Value numberLiteral(const Token &t, Attribute::LitKind &kind) {
+    std::string s(t.text);
+    bool isFloat = s.find_first_of(".eEin") != std::string::npos;
+    if (s.ends_with("j")) { kind = Attribute::LitKind::Other; return Value::number(NumKind::Complex); }
+    if (!isFloat) {
+      int64_t i = 0;
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+      if (ec == std::errc()) { kind = Attribute::LitKind::Int; return Value::integer(i); }
+    }
+    kind = Attribute::LitKind::Float;
+    return Value::floating(std::strtod(s.c_str(), nullptr));
+  }
+  Value parseLiteral(Attribute::LitKind &kind) {
+    DepthGuard guard(*this);
+    Token t = tok_;
+    if (t.kind == TK::Number) { bump(); return numberLiteral(t, kind); }
+    if (t.kind == TK::String) { bump(); kind = Attribute::LitKind::String; return Value::string(unquote(t.text)); }
+    if (t.kind == TK::Ident && (t.text == "inf" || t.text == "nan")) {
+      bump();
+      kind = Attribute::LitKind::Float;
+      return Value::floating(std::strtod(std::string(t.text).c_str(), nullptr));
+    }
+    if (isPunct('{')) { // 0-dim tensor constant `{2.5}`
+      bump();
+      Value v;
+      if (tok_.kind == TK::Number) { Attribute::LitKind k; v = numberLiteral(tok_, k); bump(); }
+      else skipBalanced();
+      expectPunct('}');
+      kind = Attribute::LitKind::TensorLiteral;
+      return v;
+    }
+    if (isPunct('<')) { // `<Tensor>`: a tensor constant printed without its data
+      bump();
+      skipBalanced();
+      expectPunct('>');
+      kind = Attribute::LitKind::TensorLiteral;
+      return Value();
+    }
+    if (isPunct('[')) {
+      bump();
+      std::vector<Value> elems;
+      while (!isPunct(']')) {
+        Attribute::LitKind k;
+        elems.push_back(parseLiteral(k));
+        if (!isPunct(']')) expectPunct(',');
+      }
+      bump();
+      kind = Attribute::LitKind::List;
+      return Value::list(std::move(elems));
+    }
+    skipBalanced();
+    kind = Attribute::LitKind::Other;
+    return Value::top();
+  }
+  void parseAttrs(Node &n) {
+    bump(); // '['
+    while (!isPunct(']')) {
+      if (tok_.kind != TK::Ident) fail(tok_, fmt::format("expected an attribute name but found {}", describe(tok_)));
+      Attribute a;
+      a.name = std::string(tok_.text);
+      bump();
+      expectPunct('=');
+      size_t begin = tok_.begin;
+      a.literal = parseLiteral(a.kind);
+      a.text = std::string(src_.substr(begin, lastEnd_ - begin));
+      n.attrs.push_back(std::move(a));
+      if (!isPunct(']')) expectPunct(',');
+    }
+    bump();
+  }
+
+  // --- nodes and blocks ---------------------------------------------------
+  void parseNodes(BlockId block, int depth) {
+    while (tok_.kind == TK::ValueName || isPunct('=')) parseNode(block, depth);
+  }
+  void parseNode(BlockId block, int depth) {
+    Token first = tok_;
+    std::vector<std::pair<Token, TypePtr>> outs;
+    while (tok_.kind == TK::ValueName) {
+      Token name = tok_;
+      bump();
+      TypePtr type = tensorType();
+      if (isPunct(':')) { bump(); type = parseType(); }
+      outs.emplace_back(name, type);
+      if (!isPunct('=')) expectPunct(',');
+    }
+    expectPunct('=');
+    if (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos)
+      fail(tok_, fmt::format("expected an operator name (ns::name) but found {}", describe(tok_)));
+    NodeId n = g_->addNode(block, tok_.text, loc(first));
+    bump();
+    if (isPunct('[')) parseAttrs(g_->nodes[n]);
+    std::vector<ValueId> ins = parseUses();
+    g_->nodes[n].inputs = std::move(ins);
+    if (isPunct(',') ) { // `, scope: a.b` printed by older torch: skip the rest of the line
+      uint32_t line = tok_.line;
+      while (tok_.kind != TK::End && tok_.line == line) bump();
+    }
+    for (auto &[name, type] : outs) {
+      ValueId v = define(name, type);
+      g_->values[v].def = n;
+      g_->nodes[n].outputs.push_back(v);
+    }
+    while (tok_.kind == TK::Ident && tok_.text.starts_with("block")) parseBlock(n, depth + 1);
+  }
+  void parseBlock(NodeId owner, int depth) {
+    if (depth > kMaxNesting)
+      fail(tok_, fmt::format("blocks nested deeper than {} levels are refused", kMaxNesting));
+    BlockId b = g_->addBlock(owner, loc(tok_));
+    bump();
+    expectPunct('(');
+    auto params = parseParams(b);
+    g_->blocks[b].params = std::move(params);
+    expectPunct(':');
+    parseNodes(b, depth);
+    if (tok_.kind != TK::Arrow) fail(tok_, fmt::format("expected '-> (...)' ending the block but found {}", describe(tok_)));
+    bump();
+    auto rets = parseUses();
+    g_->blocks[b].returns = std::move(rets);
+  }
+
+  std::string_view src_;
+  Lexer lex_;
+  Token tok_;
+  size_t lastEnd_ = 0;
+  int nestDepth_ = 0;
+  std::unique_ptr<Graph> g_;
+  std::unordered_map<std::string, ValueId> ids_;
+  std::unordered_map<std::string, TypePtr> types_;
+};
+
+} // namespace
+
+std::unique_ptr<Graph> parseIR(std::string_view text) {
+  Parser p(text);
+  return p.parseGraph();
+}
+
+} // namespace dtf::ir

@@ -1,0 +1,111 @@
+#include "frontends/text/ir_printer.h"
+
+#include <fmt/format.h>
+
+namespace dtf::ir {
+namespace {
+
+class Printer {
+public:
+  Printer(const Graph &g, const refine::Result *r) : g_(g), r_(r) {}
+
+  std::string run() {
+    const Block &body = g_.body();
+    out_ += "graph(";
+    for (size_t i = 0; i < body.params.size(); ++i) {
+      if (i) out_ += ",\n      ";
+      out_ += fmt::format("%{} : {}", g_.values[body.params[i]].name, g_.values[body.params[i]].type->text);
+    }
+    out_ += "):\n";
+    nodes(0, 2, 0);
+    out_ += "  return (" + uses(body.returns) + ")\n";
+    return std::move(out_);
+  }
+
+private:
+  std::string typeOf(ValueId v) {
+    const TypeExpr &t = *g_.values[v].type;
+    if (!r_) return t.text;
+    // Constants are data: their written type stays (parseIR needs the device
+    // of a tensor constant from it).
+    NodeId def = g_.values[v].def;
+    if (def != kNoId && g_.kindOf(def) == "prim::Constant") return t.text;
+    return annotatedTypeText(t, r_->values[v]);
+  }
+  std::string uses(const std::vector<ValueId> &vs) {
+    std::string s;
+    for (size_t i = 0; i < vs.size(); ++i) s += (i ? ", %" : "%") + g_.values[vs[i]].name;
+    return s;
+  }
+  void nodes(BlockId b, int indent, int depth) {
+    if (depth > kMaxNesting) return; // the parser refuses deeper graphs
+    for (NodeId n : g_.blocks[b].nodes) node(n, indent, depth);
+  }
+  void node(NodeId n, int indent, int depth) {
+    const Node &node = g_.nodes[n];
+    out_.append(indent, ' ');
+    for (size_t i = 0; i < node.outputs.size(); ++i)
+      out_ += fmt::format("{}%{} : {}", i ? ", " : "", g_.values[node.outputs[i]].name, typeOf(node.outputs[i]));
+    out_ += " = "; // as torch prints it, also for nodes without outputs
+    out_ += g_.kindName(node.kind);
+    if (!node.attrs.empty()) {
+      out_ += "[";
+      for (size_t i = 0; i < node.attrs.size(); ++i)
+        out_ += fmt::format("{}{}={}", i ? ", " : "", node.attrs[i].name, node.attrs[i].text);
+      out_ += "]";
+    }
+    out_ += "(" + uses(node.inputs) + ")\n";
+    for (size_t k = 0; k < node.blocks.size(); ++k) {
+      const Block &blk = g_.blocks[node.blocks[k]];
+      out_.append(indent + 2, ' ');
+      out_ += fmt::format("block{}(", k);
+      for (size_t i = 0; i < blk.params.size(); ++i)
+        out_ += fmt::format("{}%{} : {}", i ? ", " : "", g_.values[blk.params[i]].name, typeOf(blk.params[i]));
+      out_ += "):\n";
+      nodes(node.blocks[k], indent + 4, depth + 1);
+      out_.append(indent + 4, ' ');
+      out_ += "-> (" + uses(blk.returns) + ")\n";
+    }
+  }
+
+  const Graph &g_;
+  const refine::Result *r_;
+  std::string out_;
+};
+
+} // namespace
+
+std::string printIR(const Graph &g, const refine::Result *refined) { return Printer(g, refined).run(); }
+
+nlohmann::json dtypeJson(const Value &v) {
+  if (v.isTensor() && v.dtype()) return std::string(name(*v.dtype()));
+  return nullptr;
+}
+
+nlohmann::json rankJson(const Value &v) {
+  if (v.isTensor() && v.rank().value()) return *v.rank().value();
+  return nullptr;
+}
+
+nlohmann::json reportJson(const Graph &g, const refine::Result &r, const std::string &file) {
+  nlohmann::json values = nlohmann::json::object();
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
+    values[g.values[v].name] = {{"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}};
+  }
+  nlohmann::json diags = nlohmann::json::array();
+  for (const refine::Diagnostic &d : r.diagnostics) {
+    nlohmann::json j = {{"severity", std::string(refine::name(d.severity))},
+                        {"category", d.category},
+                        {"message", d.message}};
+    j["node"] = d.node == kNoId ? nlohmann::json(nullptr) : nlohmann::json(g.kindOf(d.node));
+    j["line"] = d.loc.line ? nlohmann::json(d.loc.line) : nlohmann::json(nullptr);
+    j["column"] = d.loc.col ? nlohmann::json(d.loc.col) : nlohmann::json(nullptr);
+    if (d.value != kNoId) j["value"] = g.values[d.value].name;
+    if (!file.empty()) j["file"] = file;
+    diags.push_back(std::move(j));
+  }
+  return {{"values", std::move(values)}, {"diagnostics", std::move(diags)}};
+}
+
+} // namespace dtf::ir

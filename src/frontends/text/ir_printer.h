@@ -1,0 +1,26 @@
+//===- frontends/text/ir_printer.h - print IR text and JSON reports -*- C++ -*-===//
+#pragma once
+
+#include "graph/graph.h"
+#include "refine/refine.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dtf::ir {
+
+/// TorchScript IR text that torch::jit::parseIR reads back (with
+/// parse_tensor_constants for `{2.5}` constants). With `refined`, every
+/// non-input value's type is the inferred one (`Float(*, *)`, unknown stays
+/// `Tensor`); graph inputs keep their written types. Without, types as written.
+std::string printIR(const Graph &g, const refine::Result *refined = nullptr);
+
+/// `{"values": {NAME: {"dtype", "rank"}}, "diagnostics": [...]}` over every
+/// tensor-typed value (graph inputs too).
+nlohmann::json reportJson(const Graph &g, const refine::Result &r, const std::string &file = {});
+
+/// `float32` / null, as in the JSON report.
+nlohmann::json dtypeJson(const Value &v);
+nlohmann::json rankJson(const Value &v);
+
+} // namespace dtf::ir

@@ -1,0 +1,47 @@
+#include "frontends/torchscript/module_loader.h"
+
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/passes/lower_graph.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/script.h>
+
+#include <unordered_map>
+
+namespace dtf::torchscript {
+
+std::string loadModuleAsIR(const std::string &path) {
+  try {
+    torch::jit::Module m = torch::jit::load(path);
+    m.eval();
+    std::shared_ptr<torch::jit::Graph> g = m.get_method("forward").graph()->copy();
+    torch::jit::Inline(*g);
+    auto [lowered, params] = torch::jit::LowerGraph(*g, m._ivalue());
+    // Name the lowered parameters after their attributes, by tensor identity.
+    std::unordered_map<const void *, std::string> names;
+    for (const auto &p : m.named_parameters(true)) names.emplace(p.value.unsafeGetTensorImpl(), p.name);
+    for (const auto &b : m.named_buffers(true)) names.emplace(b.value.unsafeGetTensorImpl(), b.name);
+    size_t firstParam = lowered->inputs().size() - params.size();
+    for (size_t i = 0; i < params.size(); ++i) {
+      torch::jit::Value *in = lowered->inputs()[firstParam + i];
+      if (!params[i].isTensor()) continue;
+      const at::Tensor &t = params[i].toTensor();
+      in->setType(c10::TensorType::create(t));
+      auto it = names.find(t.unsafeGetTensorImpl());
+      if (it != names.end()) in->setDebugName(it->second);
+    }
+    // Saved code loses the types of tensor constants (`{2.5}` reloads as
+    // `Tensor`); the constant's own tensor has them.
+    for (torch::jit::Node *n : lowered->nodes()) {
+      if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
+      auto iv = torch::jit::toIValue(n->output());
+      if (iv && iv->isTensor()) n->output()->setType(c10::TensorType::create(iv->toTensor()));
+    }
+    return lowered->toString(false);
+  } catch (const c10::Error &e) {
+    throw LoadError(e.what_without_backtrace());
+  } catch (const std::exception &e) {
+    throw LoadError(e.what());
+  }
+}
+
+} // namespace dtf::torchscript

@@ -1,0 +1,96 @@
+//===- graph/graph.h - a small TorchScript-like program IR ------*- C++ -*-===//
+//
+// Values, nodes and nested blocks (prim::If / prim::Loop), stored in flat
+// vectors indexed by id so that an analysis can keep its state in parallel
+// flat vectors (one dtf::Value per value id) instead of per-node maps.
+// Block 0 is the graph body: its params are the graph inputs and its returns
+// the graph outputs. Names are kept exactly as written (`%input.3` -> "input.3").
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dtype/lattice.h"
+#include "graph/type_expr.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dtf::ir {
+
+using ValueId = uint32_t;
+using NodeId = uint32_t;
+using BlockId = uint32_t;
+using KindId = uint32_t;
+inline constexpr uint32_t kNoId = UINT32_MAX;
+
+/// Deepest block nesting accepted; deeper input is refused with a message
+/// (parsers and the solver recurse per nesting level, never per node).
+inline constexpr int kMaxNesting = 200;
+
+struct SourceLoc {
+  uint32_t line = 0, col = 0; ///< 1-based; 0 = unknown
+};
+
+/// `name=literal` inside `kind[...]`. The literal is kept as written (for
+/// printing) and parsed (for prim::Constant).
+struct Attribute {
+  enum class LitKind : uint8_t { Int, Float, String, TensorLiteral, List, Other };
+  std::string name;
+  std::string text;
+  LitKind kind = LitKind::Other;
+  Value literal; ///< ints/floats/strings/lists of them; for `{2.5}` the number inside
+};
+
+struct ValueInfo {
+  std::string name;
+  TypePtr type;           ///< as written; never null (`Tensor` when omitted)
+  NodeId def = kNoId;     ///< defining node, or kNoId for a block param
+  BlockId paramOf = kNoId;
+};
+
+struct Node {
+  KindId kind = 0;
+  std::vector<ValueId> inputs, outputs;
+  std::vector<BlockId> blocks;
+  std::vector<Attribute> attrs;
+  BlockId parent = 0;
+  SourceLoc loc;
+};
+
+struct Block {
+  std::vector<ValueId> params;
+  std::vector<NodeId> nodes;
+  std::vector<ValueId> returns;
+  NodeId owner = kNoId; ///< kNoId for the graph body
+  SourceLoc loc;
+};
+
+class Graph {
+public:
+  Graph();
+
+  ValueId addValue(std::string name, TypePtr type);
+  NodeId addNode(BlockId parent, std::string_view kind, SourceLoc loc);
+  BlockId addBlock(NodeId owner, SourceLoc loc);
+
+  KindId internKind(std::string_view kind);
+  const std::string &kindName(KindId k) const { return kinds_[k]; }
+  const std::string &kindOf(NodeId n) const { return kinds_[nodes[n].kind]; }
+
+  const Block &body() const { return blocks[0]; }
+  Block &body() { return blocks[0]; }
+  const Attribute *attr(NodeId n, std::string_view name) const;
+
+  std::vector<ValueInfo> values;
+  std::vector<Node> nodes;
+  std::vector<Block> blocks;
+
+private:
+  std::vector<std::string> kinds_;
+  std::unordered_map<std::string, KindId> kindIds_;
+};
+
+} // namespace dtf::ir

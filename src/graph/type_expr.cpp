@@ -1,0 +1,98 @@
+#include "graph/type_expr.h"
+
+#include <fmt/format.h>
+
+namespace dtf::ir {
+namespace {
+
+struct TorchName {
+  DType dtype;
+  std::string_view name;
+};
+// c10's ScalarType names, as TorchScript prints tensor types.
+constexpr TorchName kTorchNames[] = {
+    {DType::Bool, "Bool"},          {DType::UInt8, "Byte"},
+    {DType::Int8, "Char"},          {DType::Int16, "Short"},
+    {DType::Int32, "Int"},          {DType::Int64, "Long"},
+    {DType::Float16, "Half"},       {DType::BFloat16, "BFloat16"},
+    {DType::Float32, "Float"},      {DType::Float64, "Double"},
+    {DType::Complex32, "ComplexHalf"}, {DType::Complex64, "ComplexFloat"},
+    {DType::Complex128, "ComplexDouble"},
+};
+
+Value unknownDevice() { return Value::join(Value::device("a"), Value::device("b")); }
+
+} // namespace
+
+std::string_view torchTypeName(DType d) {
+  for (const TorchName &t : kTorchNames)
+    if (t.dtype == d) return t.name;
+  return "Tensor";
+}
+
+std::optional<DType> dtypeFromTorchTypeName(std::string_view name) {
+  for (const TorchName &t : kTorchNames)
+    if (t.name == name) return t.dtype;
+  return std::nullopt;
+}
+
+TypePtr tensorType() {
+  static const TypePtr t = [] {
+    auto e = std::make_shared<TypeExpr>();
+    e->kind = TypeExpr::Kind::Tensor;
+    e->text = "Tensor";
+    return e;
+  }();
+  return t;
+}
+
+Value valueOfType(const TypeExpr &t, bool withTensorDetails) {
+  using K = TypeExpr::Kind;
+  switch (t.kind) {
+  case K::Tensor: {
+    if (!withTensorDetails) return Value::unknownTensor();
+    DTypeSet d = t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all();
+    Rank r = t.rank ? Rank::exact(*t.rank) : Rank::top();
+    return Value::tensor(d, r);
+  }
+  case K::Int: return Value::number(NumKind::Int);
+  case K::Float: return Value::number(NumKind::Float);
+  case K::Bool: return Value::number(NumKind::Bool);
+  case K::Complex: return Value::number(NumKind::Complex);
+  case K::Number: return Value::number(NumKinds::all());
+  case K::Str: return Value::unknownString();
+  case K::Device: return unknownDevice();
+  case K::None: return Value::none();
+  case K::List:
+    return Value::listOf(t.elems.empty() ? Value::top() : valueOfType(*t.elems[0], withTensorDetails));
+  case K::Tuple: {
+    std::vector<Value> elems;
+    for (const TypePtr &e : t.elems) elems.push_back(valueOfType(*e, withTensorDetails));
+    return Value::tuple(std::move(elems));
+  }
+  default: return Value::top();
+  }
+}
+
+std::string annotatedTypeText(const TypeExpr &written, const Value &v) {
+  using K = TypeExpr::Kind;
+  if (written.kind == K::Tensor) {
+    // parseIR needs sizes to accept a dtype: `Float(*, *)`, `Long()` for 0-dim.
+    auto d = v.isTensor() ? v.dtype() : std::nullopt;
+    auto r = v.isTensor() ? v.rank().value() : std::nullopt;
+    if (!d || !r) return "Tensor";
+    std::string dims;
+    for (int i = 0; i < *r; ++i) dims += i ? ", *" : "*";
+    return fmt::format("{}({})", torchTypeName(*d), dims);
+  }
+  if (written.kind == K::Tuple && v.isTuple() && v.lengthKnown() &&
+      v.elements().size() == written.elems.size()) {
+    std::string s = "(";
+    for (size_t i = 0; i < written.elems.size(); ++i)
+      s += (i ? ", " : "") + annotatedTypeText(*written.elems[i], v.elements()[i]);
+    return s + ")";
+  }
+  return written.text;
+}
+
+} // namespace dtf::ir

@@ -1,0 +1,108 @@
+#include "refine/overload_match.h"
+
+namespace dtf::refine {
+namespace {
+
+using K = SchemaType::Kind;
+
+int numberFit(const Value &v, NumKind k) {
+  if (!v.isNumber()) return -1;
+  if (v.numKind() == k) return 2;
+  return v.numKinds().contains(k) ? 1 : -1;
+}
+
+} // namespace
+
+int fitScore(const SchemaType &type, const Value &v) {
+  if (v.isTop() || v.isBottom()) return 0;
+  switch (type.kind) {
+  case K::Tensor: return v.isTensor() ? 2 : -1;
+  case K::Number: return v.isNumber() ? 1 : -1;
+  case K::Int: return numberFit(v, NumKind::Int);
+  case K::Float: return numberFit(v, NumKind::Float);
+  case K::Bool: return numberFit(v, NumKind::Bool);
+  case K::Complex: return numberFit(v, NumKind::Complex);
+  case K::ScalarType:
+  case K::Layout:
+  case K::MemoryFormat: return numberFit(v, NumKind::Int);
+  case K::Str: return v.isString() ? 2 : -1;
+  case K::Device: return v.kind() == ValueKind::Device ? 2 : -1;
+  case K::Optional:
+    if (v.isNone()) return 2;
+    return type.inner() ? fitScore(*type.inner(), v) : 0;
+  case K::List: {
+    if (!v.isList()) return -1;
+    Value e = v.elementSummary();
+    if (e.isBottom() || !type.inner()) return 1; // empty list fits any list type
+    int s = fitScore(*type.inner(), e);
+    return s < 0 ? -1 : (s == 2 ? 2 : 1);
+  }
+  case K::Tuple: return v.isTuple() ? 1 : -1;
+  case K::Any:
+  case K::TypeVar: return 1;
+  case K::Generator: return v.isNone() ? 1 : 0;
+  default: return 0;
+  }
+}
+
+namespace {
+
+OverloadMatch matchWithArity(std::span<const Schema *const> overloads, std::span<const Value> args,
+                             size_t numOutputs, bool exactArity) {
+  OverloadMatch best;
+  int bestScore = -1;
+  std::vector<const Schema *> tied;
+  for (const Schema *s : overloads) {
+    if (s->varargs) continue;
+    if (!s->varReturns && s->returns.size() != numOutputs) continue;
+    if (args.size() > s->args.size()) continue;
+    if (exactArity && args.size() != s->args.size()) continue;
+    bool ok = true;
+    int score = 0;
+    for (size_t i = 0; i < s->args.size() && ok; ++i) {
+      if (i >= args.size()) {
+        ok = s->args[i].defaultText.has_value();
+        continue;
+      }
+      int f = fitScore(*s->args[i].type, args[i]);
+      if (f < 0) ok = false;
+      else score += f;
+    }
+    if (!ok) continue;
+    // An overload with `out=` arguments is never what a graph node meant
+    // when another one fits as well.
+    if (s->overload.ends_with("out")) score -= 1;
+    if (score > bestScore) {
+      bestScore = score;
+      tied = {s};
+    } else if (score == bestScore) {
+      tied.push_back(s);
+    }
+  }
+  if (tied.size() == 1) {
+    best.status = OverloadMatch::Status::Ok;
+    best.schema = tied[0];
+    return best;
+  }
+  best.status = tied.empty() ? OverloadMatch::Status::NoMatch : OverloadMatch::Status::Ambiguous;
+  for (const Schema *s : tied.empty() ? std::vector<const Schema *>(overloads.begin(), overloads.end()) : tied) {
+    if (best.candidates.size() > 300) { best.candidates += ", ..."; break; }
+    best.candidates += (best.candidates.empty() ? "" : ", ") + s->key();
+  }
+  return best;
+}
+
+} // namespace
+} // namespace dtf::refine
+
+namespace dtf::refine {
+
+OverloadMatch matchOverload(std::span<const Schema *const> overloads, std::span<const Value> args,
+                            size_t numOutputs) {
+  // TorchScript IR passes every argument; fill defaults only as a fallback.
+  OverloadMatch m = matchWithArity(overloads, args, numOutputs, true);
+  if (m.status != OverloadMatch::Status::NoMatch) return m;
+  return matchWithArity(overloads, args, numOutputs, false);
+}
+
+} // namespace dtf::refine

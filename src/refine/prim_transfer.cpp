@@ -1,0 +1,153 @@
+//===- refine/prim_transfer.cpp - transfer functions of prim ops ----------===//
+//
+// Constants, lists, tuples, dtype/device queries and other prim ops that
+// have no schema (or whose schema says only `Any`). prim ops that do have a
+// real schema (prim::NumToTensor.Scalar, prim::min.int ...) go through
+// transferOp like aten ops.
+//
+//===----------------------------------------------------------------------===//
+#include "refine/solver.h"
+
+#include <fmt/format.h>
+
+namespace dtf::refine {
+namespace {
+
+using TK = ir::TypeExpr::Kind;
+
+/// A literal read under its written type: `0` typed bool is False.
+Value literalAs(const Value &lit, const ir::TypeExpr &t) {
+  if (t.kind == TK::Bool && lit.intValue()) return Value::boolean(*lit.intValue() != 0);
+  if (t.kind == TK::Float && lit.floatValue()) return Value::floating(*lit.floatValue());
+  if (t.kind == TK::List && lit.isList() && !t.elems.empty()) {
+    std::vector<Value> elems;
+    for (const Value &e : lit.elements()) elems.push_back(literalAs(e, *t.elems[0]));
+    return Value::list(std::move(elems));
+  }
+  return lit;
+}
+
+std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
+  if (!i) return std::nullopt;
+  int64_t k = *i < 0 ? *i + static_cast<int64_t>(size) : *i;
+  if (k < 0 || k >= static_cast<int64_t>(size)) return std::nullopt;
+  return k;
+}
+
+} // namespace
+
+bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
+  ir::NodeId def = g.values[v].def;
+  if (def == ir::kNoId || g.kindOf(def) != "prim::Constant") return false;
+  const ir::Attribute *a = g.attr(def, "value");
+  if (!a || a->kind != ir::Attribute::LitKind::TensorLiteral || !a->literal.isNumber()) return false;
+  const Value &val = get(v);
+  if (!val.isTensor() || val.rank() != Rank::exact(0) || !val.dtype()) return false;
+  // Python scalars are wrapped as double, int64, bool or complex128 tensors.
+  DType d = *val.dtype();
+  return d == DType::Float64 || d == DType::Int64 || d == DType::Bool || d == DType::Complex128;
+}
+
+void Solver::transferConstant(ir::NodeId n) {
+  const ir::Node &node = g.nodes[n];
+  if (node.outputs.size() != 1) return;
+  ir::ValueId o = node.outputs[0];
+  const ir::TypeExpr &t = *g.values[o].type;
+  const ir::Attribute *a = g.attr(n, "value");
+  if (!a) {
+    set(o, t.kind == TK::None || t.text == "NoneType" ? Value::none() : coarse(o));
+    return;
+  }
+  using LK = ir::Attribute::LitKind;
+  switch (a->kind) {
+  case LK::TensorLiteral: {
+    // A tensor constant's dtype is program data, so the written type is used.
+    Rank r = a->literal.isNumber() ? Rank::exact(0) : (t.rank ? Rank::exact(*t.rank) : Rank::top());
+    if (t.rank) r = Rank::exact(*t.rank);
+    set(o, Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r), UnknownReason::Unsupported);
+    return;
+  }
+  case LK::String:
+    if (t.kind == TK::Device) set(o, Value::device(*a->literal.text()));
+    else set(o, a->literal);
+    return;
+  case LK::Int:
+  case LK::Float:
+  case LK::List: set(o, literalAs(a->literal, t)); return;
+  case LK::Other: set(o, coarse(o)); return;
+  }
+}
+
+bool Solver::transferPrim(ir::NodeId n) {
+  const std::string &kind = g.kindOf(n);
+  if (!kind.starts_with("prim::")) return false;
+  const ir::Node &node = g.nodes[n];
+  auto in = [&](size_t i) -> const Value & { return get(node.inputs[i]); };
+
+  if (kind == "prim::Constant") { transferConstant(n); return true; }
+  if (kind == "prim::ListConstruct" || kind == "prim::TupleConstruct") {
+    if (node.outputs.size() != 1) return true;
+    std::vector<Value> elems;
+    for (ir::ValueId v : node.inputs) elems.push_back(get(v));
+    set(node.outputs[0], kind == "prim::ListConstruct" ? Value::list(std::move(elems)) : Value::tuple(std::move(elems)));
+    return true;
+  }
+  if (kind == "prim::ListUnpack" || kind == "prim::TupleUnpack") {
+    if (node.inputs.size() != 1) return true;
+    const Value &agg = in(0);
+    bool exact = agg.lengthKnown() && agg.elements().size() == node.outputs.size();
+    if (agg.lengthKnown() && !exact && !agg.isBottom())
+      diag(Severity::Error, n, "unpack-length",
+           fmt::format("unpacking {} values from a sequence of {}", node.outputs.size(), agg.elements().size()));
+    Value summary = agg.isList() || agg.isTuple() ? agg.elementSummary() : Value::top();
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      ir::ValueId o = node.outputs[i];
+      Value v = exact ? agg.elements()[i] : summary;
+      if (v.isTop() || v.isBottom()) v = coarse(o);
+      set(o, v, UnknownReason::UnknownInput);
+    }
+    return true;
+  }
+  if (kind == "prim::TupleIndex") {
+    if (node.inputs.size() != 2 || node.outputs.size() != 1) return true;
+    const Value &tup = in(0);
+    auto i = normIndex(in(1).intValue(), tup.elements().size());
+    Value v = i && tup.lengthKnown() ? tup.elements()[*i] : tup.elementSummary();
+    set(node.outputs[0], v.isTop() ? coarse(node.outputs[0]) : v, UnknownReason::UnknownInput);
+    return true;
+  }
+  if (kind == "prim::dtype") {
+    if (node.inputs.size() != 1 || node.outputs.size() != 1) return true;
+    const Value &t = in(0);
+    set(node.outputs[0], t.isTensor() && t.dtype() ? Value::dtypeCode(*t.dtype()) : Value::number(NumKind::Int));
+    return true;
+  }
+  if (kind == "prim::Uninitialized") {
+    for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
+    return true;
+  }
+  if (kind == "prim::unchecked_cast" || kind == "prim::data" || kind == "prim::shape_as_tensor_passthrough") {
+    if (node.inputs.size() == 1 && node.outputs.size() == 1) set(node.outputs[0], in(0), UnknownReason::UnknownInput);
+    return true;
+  }
+  if (kind == "prim::GetAttr") {
+    // Module attributes (parameters, buffers) are data: typed as written.
+    for (ir::ValueId o : node.outputs)
+      set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
+    return true;
+  }
+  if (kind == "prim::CallMethod" || kind == "prim::CallFunction" || kind == "prim::PythonOp" ||
+      kind == "prim::fork" || kind == "prim::Enter" || kind == "prim::Exit") {
+    diag(Severity::Warning, n, "unsupported", fmt::format("{} is not analysed (inline the graph first); results unknown", kind));
+    for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
+    return true;
+  }
+  if (kind == "prim::device" || kind == "prim::isinstance" || kind == "prim::is_cuda" ||
+      kind == "prim::layout" || kind == "prim::requires_grad") {
+    for (ir::ValueId o : node.outputs) set(o, coarse(o));
+    return true;
+  }
+  return false; // schema'd prim op (NumToTensor, min, max ...): transferOp
+}
+
+} // namespace dtf::refine

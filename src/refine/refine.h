@@ -1,0 +1,87 @@
+//===- refine/refine.h - whole-program dtype/rank refinement ----*- C++ -*-===//
+//
+// A sparse forward dataflow analysis over ir::Graph: each value carries an
+// abstract dtf::Value (flat vector by value id). Straight-line code is solved
+// in one pass in program (topological) order; prim::If joins its branch
+// results; prim::Loop iterates its body with joined loop-carried values until
+// nothing changes (bounded; on the bound, carried values become unknown and a
+// diagnostic says so). aten ops go through the rule library (ops/infer.h)
+// after resolving their overload from the argument values.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "graph/graph.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dtf::refine {
+
+enum class Severity : uint8_t { Error, Warning, Note };
+std::string_view name(Severity s);
+
+/// Why a tensor value is not fully known (dtype and rank).
+enum class UnknownReason : uint8_t {
+  None,              ///< known
+  NoRule,            ///< op overload without a dtype rule
+  UnknownOp,         ///< op kind not in the schema table
+  UnknownInput,      ///< the rule ran, but an input was unknown
+  RuleUnknown,       ///< the rule ran on known inputs and answered unknown
+  NoOverload,        ///< no overload matches the argument types
+  AmbiguousOverload, ///< several overloads match equally well
+  TooManyUnknowns,   ///< enumeration bound in ops/infer hit
+  LoopBound,         ///< loop fixpoint iteration bound hit
+  AfterError,        ///< produced by an op where PyTorch raises
+  BranchJoin,        ///< control-flow merge of different dtypes/ranks
+  Unsupported,       ///< construct the analysis does not model (calls, ...)
+  Unreached,         ///< never reached (dead branch, after a raise)
+  kCount
+};
+std::string_view describe(UnknownReason r);
+
+struct Diagnostic {
+  Severity severity = Severity::Warning;
+  std::string category; ///< `dtype-error`, `possible-dtype-error`, `no-rule`, `type-conflict` ...
+  std::string message;
+  ir::NodeId node = ir::kNoId;
+  ir::SourceLoc loc;
+  ir::ValueId value = ir::kNoId;
+};
+
+/// How to read a 0-dim tensor constant (`prim::Constant[value={2.5}]` typed
+/// Double/Long/Bool/ComplexDouble) used directly as an op argument.
+enum class TensorConstantPolicy : uint8_t {
+  /// As the tracer records it: a Python scalar (wrapped number), measured on
+  /// torch 1.13 (`ids * 2.5` traces to mul(%ids, {2.5}) -> Float). Falls back
+  /// to the 0-dim tensor reading when no overload takes a number there.
+  Traced,
+  /// Both readings must agree; otherwise the results join (unknown).
+  Strict,
+};
+
+struct Options {
+  /// Use the dtype/rank written on non-input values as facts? Never: they are
+  /// only compared (type-conflict diagnostics) when this is true.
+  bool reportTypeConflicts = true;
+  TensorConstantPolicy tensorConstants = TensorConstantPolicy::Traced;
+  int maxLoopIterations = 32;
+  /// Graph inputs typed by the user (`x` -> float32:r4), over what is written.
+  std::vector<std::pair<std::string, Value>> inputTypes;
+};
+
+struct Result {
+  std::vector<Value> values;          ///< by value id
+  std::vector<UnknownReason> reasons; ///< by value id (tensors only)
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Refine every value of `g`. Graph inputs (and GetAttr results, constants)
+/// are typed from what is written; everything else is inferred.
+Result refineGraph(const ir::Graph &g, const Options &opts = {});
+
+/// True for a tensor known in both dtype and rank.
+bool fullyKnown(const Value &v);
+
+} // namespace dtf::refine

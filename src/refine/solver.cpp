@@ -1,0 +1,249 @@
+#include "refine/solver.h"
+
+#include <fmt/format.h>
+
+namespace dtf::refine {
+
+std::string_view name(Severity s) {
+  switch (s) {
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
+  case Severity::Note: return "note";
+  }
+  return "note";
+}
+
+std::string_view describe(UnknownReason r) {
+  switch (r) {
+  case UnknownReason::None: return "known";
+  case UnknownReason::NoRule: return "op without rule";
+  case UnknownReason::UnknownOp: return "unknown op";
+  case UnknownReason::UnknownInput: return "unknown input";
+  case UnknownReason::RuleUnknown: return "rule answered unknown";
+  case UnknownReason::NoOverload: return "no matching overload";
+  case UnknownReason::AmbiguousOverload: return "ambiguous overload";
+  case UnknownReason::TooManyUnknowns: return "too many unknowns to enumerate";
+  case UnknownReason::LoopBound: return "loop iteration bound";
+  case UnknownReason::AfterError: return "result of a dtype error";
+  case UnknownReason::BranchJoin: return "branches disagree";
+  case UnknownReason::Unsupported: return "unsupported construct";
+  case UnknownReason::Unreached: return "unreached";
+  case UnknownReason::kCount: break;
+  }
+  return "?";
+}
+
+bool fullyKnown(const Value &v) { return v.isTensor() && v.dtype() && v.rank().isExact(); }
+
+Result refineGraph(const ir::Graph &g, const Options &opts) {
+  Result r;
+  Solver s(g, opts, r);
+  s.run();
+  return r;
+}
+
+Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opts(opts), out_(out) {
+  out_.values.assign(g.values.size(), Value());
+  out_.reasons.assign(g.values.size(), UnknownReason::None);
+  // Loops re-visit their bodies; past this many node visits they stop
+  // iterating and widen instead, so nested loops cannot blow up.
+  visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
+}
+
+void Solver::run() {
+  for (ir::ValueId v : g.body().params) {
+    Value given = ir::valueOfType(*g.values[v].type, true);
+    for (const auto &[name, val] : opts.inputTypes)
+      if (name == g.values[v].name) given = val;
+    set(v, given);
+  }
+  visitBlock(0, 0);
+  // Whatever is still bottom was never reached.
+  for (size_t v = 0; v < out_.values.size(); ++v)
+    if (out_.values[v].isBottom() && g.values[v].type->isTensor())
+      out_.reasons[v] = UnknownReason::Unreached;
+}
+
+void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
+  if (val.isTensor() && fullyKnown(val)) why = UnknownReason::None;
+  else if (val.isTensor() && why == UnknownReason::None) why = UnknownReason::UnknownInput;
+  out_.values[v] = std::move(val);
+  out_.reasons[v] = why;
+}
+
+void Solver::joinInto(ir::ValueId v, const Value &val) {
+  Value j = Value::join(out_.values[v], val);
+  if (!(j == out_.values[v])) {
+    out_.values[v] = std::move(j);
+    mutated_.push_back(v);
+  }
+}
+
+void Solver::diag(Severity s, ir::NodeId n, std::string category, std::string message, ir::ValueId v) {
+  if (quiet_ > 0) return;
+  std::string key = fmt::format("{}|{}|{}", n, category, message);
+  if (!seen_.insert(key).second) return;
+  Diagnostic d;
+  d.severity = s;
+  d.category = std::move(category);
+  d.message = std::move(message);
+  d.node = n;
+  d.value = v;
+  if (n != ir::kNoId) d.loc = g.nodes[n].loc;
+  out_.diagnostics.push_back(std::move(d));
+}
+
+Value Solver::coarse(ir::ValueId v) const { return ir::valueOfType(*g.values[v].type, false); }
+
+bool Solver::visitBlock(ir::BlockId b, int depth) {
+  if (depth > ir::kMaxNesting) {
+    diag(Severity::Error, g.blocks[b].owner, "too-deep",
+         fmt::format("blocks nested deeper than {} levels: not analysed", ir::kMaxNesting));
+    return true;
+  }
+  const auto &nodes = g.blocks[b].nodes;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!visitNode(nodes[i], depth)) {
+      // prim::RaiseException: the rest of the block never runs.
+      for (size_t j = i + 1; j < nodes.size(); ++j)
+        for (ir::ValueId o : g.nodes[nodes[j]].outputs) set(o, Value(), UnknownReason::Unreached);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Solver::visitNode(ir::NodeId n, int depth) {
+  ++visits_;
+  const std::string &kind = g.kindOf(n);
+  if (kind == "prim::RaiseException") return false;
+  if (kind == "prim::If") visitIf(n, depth);
+  else if (kind == "prim::Loop") visitLoop(n, depth);
+  else if (!transferPrim(n)) transferOp(n);
+  if (opts.reportTypeConflicts) checkWrittenTypes(n);
+  return true;
+}
+
+void Solver::markUnreached(ir::BlockId b, int depth) {
+  // Values of a dead branch stay bottom; nested blocks too (bounded depth).
+  if (depth > ir::kMaxNesting) return;
+  for (ir::NodeId n : g.blocks[b].nodes) {
+    for (ir::ValueId o : g.nodes[n].outputs) set(o, Value(), UnknownReason::Unreached);
+    for (ir::BlockId inner : g.nodes[n].blocks) markUnreached(inner, depth + 1);
+  }
+}
+
+void Solver::visitIf(ir::NodeId n, int depth) {
+  const ir::Node &node = g.nodes[n];
+  if (node.blocks.size() != 2 || node.inputs.empty()) {
+    diag(Severity::Warning, n, "malformed", "prim::If without a condition and two blocks");
+    for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
+    return;
+  }
+  std::optional<bool> cond = get(node.inputs[0]).boolValue();
+  std::vector<Value> joined(node.outputs.size());
+  std::vector<bool> branchKnown(node.outputs.size(), true);
+  for (int arm = 0; arm < 2; ++arm) {
+    ir::BlockId b = node.blocks[arm];
+    if (cond && *cond != (arm == 0)) { markUnreached(b, depth + 1); continue; }
+    if (!visitBlock(b, depth + 1)) continue; // raising branch contributes nothing
+    const auto &rets = g.blocks[b].returns;
+    for (size_t i = 0; i < joined.size() && i < rets.size(); ++i) {
+      const Value &r = get(rets[i]);
+      if (r.isTensor() && !fullyKnown(r)) branchKnown[i] = false;
+      joined[i] = Value::join(joined[i], r);
+    }
+  }
+  for (size_t i = 0; i < joined.size(); ++i) {
+    UnknownReason why = branchKnown[i] ? UnknownReason::BranchJoin : UnknownReason::UnknownInput;
+    set(node.outputs[i], joined[i], why);
+  }
+}
+
+void Solver::visitLoop(ir::NodeId n, int depth) {
+  const ir::Node &node = g.nodes[n];
+  // prim::Loop(%max_trip, %cond, %carried...) block0(%i, %carried...) -> (%cond, %carried...)
+  if (node.blocks.size() != 1 || node.inputs.size() < 2) {
+    diag(Severity::Warning, n, "malformed", "prim::Loop without trip count, condition and a body");
+    for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
+    return;
+  }
+  const ir::Block &body = g.blocks[node.blocks[0]];
+  size_t carried = node.inputs.size() - 2;
+  if (body.params.size() != carried + 1 || body.returns.size() != carried + 1 ||
+      node.outputs.size() != carried) {
+    diag(Severity::Warning, n, "malformed", "prim::Loop whose carried values do not line up");
+    for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
+    return;
+  }
+  std::vector<Value> state(carried);
+  for (size_t i = 0; i < carried; ++i) state[i] = get(node.inputs[i + 2]);
+  auto enter = [&] {
+    set(body.params[0], Value::number(NumKind::Int));
+    for (size_t i = 0; i < carried; ++i) set(body.params[i + 1], state[i], UnknownReason::BranchJoin);
+  };
+  bool converged = false, widened = false;
+  ++quiet_;
+  for (int it = 0; it < opts.maxLoopIterations && visits_ < visitBudget_; ++it) {
+    enter();
+    size_t mark = mutated_.size();
+    bool falls = visitBlock(node.blocks[0], depth + 1);
+    bool same = true;
+    for (size_t i = 0; i < carried && falls; ++i) {
+      Value next = Value::join(state[i], get(body.returns[i + 1]));
+      if (!(next == state[i])) { state[i] = std::move(next); same = false; }
+    }
+    // Converged when the carried state is stable and the body grew no list
+    // defined outside it (lists inside are rebuilt by each visit).
+    bool grewOutside = false;
+    for (size_t k = mark; k < mutated_.size() && !grewOutside; ++k)
+      grewOutside = !definedInside(mutated_[k], node.blocks[0]);
+    if (same && !grewOutside) { converged = true; break; }
+  }
+  --quiet_;
+  if (!converged) {
+    widened = true;
+    for (size_t i = 0; i < carried; ++i) state[i] = coarse(node.outputs[i]);
+    diag(Severity::Warning, n, "loop-bound",
+         fmt::format("loop did not reach a fixpoint within {} iterations; its carried values are left unknown",
+                     opts.maxLoopIterations));
+  }
+  enter(); // the final visit reports diagnostics on the fixpoint state
+  visitBlock(node.blocks[0], depth + 1);
+  for (size_t i = 0; i < carried; ++i) {
+    Value fin = widened ? state[i] : Value::join(state[i], get(body.returns[i + 1]));
+    set(node.outputs[i], fin, widened ? UnknownReason::LoopBound : UnknownReason::BranchJoin);
+  }
+}
+
+bool Solver::definedInside(ir::ValueId v, ir::BlockId b) const {
+  const ir::ValueInfo &info = g.values[v];
+  ir::BlockId cur = info.def != ir::kNoId ? g.nodes[info.def].parent : info.paramOf;
+  for (int hops = 0; cur != ir::kNoId && hops <= ir::kMaxNesting + 1; ++hops) {
+    if (cur == b) return true;
+    ir::NodeId owner = g.blocks[cur].owner;
+    if (owner == ir::kNoId) return false;
+    cur = g.nodes[owner].parent;
+  }
+  return false;
+}
+
+void Solver::checkWrittenTypes(ir::NodeId n) {
+  if (g.kindOf(n) == "prim::Constant" || g.kindOf(n) == "prim::GetAttr") return; // taken as written
+  for (ir::ValueId o : g.nodes[n].outputs) {
+    const ir::TypeExpr &t = *g.values[o].type;
+    const Value &v = get(o);
+    if (!t.isTensor() || !v.isTensor()) continue;
+    bool dtypeConflict = t.dtype && !v.dtypes().contains(*t.dtype) && !v.dtypes().empty();
+    bool rankConflict = false;
+    if (t.rank) {
+      Rank r = v.rank();
+      rankConflict = r.isExact() ? *r.value() != *t.rank : (r == Rank::atLeast1() && *t.rank == 0);
+    }
+    if (!dtypeConflict && !rankConflict) continue;
+    diag(Severity::Warning, n, "type-conflict",
+         fmt::format("%{}: written type {} conflicts with inferred {}", g.values[o].name, t.text, v.str()), o);
+  }
+}
+
+} // namespace dtf::refine

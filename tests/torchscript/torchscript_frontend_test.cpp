@@ -1,0 +1,98 @@
+// Annotated IR must be TorchScript that libtorch reads back; .pt modules load
+// through the TorchScript frontend with parameters typed from their tensors.
+#include "frontends/text/ir_parser.h"
+#include "frontends/text/ir_printer.h"
+#include "frontends/torchscript/module_loader.h"
+#include "refine/refine.h"
+
+#include <torch/csrc/jit/ir/irparser.h>
+#include <torch/script.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace dtf {
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string annotated(const std::string &text) {
+  auto g = ir::parseIR(text);
+  refine::Result r = refine::refineGraph(*g);
+  return ir::printIR(*g, &r);
+}
+
+class AnnotatedExample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AnnotatedExample, ReparsesWithLibtorch) {
+  std::string text = annotated(readFile(std::string(DTF_SOURCE_DIR) + "/examples/" + GetParam() + ".ir"));
+  auto graph = std::make_shared<torch::jit::Graph>();
+  ASSERT_NO_THROW(torch::jit::parseIR(text, graph.get(), /*parse_tensor_constants=*/true)) << text;
+  // The refined types survive the round trip: `Float(*, *)` is a rank-2 float tensor.
+  bool sawRefined = false;
+  for (torch::jit::Node *n : graph->nodes())
+    for (torch::jit::Value *v : n->outputs())
+      if (auto t = v->type()->cast<c10::TensorType>())
+        if (t->scalarType() && t->dim()) sawRefined = true;
+  EXPECT_TRUE(sawRefined);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, AnnotatedExample,
+                         ::testing::Values("resnet18", "mobilenet_v2", "transformer_encoder",
+                                           "token_embedding", "mixed_dtypes"));
+
+TEST(AnnotatedTypes, DtypeAndRankRoundTrip) {
+  std::string text = annotated("graph(%x : Long(2, 3), %s : Double()):\n"
+                               "  %one : int = prim::Constant[value=1]()\n"
+                               "  %y : Tensor = aten::add(%x, %s, %one)\n"
+                               "  %z : Tensor = aten::sum(%y, %one)\n"
+                               "  return (%y)\n");
+  auto graph = std::make_shared<torch::jit::Graph>();
+  std::unordered_map<std::string, torch::jit::Value *> vmap;
+  torch::jit::parseIR(text, graph.get(), vmap);
+  auto t = vmap.at("y")->type()->expect<c10::TensorType>();
+  // int64 dim tensor + 0-dim float64 tensor -> float64 (the 0-dim tensor's higher category)
+  EXPECT_EQ(t->scalarType(), c10::ScalarType::Double);
+  EXPECT_EQ(t->dim(), 2u);
+}
+
+TEST(ModuleLoader, LowersParametersToTypedInputs) {
+  torch::jit::Module m("Scale");
+  m.register_parameter("weight", torch::ones({3}, torch::kFloat64), false);
+  m.register_buffer("offset", torch::zeros({3}, torch::kInt32));
+  m.define(R"(
+    def forward(self, x):
+        return x * self.weight + self.offset
+  )");
+  auto path = (std::filesystem::temp_directory_path() / "dtf_module_loader_test.pt").string();
+  m.save(path);
+  std::string text = torchscript::loadModuleAsIR(path);
+  auto g = ir::parseIR(text);
+  refine::Options opts;
+  opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Float32, Rank::exact(1)));
+  refine::Result r = refine::refineGraph(*g, opts);
+  const ir::Block &body = g->body();
+  ASSERT_EQ(body.params.size(), 3u) << text;
+  std::map<std::string, std::string> params;
+  for (ir::ValueId p : body.params) params[g->values[p].name] = r.values[p].str();
+  EXPECT_EQ(params["weight"], "float64:r1") << text;
+  EXPECT_EQ(params["offset"], "int32:r1") << text;
+  // float32 x * float64 weight (both dim tensors) -> float64; + int32 -> float64
+  EXPECT_EQ(r.values[body.returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
+  std::filesystem::remove(path);
+}
+
+TEST(ModuleLoader, BadFileIsALoadError) {
+  EXPECT_THROW(torchscript::loadModuleAsIR("/nonexistent/model.pt"), torchscript::LoadError);
+}
+
+} // namespace
+} // namespace dtf

@@ -1,0 +1,101 @@
+// The TorchScript IR text parser and printer (no libtorch).
+#include "frontends/text/ir_parser.h"
+#include "frontends/text/ir_printer.h"
+
+#include <gtest/gtest.h>
+
+namespace dtf::ir {
+namespace {
+
+const char *kSmall = R"(graph(%input.3 : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu),
+      %n : int):
+  %2 : int = prim::Constant[value=1]() # /tmp/x.py:3:0
+  %142 : Tensor = aten::add(%input.3, %input.3, %2), scope: __module.layer1
+   = prim::If(%n)
+    block0():
+      -> ()
+    block1():
+      -> ()
+  %s : str = prim::Constant[value="a \"q\""]()
+  return (%142)
+)";
+
+TEST(GraphParser, KeepsNamesTypesAndStructure) {
+  auto g = parseIR(kSmall);
+  ASSERT_EQ(g->body().params.size(), 2u);
+  const ValueInfo &in = g->values[g->body().params[0]];
+  EXPECT_EQ(in.name, "input.3");
+  EXPECT_TRUE(in.type->isTensor());
+  EXPECT_EQ(in.type->dtype, DType::Float32);
+  EXPECT_EQ(in.type->rank, 2);
+  ASSERT_EQ(g->body().nodes.size(), 4u);
+  EXPECT_EQ(g->kindOf(g->body().nodes[1]), "aten::add");
+  EXPECT_EQ(g->values[g->nodes[g->body().nodes[1]].outputs[0]].name, "142");
+  EXPECT_EQ(g->nodes[g->body().nodes[1]].loc.line, 4u);
+  EXPECT_EQ(g->nodes[g->body().nodes[2]].blocks.size(), 2u);
+  EXPECT_EQ(*g->attr(g->body().nodes[3], "value")->literal.text(), "a \"q\"");
+}
+
+TEST(GraphParser, PrintsWhatItRead) {
+  auto g = parseIR(kSmall);
+  std::string once = printIR(*g);
+  auto again = parseIR(once);
+  EXPECT_EQ(printIR(*again), once);
+  EXPECT_NE(once.find("%input.3 : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)"), std::string::npos);
+}
+
+TEST(GraphParser, TypesWithDtypeAndRankOnly) {
+  auto g = parseIR("graph(%a : Long(), %b : Half(*, *, *), %c : (Float(*), int[]), %d : Tensor?):\n  return (%a)\n");
+  auto ty = [&](int i) { return g->values[g->body().params[i]].type; };
+  EXPECT_EQ(ty(0)->rank, 0);
+  EXPECT_EQ(ty(0)->dtype, DType::Int64);
+  EXPECT_EQ(ty(1)->rank, 3);
+  EXPECT_EQ(ty(2)->kind, TypeExpr::Kind::Tuple);
+  EXPECT_EQ(ty(2)->elems[1]->kind, TypeExpr::Kind::List);
+  EXPECT_EQ(ty(3)->kind, TypeExpr::Kind::Optional);
+}
+
+void expectError(const std::string &text, uint32_t line, uint32_t col, const std::string &part) {
+  try {
+    parseIR(text);
+    FAIL() << "no error for:\n" << text;
+  } catch (const IRSyntaxError &e) {
+    EXPECT_EQ(e.line, line) << e.what();
+    EXPECT_EQ(e.col, col) << e.what();
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(GraphParser, ErrorsCarryLineAndColumn) {
+  expectError("graph(%x : Tensor):\n  %1 : Tensor = aten::relu(%y)\n  return (%1)\n", 2, 28, "undefined value %y");
+  expectError("graph(%x : Tensor):\n  %1 : Tensor = aten::relu(%x\n  return (%1)\n", 3, 3, "expected ','");
+  expectError("graph(%x : Tensor):\n  %x : Tensor = aten::relu(%x)\n  return (%x)\n", 2, 3, "defined twice");
+  expectError("graph(%x : Tensor):\n  return (%x)\n  junk\n", 3, 3, "end of input");
+  expectError("graph(%x : Tensor):\n  %s : str = prim::Constant[value=\"abc]()\n", 2, 35, "unterminated");
+}
+
+TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
+  std::string text = "graph(%c : bool):\n";
+  int depth = 100000;
+  for (int i = 0; i < depth; ++i) text += " = prim::If(%c)\nblock0():\n";
+  for (int i = 0; i < depth; ++i) text += "-> ()\nblock1():\n-> ()\n";
+  text += "return ()\n";
+  EXPECT_THROW(parseIR(text), IRSyntaxError);
+  std::string types = "graph(%c : " + std::string(100000, '(') + "int" + std::string(100000, ')') + "):\n  return ()\n";
+  EXPECT_THROW(parseIR(types), IRSyntaxError);
+}
+
+TEST(GraphParser, LargeFlatGraph) {
+  std::string text = "graph(%x : Float(*, *)):\n";
+  std::string prev = "x";
+  for (int i = 0; i < 20000; ++i) {
+    text += "  %v" + std::to_string(i) + " : Tensor = aten::relu(%" + prev + ")\n";
+    prev = "v" + std::to_string(i);
+  }
+  text += "  return (%" + prev + ")\n";
+  auto g = parseIR(text);
+  EXPECT_EQ(g->nodes.size(), 20000u);
+}
+
+} // namespace
+} // namespace dtf::ir

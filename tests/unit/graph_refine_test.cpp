@@ -1,0 +1,198 @@
+// The refinement pass on small graphs (expected dtypes checked with torch 1.13).
+#include "frontends/text/ir_parser.h"
+#include "refine/refine.h"
+
+#include <gtest/gtest.h>
+
+namespace dtf::refine {
+namespace {
+
+struct Refined {
+  std::unique_ptr<ir::Graph> g;
+  Result r;
+  const Value &operator[](const std::string &name) const {
+    for (size_t v = 0; v < g->values.size(); ++v)
+      if (g->values[v].name == name) return r.values[v];
+    throw std::runtime_error("no value " + name);
+  }
+  bool has(const std::string &category) const {
+    for (const Diagnostic &d : r.diagnostics)
+      if (d.category == category) return true;
+    return false;
+  }
+};
+
+Refined run(const std::string &text, Options opts = {}) {
+  Refined out;
+  out.g = ir::parseIR(text);
+  out.r = refineGraph(*out.g, opts);
+  return out;
+}
+
+TEST(GraphRefine, StraightLinePromotion) {
+  auto r = run(R"(graph(%x : Int(2, 3), %d : Double(3)):
+  %1 : int = prim::Constant[value=1]()
+  %y : Tensor = aten::add(%x, %d, %1)
+  %z : Tensor = aten::mul(%y, %x)
+  return (%z)
+)");
+  EXPECT_EQ(r["y"].str(), "float64:r2");
+  EXPECT_EQ(r["z"].str(), "float64:r2");
+}
+
+TEST(GraphRefine, TracedScalarConstantIsAPythonScalar) {
+  // torch.jit.trace(lambda x: x * 2.5, int64 tensor): result float32, not float64.
+  const char *ir = R"(graph(%x : Long(2, 3)):
+  %1 : Double(requires_grad=0, device=cpu) = prim::Constant[value={2.5}]()
+  %2 : Tensor = aten::mul(%x, %1)
+  return (%2)
+)";
+  EXPECT_EQ(run(ir)["2"].str(), "float32:r2");
+  Options strict;
+  strict.tensorConstants = TensorConstantPolicy::Strict;
+  auto s = run(ir, strict);
+  EXPECT_FALSE(s["2"].dtype().has_value()); // float32 or float64: unknown
+  EXPECT_TRUE(s.has("tensor-constant"));
+  // A constant's own type is not a conflict.
+  EXPECT_FALSE(run(ir).has("type-conflict"));
+}
+
+TEST(GraphRefine, IfJoinsBranches) {
+  auto r = run(R"(graph(%x : Float(2), %c : bool):
+  %7 : int = prim::Constant[value=7]()
+  %f : bool = prim::Constant[value=0]()
+  %n : NoneType = prim::Constant()
+  %same : Tensor = prim::If(%c)
+    block0():
+      %a : Tensor = aten::relu(%x)
+      -> (%a)
+    block1():
+      -> (%x)
+  %differ : Tensor = prim::If(%c)
+    block0():
+      %b : Tensor = aten::to(%x, %7, %f, %f, %n)
+      -> (%b)
+    block1():
+      -> (%x)
+  return (%same, %differ)
+)");
+  EXPECT_EQ(r["same"].str(), "float32:r1");
+  EXPECT_EQ(r["differ"].dtypes().size(), 2);
+  EXPECT_EQ(r["differ"].rank(), Rank::exact(1));
+}
+
+TEST(GraphRefine, RaisingBranchContributesNothing) {
+  auto r = run(R"(graph(%x : Float(2), %c : bool):
+  %s : str = prim::Constant[value="boom"]()
+  %y : Tensor = prim::If(%c)
+    block0():
+       = prim::RaiseException(%s)
+      %u : Tensor = prim::Uninitialized()
+      -> (%u)
+    block1():
+      %a : Tensor = aten::neg(%x)
+      -> (%a)
+  return (%y)
+)");
+  EXPECT_EQ(r["y"].str(), "float32:r1");
+}
+
+TEST(GraphRefine, LoopCarriedValuesReachFixpoint) {
+  // y = ids; for _ in range(2): y = y * 0.5  -> int64 joined with float32
+  auto r = run(R"(graph(%ids : Long(3), %n : int):
+  %t : bool = prim::Constant[value=1]()
+  %h : float = prim::Constant[value=0.5]()
+  %y : Tensor = prim::Loop(%n, %t, %ids)
+    block0(%i : int, %y.9 : Tensor):
+      %y.3 : Tensor = aten::mul(%y.9, %h)
+      -> (%t, %y.3)
+  return (%y)
+)");
+  EXPECT_EQ(r["y"].dtypes(), DTypeSet::join(DType::Int64, DType::Float32));
+  EXPECT_EQ(r["y.9"].dtypes(), DTypeSet::join(DType::Int64, DType::Float32));
+  EXPECT_EQ(r["y"].rank(), Rank::exact(1));
+}
+
+TEST(GraphRefine, AppendMakesAnUnknownLengthList) {
+  auto r = run(R"(graph(%x : Float(2, 3), %ids : Long(2, 3), %n : int):
+  %t : bool = prim::Constant[value=1]()
+  %z : int = prim::Constant[value=0]()
+  %l : Tensor[] = prim::ListConstruct(%x)
+  = prim::Loop(%n, %t)
+    block0(%i : int):
+      %a : Tensor[] = aten::append(%l, %ids)
+      -> (%t)
+  %c : Tensor = aten::cat(%l, %z)
+  return (%c)
+)");
+  const Value &l = r["l"];
+  EXPECT_TRUE(l.isList());
+  EXPECT_FALSE(l.lengthKnown());
+  EXPECT_EQ(l.elementSummary().dtypes(), DTypeSet::join(DType::Float32, DType::Int64));
+}
+
+TEST(GraphRefine, PrimOpsOnPythonValues) {
+  auto r = run(R"(graph(%x : Half(2, 3)):
+  %d : int = prim::dtype(%x)
+  %a : int = prim::Constant[value=3]()
+  %m : int = prim::min(%a, %d)
+  %l : Tensor[] = prim::ListConstruct(%x, %x)
+  %p : Tensor, %q : Tensor = prim::ListUnpack(%l)
+  %tu : (Tensor, int) = prim::TupleConstruct(%p, %m)
+  %k : int = prim::Constant[value=1]()
+  %e : int = prim::TupleIndex(%tu, %k)
+  return (%e)
+)");
+  EXPECT_EQ(r["d"].intValue(), 5); // c10 code of Half
+  EXPECT_EQ(r["m"].intValue(), 3);
+  EXPECT_EQ(r["q"].str(), "float16:r2");
+  EXPECT_EQ(r["e"].intValue(), 3);
+}
+
+TEST(GraphRefine, UnknownOpIsAWarningNotACrash) {
+  auto r = run(R"(graph(%x : Float(2)):
+  %y : Tensor = foo::bar(%x)
+  %z : Tensor = aten::relu(%y)
+  return (%z)
+)");
+  EXPECT_TRUE(r.has("unknown-op"));
+  EXPECT_FALSE(r["y"].dtype().has_value());
+  EXPECT_EQ(r.r.reasons[r.g->values.size() - 2], UnknownReason::UnknownOp);
+}
+
+TEST(GraphRefine, WrittenTypeConflictIsReported) {
+  auto r = run(R"(graph(%x : Float(2)):
+  %y : Long(2) = aten::relu(%x)
+  return (%y)
+)");
+  EXPECT_TRUE(r.has("type-conflict"));
+}
+
+TEST(GraphRefine, DeepLoopNestIsBounded) {
+  std::string text = "graph(%x : Float(2), %n : int):\n  %t : bool = prim::Constant[value=1]()\n";
+  int depth = 40;
+  for (int i = 0; i < depth; ++i)
+    text += "  %l" + std::to_string(i) + " : Tensor = prim::Loop(%n, %t, %" +
+            (i ? "x" : "x") + ")\n    block0(%i" + std::to_string(i) + " : int, %c" + std::to_string(i) + " : Tensor):\n";
+  text += "      %h : Tensor = aten::neg(%c" + std::to_string(depth - 1) + ")\n";
+  for (int i = depth - 1; i >= 0; --i)
+    text += "      -> (%t, %" + (i == depth - 1 ? std::string("h") : "l" + std::to_string(i + 1)) + ")\n";
+  text += "  return (%l0)\n";
+  auto r = run(text);
+  EXPECT_EQ(r["l0"].dtypes().contains(DType::Float32), true);
+}
+
+TEST(GraphRefine, LargeDagInOnePass) {
+  std::string text = "graph(%x : Float(2, 3)):\n";
+  std::string prev = "x";
+  for (int i = 0; i < 50000; ++i) {
+    text += "  %v" + std::to_string(i) + " : Tensor = aten::neg(%" + prev + ")\n";
+    prev = "v" + std::to_string(i);
+  }
+  text += "  return (%" + prev + ")\n";
+  auto r = run(text);
+  EXPECT_EQ(r[prev].str(), "float32:r2");
+}
+
+} // namespace
+} // namespace dtf::refine

@@ -1,0 +1,123 @@
+// Hand-checked cases for the nn / linear-algebra / view / indexing rules.
+// Every expectation was measured on torch 1.13.1 (CPU).
+#include "ops/infer.h"
+#include "ops/notation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dtf {
+namespace {
+
+/// Run `key` with named arguments in the CLI notation.
+InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &named) {
+  const Schema *s = SchemaTable::builtin().find(key);
+  EXPECT_NE(s, nullptr) << key;
+  std::vector<std::pair<std::string, Value>> args;
+  for (auto &[n, text] : named) {
+    int i = s->argIndex(n);
+    EXPECT_GE(i, 0) << key << " " << n;
+    auto v = parseNotation(text, s->args[i].type.get());
+    EXPECT_TRUE(v.value.has_value()) << text << ": " << v.error;
+    args.emplace_back(n, *v.value);
+  }
+  BindResult b = bindArguments(*s, {}, args);
+  EXPECT_TRUE(b.ok()) << b.error;
+  return infer(Registry::builtin(), *s, b.args);
+}
+
+void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional<int> rank) {
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
+  ASSERT_GT(o.outputs.size(), i);
+  EXPECT_EQ(o.outputs[i].dtype(), d) << o.outputs[i].str();
+  EXPECT_EQ(o.outputs[i].rank().value(), rank) << o.outputs[i].str();
+}
+
+void expectError(const InferOutcome &o) { EXPECT_EQ(o.status, InferOutcome::Status::Error); }
+
+TEST(OpsNn, MatmulNeedsOneDtypeAndFollowsRankRules) {
+  expectTensor(run("aten::mm", {{"self", "int32:r2"}, {"mat2", "int32:r2"}}), 0, DType::Int32, 2);
+  expectError(run("aten::mm", {{"self", "float32:r2"}, {"mat2", "float64:r2"}}));
+  expectTensor(run("aten::matmul", {{"self", "float32:r1"}, {"other", "float32:r1"}}), 0, DType::Float32, 0);
+  expectTensor(run("aten::matmul", {{"self", "float32:r3"}, {"other", "float32:r1"}}), 0, DType::Float32, 2);
+  expectTensor(run("aten::matmul", {{"self", "float32:r1"}, {"other", "float32:r4"}}), 0, DType::Float32, 3);
+  expectError(run("aten::matmul", {{"self", "int32:r1"}, {"other", "float32:r1"}}));
+  // outer is a broadcasting multiply: it promotes.
+  expectTensor(run("aten::outer", {{"self", "int32:r1"}, {"vec2", "float64:r1"}}), 0, DType::Float64, 2);
+}
+
+TEST(OpsNn, AddmmChecksSelfButBaddbmmDoesNot) {
+  expectError(run("aten::addmm", {{"self", "float64:r1"}, {"mat1", "float32:r2"}, {"mat2", "float32:r2"}}));
+  expectTensor(run("aten::baddbmm", {{"self", "complex64:r3"}, {"batch1", "float32:r3"}, {"batch2", "float32:r3"}}),
+               0, DType::Float32, 3);
+  expectError(run("aten::baddbmm_", {{"self", "float64:r3"}, {"batch1", "float32:r3"}, {"batch2", "float32:r3"}}));
+}
+
+TEST(OpsNn, LinearBiasDependsOnInputRank) {
+  // 2-D input: addmm, bias must match.
+  expectError(run("aten::linear", {{"input", "float32:r2"}, {"weight", "float32:r2"}, {"bias", "float64:r1"}}));
+  // 1-D input: matmul then add_: a castable bias is fine, a complex one is not.
+  expectTensor(run("aten::linear", {{"input", "float32:r1"}, {"weight", "float32:r2"}, {"bias", "float64:r1"}}), 0,
+               DType::Float32, 1);
+  expectError(run("aten::linear", {{"input", "float32:r1"}, {"weight", "float32:r2"}, {"bias", "complex64:r1"}}));
+}
+
+TEST(OpsNn, ConvolutionBiasChecks) {
+  expectError(run("aten::conv2d", {{"input", "float32:r4"}, {"weight", "float32:r4"}, {"bias", "float64:r1"}}));
+  expectTensor(run("aten::conv1d", {{"input", "float32:r3"}, {"weight", "float32:r3"}, {"bias", "float64:r1"}}), 0,
+               DType::Float32, 3);
+  expectError(run("aten::conv1d", {{"input", "complex64:r3"}, {"weight", "complex64:r3"}, {"bias", "float32:r1"}}));
+  expectTensor(run("aten::conv2d", {{"input", "int64:r4"}, {"weight", "int64:r4"}}), 0, DType::Int64, 4);
+}
+
+TEST(OpsNn, LayersAndLosses) {
+  expectTensor(run("aten::embedding", {{"weight", "bool:r2"}, {"indices", "int32:r0"}}), 0, DType::Bool, 1);
+  expectError(run("aten::embedding", {{"weight", "float32:r2"}, {"indices", "int16:r1"}}));
+  expectError(run("aten::adaptive_avg_pool2d", {{"self", "int64:r4"}, {"output_size", "[1,1]"}}));
+  auto mp = run("aten::max_pool2d_with_indices", {{"self", "bfloat16:r4"}, {"kernel_size", "[1,1]"}});
+  expectTensor(mp, 0, DType::BFloat16, 4);
+  expectTensor(mp, 1, DType::Int64, 4);
+  // bf16 input may use f32 batch-norm parameters on CPU; f64 input may not.
+  expectTensor(run("aten::batch_norm", {{"input", "bfloat16:r3"}, {"weight", "float32:r1"}, {"bias", "float32:r1"},
+                                        {"running_mean", "float32:r1"}, {"running_var", "float32:r1"},
+                                        {"training", "False"}, {"momentum", "0.1"}, {"eps", "1e-05"},
+                                        {"cudnn_enabled", "False"}}),
+               0, DType::BFloat16, 3);
+  expectError(run("aten::layer_norm", {{"input", "bfloat16:r3"}, {"normalized_shape", "[2]"}, {"weight", "float32:r1"}}));
+  expectError(run("aten::dropout", {{"input", "int32:r2"}, {"p", "0.5"}, {"train", "True"}}));
+  expectTensor(run("aten::dropout", {{"input", "int32:r2"}, {"p", "0.5"}, {"train", "False"}}), 0, DType::Int32, 2);
+  expectTensor(run("aten::mse_loss", {{"self", "int32:r2"}, {"target", "float64:r2"}}), 0, DType::Float64, 0);
+  expectTensor(run("aten::huber_loss", {{"self", "float32:r2"}, {"target", "float64:r2"}}), 0, DType::Float32, 0);
+}
+
+TEST(OpsNn, ShapeRanksAndJoins) {
+  expectTensor(run("aten::view", {{"self", "float16:r2"}, {"size", "[-1]"}}), 0, DType::Float16, 1);
+  expectTensor(run("aten::flatten.using_ints", {{"self", "int8:r4"}, {"start_dim", "1"}}), 0, DType::Int8, 2);
+  expectTensor(run("aten::flatten.using_ints", {{"self", "int8:r0"}}), 0, DType::Int8, 1);
+  expectTensor(run("aten::select.int", {{"self", "float32:r3"}, {"dim", "0"}, {"index", "0"}}), 0, DType::Float32, 2);
+  expectTensor(run("aten::unsqueeze", {{"self", "float32:r0"}, {"dim", "0"}}), 0, DType::Float32, 1);
+  expectTensor(run("aten::cat", {{"tensors", "[int8:r1,uint8:r1]"}}), 0, DType::Int16, 1);
+  // stack promotes with plain promote_types: zero-dim inputs get no lower tier.
+  expectTensor(run("aten::stack", {{"tensors", "[float16:r0,float32:r0]"}}), 0, DType::Float32, 1);
+  expectTensor(run("aten::repeat_interleave.Tensor", {{"repeats", "int32:r1"}}), 0, DType::Int32, 1);
+}
+
+TEST(OpsNn, IndexDtypes) {
+  expectError(run("aten::gather", {{"self", "float32:r2"}, {"dim", "0"}, {"index", "int32:r2"}}));
+  expectTensor(run("aten::index_select", {{"self", "float32:r2"}, {"dim", "0"}, {"index", "int32:r1"}}), 0,
+               DType::Float32, 2);
+  expectError(run("aten::scatter.src", {{"self", "float32:r2"}, {"dim", "0"}, {"index", "int64:r2"}, {"src", "float64:r2"}}));
+  expectTensor(run("aten::index.Tensor", {{"self", "float32:r3"}, {"indices", "[int64:r2,None]"}}), 0,
+               DType::Float32, 4);
+  expectError(run("aten::index.Tensor", {{"self", "float32:r2"}, {"indices", "[int32:r1]"}}));
+  expectTensor(run("aten::bincount", {{"self", "int64:r1"}, {"weights", "int32:r1"}}), 0, DType::Float64, 1);
+  expectTensor(run("aten::bucketize.Tensor", {{"self", "float32:r2"}, {"boundaries", "float32:r1"},
+                                              {"out_int32", "True"}}),
+               0, DType::Int32, 2);
+}
+
+} // namespace
+} // namespace dtf

@@ -1,0 +1,244 @@
+//===- tools/dtypeflow/cmd_annotate.cpp - annotate and check -------------===//
+//
+// `annotate FILE`: refine a whole program (TorchScript IR text or a saved
+// .pt module) and print it with inferred types (IR or JSON), plus a summary
+// on stderr. `check FILE.ir`: infer a fully typed (traced) graph from its
+// input types alone and compare every tensor value with the written type.
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+
+#include "frontends/text/ir_parser.h"
+#include "frontends/text/ir_printer.h"
+#include "ops/notation.h"
+#include "refine/refine.h"
+#ifdef DTF_WITH_TORCH
+#include "frontends/torchscript/module_loader.h"
+#endif
+
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace dtf::cli {
+namespace {
+
+struct Loaded {
+  std::unique_ptr<ir::Graph> graph;
+  int exitCode = 0; ///< non-zero: could not load (message printed)
+};
+
+/// Every --input must name a graph input (names differ between .ir and .pt: `x` vs `x.1`).
+void checkInputNames(const ir::Graph &g, const refine::Options &o) {
+  for (const auto &[name, v] : o.inputTypes) {
+    bool found = false;
+    std::string names;
+    for (ir::ValueId p : g.body().params) {
+      found = found || g.values[p].name == name;
+      names += (names.empty() ? "" : ", ") + g.values[p].name;
+    }
+    if (!found) throw UsageError(fmt::format("--input {}: no such graph input (inputs: {})", name, names));
+  }
+}
+
+Loaded load(const std::string &file) {
+  Loaded l;
+  std::string text;
+  if (file.ends_with(".pt") || file.ends_with(".pth")) {
+#ifdef DTF_WITH_TORCH
+    try {
+      text = torchscript::loadModuleAsIR(file);
+    } catch (const torchscript::LoadError &e) {
+      fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", file, e.what());
+      l.exitCode = 2;
+      return l;
+    }
+#else
+    fmt::print(stderr, "{}: error: this dtypeflow was built without libtorch; .pt files need it\n", file);
+    l.exitCode = 2;
+    return l;
+#endif
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      fmt::print(stderr, "{}: error: cannot read the file\n", file);
+      l.exitCode = 2;
+      return l;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  try {
+    l.graph = ir::parseIR(text);
+  } catch (const ir::IRSyntaxError &e) {
+    fmt::print(stderr, "{}:{}:{}: error: {}\n", file, e.line, e.col, e.what());
+    l.exitCode = 2;
+  }
+  return l;
+}
+
+std::string where(const std::string &file, const refine::Diagnostic &d) {
+  return d.loc.line ? fmt::format("{}:{}:{}", file, d.loc.line, d.loc.col) : file;
+}
+
+bool isInputLike(const ir::Graph &g, ir::ValueId v) {
+  const ir::ValueInfo &info = g.values[v];
+  if (info.paramOf == 0) return true; // graph input
+  if (info.def == ir::kNoId) return false;
+  const std::string &k = g.kindOf(info.def);
+  return k == "prim::Constant" || k == "prim::GetAttr"; // data, typed as written
+}
+
+/// Diagnostics on stderr: errors and unusual warnings one by one; the
+/// frequent "no rule" / "unknown op" warnings counted per op.
+void printDiagnostics(const std::string &file, const ir::Graph &g, const refine::Result &r, bool verbose) {
+  std::map<std::string, int> noRule;
+  for (const refine::Diagnostic &d : r.diagnostics) {
+    // "May raise" usually only says an input is unknown: shown with -v.
+    if (!verbose && d.category == "possible-dtype-error") continue;
+    if (!verbose && (d.category == "no-rule" || d.category == "unknown-op")) {
+      ++noRule[d.message];
+      continue;
+    }
+    std::string node = d.node != ir::kNoId ? fmt::format(" [{}]", g.kindOf(d.node)) : "";
+    fmt::print(stderr, "{}: {}: {}{}\n", where(file, d), refine::name(d.severity), d.message, node);
+  }
+  for (const auto &[msg, count] : noRule) fmt::print(stderr, "{}: warning: {} (x{})\n", file, msg, count);
+}
+
+void printSummary(const ir::Graph &g, const refine::Result &r) {
+  size_t values = 0, inputs = 0, inferred = 0, unknown = 0, errors = 0;
+  std::array<size_t, static_cast<size_t>(refine::UnknownReason::kCount)> why{};
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
+    ++values;
+    if (isInputLike(g, static_cast<ir::ValueId>(v))) { ++inputs; continue; }
+    if (refine::fullyKnown(r.values[v])) { ++inferred; continue; }
+    ++unknown;
+    auto reason = r.reasons[v] == refine::UnknownReason::None ? refine::UnknownReason::UnknownInput : r.reasons[v];
+    ++why[static_cast<size_t>(reason)];
+  }
+  for (const refine::Diagnostic &d : r.diagnostics) errors += d.category == "dtype-error";
+  std::string reasons;
+  for (size_t i = 0; i < why.size(); ++i)
+    if (why[i]) reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : ", ",
+                                       refine::describe(static_cast<refine::UnknownReason>(i)), why[i]);
+  fmt::print(stderr, "summary: {} tensor values ({} inputs/constants), {} inferred, {} unknown{}; {} dtype error(s)\n",
+             values, inputs, inferred, unknown, reasons.empty() ? "" : " (" + reasons + ")", errors);
+}
+
+struct CommonFlags {
+  std::string file;
+  std::string tensorConstants = "traced";
+  std::vector<std::string> inputTypes;
+  bool verbose = false;
+};
+
+void addCommon(CLI::App *sub, CommonFlags &f) {
+  sub->add_option("FILE", f.file, "TorchScript IR text (.ir) or a saved module (.pt)")->required();
+  sub->add_option("--tensor-constants", f.tensorConstants,
+                  "how to read a 0-dim tensor constant used directly by an op: 'traced' (a Python\n"
+                  "scalar, as torch.jit.trace records it) or 'strict' (both readings must agree)")
+      ->check(CLI::IsMember({"traced", "strict"}));
+  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x=float32:r4 (operand notation)");
+  sub->add_flag("-v,--verbose", f.verbose, "print every diagnostic (also each op without a rule)");
+}
+
+refine::Options optionsFrom(const CommonFlags &f) {
+  refine::Options o;
+  o.tensorConstants = f.tensorConstants == "strict" ? refine::TensorConstantPolicy::Strict
+                                                    : refine::TensorConstantPolicy::Traced;
+  for (const std::string &spec : f.inputTypes) {
+    auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec));
+    auto v = parseNotation(spec.substr(eq + 1), nullptr);
+    if (!v.value) throw UsageError(fmt::format("--input '{}': {}", spec, v.error));
+    o.inputTypes.emplace_back(spec.substr(0, eq), *v.value);
+  }
+  return o;
+}
+
+} // namespace
+
+Action addAnnotate(CLI::App &app) {
+  auto *sub = app.add_subcommand(
+      "annotate", "Infer the dtype and rank of every tensor in a TorchScript program (.ir text or\n"
+                  "a saved .pt module) and print it annotated (IR, or JSON {\"values\", \"diagnostics\"}).\n"
+                  "A summary and every point where PyTorch would raise a dtype error go to stderr.");
+  auto flags = std::make_shared<CommonFlags>();
+  auto format = std::make_shared<std::string>("ir");
+  auto outFile = std::make_shared<std::string>();
+  addCommon(sub, *flags);
+  sub->add_option("--format", *format, "ir (default) or json")->check(CLI::IsMember({"ir", "json"}));
+  sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
+  return [=] {
+    refine::Options opts = optionsFrom(*flags);
+    Loaded l = load(flags->file);
+    if (l.exitCode) return l.exitCode;
+    checkInputNames(*l.graph, opts);
+    refine::Result r = refine::refineGraph(*l.graph, opts);
+    std::string text = *format == "json" ? ir::reportJson(*l.graph, r).dump(2) + "\n" : ir::printIR(*l.graph, &r);
+    if (outFile->empty()) {
+      fmt::print("{}", text);
+    } else {
+      std::ofstream out(*outFile, std::ios::binary);
+      if (!out) throw UsageError(fmt::format("cannot write '{}'", *outFile));
+      out << text;
+    }
+    printDiagnostics(flags->file, *l.graph, r, flags->verbose);
+    printSummary(*l.graph, r);
+    for (const refine::Diagnostic &d : r.diagnostics)
+      if (d.category == "dtype-error") return 1;
+    return 0;
+  };
+}
+
+Action addCheck(CLI::App &app) {
+  auto *sub = app.add_subcommand(
+      "check", "Check inference against a fully typed graph (as torch.jit.trace prints it): every\n"
+               "type but the graph inputs' is dropped, inferred, and compared value by value.\n"
+               "Prints each wrong and unknown value, then 'N correct, N unknown, N wrong';\n"
+               "exit 1 on any wrong value.");
+  auto flags = std::make_shared<CommonFlags>();
+  addCommon(sub, *flags);
+  return [=] {
+    refine::Options opts = optionsFrom(*flags);
+    opts.reportTypeConflicts = false; // the comparison below is the point
+    Loaded l = load(flags->file);
+    if (l.exitCode) return l.exitCode;
+    const ir::Graph &g = *l.graph;
+    checkInputNames(g, opts);
+    refine::Result r = refine::refineGraph(g, opts);
+    size_t correct = 0, unknown = 0, wrong = 0;
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      const ir::TypeExpr &t = *g.values[v].type;
+      if (!t.isFullTensor() || isInputLike(g, static_cast<ir::ValueId>(v))) continue;
+      const Value &got = r.values[v];
+      ir::NodeId def = g.values[v].def;
+      ir::SourceLoc loc = def != ir::kNoId ? g.nodes[def].loc : ir::SourceLoc{};
+      std::string node = def != ir::kNoId ? g.kindOf(def) : "block parameter";
+      bool dtypeWrong = got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(*t.dtype);
+      bool rankWrong = got.isTensor() && ((got.rank().isExact() && *got.rank().value() != *t.rank) ||
+                                          (got.rank() == Rank::atLeast1() && *t.rank == 0));
+      bool kindWrong = !got.isTensor() && !got.isTop() && !got.isBottom();
+      std::string head = fmt::format("{}:{}:{}", flags->file, loc.line, loc.col);
+      if (dtypeWrong || rankWrong || kindWrong) {
+        ++wrong;
+        fmt::print("{}: wrong: %{} ({}): written {}, inferred {}\n", head, g.values[v].name, node, t.text, got.str());
+      } else if (refine::fullyKnown(got)) {
+        ++correct;
+      } else {
+        ++unknown;
+        fmt::print("{}: unknown: %{} ({}): inferred {} ({})\n", head, g.values[v].name, node,
+                   got.isBottom() ? "nothing" : got.str(), refine::describe(r.reasons[v]));
+      }
+    }
+    printDiagnostics(flags->file, g, r, flags->verbose);
+    fmt::print("{} correct, {} unknown, {} wrong\n", correct, unknown, wrong);
+    return wrong ? 1 : 0;
+  };
+}
+
+} // namespace dtf::cli
