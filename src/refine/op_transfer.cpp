@@ -82,6 +82,13 @@ std::optional<Value> foldPythonOp(const std::string &key, std::span<const Value>
   return std::nullopt;
 }
 
+bool mutatesList(const std::vector<const Schema *> &schemas) {
+  for (const Schema *s : schemas)
+    for (const SchemaArg &a : s->args)
+      if (a.type->mutated && a.type->kind == SchemaType::Kind::List) return true;
+  return false;
+}
+
 Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Value> args,
                     std::span<const Value> matchArgs, size_t numOutputs) {
   Evaluation e;
@@ -91,6 +98,23 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
     failed = UnknownReason::NoOverload;
     e.diags.push_back({Severity::Warning, "no-overload",
                        fmt::format("no overload matches the argument types (considered {})", m.candidates)});
+  } else if (m.status == OverloadMatch::Status::Ambiguous && m.tied.size() <= 4 && !mutatesList(m.tied)) {
+    // The node runs one of the tied overloads (e.g. index.Tensor and its
+    // hacked twin): the join of their answers is sound, and exact when they agree.
+    Evaluation joined;
+    for (const Schema *s : m.tied) {
+      const Schema *one[] = {s};
+      Evaluation c = evaluate(one, args, matchArgs, numOutputs);
+      if (!c.resolved) return c;
+      if (!joined.resolved) { joined = std::move(c); continue; }
+      for (size_t i = 0; i < numOutputs; ++i) {
+        joined.outputs[i] = Value::join(joined.outputs[i], c.outputs[i]);
+        if (c.reasons[i] != UnknownReason::None) joined.reasons[i] = c.reasons[i];
+      }
+      for (PendingDiag &d : c.diags) joined.diags.push_back(std::move(d));
+    }
+    joined.schema = nullptr; // no single schema: skip the mutated-list update below
+    return joined;
   } else if (m.status == OverloadMatch::Status::Ambiguous) {
     failed = UnknownReason::AmbiguousOverload;
     e.diags.push_back({Severity::Warning, "ambiguous-overload",

@@ -85,6 +85,7 @@ OverloadMatch matchWithArity(std::span<const Schema *const> overloads, std::span
     return best;
   }
   best.status = tied.empty() ? OverloadMatch::Status::NoMatch : OverloadMatch::Status::Ambiguous;
+  best.tied = tied;
   for (const Schema *s : tied.empty() ? std::vector<const Schema *>(overloads.begin(), overloads.end()) : tied) {
     if (best.candidates.size() > 300) { best.candidates += ", ..."; break; }
     best.candidates += (best.candidates.empty() ? "" : ", ") + s->key();

@@ -22,6 +22,7 @@ struct OverloadMatch {
   Status status = Status::NoMatch;
   const Schema *schema = nullptr;
   std::string candidates; ///< for diagnostics: the tied or the considered keys
+  std::vector<const Schema *> tied; ///< Ambiguous: the equally good overloads
 };
 
 /// `args` are the abstract values of the node's inputs (passed positionally,

@@ -12,9 +12,7 @@
 #include "frontends/text/ir_printer.h"
 #include "ops/notation.h"
 #include "refine/refine.h"
-#ifdef DTF_WITH_TORCH
-#include "frontends/torchscript/module_loader.h"
-#endif
+#include "pt_import.h"
 
 #include <fmt/format.h>
 #include <fstream>
@@ -46,19 +44,13 @@ Loaded load(const std::string &file) {
   Loaded l;
   std::string text;
   if (file.ends_with(".pt") || file.ends_with(".pth")) {
-#ifdef DTF_WITH_TORCH
-    try {
-      text = torchscript::loadModuleAsIR(file);
-    } catch (const torchscript::LoadError &e) {
-      fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", file, e.what());
+    auto imported = importModule(file);
+    if (!imported.text) {
+      fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", file, imported.error);
       l.exitCode = 2;
       return l;
     }
-#else
-    fmt::print(stderr, "{}: error: this dtypeflow was built without libtorch; .pt files need it\n", file);
-    l.exitCode = 2;
-    return l;
-#endif
+    text = std::move(*imported.text);
   } else {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
@@ -109,13 +101,17 @@ void printDiagnostics(const std::string &file, const ir::Graph &g, const refine:
 }
 
 void printSummary(const ir::Graph &g, const refine::Result &r) {
-  size_t values = 0, inputs = 0, inferred = 0, unknown = 0, errors = 0;
+  size_t values = 0, inputs = 0, inferred = 0, rankUnknown = 0, unknown = 0, errors = 0;
   std::array<size_t, static_cast<size_t>(refine::UnknownReason::kCount)> why{};
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
     ++values;
     if (isInputLike(g, static_cast<ir::ValueId>(v))) { ++inputs; continue; }
-    if (refine::fullyKnown(r.values[v])) { ++inferred; continue; }
+    if (r.values[v].isTensor() && r.values[v].dtype()) {
+      ++inferred;
+      rankUnknown += !r.values[v].rank().isExact();
+      continue;
+    }
     ++unknown;
     auto reason = r.reasons[v] == refine::UnknownReason::None ? refine::UnknownReason::UnknownInput : r.reasons[v];
     ++why[static_cast<size_t>(reason)];
@@ -125,8 +121,10 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
   for (size_t i = 0; i < why.size(); ++i)
     if (why[i]) reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : ", ",
                                        refine::describe(static_cast<refine::UnknownReason>(i)), why[i]);
-  fmt::print(stderr, "summary: {} tensor values ({} inputs/constants), {} inferred, {} unknown{}; {} dtype error(s)\n",
-             values, inputs, inferred, unknown, reasons.empty() ? "" : " (" + reasons + ")", errors);
+  fmt::print(stderr,
+             "summary: {} tensor values ({} inputs/constants), {} inferred ({} of them without a known rank), "
+             "{} unknown{}; {} dtype error(s)\n",
+             values, inputs, inferred, rankUnknown, unknown, reasons.empty() ? "" : " (" + reasons + ")", errors);
 }
 
 struct CommonFlags {

@@ -29,6 +29,11 @@ class Lexer {
 public:
   explicit Lexer(std::string_view src) : src_(src) {}
   Token next();
+  /// Drop the rest of the current line unread (`, scope: a/b.c # file.py:1:0`
+  /// suffixes that torch prints after a node hold arbitrary text).
+  void skipRestOfLine() {
+    while (pos_ < src_.size() && src_[pos_] != '\n') advance();
+  }
 
 private:
   void skipSpaceAndComments();

@@ -196,7 +196,7 @@ private:
     while (tok_.kind != TK::End) {
       if (tok_.kind == TK::Punct) {
         char c = tok_.punct;
-        if (depth == 0 && (c == ',' || c == ')' || c == ']')) return;
+        if (depth == 0 && (c == ',' || c == ')' || c == ']' || c == '}' || c == '>')) return;
         if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
         if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
       }
@@ -231,7 +231,20 @@ private:
       bump();
       Value v;
       if (tok_.kind == TK::Number) { Attribute::LitKind k; v = numberLiteral(tok_, k); bump(); }
-      else skipBalanced();
+      else if (isPunct('(')) { // a complex value `{(0,1)}`
+        bump();
+        Attribute::LitKind k;
+        Value re = tok_.kind == TK::Number ? numberLiteral(tok_, k) : Value();
+        skipBalanced();
+        if (isPunct(',')) bump();
+        Value im = tok_.kind == TK::Number ? numberLiteral(tok_, k) : Value();
+        skipBalanced();
+        expectPunct(')');
+        v = re.floatValue() && im.floatValue() ? Value::complexNumber(*re.floatValue(), *im.floatValue())
+                                               : Value::number(NumKind::Complex);
+      } else {
+        skipBalanced();
+      }
       expectPunct('}');
       kind = Attribute::LitKind::TensorLiteral;
       return v;
@@ -299,9 +312,9 @@ private:
     if (isPunct('[')) parseAttrs(g_->nodes[n]);
     std::vector<ValueId> ins = parseUses();
     g_->nodes[n].inputs = std::move(ins);
-    if (isPunct(',') ) { // `, scope: a.b` printed by older torch: skip the rest of the line
-      uint32_t line = tok_.line;
-      while (tok_.kind != TK::End && tok_.line == line) bump();
+    if (isPunct(',')) { // `, scope: a/b.c` printed by torch: skip the rest of the line
+      lex_.skipRestOfLine();
+      bump();
     }
     for (auto &[name, type] : outs) {
       ValueId v = define(name, type);

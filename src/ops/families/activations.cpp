@@ -12,16 +12,16 @@
 // glu of a 0-dim tensor, and the same-dtype checks inside prelu,
 // rrelu_with_noise(training), glu_backward and log_sigmoid_backward.
 //
-// A complex Scalar (alpha=1j) raises "value cannot be converted" in most of
-// these unless its imaginary part is 0: value-dependent, and complex values
-// are not tracked, so it is accepted.
+// A complex Scalar (alpha=1.5+0.5j) raises "value cannot be converted" in
+// most of these unless its imaginary part is 0: a value-dependent error,
+// given when the value is known.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
-#include <map>
+#include <vector>
 
 namespace dtf {
 namespace {
@@ -203,18 +203,19 @@ RuleFn rreluWithNoiseBackward() {
   };
 }
 
-/// Sample these Scalar arguments as bool, int and float only. A complex
-/// value (the harness uses 1.5+0.5j) raises "value cannot be converted to
-/// type float" unless its imaginary part is 0: value-dependent, and complex
-/// values are not tracked, so the rules accept complex Scalars.
-void realScalarSamples(Registry::Entry e, std::initializer_list<const char *> args) {
-  std::map<std::string, std::string, std::less<>> asInt, asFloat;
-  for (const char *a : args) {
-    e.sample(a, "True");
-    asInt[a] = "2";
-    asFloat[a] = "2.5";
-  }
-  e.variant(asInt).variant(asFloat);
+/// `fn`, but a known complex Scalar among `args` with a non-zero imaginary
+/// part raises "value cannot be converted to type ... without overflow"
+/// when PyTorch converts it to a real type: always (`alwaysReal`: the op
+/// reads it as a double), or when self is not complex.
+RuleFn realScalars(RuleFn fn, std::vector<std::string> args, bool alwaysReal = false) {
+  return [fn = std::move(fn), args = std::move(args), alwaysReal](const OpCall &c) -> RuleResult {
+    if (alwaysReal || !isComplex(c.dtype("self")))
+      for (const std::string &a : args)
+        if (auto z = c.arg(a).complexValue(); z && z->second != 0)
+          return c.error(ErrorKind::ValueDependent, "{} = ({}+{}j) cannot be converted to a real type without overflow",
+                         a, z->first, z->second);
+    return fn(c);
+  };
 }
 
 } // namespace
@@ -224,10 +225,11 @@ void registerActivations(Registry &r) {
   RuleFn id = sameAs("self");
   // Register `name` and `name_` (when it exists), with real-only samples for
   // the Scalar arguments `scalars`.
-  auto add = [&](const std::string &n, const RuleFn &f, std::initializer_list<const char *> scalars = {},
-                 bool withInPlace = true) {
-    realScalarSamples(r.add("aten::" + n, fam, f), scalars);
-    if (withInPlace) realScalarSamples(r.add("aten::" + n + "_", fam, inPlace(f)), scalars);
+  auto add = [&](const std::string &n, const RuleFn &f, std::vector<std::string> scalars = {},
+                 bool withInPlace = true, bool alwaysReal = false) {
+    RuleFn g = scalars.empty() ? f : realScalars(f, scalars, alwaysReal);
+    r.add("aten::" + n, fam, g);
+    if (withInPlace) r.add("aten::" + n + "_", fam, inPlace(g));
   };
 
   add("relu", clampLike("boolean inputs not supported for relu"));
@@ -237,12 +239,12 @@ void registerActivations(Registry &r) {
   // Self's dtype for every input (CPU kernels are floating-only: gaps).
   add("leaky_relu", id, {"negative_slope"});
   add("elu", id, {"alpha", "scale", "input_scale"});
-  add("celu", id, {"alpha"});
+  add("celu", id, {"alpha"}, true, /*alwaysReal=*/true);
   add("threshold", id, {"threshold", "value"});
   for (const char *n : {"hardsigmoid", "silu", "gelu", "mish", "selu"}) add(n, id);
   add("softplus", id, {"beta", "threshold"}, false);
   add("hardshrink", id, {"lambd"}, false);
-  add("softshrink", softshrink(), {"lambd"}, false);
+  add("softshrink", softshrink(), {"lambd"}, false, /*alwaysReal=*/true);
   add("hardswish", sameRejectingComplex());
 
   add("log_sigmoid", logSigmoid(1), {}, false);
@@ -250,11 +252,10 @@ void registerActivations(Registry &r) {
   add("glu", glu(), {}, false);
   r.add("aten::prelu", fam, prelu()).sample("weight", "sweep[1]");
 
-  add("rrelu", rrelu(false), {"lower", "upper"});
-  for (const std::string n : {"aten::rrelu_with_noise", "aten::rrelu_with_noise_"}) {
-    Registry::Entry e = r.add(n, fam, n.back() == '_' ? inPlace(rrelu(true)) : rrelu(true));
-    e.sample("lower", "0.125").sample("upper", "0.25").variant({{"training", "True"}});
-  }
+  add("rrelu", rrelu(false), {"lower", "upper"}, true, /*alwaysReal=*/true);
+  RuleFn withNoise = realScalars(rrelu(true), {"lower", "upper"}, /*alwaysReal=*/true);
+  r.add("aten::rrelu_with_noise", fam, withNoise).variant({{"training", "True"}});
+  r.add("aten::rrelu_with_noise_", fam, inPlace(withNoise)).variant({{"training", "True"}});
 
   // Backward ops: result_type(grad, saved), Scalars fixed where they do not
   // change the dtype.

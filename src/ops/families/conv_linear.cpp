@@ -11,6 +11,7 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <string>
@@ -140,7 +141,11 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
     if (auto r = out.value(); r && *r < 2)
       return c.semantic("expected a batched or unbatched input of at least 2 dimensions, got {}-D", *r);
     if (present(c, "bias") && c.dtype("bias") != d) {
-      bool checked = check == BiasCheck::Always || isComplex(d);
+      // Complex and bfloat16 inputs take backends (mkldnn on CPU, cudnn)
+      // that check the bias; float32 does too for large inputs (mkldnn
+      // heuristics), so a mismatched bias may raise: when it does not, the
+      // result has the input's dtype.
+      bool checked = check == BiasCheck::Always || isComplex(d) || d == DType::BFloat16;
       if (check == BiasCheck::ByTransposed) {
         auto t = c.arg("transposed").boolValue();
         if (t && *t) checked = true;
@@ -166,40 +171,65 @@ RuleResult convBackwardRule(const OpCall &c) {
   return outs;
 }
 
-/// einsum: one operand keeps its dtype unless the equation sums (int -> i64);
-/// several operands of one dtype keep it; mixed dtypes depend on the path.
+/// einsum (measured on 1.13). Whether a letter is summed with sum() (ints
+/// and bool become int64), contracted with bmm (operands must share one
+/// dtype) or broadcast-multiplied depends on the sizes, so:
+///   - one floating/complex dtype for every operand: that dtype;
+///   - no letter summed away: a broadcasting multiply, promote_types over the
+///     operands (every operand is unsqueezed first: no zero-dim tier);
+///   - one integral/bool operand that sums: int64;
+///   - otherwise (ints that contract, mixed dtypes that contract): unknown.
 RuleResult einsumRule(const OpCall &c) {
   const Value &ts = c.arg("tensors");
   if (!ts.isList() || !ts.lengthKnown() || ts.elements().empty()) return Value::unknownTensor();
   const auto &el = ts.elements();
-  DType d = *el[0].dtype();
-  for (const Value &v : el)
-    if (*v.dtype() != d) return Value::unknownTensor();
-  // Output rank from an explicit `->` without ellipsis.
-  Rank out = Rank::top();
-  bool sums = true; // unknown: may sum
-  if (auto eq = c.arg("equation").text()) {
-    auto arrow = eq->find("->");
-    if (arrow != std::string::npos && eq->find("...") == std::string::npos) {
-      int n = 0;
-      for (char ch : eq->substr(arrow + 2))
-        if (std::isalpha(static_cast<unsigned char>(ch))) ++n;
-      out = Rank::exact(n);
-      if (el.size() == 1) {
-        // Summation happens when an input letter is missing from the output.
-        std::string lhs = eq->substr(0, arrow), rhs = eq->substr(arrow + 2);
-        sums = false;
-        for (char ch : lhs)
-          if (std::isalpha(static_cast<unsigned char>(ch)) && rhs.find(ch) == std::string::npos) sums = true;
-      }
+  auto eq = c.arg("equation").text();
+  if (!eq) return Value::unknownTensor();
+  std::string lhs = *eq, rhs;
+  bool explicitOut = false;
+  if (auto arrow = eq->find("->"); arrow != std::string::npos) {
+    lhs = eq->substr(0, arrow);
+    rhs = eq->substr(arrow + 2);
+    explicitOut = true;
+  }
+  bool ellipsis = eq->find("...") != std::string::npos;
+  // Letters per operand.
+  std::vector<std::string> ops{""};
+  for (char ch : lhs) {
+    if (ch == ',') ops.emplace_back();
+    else if (std::isalpha(static_cast<unsigned char>(ch))) ops.back() += ch;
+  }
+  if (ops.size() != el.size()) return c.semantic("{} operands in the equation but {} tensors given", ops.size(), el.size());
+  std::string out;
+  if (explicitOut) {
+    for (char ch : rhs)
+      if (std::isalpha(static_cast<unsigned char>(ch))) out += ch;
+  } else {
+    for (char ch = 'A'; ch <= 'z'; ++ch) {
+      if (!std::isalpha(static_cast<unsigned char>(ch))) continue;
+      size_t n = 0;
+      for (const std::string &o : ops) n += std::count(o.begin(), o.end(), ch);
+      if (n == 1) out += ch;
     }
   }
-  if (el.size() == 1 && isIntegral(d, true)) {
-    if (sums && out.value()) return tensorOf(DType::Int64, out);
-    if (!sums) return tensorOf(d, out);
-    return Value::unknownTensor();
+  bool sums = false;
+  for (const std::string &o : ops)
+    for (char ch : o)
+      if (out.find(ch) == std::string::npos) sums = true;
+  Rank rank = ellipsis ? Rank::top() : Rank::exact(static_cast<int>(out.size()));
+  DType d = *el[0].dtype();
+  bool oneDtype = true;
+  for (const Value &v : el)
+    if (*v.dtype() != d) oneDtype = false;
+  if (!sums) {
+    DType p = d;
+    for (const Value &v : el) p = promoteTypes(p, *v.dtype());
+    if (oneDtype || el.size() == 2) return tensorOf(p, rank);
+    return Value::tensor(DTypeSet::all(), rank);
   }
-  return tensorOf(d, out);
+  if (oneDtype && (isFloating(d) || isComplex(d))) return tensorOf(d, rank);
+  if (oneDtype && el.size() == 1) return tensorOf(DType::Int64, rank);
+  return Value::tensor(DTypeSet::all(), rank);
 }
 
 RuleResult tensordotRule(const OpCall &c) {
@@ -300,7 +330,13 @@ void registerConvLinear(Registry &r) {
       .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
       .sample("bias", "sweep![1]");
   r.add("aten::einsum", fam, einsumRule).sample("equation", "'ij,jk->ik'")
-      .sample("tensors", "[sweep![2,2],sweep![2,2]]");
+      .sample("tensors", "[sweep![2,2],sweep![2,2]]")
+      .variant({{"equation", "'ij,ij->ij'"}})
+      .variant({{"equation", "'i,j'"}, {"tensors", "[sweep![2],sweep![2]]"}})
+      .variant({{"equation", "'ij,->ij'"}, {"tensors", "[sweep![2,2],sweep![]]"}})
+      .variant({{"equation", "'ij->i'"}, {"tensors", "[sweep![2,2]]"}})
+      .variant({{"equation", "'ii'"}, {"tensors", "[sweep![2,2]]"}})
+      .variant({{"equation", "'ij->ji'"}, {"tensors", "[sweep![2,2]]"}});
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]");

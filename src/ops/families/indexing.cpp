@@ -118,12 +118,13 @@ RuleResult scatterValue(const OpCall &c) {
 void registerIndexing(Registry &r) {
   const char *fam = "indexing";
   for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
-    r.add(k, fam, indexRule).sample("self", "sweep![2,2]").sample("indices", "[sweep![1]=0]");
+    // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
+    r.add(k, fam, indexRule).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
   for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
                         "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
                         "aten::_index_put_impl_.hacked_twin"})
     r.add(k, fam, indexPutRule)
-        .sample("self", "sweep![2,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]");
+        .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]");
 
   r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt32or64(c, "index")) return *e;

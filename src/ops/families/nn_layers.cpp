@@ -268,10 +268,13 @@ void registerNnLayers(Registry &r) {
     DType w = c.dtype("weight");
     if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64)
       return c.semantic("expected weight to be float16, float32 or float64, but got {}", name(w));
+    // 1.13 first promotes indices and offsets to their common type, then
+    // requires that to be int32 or int64 (uint8 + int32 indices work).
     DType i = c.dtype("indices"), o = c.dtype("offsets");
-    for (auto [n, d] : {std::pair<const char *, DType>{"indices", i}, {"offsets", o}})
-      if (d != DType::Int32 && d != DType::Int64)
-        return c.semantic("expected {} to be int32 or int64, but got {}", n, name(d));
+    DType idx = promoteTypes(i, o);
+    if (idx != DType::Int32 && idx != DType::Int64)
+      return c.semantic("expected indices ({}) and offsets ({}) to promote to int32 or int64, but got {}", name(i),
+                        name(o), name(idx));
     if (present(c, "per_sample_weights")) {
       auto mode = c.arg("mode").intValue();
       if (mode && *mode != 0)
@@ -280,7 +283,6 @@ void registerNnLayers(Registry &r) {
         return c.semantic("expected per_sample_weights to have the dtype of weight ({}), got {}", name(w),
                           name(c.dtype("per_sample_weights")));
     }
-    DType idx = (i == DType::Int32 && o == DType::Int32) ? DType::Int32 : DType::Int64;
     auto mode = c.arg("mode").intValue();
     Rank maxRank = mode ? Rank::exact(*mode == 2 ? 2 : 1) : Rank::atLeast1();
     return std::vector<Value>{tensorOf(w, Rank::exact(2)), tensorOf(idx, Rank::exact(1)),
@@ -439,8 +441,11 @@ void registerNnLayers(Registry &r) {
      return tensorOf(*resultType(ops), lossRank(c, br));
    }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
       .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
-  for (const char *k : {"aten::nll_loss", "aten::nll_loss2d"})
-    r.add(k, loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None");
+  r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None");
+  // nll_loss2d needs a 4-D input and a 3-D target.
+  r.add("aten::nll_loss2d", loss, nllRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
+      .sample("weight", "None");
   r.add("aten::nll_loss_forward", loss, [](const OpCall &c) -> RuleResult {
      RuleResult out = nllRule(c);
      if (!out.ok()) return out;
@@ -472,24 +477,77 @@ void registerNnLayers(Registry &r) {
   r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  // stft (measured on 1.13): self must be a 1-D or 2-D floating or complex
+  // tensor; it is multiplied by the window (plain promotion, both dim-tier);
+  // return_complex defaults to "self or window is complex" (None on a real
+  // input only warns in 1.13); the real form is view_as_real (one more dim).
   auto stftRule = [](const OpCall &c) -> RuleResult {
     DType d = c.dtype("self");
-    if (!(d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128))
-      return Value::unknownTensor();
-    auto rc = c.arg("return_complex").boolValue();
-    bool cplxIn = isComplex(d);
-    if (!rc && !cplxIn) return c.semantic("stft requires the return_complex parameter be given for real inputs");
-    bool complexOut = rc ? *rc : true;
+    if (!isFloating(d) && !isComplex(d))
+      return c.semantic("expected a tensor of floating point or complex values, got {}", name(d));
     auto rk = c.rank("self").value();
-    if (complexOut) {
-      DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Complex128 : DType::Complex64;
-      return tensorOf(out, rk ? Rank::exact(*rk + 1) : Rank::atLeast1());
-    }
-    return tensorOf(toRealValueType(d), rk ? Rank::exact(*rk + 2) : Rank::atLeast1());
+    if (rk && *rk != 1 && *rk != 2) return c.semantic("expected a 1D or 2D tensor, got {}-D", *rk);
+    bool win = present(c, "window");
+    DType p = win ? promoteTypes(d, c.dtype("window")) : d;
+    const Value &rcArg = c.arg("return_complex");
+    auto rc = rcArg.boolValue();
+    if (!rcArg.isNone() && !rc) return Value::unknownTensor();
+    bool complexOut = rc ? *rc : (isComplex(d) || (win && isComplex(c.dtype("window"))));
+    Rank out = rk ? Rank::exact(*rk + (complexOut ? 1 : 2)) : Rank::atLeast1();
+    // Half-precision FFTs: CPU (pocketfft) has none, CUDA has some.
+    if (p == DType::Float16 || p == DType::BFloat16 || p == DType::Complex32)
+      return Value::tensor(DTypeSet::all(), out);
+    if (complexOut) return tensorOf(*toComplexType(p), out);
+    return tensorOf(toRealValueType(p), out);
   };
   for (const char *k : {"aten::stft", "aten::stft.center"})
-    r.add(k, spec, stftRule).sample("self", "sweep![8]").sample("n_fft", "4").sample("return_complex", "True")
-        .variant({{"return_complex", "False"}});
+    r.add(k, spec, stftRule).sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
+        .sample("return_complex", "True")
+        .variant({{"return_complex", "False"}})
+        .variant({{"return_complex", "None"}})
+        .variant({{"window", "sweep![4]"}})
+        .variant({{"window", "sweep![4]"}, {"return_complex", "False"}})
+        .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
+        .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}});
+
+  // The fused attention of nn.MultiheadAttention (torchvision ViT): every
+  // operand must share query's dtype (the bmm/addmm kernels check it);
+  // query/key/value are 3-D; the weights are averaged over heads (3-D) or
+  // per head (4-D), and undefined (None) when need_weights=False.
+  r.add("aten::_native_multi_head_attention", "nn.attention", [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("query").value(); rk && *rk != 3)
+       return c.semantic("expected 3-D `query`, got {}-D tensor", *rk);
+     if (auto e = requireSame(c, {"query", "key", "value", "qkv_weight", "qkv_bias", "proj_weight", "proj_bias"}))
+       return *e;
+     DType d = c.dtype("query");
+     Value out = tensorOf(d, Rank::exact(3));
+     auto need = c.arg("need_weights").boolValue();
+     auto avg = c.arg("average_attn_weights").boolValue();
+     Value weights = Value::unknownTensor();
+     if (need && !*need) weights = Value::none();
+     else if (need && avg) weights = tensorOf(d, Rank::exact(*avg ? 3 : 4));
+     return std::vector<Value>{out, weights};
+   })
+      .sample("query", "float32[1,3,4]").sample("key", "float32[1,3,4]").sample("value", "float32[1,3,4]")
+      .sample("embed_dim", "4").sample("num_head", "2").sample("qkv_weight", "float32[12,4]")
+      .sample("qkv_bias", "float32[12]").sample("proj_weight", "float32[4,4]").sample("proj_bias", "float32[4]")
+      .sample("mask", "None")
+      .variant({{"query", "float64[1,3,4]"}, {"key", "float64[1,3,4]"}, {"value", "float64[1,3,4]"}, {"qkv_weight", "float64[12,4]"}, {"qkv_bias", "float64[12]"}, {"proj_weight", "float64[4,4]"}, {"proj_bias", "float64[4]"}})
+      .variant({{"query", "bfloat16[1,3,4]"}, {"key", "bfloat16[1,3,4]"}, {"value", "bfloat16[1,3,4]"}, {"qkv_weight", "bfloat16[12,4]"}, {"qkv_bias", "bfloat16[12]"}, {"proj_weight", "bfloat16[4,4]"}, {"proj_bias", "bfloat16[4]"}})
+      .variant({{"query", "float16[1,3,4]"}, {"key", "float16[1,3,4]"}, {"value", "float16[1,3,4]"}, {"qkv_weight", "float16[12,4]"}, {"qkv_bias", "float16[12]"}, {"proj_weight", "float16[4,4]"}, {"proj_bias", "float16[4]"}})
+      .variant({{"query", "int64[1,3,4]"}, {"key", "int64[1,3,4]"}, {"value", "int64[1,3,4]"}, {"qkv_weight", "int64[12,4]"}, {"qkv_bias", "int64[12]"}, {"proj_weight", "int64[4,4]"}, {"proj_bias", "int64[4]"}})
+      .variant({{"query", "int32[1,3,4]"}, {"key", "int32[1,3,4]"}, {"value", "int32[1,3,4]"}, {"qkv_weight", "int32[12,4]"}, {"qkv_bias", "int32[12]"}, {"proj_weight", "int32[4,4]"}, {"proj_bias", "int32[4]"}})
+      .variant({{"query", "complex64[1,3,4]"}, {"key", "complex64[1,3,4]"}, {"value", "complex64[1,3,4]"}, {"qkv_weight", "complex64[12,4]"}, {"qkv_bias", "complex64[12]"}, {"proj_weight", "complex64[4,4]"}, {"proj_bias", "complex64[4]"}})
+      .variant({{"query", "bool[1,3,4]"}, {"key", "bool[1,3,4]"}, {"value", "bool[1,3,4]"}, {"qkv_weight", "bool[12,4]"}, {"qkv_bias", "bool[12]"}, {"proj_weight", "bool[4,4]"}, {"proj_bias", "bool[4]"}})
+      .variant({{"query", "sweep![1,3,4]"}})
+      .variant({{"key", "sweep![1,3,4]"}})
+      .variant({{"value", "sweep![1,3,4]"}})
+      .variant({{"qkv_weight", "sweep![12,4]"}})
+      .variant({{"qkv_bias", "sweep![12]"}})
+      .variant({{"proj_weight", "sweep![4,4]"}})
+      .variant({{"proj_bias", "sweep![4]"}})
+      .variant({{"average_attn_weights", "False"}})
+      .variant({{"need_weights", "False"}});
 
   r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), t = c.dtype("target");

@@ -174,7 +174,8 @@ void registerShapeViews(Registry &r) {
    })).sample("self", "sweep[2]").sample("dims", "[2,2]");
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult { return tensorOf(c.dtype("self"), c.rank("other")); })
-        .sample("self", "sweep[2]").sample("other", "float32[2]");
+        .sample("self", "sweep[1]").sample("other", "float32[1]")
+        .variant({{"self", "sweep![2]"}, {"other", "float32[2]"}});
 
   r.add("aten::flatten.using_ints", fam, flattenRule).sample("self", "sweep[2,2]")
       .variant({{"self", "sweep![2,2,2]"}, {"start_dim", "1"}, {"end_dim", "2"}});
@@ -202,7 +203,7 @@ void registerShapeViews(Registry &r) {
            {"aten::moveaxis.int", {{"self", "sweep![2,2]"}, {"source", "0"}, {"destination", "1"}}},
            {"aten::moveaxis.intlist", {{"self", "sweep![2,2]"}, {"source", "[0]"}, {"destination", "[1]"}}},
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
-           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64=0"}, {"length", "1"}}},
+           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
            {"aten::fliplr", {{"self", "sweep![2,2]"}}},
            {"aten::flipud", {{"self", "sweep![2,2]"}}},
@@ -230,11 +231,14 @@ void registerShapeViews(Registry &r) {
   r.add("aten::squeeze", fam, keep([](const OpCall &, Rank rk) {
      return rk == Rank::exact(0) ? rk : Rank::top();
    }));
-  r.add("aten::squeeze_", fam, keep(same));
+  // The in-place forms return self after the resize: their rank changes too.
+  r.add("aten::squeeze_", fam, keep([](const OpCall &, Rank rk) {
+     return rk == Rank::exact(0) ? rk : Rank::top();
+   }));
   r.add("aten::squeeze.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
-  r.add("aten::squeeze_.dim", fam, keep(same)).sample("self", "sweep[1,2]").sample("dim", "0");
+  r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
   r.add("aten::unsqueeze", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); })).sample("dim", "0");
-  r.add("aten::unsqueeze_", fam, keep(same)).sample("dim", "0");
+  r.add("aten::unsqueeze_", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); })).sample("dim", "0");
   r.add("aten::unfold", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
       .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1");
   r.add("aten::unfold_copy", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
@@ -301,13 +305,18 @@ void registerShapeViews(Registry &r) {
   r.add("aten::concatenate", fam, joinRule([](Rank rk) { return rk; }, true))
       .sample("tensors", "[sweep![2],sweep![2]]");
   r.add("aten::stack", fam, joinRule([](Rank rk) { return plus(rk, 1); }, false))
-      .sample("tensors", "[sweep,sweep]");
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep[],sweep[]]"}});
   r.add("aten::hstack", fam, joinRule([](Rank rk) { return atLeast(rk, 1); }, false))
-      .sample("tensors", "[sweep,sweep]");
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep[],sweep[]]"}})
+      .variant({{"tensors", "[sweep,sweep]"}});
   r.add("aten::vstack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
-      .sample("tensors", "[sweep,sweep]");
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep[],sweep[]]"}});
   r.add("aten::column_stack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
-      .sample("tensors", "[sweep,sweep]");
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep[],sweep[]]"}});
   r.add("aten::broadcast_tensors", fam, [](const OpCall &c) -> RuleResult {
      const Value &l = c.arg("tensors");
      if (!l.isList() || !l.lengthKnown()) return Value::listOf(Value::unknownTensor());

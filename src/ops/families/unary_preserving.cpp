@@ -154,11 +154,15 @@ void registerUnaryPreserving(Registry &r) {
   for (const char *n : {"conj_physical_", "detach_", "zero_"}) r.add(std::string("aten::") + n, ident, id);
 
   // fill: self's dtype. A complex value with a non-zero imaginary part into
-  // a non-complex tensor raises, but that depends on the value (1+0j is
-  // fine), which dtypeflow does not track for complex numbers.
-  // (So the harness samples the value as bool, int and float only.)
-  for (const char *n : {"aten::fill.Scalar", "aten::fill_.Scalar"})
-    r.add(n, ident, id).sample("value", "True").variant({{"value", "2"}}).variant({{"value", "2.5"}});
+  // a non-complex tensor raises (value-dependent: 1+0j is fine).
+  RuleFn fillScalar = [](const OpCall &c) -> RuleResult {
+    if (auto z = c.arg("value").complexValue(); z && z->second != 0 && !isComplex(c.dtype("self")))
+      return c.error(ErrorKind::ValueDependent, "value ({}+{}j) cannot be converted to {} without overflow", z->first,
+                     z->second, name(c.dtype("self")));
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  };
+  r.add("aten::fill.Scalar", ident, fillScalar);
+  r.add("aten::fill_.Scalar", ident, fillScalar);
   r.add("aten::fill.Tensor", ident, fillTensorRule());
   r.add("aten::fill_.Tensor", ident, fillTensorRule());
   // copy: any src dtype is cast to self's (complex -> real drops imag).

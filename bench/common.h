@@ -1,0 +1,35 @@
+//===- bench/common.h - shared state of the dtypeflow benchmarks -*- C++ -*-===//
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dtf::bench {
+
+/// Heap bytes live / peak since start (global operator new is counted).
+size_t heapLive();
+size_t heapPeak();
+void resetHeapPeak(); ///< peak := live
+size_t peakRssKiB();  ///< getrusage max RSS
+
+/// Mean real time per iteration (seconds) of each finished benchmark, by name.
+const std::map<std::string, double> &timings();
+
+/// Command-line settings (set before benchmarks are registered).
+struct Settings {
+  std::string sourceDir; ///< repo root (examples/)
+  std::string zooDir;    ///< traced torchvision IR (bench/gen_zoo_ir.py)
+  std::string metaJson;  ///< bench/meta_route.py output; empty = none
+  std::vector<size_t> scales = {1000, 10000, 100000, 1000000};
+};
+Settings &settings();
+
+void registerModelBenchmarks();
+void registerSyntheticBenchmarks();
+void registerOpBenchmarks();
+void printModelSummary();
+void printSyntheticSummary();
+
+} // namespace dtf::bench

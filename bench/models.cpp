@@ -1,0 +1,291 @@
+//===- bench/models.cpp - real model graphs: dtypeflow vs DtypePropagation vs meta ----===//
+//
+// Each model's IR text is parsed twice: by dtypeflow's parser, and by
+// libtorch's torch::jit::parseIR. Both analyses then see only the graph
+// inputs' types (plus constants and GetAttr results, which are data):
+//  - dtypeflow refines with the options `dtypeflow check` uses (written types
+//    of other values are never read as facts);
+//  - for DtypePropagation every other tensor value's type is reset to the
+//    unshaped `Tensor` before each run (not timed), then the pass runs.
+// Only the pass is timed. Both are compared with the trace's written types.
+//
+//===----------------------------------------------------------------------===//
+#include "common.h"
+
+#include "dtype/dtype.h"
+#include "frontends/text/ir_parser.h"
+#include "refine/check.h"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/ir/irparser.h>
+#include <torch/csrc/jit/passes/dtype_analysis.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace dtf::bench {
+namespace {
+
+namespace fs = std::filesystem;
+namespace tj = torch::jit;
+
+struct Counts {
+  size_t correct = 0, unknown = 0, wrong = 0;
+  size_t total() const { return correct + unknown + wrong; }
+};
+
+struct Model {
+  std::string name, path, origin; ///< origin: "bundled" or "zoo"
+  std::unique_ptr<ir::Graph> g;
+  std::string parseError;
+  // libtorch side
+  std::shared_ptr<tj::Graph> tg;
+  std::unordered_map<std::string, tj::Value *> vmap;
+  std::vector<tj::Value *> stripped; ///< values whose type is reset before each run
+  std::string torchError;            ///< parseIR or DtypePropagation threw
+  // truth comparison
+  Counts ours, ours_dtypeOnly, torch;
+  size_t tensorValues = 0;
+  // meta route
+  std::optional<double> metaMs;
+  std::string metaError;
+};
+
+std::vector<std::unique_ptr<Model>> &models() {
+  static std::vector<std::unique_ptr<Model>> m;
+  return m;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void forEachNode(tj::Block *b, const std::function<void(tj::Node *)> &f) {
+  for (tj::Node *n : b->nodes()) {
+    f(n);
+    for (tj::Block *inner : n->blocks()) {
+      for (tj::Value *p : inner->inputs()) (void)p;
+      forEachNode(inner, f);
+    }
+  }
+}
+
+void stripTorch(Model &m) {
+  for (tj::Value *v : m.stripped) v->setType(c10::TensorType::get());
+}
+
+/// The torch analysis result for one of our values.
+Verdict torchVerdict(const Model &m, ir::ValueId v) {
+  const ir::TypeExpr &t = *m.g->values[v].type;
+  auto it = m.vmap.find(m.g->values[v].name);
+  if (it == m.vmap.end() || !m.torchError.empty()) return Verdict::Unknown;
+  auto tt = it->second->type()->cast<c10::TensorType>();
+  if (!tt || !tt->scalarType()) return Verdict::Unknown;
+  auto d = fromC10Code(static_cast<int>(*tt->scalarType()));
+  return d && *d == *t.dtype ? Verdict::Correct : Verdict::Wrong;
+}
+
+void prepare(Model &m) {
+  std::string text = readFile(m.path);
+  try {
+    m.g = ir::parseIR(text);
+  } catch (const std::exception &e) {
+    m.parseError = e.what();
+    return;
+  }
+  // libtorch: the same text.
+  try {
+    m.tg = std::make_shared<tj::Graph>();
+    tj::parseIR(text, m.tg.get(), m.vmap, /*parse_tensor_constants=*/true);
+    forEachNode(m.tg->block(), [&](tj::Node *n) {
+      bool data = n->kind() == c10::prim::Constant || n->kind() == c10::prim::GetAttr;
+      if (!data)
+        for (tj::Value *o : n->outputs())
+          if (o->type()->cast<c10::TensorType>()) m.stripped.push_back(o);
+      for (tj::Block *b : n->blocks())
+        for (tj::Value *p : b->inputs())
+          if (p->type()->cast<c10::TensorType>()) m.stripped.push_back(p);
+    });
+    stripTorch(m);
+    tj::DtypePropagation(m.tg);
+  } catch (const std::exception &e) {
+    std::string msg = e.what();
+    m.torchError = msg.substr(0, msg.find('\n'));
+  }
+  // Truth comparison, once.
+  refine::Result r = refine::refineGraph(*m.g, refine::checkOptions());
+  for (size_t v = 0; v < m.g->values.size(); ++v) {
+    auto id = static_cast<ir::ValueId>(v);
+    Verdict ours = refine::checkWritten(*m.g, id, r.values[v]);
+    if (ours == Verdict::NotChecked) continue;
+    ++m.tensorValues;
+    auto bump = [](Counts &c, Verdict x) {
+      (x == Verdict::Correct ? c.correct : x == Verdict::Wrong ? c.wrong : c.unknown)++;
+    };
+    bump(m.ours, ours);
+    // dtype alone (what DtypePropagation computes), for a like-for-like view.
+    const Value &got = r.values[v];
+    Verdict dOnly = got.isTensor() && got.dtype()
+                        ? (*got.dtype() == *m.g->values[v].type->dtype ? Verdict::Correct : Verdict::Wrong)
+                        : Verdict::Unknown;
+    bump(m.ours_dtypeOnly, ours == Verdict::Wrong ? Verdict::Wrong : dOnly);
+    bump(m.torch, torchVerdict(m, id));
+  }
+}
+
+void loadMeta() {
+  const std::string &path = settings().metaJson;
+  if (path.empty()) return;
+  std::ifstream in(path);
+  if (!in) {
+    fmt::print(stderr, "dtypeflow_bench: cannot read --meta={}\n", path);
+    return;
+  }
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  for (auto &m : models()) {
+    if (!j.contains(m->name)) continue;
+    const auto &e = j[m->name];
+    if (e["ms"].is_number()) m->metaMs = e["ms"].get<double>();
+    if (e["error"].is_string()) m->metaError = e["error"].get<std::string>();
+  }
+}
+
+void setCounters(benchmark::State &state, const Model &m, const Counts &c) {
+  double n = static_cast<double>(std::max<size_t>(c.total(), 1));
+  state.counters["nodes"] = static_cast<double>(m.g->nodes.size());
+  state.counters["tensors"] = static_cast<double>(c.total());
+  state.counters["right%"] = 100.0 * c.correct / n;
+  state.counters["unknown%"] = 100.0 * c.unknown / n;
+  state.counters["wrong%"] = 100.0 * c.wrong / n;
+}
+
+std::string dtfName(const Model &m) { return "refine/dtypeflow/" + m.name; }
+std::string torchName(const Model &m) { return "refine/DtypePropagation/" + m.name; }
+
+void benchDtypeflow(benchmark::State &state, Model *m) {
+  refine::Options opts = refine::checkOptions();
+  for (auto _ : state) {
+    refine::Result r = refine::refineGraph(*m->g, opts);
+    benchmark::DoNotOptimize(r.values.data());
+  }
+  setCounters(state, *m, m->ours);
+  if (m->metaMs) state.counters["meta_ms"] = *m->metaMs;
+}
+
+void benchTorch(benchmark::State &state, Model *m) {
+  if (!m->torchError.empty()) {
+    state.SkipWithError(("DtypePropagation throws: " + m->torchError).c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  double total = 0;
+  for (auto _ : state) {
+    stripTorch(*m); // not timed: restores the "only inputs typed" state
+    auto t0 = std::chrono::steady_clock::now();
+    bool changed = tj::DtypePropagation(m->tg);
+    auto t1 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(changed);
+    double dt = std::chrono::duration<double>(t1 - t0).count();
+    total += dt;
+    state.SetIterationTime(dt);
+  }
+  setCounters(state, *m, m->torch);
+  // Same run: how many times slower than dtypeflow's pass on this graph.
+  auto it = timings().find(dtfName(*m));
+  if (it != timings().end() && state.iterations() > 0)
+    state.counters["x_dtypeflow"] = total / static_cast<double>(state.iterations()) / it->second;
+}
+
+} // namespace
+
+void registerModelBenchmarks() {
+  const Settings &s = settings();
+  for (const char *name : {"resnet18", "mobilenet_v2", "transformer_encoder", "token_embedding", "mixed_dtypes"}) {
+    auto m = std::make_unique<Model>();
+    m->name = name;
+    m->origin = "bundled";
+    m->path = s.sourceDir + "/examples/" + name + ".ir";
+    models().push_back(std::move(m));
+  }
+  if (!s.zooDir.empty() && fs::is_directory(s.zooDir)) {
+    std::vector<fs::path> files;
+    for (const auto &e : fs::directory_iterator(s.zooDir))
+      if (e.path().extension() == ".ir") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path &p : files) {
+      auto m = std::make_unique<Model>();
+      m->name = p.stem().string();
+      m->origin = "zoo";
+      m->path = p.string();
+      models().push_back(std::move(m));
+    }
+  }
+  for (auto &m : models()) prepare(*m);
+  loadMeta();
+  for (auto &m : models()) {
+    if (!m->g) {
+      fmt::print(stderr, "dtypeflow_bench: {}: not parsed: {}\n", m->path, m->parseError);
+      continue;
+    }
+    Model *p = m.get();
+    benchmark::RegisterBenchmark(dtfName(*p).c_str(), benchDtypeflow, p)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(torchName(*p).c_str(), benchTorch, p)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseManualTime();
+  }
+}
+
+void printModelSummary() {
+  const auto &t = timings();
+  auto pct = [](size_t x, size_t n) { return n ? 100.0 * x / n : 0.0; };
+  fmt::print("\n== Real models: time per graph (pass only) and agreement with the trace's types ==\n");
+  fmt::print("{:<20} {:>6} {:>7} | {:>10} {:>6} {:>6} {:>6} | {:>10} {:>8} {:>6} {:>6} {:>6} | {:>9} {:>8}\n",
+             "model", "nodes", "tensors", "dtypeflow", "right", "unk", "wrong", "DtypeProp", "ratio", "right",
+             "unk", "wrong", "meta", "ratio");
+  fmt::print("{:<20} {:>6} {:>7} | {:>10} {:>6} {:>6} {:>6} | {:>10} {:>8} {:>6} {:>6} {:>6} | {:>9} {:>8}\n", "",
+             "", "", "us", "%", "%", "%", "us", "x", "%", "%", "%", "ms", "x");
+  for (auto &mp : models()) {
+    const Model &m = *mp;
+    if (!m.g) continue;
+    auto a = t.find(dtfName(m)), b = t.find(torchName(m));
+    double ours = a != t.end() ? a->second : 0;
+    std::string torchT = "throws", ratio = "-", metaT = "-", metaR = "-";
+    if (b != t.end() && m.torchError.empty()) {
+      torchT = fmt::format("{:.1f}", b->second * 1e6);
+      if (ours > 0) ratio = fmt::format("{:.1f}", b->second / ours);
+    }
+    if (m.metaMs) {
+      metaT = fmt::format("{:.2f}", *m.metaMs);
+      if (ours > 0) metaR = fmt::format("{:.0f}", *m.metaMs * 1e-3 / ours);
+    } else if (!m.metaError.empty()) {
+      metaT = "fails";
+    }
+    size_t n = m.ours.total();
+    fmt::print("{:<20} {:>6} {:>7} | {:>10.1f} {:>6.1f} {:>6.1f} {:>6.1f} | {:>10} {:>8} {:>6.1f} {:>6.1f} {:>6.1f} | "
+               "{:>9} {:>8}\n",
+               m.name, m.g->nodes.size(), n, ours * 1e6, pct(m.ours.correct, n), pct(m.ours.unknown, n),
+               pct(m.ours.wrong, n), torchT, ratio, pct(m.torch.correct, n), pct(m.torch.unknown, n),
+               pct(m.torch.wrong, n), metaT, metaR);
+  }
+  fmt::print("dtypeflow right = dtype and rank both known and equal to the trace; DtypePropagation is judged on "
+             "dtype only.\n");
+  for (auto &mp : models()) {
+    if (!mp->g) continue;
+    if (!mp->torchError.empty()) fmt::print("  {}: DtypePropagation throws: {}\n", mp->name, mp->torchError);
+    if (!mp->metaError.empty()) fmt::print("  {}: meta route fails: {}\n", mp->name, mp->metaError);
+    if (mp->ours.wrong || mp->ours.unknown)
+      fmt::print("  {}: dtypeflow dtype-only: {} right, {} unknown, {} wrong\n", mp->name, mp->ours_dtypeOnly.correct,
+                 mp->ours_dtypeOnly.unknown, mp->ours_dtypeOnly.wrong);
+  }
+}
+
+} // namespace dtf::bench

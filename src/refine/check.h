@@ -1,0 +1,38 @@
+//===- refine/check.h - compare inference with a trace's written types -*- C++ -*-===//
+//
+// What `dtypeflow check` measures, as a library: every tensor value whose
+// written type is full (`Float(2, 3, ...)`, as torch.jit.trace prints it) and
+// that is not data (graph input, prim::Constant, prim::GetAttr) is inferred
+// from the graph inputs alone (refine with reportTypeConflicts = false: the
+// written types of other values are never used as facts) and classified as
+// correct (dtype and rank known and equal), unknown, or wrong.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "refine/refine.h"
+
+namespace dtf::refine {
+
+/// Graph inputs, constants and GetAttr results: data typed as written.
+bool isInputLike(const ir::Graph &g, ir::ValueId v);
+
+enum class Verdict : uint8_t { NotChecked, Correct, Unknown, Wrong };
+
+/// `got` against the type written on `v` (NotChecked: no full written tensor
+/// type, or input-like).
+Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got);
+
+struct CheckCounts {
+  size_t correct = 0, unknown = 0, wrong = 0;
+  size_t total() const { return correct + unknown + wrong; }
+};
+CheckCounts checkAllWritten(const ir::Graph &g, const Result &r);
+
+/// The options `check` refines with.
+inline Options checkOptions(Options o = {}) {
+  o.reportTypeConflicts = false;
+  return o;
+}
+
+} // namespace dtf::refine
