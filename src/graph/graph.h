@@ -79,6 +79,8 @@ public:
   KindId internKind(std::string_view kind);
   const std::string &kindName(KindId k) const { return kinds_[k]; }
   const std::string &kindOf(NodeId n) const { return kinds_[nodes[n].kind]; }
+  /// Number of interned kinds (KindIds are 0 .. numKinds()-1).
+  size_t numKinds() const { return kinds_.size(); }
 
   const Block &body() const { return blocks[0]; }
   Block &body() { return blocks[0]; }

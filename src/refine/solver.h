@@ -8,14 +8,45 @@
 #pragma once
 
 #include "refine/refine.h"
+#include "schema/schema.h"
 
+#include <memory>
+#include <optional>
+#include <span>
 #include <unordered_set>
 
 namespace dtf::refine {
 
+/// A diagnostic of one evaluation, emitted on the node that ran it.
+struct PendingDiag {
+  Severity severity;
+  std::string category, message;
+};
+
+/// The result of running one reading of a node's arguments.
+struct Evaluation {
+  const Schema *schema = nullptr;
+  std::vector<Value> outputs;
+  std::vector<UnknownReason> reasons;
+  std::vector<PendingDiag> diags;
+  bool resolved = false;
+};
+
+/// What the solver does with a node kind, decided once per kind.
+enum class KindClass : uint8_t {
+  Op, ///< schema'd op (aten::..., prim ops with a schema): transferOp
+  Raise, If, Loop,
+  Constant, ListConstruct, TupleConstruct, ListUnpack, TupleUnpack, TupleIndex, DType,
+  Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
+};
+
+/// Memo of evaluations (overload resolution + rule) by kind and argument values.
+class EvalCache;
+
 class Solver {
 public:
   Solver(const ir::Graph &g, const Options &opts, Result &out);
+  ~Solver();
   void run();
 
   // --- state --------------------------------------------------------------
@@ -50,6 +81,18 @@ private:
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
   void transferOp(ir::NodeId n);
   bool isWrappedScalarConstant(ir::ValueId v) const;
+  KindClass kindClass(ir::NodeId n) const { return kindClass_[g.nodes[n].kind]; }
+  /// Every overload of a node kind (looked up once per kind).
+  std::span<const Schema *const> overloadsOf(ir::KindId k);
+  /// evaluate() through the memo: the same kind, output count and argument
+  /// values always give the same evaluation (rules are pure functions).
+  const Evaluation &evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
+                                   bool matchIsArgs, size_t numOutputs);
+
+  std::vector<KindClass> kindClass_; ///< by KindId
+  std::vector<std::optional<std::vector<const Schema *>>> overloads_; ///< by KindId, filled lazily
+  std::unique_ptr<EvalCache> evalCache_;
+  std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

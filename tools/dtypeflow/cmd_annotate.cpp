@@ -178,6 +178,7 @@ Action addAnnotate(CLI::App &app) {
     checkInputNames(*l.graph, opts);
     refine::Result r = refine::refineGraph(*l.graph, opts);
     std::string text = *format == "json" ? ir::reportJson(*l.graph, r).dump(2) + "\n" : ir::printIR(*l.graph, &r);
+    if (!text.empty() && text.back() != '\n') text += '\n';
     if (outFile->empty()) {
       fmt::print("{}", text);
     } else {

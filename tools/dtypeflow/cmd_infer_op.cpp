@@ -59,6 +59,21 @@ std::string_view statusName(InferOutcome::Status s) {
   return "ok";
 }
 
+/// Other overloads of the same op that take every argument name given.
+std::string suggestOverloads(const Schema &schema, const std::vector<std::string> &args) {
+  std::string out;
+  for (const Schema *s : SchemaTable::builtin().overloads(schema.name)) {
+    if (s == &schema) continue;
+    bool all = true;
+    for (const std::string &a : args) {
+      auto eq = a.find('=');
+      if (eq != std::string::npos && eq > 0 && s->argIndex(a.substr(0, eq)) < 0) all = false;
+    }
+    if (all) out += (out.empty() ? "" : ", ") + s->key();
+  }
+  return out.empty() ? "" : "; overloads that take these arguments: " + out;
+}
+
 } // namespace
 
 Action addInferOp(CLI::App &app) {
@@ -89,7 +104,7 @@ Action addInferOp(CLI::App &app) {
         int i = schema.argIndex(argName);
         if (i < 0) {
           auto b = bindArguments(schema, {}, std::vector<std::pair<std::string, Value>>{{argName, Value()}});
-          throw UsageError(b.error);
+          throw UsageError(b.error + suggestOverloads(schema, *args));
         }
         type = schema.args[i].type.get();
       } else {

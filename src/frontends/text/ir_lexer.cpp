@@ -20,6 +20,23 @@ void Lexer::advance(size_t n) {
   }
 }
 
+std::string_view Lexer::skipTensorDump(size_t from) {
+  size_t type = src_.find("Type{", from);
+  if (type == std::string_view::npos) return {};
+  size_t close = src_.find("} ]", type);
+  size_t open = src_.rfind("[ ", type);
+  if (close == std::string_view::npos || open == std::string_view::npos || open < from) return {};
+  std::string_view body = src_.substr(from, open - from);
+  // Still inside this constant: no value names, operators or attribute ends.
+  if (body.find_first_of("%[]\"<>{}") != std::string_view::npos || body.find("::") != std::string_view::npos)
+    return {};
+  std::string_view name = src_.substr(open + 2, type - open - 2); // `CPUFloat`, `Variable[CPUFloat`
+  if (size_t cpu = name.rfind("CPU"); cpu != std::string_view::npos) name.remove_prefix(cpu + 3);
+  size_t end = close + 3;
+  if (end > pos_) advance(end - pos_);
+  return name;
+}
+
 void Lexer::fail(const std::string &msg) const { throw IRSyntaxError(line_, col_, msg); }
 
 void Lexer::skipSpaceAndComments() {

@@ -31,6 +31,11 @@ public:
   Token next();
   /// Drop the rest of the current line unread (`, scope: a/b.c # file.py:1:0`
   /// suffixes that torch prints after a node hold arbitrary text).
+  /// If the text from offset `from` (the start of the current token) is a
+  /// printed multi-element tensor (` 1  2  3 [ CPUFloatType{3} ]`, possibly
+  /// over several lines), move past it and return its c10 type name
+  /// (`Float`); otherwise change nothing and return an empty view.
+  std::string_view skipTensorDump(size_t from);
   void skipRestOfLine() {
     while (pos_ < src_.size() && src_[pos_] != '\n') advance();
   }

@@ -220,6 +220,15 @@ private:
   Value parseLiteral(Attribute::LitKind &kind) {
     DepthGuard guard(*this);
     Token t = tok_;
+    if (t.kind == TK::Number || isPunct('(')) {
+      // A multi-element tensor constant printed as its data: typed by the
+      // value's annotation, its elements are not dtype facts.
+      if (!lex_.skipTensorDump(t.begin).empty()) {
+        bump();
+        kind = Attribute::LitKind::TensorLiteral;
+        return Value();
+      }
+    }
     if (t.kind == TK::Number) { bump(); return numberLiteral(t, kind); }
     if (t.kind == TK::String) { bump(); kind = Attribute::LitKind::String; return Value::string(unquote(t.text)); }
     if (t.kind == TK::Ident && (t.text == "inf" || t.text == "nan")) {

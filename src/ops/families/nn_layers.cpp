@@ -111,6 +111,11 @@ std::optional<RuleError> normParams(const OpCall &c, std::string_view in,
 
 RuleFn batchNormRule(bool native) {
   return [native](const OpCall &c) -> RuleResult {
+    // Evaluation mode reads the running statistics: both must be given.
+    // (native_batch_norm in eval mode without them crashes 1.13: not modelled.)
+    if (auto tr = c.arg("training").boolValue(); !native && tr && !*tr)
+      for (const char *n : {"running_mean", "running_var"})
+        if (c.arg(n).isNone()) return c.semantic("{} must be defined in evaluation mode", n);
     std::optional<DType> p;
     if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true, &p)) return *e;
     DType d = c.dtype("input");
@@ -220,6 +225,9 @@ void registerNnLayers(Registry &r) {
       .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
       .sample("momentum", "0.1").sample("eps", "1e-05");
   r.add("aten::instance_norm", norm, [](const OpCall &c) -> RuleResult {
+     if (auto u = c.arg("use_input_stats").boolValue(); u && !*u)
+       if (c.arg("running_mean").isNone() || c.arg("running_var").isNone())
+         return c.semantic("expected running_mean and running_var to be defined when use_input_stats is false");
      if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true)) return *e;
      return tensorOf(c.dtype("input"), c.rank("input"));
    }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")

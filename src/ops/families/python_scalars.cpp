@@ -172,6 +172,48 @@ RuleFn intOrFloatOnly(RuleFn f, bool eqLike) {
   };
 }
 
+
+/// Number kind of a plain schema type (int/float/bool/complex), if it is one.
+std::optional<NumKind> plainKind(const SchemaType &t) {
+  using K = SchemaType::Kind;
+  switch (t.kind) {
+  case K::Int: return NumKind::Int;
+  case K::Float: return NumKind::Float;
+  case K::Bool: return NumKind::Bool;
+  case K::Complex: return NumKind::Complex;
+  default: return std::nullopt;
+  }
+}
+
+/// Results exactly as the schema's return types say (`-> float`,
+/// `-> (float, int)`); no values.
+RuleFn byReturnTypes(const Schema &sc) {
+  std::vector<NumKind> kinds;
+  for (const SchemaArg &r : sc.returns) kinds.push_back(*plainKind(*r.type));
+  return [kinds](const OpCall &) -> RuleResult {
+    if (kinds.size() == 1) return Value::number(kinds[0]);
+    std::vector<Value> out;
+    for (NumKind k : kinds) out.push_back(Value::number(k));
+    return Value::tuple(std::move(out));
+  };
+}
+
+/// `op.Scalar(Scalar a) -> Scalar` of the math ops in register_prim_ops:
+/// a float runs the `.float` overload, a complex the `.complex` one (when
+/// the op has one; otherwise the int path, which rejects it), everything
+/// else the `.int` one (a bool trips its isInt() assert).
+RuleFn unaryScalarDispatch(std::optional<NumKind> forInt, std::optional<NumKind> forFloat,
+                           std::optional<NumKind> forComplex) {
+  return [=](const OpCall &c) -> RuleResult {
+    NumKind k = *c[0].numKind();
+    std::optional<NumKind> r = k == NumKind::Float     ? forFloat
+                               : k == NumKind::Complex ? forComplex
+                               : k == NumKind::Int     ? forInt
+                                                       : std::nullopt;
+    if (!r) return c.semantic("a {} is not supported for number argument 'a'", name(k));
+    return Value::number(*r);
+  };
+}
 } // namespace
 
 void registerPythonScalarOps(Registry &reg) {
@@ -307,6 +349,46 @@ void registerPythonScalarOps(Registry &reg) {
     r.add(b + ".float_int", fam, floatOp(op));
     r.add(b, fam, scalarOp(op));
   }
+
+
+  // Math on numbers (register_prim_ops): `.int` / `.float` / `.complex`
+  // overloads return what their schema says; `.Scalar` dispatches on the
+  // number's kind to one of them.
+  auto retKind = [&](const std::string &key) -> std::optional<NumKind> {
+    const Schema *sc = reg.schemas().find(key);
+    if (!sc || sc->returns.size() != 1) return std::nullopt;
+    return plainKind(*sc->returns[0].type);
+  };
+  for (const char *n : {"sqrt", "exp", "expm1", "log", "log10", "log1p", "sin", "cos", "tan",
+                        "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                        "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "fabs", "floor",
+                        "ceil", "round", "angle"}) {
+    std::string b = std::string("aten::") + n;
+    for (const char *ov : {".int", ".float", ".complex"})
+      if (const Schema *sc = reg.schemas().find(b + ov); sc && !reg.find(b + ov))
+        r.add(b + ov, fam, byReturnTypes(*sc));
+    if (reg.schemas().find(b + ".Scalar") && !reg.find(b + ".Scalar"))
+      r.add(b + ".Scalar", fam,
+            unaryScalarDispatch(retKind(b + ".int"), retKind(b + ".float"), retKind(b + ".complex")));
+  }
+  // Fixed result kinds on plain numbers.
+  for (const char *k :
+       {"aten::Complex.bool_bool", "aten::Complex.bool_float", "aten::Complex.bool_int",
+        "aten::Complex.float_bool", "aten::Complex.float_float", "aten::Complex.float_int",
+        "aten::Complex.int_bool", "aten::Complex.int_float", "aten::Complex.int_int",
+        "aten::Complex.Scalar", "aten::__round_to_zero_floordiv.int", "aten::divmod.float",
+        "aten::divmod.float_int", "aten::divmod.int", "aten::divmod.int_float",
+        "aten::factorial.int", "aten::frexp", "aten::modf", "aten::isfinite.complex",
+        "aten::isfinite.float", "aten::isinf.complex", "aten::isinf.float", "aten::isnan.complex",
+        "aten::isnan.float", "aten::log.Scalar_Scalar", "aten::log.complex_complex",
+        "aten::log.complex_float", "aten::log.complex_int", "aten::log.float_complex",
+        "aten::log.float_float", "aten::log.float_int", "aten::log.int_complex",
+        "aten::log.int_float", "aten::log.int_int", "aten::mathremainder",
+        "aten::mathremainder.float", "aten::mathremainder.float_int", "aten::mathremainder.int",
+        "aten::mathremainder.int_float", "aten::polar.float", "aten::polar.float_int",
+        "aten::polar.int", "aten::polar.int_float", "aten::__derive_index",
+        "aten::__range_length"})
+    if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, byReturnTypes(*sc));
 
   // Tensor -> number.
   r.add("aten::IntImplicit", fam, implicit(NumKind::Int, true));

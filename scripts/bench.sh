@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Run the benchmarks (not part of the tests): dtypeflow's refinement pass vs
+# libtorch's DtypePropagation (same parsed graphs, same process) and vs the
+# meta-tensor route (forward on device='meta', Debian python3-torch), synthetic
+# scaling to 10^6 nodes, infer-op latency, conformance-harness throughput.
+# Results and how to read them: docs/performance.md.
+#
+#   scripts/bench.sh [google-benchmark flags, e.g. --benchmark_filter=refine/]
+#
+# Env: BUILD_DIR (default build-bench, a Release build), SKIP_DEPS=1 to skip
+# scripts/install-deps.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build-bench}
+[[ "${SKIP_DEPS:-0}" == 1 ]] || scripts/install-deps.sh
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null
+cmake --build "$BUILD_DIR" --target dtypeflow_bench -j "$(nproc)"
+out="$BUILD_DIR/bench"
+# More torchvision models, traced into the build dir (kept between runs).
+/usr/bin/python3 bench/gen_zoo_ir.py "$out/zoo"
+# The meta-tensor reference, timed for the same models.
+/usr/bin/python3 bench/meta_route.py "$out/meta_route.json"
+"$out/dtypeflow_bench" --meta="$out/meta_route.json" --zoo="$out/zoo" "$@" | tee "$out/bench_output.txt"
+echo "bench.sh: output saved to $out/bench_output.txt"
