@@ -38,7 +38,7 @@ std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
 
 bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
   ir::NodeId def = g.values[v].def;
-  if (def == ir::kNoId || g.kindOf(def) != "prim::Constant") return false;
+  if (def == ir::kNoId || kindClass(def) != KindClass::Constant) return false;
   const ir::Attribute *a = g.attr(def, "value");
   if (!a || a->kind != ir::Attribute::LitKind::TensorLiteral || !a->literal.isNumber()) return false;
   const Value &val = get(v);
@@ -79,20 +79,25 @@ void Solver::transferConstant(ir::NodeId n) {
 }
 
 bool Solver::transferPrim(ir::NodeId n) {
-  const std::string &kind = g.kindOf(n);
-  if (!kind.starts_with("prim::")) return false;
+  const KindClass cls = kindClass(n);
+  if (cls == KindClass::Op) return false; // schema'd op (aten::..., NumToTensor, min, max ...): transferOp
   const ir::Node &node = g.nodes[n];
   auto in = [&](size_t i) -> const Value & { return get(node.inputs[i]); };
 
-  if (kind == "prim::Constant") { transferConstant(n); return true; }
-  if (kind == "prim::ListConstruct" || kind == "prim::TupleConstruct") {
+  switch (cls) {
+  case KindClass::Constant: transferConstant(n); return true;
+  case KindClass::ListConstruct:
+  case KindClass::TupleConstruct: {
     if (node.outputs.size() != 1) return true;
     std::vector<Value> elems;
+    elems.reserve(node.inputs.size());
     for (ir::ValueId v : node.inputs) elems.push_back(get(v));
-    set(node.outputs[0], kind == "prim::ListConstruct" ? Value::list(std::move(elems)) : Value::tuple(std::move(elems)));
+    set(node.outputs[0],
+        cls == KindClass::ListConstruct ? Value::list(std::move(elems)) : Value::tuple(std::move(elems)));
     return true;
   }
-  if (kind == "prim::ListUnpack" || kind == "prim::TupleUnpack") {
+  case KindClass::ListUnpack:
+  case KindClass::TupleUnpack: {
     if (node.inputs.size() != 1) return true;
     const Value &agg = in(0);
     bool exact = agg.lengthKnown() && agg.elements().size() == node.outputs.size();
@@ -108,7 +113,7 @@ bool Solver::transferPrim(ir::NodeId n) {
     }
     return true;
   }
-  if (kind == "prim::TupleIndex") {
+  case KindClass::TupleIndex: {
     if (node.inputs.size() != 2 || node.outputs.size() != 1) return true;
     const Value &tup = in(0);
     auto i = normIndex(in(1).intValue(), tup.elements().size());
@@ -116,38 +121,33 @@ bool Solver::transferPrim(ir::NodeId n) {
     set(node.outputs[0], v.isTop() ? coarse(node.outputs[0]) : v, UnknownReason::UnknownInput);
     return true;
   }
-  if (kind == "prim::dtype") {
+  case KindClass::DType: {
     if (node.inputs.size() != 1 || node.outputs.size() != 1) return true;
     const Value &t = in(0);
     set(node.outputs[0], t.isTensor() && t.dtype() ? Value::dtypeCode(*t.dtype()) : Value::number(NumKind::Int));
     return true;
   }
-  if (kind == "prim::Uninitialized") {
+  case KindClass::Uninitialized:
     for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
     return true;
-  }
-  if (kind == "prim::unchecked_cast" || kind == "prim::data" || kind == "prim::shape_as_tensor_passthrough") {
+  case KindClass::Passthrough:
     if (node.inputs.size() == 1 && node.outputs.size() == 1) set(node.outputs[0], in(0), UnknownReason::UnknownInput);
     return true;
-  }
-  if (kind == "prim::GetAttr") {
+  case KindClass::GetAttr:
     // Module attributes (parameters, buffers) are data: typed as written.
     for (ir::ValueId o : node.outputs)
       set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
     return true;
-  }
-  if (kind == "prim::CallMethod" || kind == "prim::CallFunction" || kind == "prim::PythonOp" ||
-      kind == "prim::fork" || kind == "prim::Enter" || kind == "prim::Exit") {
-    diag(Severity::Warning, n, "unsupported", fmt::format("{} is not analysed (inline the graph first); results unknown", kind));
+  case KindClass::Unsupported:
+    diag(Severity::Warning, n, "unsupported",
+         fmt::format("{} is not analysed (inline the graph first); results unknown", g.kindOf(n)));
     for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
     return true;
-  }
-  if (kind == "prim::device" || kind == "prim::isinstance" || kind == "prim::is_cuda" ||
-      kind == "prim::layout" || kind == "prim::requires_grad") {
+  case KindClass::Coarse:
     for (ir::ValueId o : node.outputs) set(o, coarse(o));
     return true;
+  default: return false;
   }
-  return false; // schema'd prim op (NumToTensor, min, max ...): transferOp
 }
 
 } // namespace dtf::refine

@@ -48,6 +48,40 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   // Loops re-visit their bodies; past this many node visits they stop
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
+  // What to do with each node kind, decided once (not by string per node).
+  static const std::pair<std::string_view, KindClass> kPrims[] = {
+      {"prim::RaiseException", KindClass::Raise},
+      {"prim::If", KindClass::If},
+      {"prim::Loop", KindClass::Loop},
+      {"prim::Constant", KindClass::Constant},
+      {"prim::ListConstruct", KindClass::ListConstruct},
+      {"prim::TupleConstruct", KindClass::TupleConstruct},
+      {"prim::ListUnpack", KindClass::ListUnpack},
+      {"prim::TupleUnpack", KindClass::TupleUnpack},
+      {"prim::TupleIndex", KindClass::TupleIndex},
+      {"prim::dtype", KindClass::DType},
+      {"prim::Uninitialized", KindClass::Uninitialized},
+      {"prim::unchecked_cast", KindClass::Passthrough},
+      {"prim::data", KindClass::Passthrough},
+      {"prim::shape_as_tensor_passthrough", KindClass::Passthrough},
+      {"prim::GetAttr", KindClass::GetAttr},
+      {"prim::CallMethod", KindClass::Unsupported},
+      {"prim::CallFunction", KindClass::Unsupported},
+      {"prim::PythonOp", KindClass::Unsupported},
+      {"prim::fork", KindClass::Unsupported},
+      {"prim::Enter", KindClass::Unsupported},
+      {"prim::Exit", KindClass::Unsupported},
+      {"prim::device", KindClass::Coarse},
+      {"prim::isinstance", KindClass::Coarse},
+      {"prim::is_cuda", KindClass::Coarse},
+      {"prim::layout", KindClass::Coarse},
+      {"prim::requires_grad", KindClass::Coarse},
+  };
+  kindClass_.assign(g.numKinds(), KindClass::Op);
+  for (ir::KindId k = 0; k < g.numKinds(); ++k)
+    for (const auto &[name, cls] : kPrims)
+      if (g.kindName(k) == name) kindClass_[k] = cls;
+  overloads_.resize(g.numKinds());
 }
 
 void Solver::run() {
@@ -115,11 +149,13 @@ bool Solver::visitBlock(ir::BlockId b, int depth) {
 
 bool Solver::visitNode(ir::NodeId n, int depth) {
   ++visits_;
-  const std::string &kind = g.kindOf(n);
-  if (kind == "prim::RaiseException") return false;
-  if (kind == "prim::If") visitIf(n, depth);
-  else if (kind == "prim::Loop") visitLoop(n, depth);
-  else if (!transferPrim(n)) transferOp(n);
+  switch (kindClass(n)) {
+  case KindClass::Raise: return false;
+  case KindClass::If: visitIf(n, depth); break;
+  case KindClass::Loop: visitLoop(n, depth); break;
+  default:
+    if (!transferPrim(n)) transferOp(n);
+  }
   if (opts.reportTypeConflicts) checkWrittenTypes(n);
   return true;
 }
@@ -229,7 +265,8 @@ bool Solver::definedInside(ir::ValueId v, ir::BlockId b) const {
 }
 
 void Solver::checkWrittenTypes(ir::NodeId n) {
-  if (g.kindOf(n) == "prim::Constant" || g.kindOf(n) == "prim::GetAttr") return; // taken as written
+  KindClass c = kindClass(n);
+  if (c == KindClass::Constant || c == KindClass::GetAttr) return; // taken as written
   for (ir::ValueId o : g.nodes[n].outputs) {
     const ir::TypeExpr &t = *g.values[o].type;
     const Value &v = get(o);
