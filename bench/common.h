@@ -12,6 +12,9 @@ namespace dtf::bench {
 size_t heapLive();
 size_t heapPeak();
 void resetHeapPeak(); ///< peak := live
+/// Start (counters reset to 0) or stop heap accounting; off by default so the
+/// timed loops run on the plain allocator.
+void trackHeap(bool on);
 size_t peakRssKiB();  ///< getrusage max RSS
 
 /// Mean real time per iteration (seconds) of each finished benchmark, by name.

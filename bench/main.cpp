@@ -23,10 +23,12 @@
 // --- heap accounting: every global operator new/delete --------------------
 namespace {
 std::atomic<size_t> gLive{0}, gPeak{0};
+std::atomic<bool> gTrack{false}; // accounting only inside measurement windows (keeps timing runs unperturbed)
 
 void *countedAlloc(size_t n, size_t align = 0) {
   void *p = align ? std::aligned_alloc(align, (n + align - 1) / align * align) : std::malloc(n ? n : 1);
   if (!p) throw std::bad_alloc();
+  if (!gTrack.load(std::memory_order_relaxed)) return p;
   size_t live = gLive.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) + malloc_usable_size(p);
   size_t peak = gPeak.load(std::memory_order_relaxed);
   while (live > peak && !gPeak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {}
@@ -34,7 +36,7 @@ void *countedAlloc(size_t n, size_t align = 0) {
 }
 void countedFree(void *p) {
   if (!p) return;
-  gLive.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
+  if (gTrack.load(std::memory_order_relaxed)) gLive.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
   std::free(p);
 }
 } // namespace
@@ -63,6 +65,11 @@ namespace dtf::bench {
 size_t heapLive() { return gLive.load(); }
 size_t heapPeak() { return gPeak.load(); }
 void resetHeapPeak() { gPeak.store(gLive.load()); }
+void trackHeap(bool on) {
+  gLive.store(0);
+  gPeak.store(0);
+  gTrack.store(on);
+}
 size_t peakRssKiB() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);

@@ -34,6 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace tj = torch::jit;
+using refine::Verdict;
 
 struct Counts {
   size_t correct = 0, unknown = 0, wrong = 0;
@@ -258,7 +259,7 @@ void printModelSummary() {
     if (!m.g) continue;
     auto a = t.find(dtfName(m)), b = t.find(torchName(m));
     double ours = a != t.end() ? a->second : 0;
-    std::string torchT = "throws", ratio = "-", metaT = "-", metaR = "-";
+    std::string torchT = m.torchError.empty() ? "-" : "throws", ratio = "-", metaT = "-", metaR = "-";
     if (b != t.end() && m.torchError.empty()) {
       torchT = fmt::format("{:.1f}", b->second * 1e6);
       if (ours > 0) ratio = fmt::format("{:.1f}", b->second / ours);

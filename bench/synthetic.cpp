@@ -164,12 +164,12 @@ void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_
   std::unique_ptr<ir::Graph> g = build(n);
   const std::string name = fmt::format("scale/{}/{}", shape, n);
   // One untimed refinement to measure memory and check the result.
-  size_t before = heapLive();
-  resetHeapPeak();
   ScaleRow row;
   {
+    trackHeap(true);
     refine::Result r = refine::refineGraph(*g);
-    row.peakHeapPerNode = static_cast<double>(heapPeak() - before) / g->nodes.size();
+    row.peakHeapPerNode = static_cast<double>(heapPeak()) / g->nodes.size();
+    trackHeap(false);
     for (const Value &v : r.values)
       if (v.isTensor()) ++row.tensors, row.known += refine::fullyKnown(v);
   }

@@ -13,24 +13,14 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstring>
+#include <unordered_map>
+
 namespace dtf::refine {
 namespace {
 
 using K = SchemaType::Kind;
-
-struct PendingDiag {
-  Severity severity;
-  std::string category, message;
-};
-
-/// The result of running one reading of a node's arguments.
-struct Evaluation {
-  const Schema *schema = nullptr;
-  std::vector<Value> outputs;
-  std::vector<UnknownReason> reasons;
-  std::vector<PendingDiag> diags;
-  bool resolved = false;
-};
 
 bool concrete(const Value &v) {
   if (v.isTensor()) return fullyKnown(v);
@@ -179,34 +169,232 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
   return inner ? unknownOfType(*inner) : Value::top();
 }
 
+/// Strict identity of abstract values (what a rule can observe): like
+/// operator==, but floats compare bit for bit (-0.0 vs 0.0, NaN) and list
+/// elements recursively the same way.
+bool sameValue(const Value &a, const Value &b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+  case ValueKind::Tensor: return a.dtypes() == b.dtypes() && a.rank() == b.rank();
+  case ValueKind::Number: {
+    if (!(a == b)) return false;
+    // Bools and ints compare exactly above; floats and complexes bit for bit too.
+    if (!a.hasNumValue() || (a.numKinds().bits() & 0b1100) == 0) return true;
+    auto fa = a.floatValue(), fb = b.floatValue();
+    if (fa.has_value() != fb.has_value()) return false;
+    if (fa && std::bit_cast<uint64_t>(*fa) != std::bit_cast<uint64_t>(*fb)) return false;
+    auto ca = a.complexValue(), cb = b.complexValue();
+    if (ca.has_value() != cb.has_value()) return false;
+    return !ca || (std::bit_cast<uint64_t>(ca->first) == std::bit_cast<uint64_t>(cb->first) &&
+                   std::bit_cast<uint64_t>(ca->second) == std::bit_cast<uint64_t>(cb->second));
+  }
+  case ValueKind::List:
+  case ValueKind::Tuple: {
+    if (a.lengthKnown() != b.lengthKnown()) return false;
+    if (!a.lengthKnown()) return sameValue(a.elementSummary(), b.elementSummary());
+    const auto &x = a.elements(), &y = b.elements();
+    if (&x == &y) return true; // one shared payload
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!sameValue(x[i], y[i])) return false;
+    return true;
+  }
+  case ValueKind::Bottom:
+  case ValueKind::Top:
+  case ValueKind::None: return true;
+  default: return a == b;
+  }
+}
+
+inline void mix(size_t &h, uint64_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+size_t hashValue(const Value &v) {
+  size_t h = static_cast<size_t>(v.kind());
+  switch (v.kind()) {
+  case ValueKind::Tensor: {
+    Rank r = v.rank();
+    mix(h, v.dtypes().bits());
+    mix(h, r.isExact() ? static_cast<uint64_t>(*r.value()) : r.isTop() ? 1000 : r.isBottom() ? 1001 : 1002);
+    break;
+  }
+  case ValueKind::Number:
+    mix(h, v.numKinds().bits() * 2 + v.hasNumValue());
+    if (v.hasNumValue() && (v.numKinds().bits() & 0b1100) == 0)
+      if (auto i = v.intValue()) mix(h, static_cast<uint64_t>(*i));
+    break;
+  case ValueKind::String:
+  case ValueKind::Device:
+    if (auto t = v.text()) mix(h, std::hash<std::string>()(*t));
+    break;
+  case ValueKind::List:
+  case ValueKind::Tuple:
+    mix(h, v.lengthKnown());
+    if (!v.lengthKnown()) mix(h, hashValue(v.elementSummary()));
+    else
+      for (const Value &e : v.elements()) mix(h, hashValue(e));
+    break;
+  default: break;
+  }
+  return h;
+}
+
+struct EvalKeyView {
+  ir::KindId kind;
+  uint32_t numOutputs;
+  bool matchIsArgs;
+  std::span<const Value> vals; ///< the arguments, then the match arguments when they differ
+};
+
+struct EvalKey {
+  ir::KindId kind;
+  uint32_t numOutputs;
+  bool matchIsArgs;
+  std::vector<Value> vals;
+  EvalKeyView view() const { return {kind, numOutputs, matchIsArgs, vals}; }
+};
+
+/// Lookup without copying the arguments: pointers to the solver's state
+/// (matchIsArgs is true: no argument is top).
+struct EvalKeyPtrs {
+  ir::KindId kind;
+  uint32_t numOutputs;
+  std::span<const Value *const> vals;
+};
+
+struct EvalKeyHash {
+  using is_transparent = void;
+  static size_t head(ir::KindId kind, uint32_t numOutputs, bool matchIsArgs) {
+    size_t h = kind;
+    mix(h, numOutputs * 2 + matchIsArgs);
+    return h;
+  }
+  size_t operator()(const EvalKeyView &k) const {
+    size_t h = head(k.kind, k.numOutputs, k.matchIsArgs);
+    for (const Value &v : k.vals) mix(h, hashValue(v));
+    return h;
+  }
+  size_t operator()(const EvalKeyPtrs &k) const {
+    size_t h = head(k.kind, k.numOutputs, true);
+    for (const Value *v : k.vals) mix(h, hashValue(*v));
+    return h;
+  }
+  size_t operator()(const EvalKey &k) const { return (*this)(k.view()); }
+};
+
+struct EvalKeyEq {
+  using is_transparent = void;
+  bool operator()(const EvalKeyView &a, const EvalKeyView &b) const {
+    if (a.kind != b.kind || a.numOutputs != b.numOutputs || a.matchIsArgs != b.matchIsArgs ||
+        a.vals.size() != b.vals.size())
+      return false;
+    for (size_t i = 0; i < a.vals.size(); ++i)
+      if (!sameValue(a.vals[i], b.vals[i])) return false;
+    return true;
+  }
+  bool operator()(const EvalKey &a, const EvalKeyView &b) const { return (*this)(a.view(), b); }
+  bool operator()(const EvalKeyView &a, const EvalKey &b) const { return (*this)(a, b.view()); }
+  bool operator()(const EvalKey &a, const EvalKey &b) const { return (*this)(a.view(), b.view()); }
+  bool operator()(const EvalKeyPtrs &a, const EvalKey &b) const {
+    if (a.kind != b.kind || a.numOutputs != b.numOutputs || !b.matchIsArgs || a.vals.size() != b.vals.size())
+      return false;
+    for (size_t i = 0; i < a.vals.size(); ++i)
+      if (!sameValue(*a.vals[i], b.vals[i])) return false;
+    return true;
+  }
+  bool operator()(const EvalKey &a, const EvalKeyPtrs &b) const { return (*this)(b, a); }
+};
+
+/// Most distinct evaluations kept; past it the memo starts over (bounded memory).
+constexpr size_t kMaxCachedEvaluations = 1 << 14;
+
 } // namespace
+
+class EvalCache {
+public:
+  std::unordered_map<EvalKey, Evaluation, EvalKeyHash, EvalKeyEq> map;
+  std::vector<Value> key; ///< scratch for building lookup keys
+};
+
+Solver::~Solver() = default;
+
+std::span<const Schema *const> Solver::overloadsOf(ir::KindId k) {
+  auto &slot = overloads_[k];
+  if (!slot) slot = SchemaTable::builtin().overloads(g.kindName(k));
+  return *slot;
+}
+
+const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
+                                         bool matchIsArgs, size_t numOutputs) {
+  if (!evalCache_) evalCache_ = std::make_shared<EvalCache>();
+  EvalCache &c = *evalCache_;
+  std::span<const Value> vals = args;
+  if (!matchIsArgs) {
+    // Match arguments differ from the arguments only where those are top.
+    c.key.assign(args.begin(), args.end());
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].isTop()) c.key.push_back(matchArgs[i]);
+    vals = c.key;
+  }
+  EvalKeyView view{k, static_cast<uint32_t>(numOutputs), matchIsArgs, vals};
+  auto it = c.map.find(view);
+  if (it != c.map.end()) return it->second;
+  Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs);
+  EvalKey key{k, static_cast<uint32_t>(numOutputs), matchIsArgs, std::vector<Value>(vals.begin(), vals.end())};
+  return c.map.emplace(std::move(key), std::move(e)).first->second;
+}
 
 void Solver::transferOp(ir::NodeId n) {
   const ir::Node &node = g.nodes[n];
-  const std::string &kind = g.kindOf(n);
-  std::vector<const Schema *> overloads = SchemaTable::builtin().overloads(kind);
-  if (overloads.empty()) {
-    diag(Severity::Warning, n, "unknown-op", fmt::format("unknown op {}; its results are unknown", kind));
+  const ir::KindId kind = node.kind;
+  if (overloadsOf(kind).empty()) {
+    diag(Severity::Warning, n, "unknown-op", fmt::format("unknown op {}; its results are unknown", g.kindName(kind)));
     for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::UnknownOp);
     return;
   }
-  std::vector<Value> args, matchArgs;
-  bool hasWrapped = false;
+  // Start the memo over between nodes only: evaluations handed out stay valid within one.
+  if (evalCache_ && evalCache_->map.size() >= kMaxCachedEvaluations) evalCache_->map.clear();
+  std::vector<const Value *> &ptrs = argPtrs_;
+  ptrs.clear();
+  bool hasWrapped = false, anyTop = false;
   for (ir::ValueId v : node.inputs) {
     const Value &a = get(v);
     if (a.isBottom()) { // not reached in this state (e.g. only a raising branch defines it)
       for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
       return;
     }
-    args.push_back(a);
-    matchArgs.push_back(a.isTop() ? coarse(v) : a);
+    ptrs.push_back(&a);
+    anyTop = anyTop || a.isTop();
     hasWrapped = hasWrapped || isWrappedScalarConstant(v);
   }
-  Evaluation e = evaluate(overloads, args, matchArgs, node.outputs.size());
+  // The arguments as values (copied from the state) when the memo misses or they are needed.
+  std::vector<Value> &args = args_, &matchArgs = matchArgs_;
+  bool haveArgs = false;
+  auto materialize = [&] {
+    if (haveArgs) return;
+    args.clear();
+    for (const Value *p : ptrs) args.push_back(*p);
+    haveArgs = true;
+  };
+  const Evaluation *e = nullptr;
+  if (!anyTop) {
+    if (!evalCache_) evalCache_ = std::make_shared<EvalCache>();
+    auto it = evalCache_->map.find(EvalKeyPtrs{kind, static_cast<uint32_t>(node.outputs.size()), ptrs});
+    if (it != evalCache_->map.end()) e = &it->second;
+  }
+  if (!e) {
+    materialize();
+    matchArgs.clear();
+    if (anyTop)
+      for (size_t i = 0; i < args.size(); ++i) matchArgs.push_back(args[i].isTop() ? coarse(node.inputs[i]) : args[i]);
+    e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, node.outputs.size());
+  }
+  Evaluation joinedEval; // Strict policy: both readings joined
   if (hasWrapped) {
+    materialize();
     // A 0-dim constant used directly by an op is how the tracer records a
     // Python scalar (wrapped number): read it as a number too.
-    std::vector<Value> wargs = args;
+    std::vector<Value> &wargs = wargs_;
+    wargs.assign(args.begin(), args.end());
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       if (!isWrappedScalarConstant(node.inputs[i])) continue;
       const ir::Attribute *lit = g.attr(g.values[node.inputs[i]].def, "value");
@@ -218,34 +406,39 @@ void Solver::transferOp(ir::NodeId n) {
       else if (d == DType::Complex128) num = Value::number(NumKind::Complex);
       wargs[i] = num;
     }
-    Evaluation w = evaluate(overloads, wargs, wargs, node.outputs.size());
-    if (w.resolved && !(w.outputs == e.outputs)) {
+    const Evaluation &w = evaluateCached(kind, wargs, wargs, true, node.outputs.size());
+    if (w.resolved && !(w.outputs == e->outputs)) {
       if (opts.tensorConstants == TensorConstantPolicy::Traced) {
-        e = std::move(w);
+        e = &w;
       } else {
-        for (size_t i = 0; i < e.outputs.size(); ++i) e.outputs[i] = Value::join(e.outputs[i], w.outputs[i]);
-        e.diags.push_back({Severity::Warning, "tensor-constant",
-                           "a 0-dim tensor constant read as a Python scalar and as a tensor gives different "
-                           "results; results joined"});
+        joinedEval = *e;
+        for (size_t i = 0; i < joinedEval.outputs.size(); ++i)
+          joinedEval.outputs[i] = Value::join(joinedEval.outputs[i], w.outputs[i]);
+        joinedEval.diags.push_back({Severity::Warning, "tensor-constant",
+                                    "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
+                                    "different results; results joined"});
+        e = &joinedEval;
       }
     }
   }
-  for (PendingDiag &d : e.diags) diag(d.severity, n, d.category, std::move(d.message));
+  for (const PendingDiag &d : e->diags) diag(d.severity, n, d.category, d.message);
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     ir::ValueId o = node.outputs[i];
-    Value v = e.outputs[i];
-    if (v.isTop()) v = coarse(o);
-    set(o, std::move(v), e.reasons[i]);
+    const Value &v = e->outputs[i];
+    if (v.isTop()) set(o, coarse(o), e->reasons[i]);
+    else set(o, v, e->reasons[i]);
   }
-  if (!e.schema) return;
+  if (!e->schema) return;
   // Mutated list arguments: their state after this node includes what was added.
-  for (size_t i = 0; i < e.schema->args.size() && i < node.inputs.size(); ++i) {
-    const SchemaType &t = *e.schema->args[i].type;
+  const Schema &schema = *e->schema;
+  for (size_t i = 0; i < schema.args.size() && i < node.inputs.size(); ++i) {
+    const SchemaType &t = *schema.args[i].type;
     if (!t.mutated || t.kind != K::List) continue;
-    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(*e.schema, i, args)));
+    materialize(); // copies taken before any list grows (the state was not changed by this node yet)
+    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(schema, i, args)));
     joinInto(node.inputs[i], grown);
-    for (size_t r = 0; r < e.schema->returns.size() && r < node.outputs.size(); ++r)
-      if (e.schema->returns[r].type->mutated) set(node.outputs[r], get(node.inputs[i]));
+    for (size_t r = 0; r < schema.returns.size() && r < node.outputs.size(); ++r)
+      if (schema.returns[r].type->mutated) set(node.outputs[r], get(node.inputs[i]));
   }
 }
 

@@ -78,9 +78,12 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
       {"prim::requires_grad", KindClass::Coarse},
   };
   kindClass_.assign(g.numKinds(), KindClass::Op);
-  for (ir::KindId k = 0; k < g.numKinds(); ++k)
-    for (const auto &[name, cls] : kPrims)
-      if (g.kindName(k) == name) kindClass_[k] = cls;
+  for (ir::KindId k = 0; k < g.numKinds(); ++k) {
+    const std::string &name = g.kindName(k);
+    if (!name.starts_with("prim::")) continue;
+    for (const auto &[prim, cls] : kPrims)
+      if (name == prim) kindClass_[k] = cls;
+  }
   overloads_.resize(g.numKinds());
 }
 

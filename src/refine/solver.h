@@ -91,8 +91,9 @@ private:
 
   std::vector<KindClass> kindClass_; ///< by KindId
   std::vector<std::optional<std::vector<const Schema *>>> overloads_; ///< by KindId, filled lazily
-  std::unique_ptr<EvalCache> evalCache_;
+  std::shared_ptr<EvalCache> evalCache_; ///< shared_ptr: EvalCache is complete only in op_transfer.cpp
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
+  std::vector<const Value *> argPtrs_;
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

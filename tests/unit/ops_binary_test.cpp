@@ -128,5 +128,60 @@ TEST(OpsBinary, PythonNumbers) {
   expectError(run("aten::FloatImplicit", {{"a", "float32:r1"}}));
 }
 
+TEST(OpsBinary, PythonNumbersComplexAndMath) {
+  auto kind = [](const InferOutcome &o) -> std::optional<NumKind> {
+    EXPECT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
+    if (o.outputs.empty()) return std::nullopt;
+    return o.outputs[0].numKind();
+  };
+  // Generic Scalar arithmetic has a complex branch; a bool operand asserts.
+  EXPECT_EQ(kind(run("aten::add", {{"a", "2"}, {"b", "1.5+0.5j"}})), NumKind::Complex);
+  EXPECT_EQ(kind(run("aten::mul", {{"a", "1.5+0.5j"}, {"b", "2.5"}})), NumKind::Complex);
+  expectError(run("aten::sub", {{"a", "True"}, {"b", "2"}}));
+  // div / floordiv / pow.Scalar_Scalar on Scalars have none.
+  expectError(run("aten::div", {{"a", "2"}, {"b", "1.5+0.5j"}}));
+  expectError(run("aten::pow.Scalar_Scalar", {{"a", "1.5+0.5j"}, {"b", "2"}}));
+  EXPECT_EQ(kind(run("aten::Float.Scalar", {{"a", "1.5+0.5j"}})), NumKind::Float);
+  EXPECT_EQ(kind(run("aten::neg.Scalar", {{"a", "1.5+0.5j"}})), NumKind::Complex);
+  EXPECT_EQ(kind(run("prim::abs.Scalar", {{"a", "1.5+0.5j"}})), NumKind::Float);
+  // eq(2, 1.5+0.5j) pushes no result at all; eq(2.5, 1.5+0.5j) is False.
+  auto o = run("aten::eq", {{"a", "2"}, {"b", "1.5+0.5j"}});
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok);
+  EXPECT_TRUE(o.outputs[0].isTuple() && o.outputs[0].elements().empty()) << o.outputs[0].str();
+  EXPECT_EQ(kind(run("aten::eq", {{"a", "2.5"}, {"b", "1.5+0.5j"}})), NumKind::Bool);
+  // pow.int_to_int returns a float (343.0), whatever its schema says.
+  EXPECT_EQ(kind(run("aten::pow.int_to_int", {{"a", "7"}, {"b", "3"}})), NumKind::Float);
+  expectError(run("aten::pow.int", {{"a", "0"}, {"b", "-1"}}), ErrorKind::ValueDependent);
+  // Math on numbers: sqrt(int) -> float, floor(float) -> int, round(int) -> float.
+  EXPECT_EQ(kind(run("aten::sqrt.int", {{"a", "4"}})), NumKind::Float);
+  EXPECT_EQ(kind(run("aten::floor.float", {{"a", "2.5"}})), NumKind::Int);
+  EXPECT_EQ(kind(run("aten::round.int", {{"a", "2"}})), NumKind::Float);
+  EXPECT_EQ(kind(run("aten::ceil.Scalar", {{"a", "2.5"}})), NumKind::Int);
+  EXPECT_EQ(kind(run("aten::sqrt.Scalar", {{"a", "1.5+0.5j"}})), NumKind::Complex);
+  expectError(run("aten::floor.Scalar", {{"a", "1.5+0.5j"}}));
+  EXPECT_EQ(kind(run("aten::Complex.int_float", {{"x", "1"}, {"y", "2.5"}})), NumKind::Complex);
+}
+
+TEST(OpsBinary, ComplexFillValues) {
+  // A known complex value with a non-zero imaginary part cannot go into a
+  // real non-bool dtype ("value cannot be converted ... without overflow").
+  expectError(run("aten::full", {{"size", "[2]"}, {"fill_value", "1.5+0.5j"}, {"dtype", "float32"}}),
+              ErrorKind::ValueDependent);
+  expectTensor(run("aten::full", {{"size", "[2]"}, {"fill_value", "1.5+0.5j"}, {"dtype", "bool"}}), DType::Bool, 1);
+  expectTensor(run("aten::full", {{"size", "[2]"}, {"fill_value", "1.5+0j"}, {"dtype", "int64"}}), DType::Int64, 1);
+  expectTensor(run("aten::full", {{"size", "[2]"}, {"fill_value", "1.5+0.5j"}}), DType::Complex64, 1);
+  expectError(run("aten::scalar_tensor", {{"s", "1.5+0.5j"}}), ErrorKind::ValueDependent);
+  expectError(run("aten::masked_fill.Scalar", {{"self", "int64:r1"}, {"mask", "bool:r1"}, {"value", "1.5+0.5j"}}),
+              ErrorKind::ValueDependent);
+  expectError(run("aten::addcmul", {{"self", "float32:r1"}, {"tensor1", "float32:r1"}, {"tensor2", "float32:r1"},
+                                    {"value", "1.5+0.5j"}}),
+              ErrorKind::ValueDependent);
+  // clamp keeps a floating self's dtype (bounds are converted, not promoted).
+  expectTensor(run("aten::clamp", {{"self", "float32:r1"}, {"min", "1.5+0j"}}), DType::Float32, 1);
+  expectError(run("aten::clamp", {{"self", "float32:r1"}, {"min", "1.5+0.5j"}}), ErrorKind::ValueDependent);
+  expectError(run("aten::clamp_min", {{"self", "float32:r1"}, {"min", "1.5+0j"}}));
+  expectError(run("aten::clamp", {{"self", "int64:r1"}, {"min", "1.5+0j"}}));
+}
+
 } // namespace
 } // namespace dtf

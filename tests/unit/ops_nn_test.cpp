@@ -119,5 +119,80 @@ TEST(OpsNn, IndexDtypes) {
                0, DType::Int32, 2);
 }
 
+TEST(OpsNn, InPlaceResizesChangeRank) {
+  // squeeze_/unsqueeze_ return self after the resize.
+  expectTensor(run("aten::squeeze_.dim", {{"self", "int8:r0"}, {"dim", "0"}}), 0, DType::Int8, 0);
+  expectTensor(run("aten::unsqueeze_", {{"self", "int8:r0"}, {"dim", "0"}}), 0, DType::Int8, 1);
+  expectTensor(run("aten::unsqueeze_", {{"self", "int8:r2"}, {"dim", "0"}}), 0, DType::Int8, 3);
+}
+
+TEST(OpsNn, EmbeddingBagPromotesIndicesAndOffsets) {
+  auto b = run("aten::embedding_bag", {{"weight", "float32:r2"}, {"indices", "uint8:r1"}, {"offsets", "int32:r1"}});
+  expectTensor(b, 0, DType::Float32, 2);
+  expectTensor(b, 1, DType::Int32, 1);
+  expectError(run("aten::embedding_bag", {{"weight", "float32:r2"}, {"indices", "int8:r1"}, {"offsets", "int16:r1"}}));
+  expectError(run("aten::embedding_bag", {{"weight", "bfloat16:r2"}, {"indices", "int64:r1"}, {"offsets", "int64:r1"}}));
+}
+
+TEST(OpsNn, StftReturnComplexAndWindow) {
+  // return_complex=None on a real input only warns in 1.13: the real view.
+  expectTensor(run("aten::stft", {{"self", "float32:r1"}, {"n_fft", "4"}}), 0, DType::Float32, 3);
+  expectTensor(run("aten::stft", {{"self", "float32:r2"}, {"n_fft", "4"}, {"return_complex", "True"}}), 0,
+               DType::Complex64, 3);
+  // A complex window makes the default complex; the window promotes.
+  expectTensor(run("aten::stft", {{"self", "float32:r1"}, {"n_fft", "4"}, {"window", "complex128:r1"}}), 0,
+               DType::Complex128, 2);
+  expectTensor(run("aten::stft", {{"self", "complex64:r1"}, {"n_fft", "4"}, {"window", "float64:r1"},
+                                  {"return_complex", "False"}}),
+               0, DType::Float64, 3);
+  expectError(run("aten::stft", {{"self", "int32:r1"}, {"n_fft", "4"}, {"return_complex", "True"}}));
+}
+
+TEST(OpsNn, EinsumPathDependence) {
+  expectTensor(run("aten::einsum", {{"equation", "'ij,jk->ik'"}, {"tensors", "[float32:r2,float32:r2]"}}), 0,
+               DType::Float32, 2);
+  // No summation: a broadcasting multiply, promote_types.
+  expectTensor(run("aten::einsum", {{"equation", "'ij,ij->ij'"}, {"tensors", "[uint8:r2,int8:r2]"}}), 0,
+               DType::Int16, 2);
+  // One integral operand that sums: int64.
+  expectTensor(run("aten::einsum", {{"equation", "'ij->i'"}, {"tensors", "[int32:r2]"}}), 0, DType::Int64, 1);
+  // Integral contraction: int32 or int64 depending on sizes -> unknown.
+  auto o = run("aten::einsum", {{"equation", "'ij,j->j'"}, {"tensors", "[int32:r2,int32:r1]"}});
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok);
+  EXPECT_FALSE(o.outputs[0].dtype().has_value());
+}
+
+TEST(OpsNn, MultiHeadAttention) {
+  std::vector<std::pair<std::string, std::string>> a{
+      {"query", "float32:r3"},       {"key", "float32:r3"},        {"value", "float32:r3"},
+      {"embed_dim", "4"},            {"num_head", "2"},            {"qkv_weight", "float32:r2"},
+      {"qkv_bias", "float32:r1"},    {"proj_weight", "float32:r2"}, {"proj_bias", "float32:r1"}};
+  auto o = run("aten::_native_multi_head_attention", a);
+  expectTensor(o, 0, DType::Float32, 3);
+  expectTensor(o, 1, DType::Float32, 3);
+  a.push_back({"average_attn_weights", "False"});
+  expectTensor(run("aten::_native_multi_head_attention", a), 1, DType::Float32, 4);
+  a[5] = {"qkv_weight", "float64:r2"};
+  expectError(run("aten::_native_multi_head_attention", a));
+}
+
+TEST(OpsNn, NormsLossesAndIndexPutDetails) {
+  // Evaluation-mode batch_norm needs the running statistics.
+  expectError(run("aten::batch_norm", {{"input", "float32:r3"}, {"weight", "None"}, {"bias", "None"},
+                                       {"running_mean", "None"}, {"running_var", "None"}, {"training", "False"},
+                                       {"momentum", "0.1"}, {"eps", "1e-05"}, {"cudnn_enabled", "False"}}));
+  // binary_cross_entropy: the weight is applied in place.
+  expectTensor(run("aten::binary_cross_entropy", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "int64:r2"}}),
+               0, DType::Float32, 0);
+  expectError(run("aten::binary_cross_entropy", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "complex64:r2"}}));
+  // nll_loss takes uint8 targets, nll_loss2d does not.
+  expectTensor(run("aten::nll_loss", {{"self", "float32:r2"}, {"target", "uint8:r1"}}), 0, DType::Float32, 0);
+  expectError(run("aten::nll_loss2d", {{"self", "float32:r4"}, {"target", "uint8:r3"}}));
+  // A single bool mask with a 0-dim value is a masked_fill_: the value is cast.
+  expectTensor(run("aten::index_put", {{"self", "bool:r2"}, {"indices", "[bool:r1]"}, {"values", "int64:r0"}}), 0,
+               DType::Bool, 2);
+  expectError(run("aten::index_put", {{"self", "bool:r2"}, {"indices", "[int64:r1]"}, {"values", "int64:r0"}}));
+}
+
 } // namespace
 } // namespace dtf

@@ -181,6 +181,7 @@ Action addAnnotate(CLI::App &app) {
     if (!text.empty() && text.back() != '\n') text += '\n';
     if (outFile->empty()) {
       fmt::print("{}", text);
+      std::fflush(stdout); // before the summary on stderr
     } else {
       std::ofstream out(*outFile, std::ios::binary);
       if (!out) throw UsageError(fmt::format("cannot write '{}'", *outFile));

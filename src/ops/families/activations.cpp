@@ -111,10 +111,12 @@ std::optional<RuleError> checkRReLUBounds(const OpCall &c) {
 }
 
 /// rrelu / rrelu_with_noise: self's dtype. In training mode the kernel
-/// writes the noise, which must then have self's dtype.
+/// writes the noise, which must then have self's dtype. Only rrelu checks
+/// its bounds (measured: rrelu_with_noise(x, n, 2.0, 1.0) succeeds).
 RuleFn rrelu(bool withNoise) {
   return [withNoise](const OpCall &c) -> RuleResult {
-    if (auto e = checkRReLUBounds(c)) return *e;
+    if (!withNoise)
+      if (auto e = checkRReLUBounds(c)) return *e;
     DType self = c.dtype("self");
     if (withNoise && c.arg("training").boolValue() == true && c.dtype("noise") != self)
       return c.semantic("expected scalar type {} but found {} (noise must have self's dtype in training)",
@@ -126,6 +128,20 @@ RuleFn rrelu(bool withNoise) {
 /// Backward ops: result_type(grad, saved) broadcast.
 RuleFn backward(std::string grad, std::string saved) {
   return elementwise(PromotionKind::Default, {std::move(grad), std::move(saved)});
+}
+
+/// A backward op whose Scalars are converted to the (non-complex) computation
+/// dtype: a known complex value with a non-zero imaginary part raises.
+RuleFn backwardWithScalars(std::string grad, std::string saved, std::vector<std::string> scalars) {
+  RuleFn base = backward(grad, saved);
+  return [base, grad, saved, scalars](const OpCall &c) -> RuleResult {
+    if (!isComplex(promoteArgs(c, {grad, saved})))
+      for (const std::string &a : scalars)
+        if (auto z = c.arg(a).complexValue(); z && z->second != 0)
+          return c.error(ErrorKind::ValueDependent, "{} = ({}+{}j) cannot be converted to a real type without overflow",
+                         a, z->first, z->second);
+    return base(c);
+  };
 }
 
 /// gelu_backward: result_type(grad, self). With approximate='none' the CPU
@@ -265,22 +281,23 @@ void registerActivations(Registry &r) {
     for (const char *a : scalars) e.sample(a, "0.5");
     return e;
   };
-  addBwd("elu_backward", backward("grad_output", "self_or_result"), {"alpha", "scale", "input_scale"})
+  addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
+         {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
   addBwd("gelu_backward", geluBackward()).variant({{"approximate", "'tanh'"}});
-  addBwd("hardtanh_backward", backward("grad_output", "self"), {"min_val"}).sample("max_val", "1.0");
-  addBwd("leaky_relu_backward", backward("grad_output", "self"), {"negative_slope"})
+  addBwd("hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
+  addBwd("leaky_relu_backward", backwardWithScalars("grad_output", "self", {"negative_slope"}), {"negative_slope"})
       .sample("self_is_result", "False");
   addBwd("sigmoid_backward", backward("grad_output", "output"));
   addBwd("tanh_backward", backward("grad_output", "output"));
-  addBwd("threshold_backward", backward("grad_output", "self"), {"threshold"});
-  addBwd("softplus_backward", backward("grad_output", "self"), {"beta"}).sample("threshold", "20.0");
+  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}), {"threshold"});
+  addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("hardswish_backward", backward("grad_output", "self"));
   addBwd("silu_backward", backward("grad_output", "self"));
   addBwd("logit_backward", backward("grad_output", "self"));
-  addBwd("softshrink_backward", backward("grad_output", "self"), {"lambd"});
-  addBwd("hardshrink_backward", backward("grad_out", "self"), {"lambd"});
+  addBwd("softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}), {"lambd"});
+  addBwd("hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}), {"lambd"});
   addBwd("mish_backward", mishBackward());
   addBwd("glu_backward", gluBackward()).sample("dim", "0").sample("grad_output", "sweep[1]");
   addBwd("log_sigmoid_backward", logSigmoidBackward());

@@ -64,10 +64,21 @@ DType inferredFromNumber(NumKind k) {
   return DType::Float32;
 }
 
+/// A complex fill value converted into a real (non-bool) dtype raises
+/// ("value cannot be converted to type float without overflow") when its
+/// imaginary part is non-zero: an error only when that value is known.
+std::optional<RuleError> complexFillInto(const OpCall &c, std::string_view arg, DType d) {
+  const Value &v = c.arg(arg);
+  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
+  auto z = v.complexValue();
+  if (!z || z->second == 0.0) return std::nullopt;
+  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg,
+                 v.str(), name(d));
+}
+
 RuleResult full(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
-  // A complex fill into a real dtype raises only for a non-zero imaginary
-  // part (a value the analysis does not hold).
+  if (auto e = complexFillInto(c, "fill_value", d)) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -100,6 +111,17 @@ RuleResult newLike(const OpCall &c) {
   return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), sizeRank(c.arg("size")));
 }
 
+/// full_like / new_full: as likeSelf / newLike, checking the fill value.
+RuleFn withFill(RuleFn f) {
+  return [f](const OpCall &c) -> RuleResult {
+    RuleResult r = f(c);
+    if (!r.ok()) return r;
+    if (auto d = r.outputs()[0].dtype())
+      if (auto e = complexFillInto(c, "fill_value", *d)) return *e;
+    return r;
+  };
+}
+
 /// tril_indices / triu_indices: int64 by default (also for an explicit None).
 RuleResult triIndices(const OpCall &c) {
   return tensorOf(c.dtypeArg("dtype").value_or(DType::Int64), Rank::exact(2));
@@ -107,7 +129,9 @@ RuleResult triIndices(const OpCall &c) {
 
 /// scalar_tensor: the default dtype whatever the number's kind.
 RuleResult scalarTensor(const OpCall &c) {
-  return tensorOf(c.dtypeArg("dtype").value_or(DType::Float32), Rank::exact(0));
+  DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+  if (auto e = complexFillInto(c, "s", d)) return *e;
+  return tensorOf(d, Rank::exact(0));
 }
 
 /// aten::tensor.{bool,int,float,complex}: by the Python kind, rank 0.
@@ -213,10 +237,10 @@ void registerFactories(Registry &r) {
   r.add("aten::kaiser_window.beta", fam, window)
       .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, likeSelf);
-  r.add("aten::full_like", fam, likeSelf);
+  r.add("aten::full_like", fam, withFill(likeSelf));
   for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
     r.add(k, fam, newLike).sample("size", "[2,3]");
-  r.add("aten::new_full", fam, newLike).sample("size", "[2,3]");
+  r.add("aten::new_full", fam, withFill(newLike)).sample("size", "[2,3]");
   r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");

@@ -91,10 +91,30 @@ RuleResult indexRule(const OpCall &c) {
   return tensorOf(c.dtype("self"), info.rank);
 }
 
+/// index_put without accumulate goes to masked_fill_(mask, values.item())
+/// when the only defined index is one bool/uint8 mask and values has one
+/// element: then any values dtype is cast. A 0-dim values has one element;
+/// a 1-D or larger one may (size-dependent), so the dtype check is certain
+/// only for integer indices or accumulate=True.
+bool mayMaskedFill(const OpCall &c) {
+  auto acc = c.arg("accumulate").boolValue();
+  if (acc && *acc) return false;
+  const Value &l = c.arg("indices");
+  if (!l.isList() || !l.lengthKnown()) return true;
+  int masks = 0, others = 0;
+  for (const Value &e : l.elements()) {
+    if (e.isNone()) continue;
+    if (!e.isTensor() || !e.dtype()) return true;
+    if (*e.dtype() == DType::Bool || *e.dtype() == DType::UInt8) ++masks;
+    else ++others;
+  }
+  return masks == 1 && others == 0;
+}
+
 RuleResult indexPutRule(const OpCall &c) {
   IndexInfo info = checkIndices(c);
   if (info.error) return *info.error;
-  if (c.dtype("values") != c.dtype("self"))
+  if (c.dtype("values") != c.dtype("self") && !mayMaskedFill(c))
     return c.semantic("index put requires the source and destination dtypes match, got {} for the destination and {} "
                       "for the source",
                       name(c.dtype("self")), name(c.dtype("values")));
@@ -124,7 +144,9 @@ void registerIndexing(Registry &r) {
                         "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
                         "aten::_index_put_impl_.hacked_twin"})
     r.add(k, fam, indexPutRule)
-        .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]");
+        .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]")
+        .variant({{"accumulate", "True"}})
+        .variant({{"indices", "[int64[1]=0]"}, {"values", "sweep![2]"}});
 
   r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt32or64(c, "index")) return *e;

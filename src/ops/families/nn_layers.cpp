@@ -156,15 +156,19 @@ Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
   return broadcastRank({c.rank(a), c.rank(b)});
 }
 
-RuleResult nllRule(const OpCall &c) {
+/// nll_loss takes int64 or uint8 targets; nll_loss2d only int64 (measured).
+RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
   DType t = c.dtype("target");
-  if (t != DType::Int64 && t != DType::UInt8)
+  if (t != DType::Int64 && !(allowByte && t == DType::UInt8))
     return c.semantic("expected target to be int64, but got {}", name(t));
   if (present(c, "weight") && c.dtype("weight") != c.dtype("self"))
     return c.semantic("expected weight ({}) to have the dtype of self ({})", name(c.dtype("weight")),
                       name(c.dtype("self")));
   return tensorOf(c.dtype("self"), lossRank(c, c.rank("target")));
 }
+
+RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
+RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 
 } // namespace
 
@@ -419,13 +423,37 @@ void registerNnLayers(Registry &r) {
      }
      return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]");
+  // The loss has self's dtype (target must match); the weight is applied
+  // in place (loss.mul_(weight)): any weight the loss can absorb.
   r.add("aten::binary_cross_entropy", loss, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"self", "target", "weight"})) return *e;
-     return tensorOf(c.dtype("self"), lossRank(c, c.rank("self")));
-   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5");
+     if (auto e = requireSame(c, {"self", "target"})) return *e;
+     DType s = c.dtype("self");
+     if (present(c, "weight")) {
+       Rank lr = broadcast2(c, "self", "target");
+       std::vector<PromotionOperand> ops{{s, lr.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c, "weight")};
+       DType p = *resultType(ops);
+       if (!canCast(p, s))
+         return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+     }
+     return tensorOf(s, lossRank(c, c.rank("self")));
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}});
   r.add("aten::binary_cross_entropy_with_logits", loss, [](const OpCall &c) -> RuleResult {
+     // 1.13: max_val = (-input).clamp_min_(0); with pos_weight,
+     // log_weight = (pos_weight - 1).mul(target).add_(1); loss =
+     // (1 - target).mul_(input).add_(...) (with pos_weight: .add_(
+     // log_weight.mul_(<input-dtype term>))); then loss.mul_(weight).
      DType s = c.dtype("self"), t = c.dtype("target");
-     if (present(c, "weight") || present(c, "pos_weight")) return Value::unknownTensor();
+     auto tierOf = [](Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; };
+     auto inplace = [&](DType dst, Rank dstRank, DType src, Rank srcRank) -> std::optional<RuleError> {
+       std::vector<PromotionOperand> ops{{dst, tierOf(dstRank)}, {src, tierOf(srcRank)}};
+       DType r = *resultType(ops);
+       if (!canCast(r, dst))
+         return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(dst));
+       return std::nullopt;
+     };
+     if (present(c, "pos_weight") && c.dtype("pos_weight") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor (pos_weight) is not supported");
      if (s == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
      if (isIntegral(s)) return c.semantic("result type float32 can't be cast to the desired output type {}", name(s));
      if (isComplex(s)) return c.semantic("clamp is not supported for complex types");
@@ -433,7 +461,17 @@ void registerNnLayers(Registry &r) {
      DType p = promote2(c, "self", "target");
      if (!canCast(p, t))
        return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(t));
-     return tensorOf(t, lossRank(c, broadcast2(c, "self", "target")));
+     Rank lossR = broadcast2(c, "self", "target");
+     if (present(c, "pos_weight")) {
+       std::vector<PromotionOperand> ops{operandOf(c, "pos_weight"), operandOf(c, "target")};
+       DType lw = *resultType(ops);
+       Rank lwR = broadcast2(c, "pos_weight", "target");
+       if (auto e = inplace(lw, lwR, s, c.rank("self"))) return *e;
+       if (auto e = inplace(t, lossR, lw, lwR)) return *e;
+     }
+     if (present(c, "weight"))
+       if (auto e = inplace(t, lossR, c.dtype("weight"), c.rank("weight"))) return *e;
+     return tensorOf(t, lossRank(c, lossR));
    }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5");
   r.add("aten::poisson_nll_loss", loss, [](const OpCall &c) -> RuleResult {
      auto logIn = c.arg("log_input").boolValue();
@@ -452,7 +490,7 @@ void registerNnLayers(Registry &r) {
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None");
   // nll_loss2d needs a 4-D input and a 3-D target.
-  r.add("aten::nll_loss2d", loss, nllRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
+  r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
   r.add("aten::nll_loss_forward", loss, [](const OpCall &c) -> RuleResult {
      RuleResult out = nllRule(c);
@@ -532,7 +570,8 @@ void registerNnLayers(Registry &r) {
      auto need = c.arg("need_weights").boolValue();
      auto avg = c.arg("average_attn_weights").boolValue();
      Value weights = Value::unknownTensor();
-     if (need && !*need) weights = Value::none();
+     // need_weights=False: an undefined tensor (None in Python).
+     if (need && !*need) weights = Value::unknownTensor();
      else if (need && avg) weights = tensorOf(d, Rank::exact(*avg ? 3 : 4));
      return std::vector<Value>{out, weights};
    })

@@ -11,6 +11,7 @@
 #include "ops/vocabulary.h"
 
 #include <cmath>
+#include <set>
 #include <limits>
 
 namespace dtf {
@@ -91,17 +92,12 @@ RuleFn floatOp(Arith op) {
 /// Generic Scalar arithmetic: kind by Python rules.
 RuleFn scalarOp(Arith op) {
   return [op](const OpCall &c) -> RuleResult {
-    NumKind a = *c[0].numKind(), b = *c[1].numKind();
-    NumKind k = pyKind(a, b);
-    if (op == Arith::Div) k = k == NumKind::Complex ? NumKind::Complex : NumKind::Float;
-    if ((op == Arith::FloorDiv || op == Arith::Rem) && k == NumKind::Complex)
-      return Value::number(NumKinds::all()); // not modelled
-    if (op == Arith::Max || op == Arith::Min) {
-      if (k == NumKind::Complex) return Value::number(NumKinds::all());
-      // prim::max(Scalar, Scalar) returns whichever operand wins, unchanged.
-      if (a != b) return Value::number(NumKinds::join(a, b));
-      return Value::number(a);
-    }
+    // Bool operands are rejected before this, and complex ones for every op
+    // but add/sub/mul (see rejectBool).
+    NumKind k = pyKind(*c[0].numKind(), *c[1].numKind());
+    if (op == Arith::Div && k != NumKind::Complex) k = NumKind::Float;
+    // prim::max / prim::min (Scalar, Scalar) promote like arithmetic:
+    // max(3, 2.5) is 3.0 (complex operands are rejected before this).
     return Value::number(k);
   };
 }
@@ -154,21 +150,49 @@ RuleFn implicit(std::optional<NumKind> to, bool needInt) {
   };
 }
 
-/// The generic `number` (Scalar) implementations in libtorch 1.13 handle int
-/// and float only: a bool or complex operand trips an internal assert
-/// (isInt()). eq/ne also take bool; with a complex operand they return
-/// nothing usable (left unknown).
-RuleFn intOrFloatOnly(RuleFn f, bool eqLike) {
-  return [f, eqLike](const OpCall &c) -> RuleResult {
+/// The generic `number` (Scalar) implementations in libtorch 1.13 dispatch
+/// on isComplexDouble()/isDouble() and read anything else with toInt(), so a
+/// bool operand trips an internal assert (isInt()). eq/ne take bool only
+/// through their own `.bool` overload as well. Ops in `noComplex` have no
+/// complex branch either.
+RuleFn rejectBool(RuleFn f, bool noComplex) {
+  return [f, noComplex](const OpCall &c) -> RuleResult {
     for (size_t i = 0; i < c.size(); ++i) {
       if (c.schema().args[i].type->kind != SchemaType::Kind::Number || !c[i].isNumber()) continue;
       NumKind k = *c[i].numKind();
-      if (eqLike && k == NumKind::Complex) return Value::number(NumKinds::all());
-      if (k == NumKind::Complex || (k == NumKind::Bool && !eqLike))
+      if (k == NumKind::Bool || (noComplex && k == NumKind::Complex))
         return c.semantic("a {} is not supported for number argument '{}'", name(k),
                           c.schema().args[i].name);
     }
     return f(c);
+  };
+}
+
+/// aten::eq / aten::ne on two Scalars (DEFINE_SCALAR_BINARY_OP_WITH_COMPLEX_
+/// WITHOUT_INT_COMPLEX_PAIR): complex with complex/float, float with
+/// anything but bool, int with int/float give a bool; a bool read by toInt()
+/// asserts; complex-with-int (either order) and int-with-bool push nothing at
+/// all (an empty tuple here: no result value).
+RuleFn scalarEq(int which) {
+  RuleFn cmp = compareOp(which);
+  return [cmp](const OpCall &c) -> RuleResult {
+    NumKind a = *c[0].numKind(), b = *c[1].numKind();
+    using N = NumKind;
+    auto assertFail = [&](const char *arg) {
+      return c.semantic("a bool is not supported for number argument '{}'", arg);
+    };
+    if (a == N::Complex) {
+      if (b == N::Complex || b == N::Float) return Value::number(N::Bool);
+      return Value::tuple({});
+    }
+    if (a == N::Float) {
+      if (b == N::Bool) return assertFail("b");
+      if (b == N::Complex) return Value::number(N::Bool);
+      return cmp(c);
+    }
+    if (a == N::Bool) return assertFail("a");
+    if (b == N::Bool || b == N::Complex) return Value::tuple({});
+    return cmp(c);
   };
 }
 
@@ -223,13 +247,23 @@ void registerPythonScalarOps(Registry &reg) {
   struct Adder {
     Registry &r;
     static bool exempt(const std::string &key) { return key == "aten::Int.Scalar"; }
+    static bool noComplex(const std::string &key) {
+      // No complex branch: a complex operand reaches toInt() and asserts.
+      static const std::set<std::string> keys{
+          "aten::div", "aten::floordiv", "aten::remainder", "aten::fmod", "aten::atan2.Scalar_Scalar",
+          "aten::copysign", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::log.Scalar_Scalar",
+          "aten::mathremainder", "aten::pow.Scalar_Scalar", "prim::max", "prim::min",
+          "aten::polar.Scalar_Scalar"};
+      return keys.count(key) > 0;
+    }
     void add(const std::string &key, const char *family, RuleFn f) {
       const Schema *sc = r.schemas().find(key);
       bool generic = false;
       if (sc)
         for (const SchemaArg &a : sc->args)
           if (a.type->kind == SchemaType::Kind::Number) generic = true;
-      auto e = r.add(key, family, generic && !exempt(key) ? intOrFloatOnly(f, key == "aten::eq" || key == "aten::ne") : f);
+      bool eqLike = key == "aten::eq" || key == "aten::ne";
+      auto e = r.add(key, family, generic && !exempt(key) && !eqLike ? rejectBool(f, noComplex(key)) : f);
       if (!sc) return;
       for (const SchemaArg &a : sc->args) {
         using K = SchemaType::Kind;
@@ -272,10 +306,19 @@ void registerPythonScalarOps(Registry &reg) {
                         "aten::remainder.int_float"})
     r.add(k, fam, kindOnly(NumKind::Float));
 
+  // pow on two numbers is always a float (pow.int_to_int too, whatever its
+  // schema says); 0 ** negative raises, except in the Scalar_Scalar form.
+  for (const char *k : {"aten::pow.int", "aten::pow.float", "aten::pow.int_float",
+                        "aten::pow.float_int", "aten::pow.int_to_int"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+      auto x = c[0].floatValue(), y = c[1].floatValue();
+      if (x && y && *x == 0.0 && *y < 0.0)
+        return c.error(ErrorKind::ValueDependent, "0.0 cannot be raised to a negative power");
+      return Value::number(NumKind::Float);
+    });
   // Always-float results.
   for (const char *k :
-       {"aten::pow.int", "aten::pow.float", "aten::pow.int_float", "aten::pow.float_int",
-        "aten::pow.Scalar_Scalar", "aten::fmod", "aten::fmod.int", "aten::fmod.float",
+       {"aten::pow.Scalar_Scalar", "aten::fmod", "aten::fmod.int", "aten::fmod.float",
         "aten::fmod.int_float", "aten::fmod.float_int", "aten::atan2.int", "aten::atan2.float",
         "aten::atan2.int_float", "aten::atan2.float_int", "aten::atan2.Scalar_Scalar",
         "aten::copysign", "aten::copysign.int", "aten::copysign.float", "aten::copysign.int_float",
@@ -288,7 +331,7 @@ void registerPythonScalarOps(Registry &reg) {
     r.add(k, fam, kindOnly(NumKind::Complex));
 
   // Always-int results.
-  for (const char *k : {"aten::pow.int_to_int", "aten::gcd.int", "aten::Int.Scalar", "aten::Int.bool",
+  for (const char *k : {"aten::gcd.int", "aten::Int.Scalar", "aten::Int.bool",
                         "aten::Int.float", "aten::Int.str", "aten::Int.Tensor", "aten::__and__.int",
                         "aten::__or__.int", "aten::__xor__.int", "aten::__lshift__.int",
                         "aten::__rshift__.int", "prim::abs.int"})
@@ -335,6 +378,7 @@ void registerPythonScalarOps(Registry &reg) {
     for (const std::string &ov : ovs) {
       // Complex equality: kind only.
       if (ov.find("complex") != std::string::npos) r.add(b + ov, fam, kindOnly(NumKind::Bool));
+      else if (ov.empty() && i < 2) r.add(b, fam, scalarEq(i));
       else r.add(b + ov, fam, compareOp(i));
     }
   }
@@ -389,6 +433,9 @@ void registerPythonScalarOps(Registry &reg) {
         "aten::polar.int", "aten::polar.int_float", "aten::__derive_index",
         "aten::__range_length"})
     if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, byReturnTypes(*sc));
+
+  // polar(int/float, int/float) -> complex.
+  r.add("aten::polar.Scalar_Scalar", fam, kindOnly(NumKind::Complex));
 
   // Tensor -> number.
   r.add("aten::IntImplicit", fam, implicit(NumKind::Int, true));

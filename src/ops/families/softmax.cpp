@@ -33,8 +33,8 @@ RuleResult softmaxHalfToFloat(const OpCall &c) {
 }
 
 /// _softmax_backward_data(grad_output, output, dim, input_dtype): grad and
-/// output must agree; a Float grad for a Half input (half_to_float
-/// backward) gives Half, otherwise the grad's dtype.
+/// output must agree; the result has the grad's dtype, except a Float grad
+/// for a Half input (half_to_float backward): Half on meta/CUDA, no CPU kernel.
 RuleResult softmaxBackward(const OpCall &c) {
   DType g = c.dtype("grad_output"), o = c.dtype("output");
   if (g != o) return c.semantic("grad_output ({}) and output ({}) must have the same dtype", name(g), name(o));
@@ -45,8 +45,13 @@ RuleResult softmaxBackward(const OpCall &c) {
   if (checksSize && (zeroVsNonZero || (gr.value() && orr.value() && *gr.value() != *orr.value())))
     return c.semantic("grad_output and output must have the same size");
   DType in = *c.dtypeArg("input_dtype");
-  DType out = (g == DType::Float32 && in == DType::Float16) ? DType::Float16 : g;
-  return tensorOf(out, gr);
+  // The half_to_float backward (Float grad, Half input) gives Half on meta
+  // and CUDA; the CPU kernel has none ("expected scalar type Float but found
+  // Half"): a missing kernel, not a dtype error.
+  if (g == DType::Float32 && in == DType::Float16)
+    return c.missingKernel("the CPU kernel has no half-to-float backward (grad float32, input_dtype "
+                           "float16; meta/CUDA give float16)");
+  return tensorOf(g, gr);
 }
 
 } // namespace

@@ -12,8 +12,12 @@
 //  - addcmul/addcdiv: result_type of the three tensors; addcdiv rejects two
 //    integral (or bool) divisor operands; addcmul has no bool kernel.
 // A complex Python value cast into a real kernel (masked_fill value, lerp
-// weight, addcmul value) fails only for a non-zero imaginary part, which the
-// number kind does not tell: accepted.
+// weight, addcmul/addcdiv value, a clamp bound on a floating self) fails only
+// for a non-zero imaginary part ("value cannot be converted to type float
+// without overflow"; bool targets accept it): a value-dependent error when the
+// value is known, accepted otherwise.
+//  - clamp with Scalar bounds: a floating self keeps its dtype (the bounds do
+//    not promote it); only a non-floating self promotes with the bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
@@ -23,6 +27,18 @@ namespace dtf {
 namespace {
 
 std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
+
+/// A known complex number with a non-zero imaginary part going into a real,
+/// non-bool dtype: the value-dependent conversion error.
+std::optional<RuleError> complexInto(const OpCall &c, std::string_view arg, DType d) {
+  if (!c.has(arg)) return std::nullopt;
+  const Value &v = c.arg(arg);
+  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
+  auto z = v.complexValue();
+  if (!z || z->second == 0.0) return std::nullopt;
+  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg,
+                 v.str(), name(d));
+}
 
 bool tooBigFor(Rank self, Rank other) {
   return (self.value() && other.value() && *other.value() > *self.value()) ||
@@ -72,13 +88,21 @@ RuleResult whereNonzero(const OpCall &c) {
 }
 
 /// clamp family over whichever of min/max the schema has.
-RuleFn clampRule(bool tensorBounds) {
-  return [tensorBounds](const OpCall &c) -> RuleResult {
+RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
+  return [tensorBounds, floatingKeepsSelf](const OpCall &c) -> RuleResult {
     bool hasMin = c.has("min"), hasMax = c.has("max");
     bool minNone = !hasMin || c.arg("min").isNone();
     bool maxNone = !hasMax || c.arg("max").isNone();
     if (minNone && maxNone)
       return c.semantic("at least one of 'min' or 'max' must not be None");
+    // clamp(Tensor, Scalar?, Scalar?) promotes only a non-floating self; a
+    // floating self converts the bounds to its own dtype.
+    DType self = c.dtype("self");
+    if (floatingKeepsSelf && isFloating(self)) {
+      for (const char *b : {"min", "max"})
+        if (auto e = complexInto(c, b, self)) return *e;
+      return tensorOf(self, c.rank("self"));
+    }
     std::vector<PromotionOperand> ops;
     std::vector<Rank> ranks{c.rank("self")};
     auto addArg = [&](std::string_view n) {
@@ -111,6 +135,7 @@ RuleResult maskedFill(const OpCall &c) {
   const Value &v = c.arg("value");
   if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
     return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
+  if (auto e = complexInto(c, "value", c.dtype("self"))) return *e;
   return tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"}));
 }
 
@@ -128,6 +153,7 @@ RuleResult lerp(const OpCall &c) {
   if (w.isTensor() && *w.dtype() != a)
     return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
+  if (auto e = complexInto(c, "weight", a)) return *e;
   return tensorOf(a, broadcastArgs(c, {"self", "end", "weight"}));
 }
 
@@ -138,6 +164,7 @@ RuleFn addc(bool isDiv) {
                         s(c, "tensor1"), s(c, "tensor2"));
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
+    if (auto e = complexInto(c, "value", r)) return *e;
     return tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"}));
   };
 }
@@ -152,9 +179,9 @@ void registerTernary(Registry &r) {
 
   for (const char *n : {"clamp", "clip"}) {
     std::string b = std::string("aten::") + n;
-    r.add(b, "clamp", clampRule(false)).variant({{"min", "None"}, {"max", "sweep"}});
+    r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}});
     r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + "_", "clamp", inplace(clampRule(false), {}))
+    r.add(b + "_", "clamp", inplace(clampRule(false, true), {}))
         .variant({{"min", "None"}, {"max", "sweep"}});
     r.add(b + "_.Tensor", "clamp", inplace(clampRule(true), {"min", "max"}))
         .variant({{"min", "None"}, {"max", "sweep"}});

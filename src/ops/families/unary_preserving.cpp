@@ -154,9 +154,10 @@ void registerUnaryPreserving(Registry &r) {
   for (const char *n : {"conj_physical_", "detach_", "zero_"}) r.add(std::string("aten::") + n, ident, id);
 
   // fill: self's dtype. A complex value with a non-zero imaginary part into
-  // a non-complex tensor raises (value-dependent: 1+0j is fine).
+  // a non-complex, non-bool tensor raises (value-dependent: 1+0j is fine).
   RuleFn fillScalar = [](const OpCall &c) -> RuleResult {
-    if (auto z = c.arg("value").complexValue(); z && z->second != 0 && !isComplex(c.dtype("self")))
+    if (auto z = c.arg("value").complexValue(); z && z->second != 0 && !isComplex(c.dtype("self")) &&
+        !isBool(c.dtype("self")))
       return c.error(ErrorKind::ValueDependent, "value ({}+{}j) cannot be converted to {} without overflow", z->first,
                      z->second, name(c.dtype("self")));
     return tensorOf(c.dtype("self"), c.rank("self"));
