@@ -57,11 +57,14 @@ TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
 
 TEST(Registry, EveryDefaultOfARuleSchemaIsReadable) {
   // Defaults feed every call; one we cannot read would silently be top.
-  for (const auto &[key, rule] : Registry::builtin().rules())
-    for (const SchemaArg &a : rule.schema->args)
+  for (const auto &[key, rule] : Registry::builtin().rules()) {
+    for (const SchemaArg &a : rule.schema->args) {
       if (a.defaultText && a.type->kind != SchemaType::Kind::Layout &&
-          a.type->kind != SchemaType::Kind::MemoryFormat && a.type->kind != SchemaType::Kind::Device)
+          a.type->kind != SchemaType::Kind::MemoryFormat && a.type->kind != SchemaType::Kind::Device) {
         EXPECT_FALSE(defaultValue(a).isTop()) << key << ": default of '" << a.name << "' = " << *a.defaultText;
+      }
+    }
+  }
 }
 
 TEST(Infer, NoRuleGivesUnknownNotAGuess) {
