@@ -19,6 +19,7 @@
 #include <malloc.h>
 #include <new>
 #include <sys/resource.h>
+#include <unistd.h>
 
 // --- heap accounting: every global operator new/delete --------------------
 namespace {
@@ -87,6 +88,8 @@ std::map<std::string, double> gTimings;
 /// Console output as usual, plus the per-benchmark mean time for the summaries.
 class CapturingReporter : public benchmark::ConsoleReporter {
 public:
+  explicit CapturingReporter(bool color)
+      : ConsoleReporter(color ? OutputOptions(OO_Tabular | OO_Color) : OO_Tabular) {}
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &r : runs) {
       if (r.error_occurred || r.run_type != Run::RT_Iteration || r.iterations == 0) continue;
@@ -130,13 +133,16 @@ int main(int argc, char **argv) {
       }
     } else rest.push_back(argv[i]);
   }
+  bool color = isatty(1);
+  for (char *a : rest)
+    if (std::strcmp(a, "--benchmark_color=false") == 0) color = false;
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());
   if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 2;
   registerModelBenchmarks();
   registerSyntheticBenchmarks();
   registerOpBenchmarks();
-  CapturingReporter reporter;
+  CapturingReporter reporter(color);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   printModelSummary();

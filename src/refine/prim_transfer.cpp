@@ -37,10 +37,7 @@ std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
 } // namespace
 
 bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
-  ir::NodeId def = g.values[v].def;
-  if (def == ir::kNoId || kindClass(def) != KindClass::Constant) return false;
-  const ir::Attribute *a = g.attr(def, "value");
-  if (!a || a->kind != ir::Attribute::LitKind::TensorLiteral || !a->literal.isNumber()) return false;
+  if (!scalarTensorLiteral_[v]) return false; // not prim::Constant[value={number}]
   const Value &val = get(v);
   if (!val.isTensor() || val.rank() != Rank::exact(0) || !val.dtype()) return false;
   // Python scalars are wrapped as double, int64, bool or complex128 tensors.

@@ -85,6 +85,13 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
       if (name == prim) kindClass_[k] = cls;
   }
   overloads_.resize(g.numKinds());
+  scalarTensorLiteral_.assign(g.values.size(), false);
+  for (ir::ValueId v = 0; v < g.values.size(); ++v) {
+    ir::NodeId def = g.values[v].def;
+    if (def == ir::kNoId || kindClass(def) != KindClass::Constant) continue;
+    const ir::Attribute *a = g.attr(def, "value");
+    scalarTensorLiteral_[v] = a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+  }
 }
 
 void Solver::run() {

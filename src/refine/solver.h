@@ -94,6 +94,7 @@ private:
   std::shared_ptr<EvalCache> evalCache_; ///< shared_ptr: EvalCache is complete only in op_transfer.cpp
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;
+  std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

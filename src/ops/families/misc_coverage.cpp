@@ -1,0 +1,156 @@
+//===- ops/families/misc_coverage.cpp - polar, resize_, fake-quant, prims ---===//
+//
+// Odd ops from the coverage floor that fit no other family. Every rule was
+// measured on torch 1.13.1 (CPU):
+//  - polar: abs and angle must both be Half/Float/Double and the same dtype;
+//    the result is the complex type of that dtype (Half -> complex32; the CPU
+//    kernel is missing, CUDA has it). Shapes broadcast.
+//  - resize_: self's dtype, rank = len(size).
+//  - upsample_nearest2d_backward: grad_output's dtype; grad_output must be
+//    4-D; the result is 4-D. (Integer/complex only lack kernels.)
+//  - fake_quantize_*: the output keeps self's dtype (floating only: the
+//    kernels dispatch over floating types and nothing else on any device;
+//    BFloat16 only lacks a CPU kernel), the cachemask forms add a bool mask.
+//    Per-tensor qparams given as tensors take any dtype/rank (they are read
+//    with item()). Per-channel: self must have a dimension, scale and
+//    zero_point must be 1-D, zero_point must be int32/float32/float16, axis in
+//    [0, self.dim()) (no wrapping). scale of a non-float32 dtype only trips a
+//    CPU-loop internal assert, so it is accepted.
+//  - prims::squeeze / view_of / split_dim: input dtype (checked by hand; the
+//    prims are registered from Python, libtorch has no kernel).
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+#include "ops/vocabulary.h"
+
+#include <optional>
+#include <string>
+
+namespace dtf {
+namespace {
+
+std::optional<int> listLen(const Value &v) {
+  if (v.isList() && v.lengthKnown()) return static_cast<int>(v.elements().size());
+  return std::nullopt;
+}
+
+bool isZeroDim(Rank r) { return r.value() && *r.value() == 0; }
+
+RuleResult polar(const OpCall &c) {
+  DType a = c.dtype("abs"), b = c.dtype("angle");
+  auto ok = [](DType d) { return d == DType::Float16 || d == DType::Float32 || d == DType::Float64; };
+  if (!ok(a) || !ok(b))
+    return c.semantic("expected both inputs to be half, float or double tensors but got {} and {}", name(a), name(b));
+  if (a != b) return c.semantic("angle must have the same dtype as abs ({}), got {}", name(a), name(b));
+  return tensorOf(*toComplexType(a), broadcastRank({c.rank("abs"), c.rank("angle")}));
+}
+
+/// fake_quantize kernels dispatch over floating types only.
+std::optional<RuleError> floatingSelf(const OpCall &c) {
+  DType d = c.dtype("self");
+  if (!isFloating(d)) return c.semantic("fake quantization is not implemented for self of dtype {}", name(d));
+  return std::nullopt;
+}
+
+RuleResult fqPerTensor(const OpCall &c, bool mask) {
+  if (auto e = floatingSelf(c)) return *e;
+  Rank r = c.rank("self");
+  if (mask) return std::vector<Value>{tensorOf(c.dtype("self"), r), tensorOf(DType::Bool, r)};
+  return tensorOf(c.dtype("self"), r);
+}
+
+RuleResult fqPerChannel(const OpCall &c, bool mask) {
+  if (auto e = floatingSelf(c)) return *e;
+  DType zp = c.dtype("zero_point");
+  if (zp != DType::Int32 && zp != DType::Float32 && zp != DType::Float16)
+    return c.semantic("zero-point must be int32, float32 or float16, found {}", name(zp));
+  Rank r = c.rank("self");
+  if (isZeroDim(r)) return c.semantic("self must have at least one dimension (per-channel axis)");
+  auto oneD = [](Rank k) { return !k.value() || *k.value() == 1; }; // atLeast1 may be 1
+  if (!oneD(c.rank("scale"))) return c.semantic("scale should be a 1-D tensor");
+  if (!oneD(c.rank("zero_point"))) return c.semantic("zero point should be a 1-D tensor");
+  if (auto ax = c.arg("axis").intValue()) {
+    if (*ax < 0) return c.semantic("`axis` must be between 0 and number of dimensions of input");
+    if (auto n = r.value(); n && *ax >= *n)
+      return c.semantic("`axis` must be between 0 and number of dimensions of input");
+  }
+  if (mask) return std::vector<Value>{tensorOf(c.dtype("self"), r), tensorOf(DType::Bool, r)};
+  return tensorOf(c.dtype("self"), r);
+}
+
+} // namespace
+
+void registerMiscCoverage(Registry &r) {
+  r.add("aten::polar", "misc.polar", polar);
+
+  r.add("aten::resize_", "misc.resize", [](const OpCall &c) -> RuleResult {
+     auto n = listLen(c.arg("size"));
+     return tensorOf(c.dtype("self"), n ? Rank::exact(*n) : Rank::top());
+   }).sample("size", "[2,3]")
+      .variant({{"size", "[]"}})
+      .variant({{"size", "[4]"}});
+
+  r.add("aten::upsample_nearest2d_backward", "misc.upsample_backward", [](const OpCall &c) -> RuleResult {
+     Rank g = c.rank("grad_output");
+     if (auto v = g.value(); v && *v != 4)
+       return c.semantic("expected grad_output to be a tensor of dimension 4 but got: dimension {}", *v);
+     return tensorOf(c.dtype("grad_output"), Rank::exact(4));
+   }).sample("grad_output", "sweep[1,1,2,2]")
+      .sample("output_size", "[2,2]")
+      .sample("input_size", "[1,1,1,1]");
+
+  auto qsamples = [](Registry::Entry e) {
+    e.sample("quant_min", "0").sample("quant_max", "255");
+  };
+
+  qsamples(r.add("aten::fake_quantize_per_tensor_affine", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerTensor(c, false); })
+               .sample("scale", "0.1")
+               .sample("zero_point", "0"));
+  qsamples(r.add("aten::fake_quantize_per_tensor_affine_cachemask", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerTensor(c, true); })
+               .sample("scale", "0.1")
+               .sample("zero_point", "0"));
+  qsamples(r.add("aten::fake_quantize_per_tensor_affine.tensor_qparams", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerTensor(c, false); })
+               .sample("scale", "sweep[1]")
+               .sample("zero_point", "sweep[1]"));
+  qsamples(r.add("aten::_fake_quantize_per_tensor_affine_cachemask_tensor_qparams", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerTensor(c, true); })
+               .sample("scale", "sweep[1]")
+               .sample("zero_point", "sweep[1]")
+               .sample("fake_quant_enabled", "sweep[1]"));
+  qsamples(r.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerChannel(c, false); })
+               .sample("axis", "0")
+               .variant({{"self", "sweep![3,2]"}, {"axis", "1"}})
+               .variant({{"self", "float32[3,2]"}, {"axis", "-1"}})
+               .variant({{"self", "float32[3,2]"}, {"axis", "2"}}));
+  qsamples(r.add("aten::fake_quantize_per_channel_affine_cachemask", "misc.fake_quantize",
+                 [](const OpCall &c) { return fqPerChannel(c, true); })
+               .sample("axis", "0")
+               .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
+
+  const char *prims = "prims ops are registered from Python; libtorch has no kernel";
+  r.add("prims::view_of", "misc.prims", [](const OpCall &c) -> RuleResult {
+     return tensorOf(c.dtype("a"), c.rank("a"));
+   }).skipConformance(prims);
+  r.add("prims::squeeze", "misc.prims", [](const OpCall &c) -> RuleResult {
+     Rank a = c.rank("a");
+     auto n = listLen(c.arg("dimensions"));
+     if (n && a.value()) {
+       if (*n > *a.value()) return c.semantic("cannot squeeze {} dimensions of a {}-d tensor", *n, *a.value());
+       return tensorOf(c.dtype("a"), Rank::exact(*a.value() - *n));
+     }
+     if (n && *n == 0) return tensorOf(c.dtype("a"), a);
+     return tensorOf(c.dtype("a"), Rank::top());
+   }).skipConformance(prims);
+  r.add("prims::split_dim", "misc.prims", [](const OpCall &c) -> RuleResult {
+     Rank a = c.rank("a");
+     if (isZeroDim(a)) return c.semantic("split_dim needs a tensor with at least one dimension");
+     if (auto v = a.value()) return tensorOf(c.dtype("a"), Rank::exact(*v + 1));
+     return tensorOf(c.dtype("a"), Rank::atLeast1());
+   }).skipConformance(prims);
+}
+
+} // namespace dtf

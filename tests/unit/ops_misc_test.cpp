@@ -1,0 +1,80 @@
+// Hand-checked cases for the misc-coverage rules (polar, resize_, fake
+// quantization). Every expectation was measured on torch 1.13.1 (CPU).
+#include "ops/infer.h"
+#include "ops/notation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dtf {
+namespace {
+
+InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &named) {
+  const Schema *s = SchemaTable::builtin().find(key);
+  EXPECT_NE(s, nullptr) << key;
+  std::vector<std::pair<std::string, Value>> args;
+  for (auto &[n, text] : named) {
+    int i = s->argIndex(n);
+    EXPECT_GE(i, 0) << key << " " << n;
+    auto v = parseNotation(text, s->args[i].type.get());
+    EXPECT_TRUE(v.value.has_value()) << text << ": " << v.error;
+    args.emplace_back(n, *v.value);
+  }
+  BindResult b = bindArguments(*s, {}, args);
+  EXPECT_TRUE(b.ok()) << b.error;
+  return infer(Registry::builtin(), *s, b.args);
+}
+
+void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional<int> rank) {
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
+  ASSERT_GT(o.outputs.size(), i);
+  EXPECT_EQ(o.outputs[i].dtype(), d) << o.outputs[i].str();
+  EXPECT_EQ(o.outputs[i].rank().value(), rank) << o.outputs[i].str();
+}
+
+void expectError(const InferOutcome &o) { EXPECT_EQ(o.status, InferOutcome::Status::Error); }
+
+TEST(OpsMisc, PolarNeedsOneFloatingDtype) {
+  expectTensor(run("aten::polar", {{"abs", "float32:r0"}, {"angle", "float32:r1"}}), 0, DType::Complex64, 1);
+  expectTensor(run("aten::polar", {{"abs", "float64:r1"}, {"angle", "float64:r1"}}), 0, DType::Complex128, 1);
+  expectError(run("aten::polar", {{"abs", "float32:r1"}, {"angle", "float64:r1"}}));
+  expectError(run("aten::polar", {{"abs", "bfloat16:r1"}, {"angle", "bfloat16:r1"}}));
+  expectError(run("aten::polar", {{"abs", "int64:r1"}, {"angle", "int64:r1"}}));
+}
+
+TEST(OpsMisc, ResizeAndUpsampleBackwardRanks) {
+  expectTensor(run("aten::resize_", {{"self", "int8:r0"}, {"size", "[2,3]"}}), 0, DType::Int8, 2);
+  expectTensor(run("aten::upsample_nearest2d_backward",
+                   {{"grad_output", "bfloat16:r4"}, {"output_size", "[2,2]"}, {"input_size", "[1,1,1,1]"}}),
+               0, DType::BFloat16, 4);
+  expectError(run("aten::upsample_nearest2d_backward",
+                  {{"grad_output", "float32:r1"}, {"output_size", "[2,2]"}, {"input_size", "[1,1,1,1]"}}));
+}
+
+TEST(OpsMisc, FakeQuantizeKeepsFloatingSelfAndChecksZeroPoint) {
+  auto o = run("aten::fake_quantize_per_tensor_affine_cachemask",
+               {{"self", "float16:r0"}, {"scale", "0.1"}, {"zero_point", "0"}, {"quant_min", "0"}, {"quant_max", "255"}});
+  expectTensor(o, 0, DType::Float16, 0);
+  expectTensor(o, 1, DType::Bool, 0);
+  expectError(run("aten::fake_quantize_per_tensor_affine",
+                  {{"self", "int32:r1"}, {"scale", "0.1"}, {"zero_point", "0"}, {"quant_min", "0"}, {"quant_max", "255"}}));
+  // Tensor qparams: any dtype is read with item().
+  expectTensor(run("aten::fake_quantize_per_tensor_affine.tensor_qparams",
+                   {{"self", "float64:r1"}, {"scale", "int64:r0"}, {"zero_point", "complex64:r1"},
+                    {"quant_min", "0"}, {"quant_max", "255"}}),
+               0, DType::Float64, 1);
+  // Per channel: zero_point must be int32, float32 or float16.
+  expectError(run("aten::fake_quantize_per_channel_affine",
+                  {{"self", "float32:r1"}, {"scale", "float32:r1"}, {"zero_point", "int64:r1"}, {"axis", "0"},
+                   {"quant_min", "0"}, {"quant_max", "255"}}));
+  expectTensor(run("aten::fake_quantize_per_channel_affine",
+                   {{"self", "float32:r2"}, {"scale", "float32:r1"}, {"zero_point", "float16:r1"}, {"axis", "1"},
+                    {"quant_min", "0"}, {"quant_max", "255"}}),
+               0, DType::Float32, 2);
+}
+
+} // namespace
+} // namespace dtf
