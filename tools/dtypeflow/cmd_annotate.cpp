@@ -11,6 +11,7 @@
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 #include "ops/notation.h"
+#include "refine/check.h"
 #include "refine/refine.h"
 #include "pt_import.h"
 
@@ -75,14 +76,6 @@ std::string where(const std::string &file, const refine::Diagnostic &d) {
   return d.loc.line ? fmt::format("{}:{}:{}", file, d.loc.line, d.loc.col) : file;
 }
 
-bool isInputLike(const ir::Graph &g, ir::ValueId v) {
-  const ir::ValueInfo &info = g.values[v];
-  if (info.paramOf == 0) return true; // graph input
-  if (info.def == ir::kNoId) return false;
-  const std::string &k = g.kindOf(info.def);
-  return k == "prim::Constant" || k == "prim::GetAttr"; // data, typed as written
-}
-
 /// Diagnostics on stderr: errors and unusual warnings one by one; the
 /// frequent "no rule" / "unknown op" warnings counted per op.
 void printDiagnostics(const std::string &file, const ir::Graph &g, const refine::Result &r, bool verbose) {
@@ -106,7 +99,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
     ++values;
-    if (isInputLike(g, static_cast<ir::ValueId>(v))) { ++inputs; continue; }
+    if (refine::isInputLike(g, static_cast<ir::ValueId>(v))) { ++inputs; continue; }
     if (r.values[v].isTensor() && r.values[v].dtype()) {
       ++inferred;
       rankUnknown += !r.values[v].rank().isExact();
@@ -205,39 +198,36 @@ Action addCheck(CLI::App &app) {
   addCommon(sub, *flags);
   return [=] {
     refine::Options opts = optionsFrom(*flags);
-    opts.reportTypeConflicts = false; // the comparison below is the point
+    opts = refine::checkOptions(opts); // the comparison below is the point
     Loaded l = load(flags->file);
     if (l.exitCode) return l.exitCode;
     const ir::Graph &g = *l.graph;
     checkInputNames(g, opts);
     refine::Result r = refine::refineGraph(g, opts);
-    size_t correct = 0, unknown = 0, wrong = 0;
+    refine::CheckCounts counts;
     for (size_t v = 0; v < g.values.size(); ++v) {
-      const ir::TypeExpr &t = *g.values[v].type;
-      if (!t.isFullTensor() || isInputLike(g, static_cast<ir::ValueId>(v))) continue;
       const Value &got = r.values[v];
+      refine::Verdict verdict = refine::checkWritten(g, static_cast<ir::ValueId>(v), got);
+      if (verdict == refine::Verdict::NotChecked) continue;
       ir::NodeId def = g.values[v].def;
       ir::SourceLoc loc = def != ir::kNoId ? g.nodes[def].loc : ir::SourceLoc{};
       std::string node = def != ir::kNoId ? g.kindOf(def) : "block parameter";
-      bool dtypeWrong = got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(*t.dtype);
-      bool rankWrong = got.isTensor() && ((got.rank().isExact() && *got.rank().value() != *t.rank) ||
-                                          (got.rank() == Rank::atLeast1() && *t.rank == 0));
-      bool kindWrong = !got.isTensor() && !got.isTop() && !got.isBottom();
       std::string head = fmt::format("{}:{}:{}", flags->file, loc.line, loc.col);
-      if (dtypeWrong || rankWrong || kindWrong) {
-        ++wrong;
-        fmt::print("{}: wrong: %{} ({}): written {}, inferred {}\n", head, g.values[v].name, node, t.text, got.str());
-      } else if (refine::fullyKnown(got)) {
-        ++correct;
+      if (verdict == refine::Verdict::Wrong) {
+        ++counts.wrong;
+        fmt::print("{}: wrong: %{} ({}): written {}, inferred {}\n", head, g.values[v].name, node,
+                   g.values[v].type->text, got.str());
+      } else if (verdict == refine::Verdict::Correct) {
+        ++counts.correct;
       } else {
-        ++unknown;
+        ++counts.unknown;
         fmt::print("{}: unknown: %{} ({}): inferred {} ({})\n", head, g.values[v].name, node,
                    got.isBottom() ? "nothing" : got.str(), refine::describe(r.reasons[v]));
       }
     }
     printDiagnostics(flags->file, g, r, flags->verbose);
-    fmt::print("{} correct, {} unknown, {} wrong\n", correct, unknown, wrong);
-    return wrong ? 1 : 0;
+    fmt::print("{} correct, {} unknown, {} wrong\n", counts.correct, counts.unknown, counts.wrong);
+    return counts.wrong ? 1 : 0;
   };
 }
 
