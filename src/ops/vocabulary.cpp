@@ -58,6 +58,20 @@ RuleFn always(DType d, std::string rankFrom) {
   };
 }
 
+/// The in-place form of an out-of-place rule: result = self's dtype and
+/// rank; PyTorch raises when the out-of-place result cannot be cast to self.
+RuleFn inPlace(RuleFn outOfPlace) {
+  return [fn = std::move(outOfPlace)](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    if (!r.ok()) return r;
+    DType self = c.dtype("self");
+    if (auto d = r.outputs().front().dtype(); d && !canCast(*d, self))
+      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*d),
+                        c10Name(self));
+    return tensorOf(self, c.rank("self"));
+  };
+}
+
 DType dtypeOrWrapped(const Value &v) {
   if (v.isTensor()) return *v.dtype();
   return wrappedNumberDType(*v.numKind());

@@ -40,6 +40,11 @@ RuleFn sameAsN(std::string dtypeFrom, int numResults);
 /// Result always has dtype `d`; rank copied from `rankFrom` (empty: unknown).
 RuleFn always(DType d, std::string rankFrom = "self");
 
+/// The in-place form (`aten::relu_`) of an out-of-place rule: the result is
+/// self (its dtype and rank); PyTorch raises when the out-of-place result
+/// dtype cannot be cast to self's (torch.can_cast).
+RuleFn inPlace(RuleFn outOfPlace);
+
 /// Rank of the broadcast of these tensor arguments (numbers count as rank 0).
 Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args);
 Rank broadcastArgs(const OpCall &c, const std::vector<std::string> &args);

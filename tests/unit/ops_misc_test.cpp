@@ -3,6 +3,8 @@
 #include "ops/infer.h"
 #include "ops/notation.h"
 
+#include "run_op.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,21 +14,7 @@
 namespace dtf {
 namespace {
 
-InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &named) {
-  const Schema *s = SchemaTable::builtin().find(key);
-  EXPECT_NE(s, nullptr) << key;
-  std::vector<std::pair<std::string, Value>> args;
-  for (auto &[n, text] : named) {
-    int i = s->argIndex(n);
-    EXPECT_GE(i, 0) << key << " " << n;
-    auto v = parseNotation(text, s->args[i].type.get());
-    EXPECT_TRUE(v.value.has_value()) << text << ": " << v.error;
-    args.emplace_back(n, *v.value);
-  }
-  BindResult b = bindArguments(*s, {}, args);
-  EXPECT_TRUE(b.ok()) << b.error;
-  return infer(Registry::builtin(), *s, b.args);
-}
+using test::run;
 
 void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional<int> rank) {
   ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");

@@ -5,6 +5,8 @@
 #include "ops/notation.h"
 #include "schema/schema.h"
 
+#include "run_op.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,21 +16,7 @@
 namespace dtf {
 namespace {
 
-InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &named) {
-  const Schema *s = SchemaTable::builtin().find(key);
-  EXPECT_NE(s, nullptr) << key;
-  std::vector<std::pair<std::string, Value>> args;
-  for (const auto &[n, text] : named) {
-    int i = s->argIndex(n);
-    EXPECT_GE(i, 0) << key << " has no argument " << n;
-    auto v = parseNotation(text, s->args[i].type.get());
-    EXPECT_TRUE(v.value.has_value()) << v.error;
-    args.emplace_back(n, *v.value);
-  }
-  BindResult b = bindArguments(*s, {}, args);
-  EXPECT_TRUE(b.ok()) << b.error;
-  return infer(Registry::builtin(), *s, b.args);
-}
+using test::run;
 
 /// "dtype:rank" of result i ("?" when unknown), or "error".
 std::string result(const InferOutcome &o, size_t i = 0) {

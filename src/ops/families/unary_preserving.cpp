@@ -20,20 +20,6 @@ namespace {
 
 using DTypePred = std::function<bool(DType)>;
 
-/// The in-place form of an out-of-place rule: result = self's dtype and
-/// rank; PyTorch raises when the out-of-place result cannot be cast to self.
-RuleFn inPlace(RuleFn outOfPlace) {
-  return [fn = std::move(outOfPlace)](const OpCall &c) -> RuleResult {
-    RuleResult r = fn(c);
-    if (!r.ok()) return r;
-    DType self = c.dtype("self");
-    if (auto d = r.outputs().front().dtype(); d && !canCast(*d, self))
-      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*d),
-                        c10Name(self));
-    return tensorOf(self, c.rank("self"));
-  };
-}
-
 /// `fn`, but raising `what` when self's dtype satisfies `rejects`.
 RuleFn rejecting(DTypePred rejects, std::string what, RuleFn fn) {
   return [rejects = std::move(rejects), what = std::move(what), fn = std::move(fn)](const OpCall &c) -> RuleResult {
