@@ -151,6 +151,23 @@ void registerMiscCoverage(Registry &r) {
      if (auto v = a.value()) return tensorOf(c.dtype("a"), Rank::exact(*v + 1));
      return tensorOf(c.dtype("a"), Rank::atLeast1());
    }).skipConformance(prims);
+  // _conj (what a traced conj() of a complex tensor records) exists only for
+  // complex tensors: ATen asserts isComplexType on every device.
+  r.add("aten::_conj", "misc.conj", [](const OpCall &c) -> RuleResult {
+    if (!isComplex(c.dtype("self")))
+      return c.semantic("self must be complex, got {}", name(c.dtype("self")));
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  });
+  // cummax / cummin: running values keep self's dtype, indices are int64;
+  // no kernel for complex on any device (they order elements); a 0-dim
+  // self is copied without one (measured: cummax(complex64 0-dim) works).
+  for (const char *op : {"aten::cummax", "aten::cummin"})
+    r.add(op, "misc.cumulative", [](const OpCall &c) -> RuleResult {
+       if (isComplex(c.dtype("self")) && c.rank("self") != Rank::exact(0))
+         return c.semantic("not implemented for complex self ({})", name(c.dtype("self")));
+       Rank rk = c.rank("self");
+       return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(DType::Int64, rk)};
+     }).sample("dim", "0");
 }
 
 } // namespace dtf

@@ -489,6 +489,9 @@ void registerNnLayers(Registry &r) {
       .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None");
+  // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
+  r.add("aten::nll_loss_nd", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None");
   // nll_loss2d needs a 4-D input and a 3-D target.
   r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
