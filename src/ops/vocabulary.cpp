@@ -72,6 +72,20 @@ RuleFn inPlace(RuleFn outOfPlace) {
   };
 }
 
+std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
+  std::optional<DType> first;
+  std::string_view firstName;
+  for (std::string_view n : names) {
+    if (!c.arg(n).isTensor()) continue;
+    DType d = c.dtype(n);
+    if (!first) { first = d; firstName = n; continue; }
+    if (d != *first)
+      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", firstName, n,
+                        name(*first), name(d));
+  }
+  return std::nullopt;
+}
+
 DType dtypeOrWrapped(const Value &v) {
   if (v.isTensor()) return *v.dtype();
   return wrappedNumberDType(*v.numKind());

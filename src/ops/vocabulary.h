@@ -10,6 +10,7 @@
 #include "ops/rule.h"
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ RuleFn always(DType d, std::string rankFrom = "self");
 /// self (its dtype and rank); PyTorch raises when the out-of-place result
 /// dtype cannot be cast to self's (torch.can_cast).
 RuleFn inPlace(RuleFn outOfPlace);
+
+/// Every tensor argument among `names` that is present (not None) must have
+/// the first one's dtype (mm, conv, norms: no promotion in those kernels).
+std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names);
 
 /// Rank of the broadcast of these tensor arguments (numbers count as rank 0).
 Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args);

@@ -22,20 +22,6 @@ namespace {
 
 bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
 
-/// Every present tensor argument among `names` must have the first one's dtype.
-std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
-  std::optional<DType> first;
-  std::string_view firstName;
-  for (std::string_view n : names) {
-    if (!present(c, n)) continue;
-    DType d = c.dtype(n);
-    if (!first) { first = d; firstName = n; continue; }
-    if (d != *first)
-      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", firstName, n,
-                        name(*first), name(d));
-  }
-  return std::nullopt;
-}
 
 /// A tensor argument whose exact rank is known and differs from `want`.
 std::optional<RuleError> requireRank(const OpCall &c, std::string_view n, int want) {

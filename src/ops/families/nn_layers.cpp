@@ -29,19 +29,6 @@ DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
   return *resultType(ops);
 }
 
-std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
-  std::optional<DType> first;
-  std::string_view firstName;
-  for (std::string_view n : names) {
-    if (!present(c, n)) continue;
-    DType d = c.dtype(n);
-    if (!first) { first = d; firstName = n; continue; }
-    if (d != *first)
-      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", firstName, n,
-                        name(*first), name(d));
-  }
-  return std::nullopt;
-}
 
 std::optional<RuleError> requireInt64(const OpCall &c, std::string_view n) {
   if (c.dtype(n) != DType::Int64)
