@@ -28,6 +28,25 @@ struct OpTally {
   uint64_t mustBeZero() const { return wrongDtype + wrongRank + weReject + torchRejectsSemantic; }
 };
 
+/// Sums of OpTally over many ops (the run summary and the report's rows).
+struct TallyTotals {
+  uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
+           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0;
+  void add(const OpTally &t) {
+    ++ops;
+    cases += t.cases;
+    agree += t.agree;
+    unknown += t.unknown;
+    wrong += t.wrongDtype + t.wrongRank;
+    weReject += t.weReject;
+    torchRejects += t.torchRejectsSemantic;
+    kernelGap += t.kernelGap;
+    valueDep += t.valueDependent;
+    skipped += t.skipped;
+    configErrors += !t.configError.empty();
+  }
+};
+
 struct RunOptions {
   size_t maxCasesPerVariant = 60000; ///< larger spaces are sampled with a fixed stride
   size_t examplesPerOp = 5;

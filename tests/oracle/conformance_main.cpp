@@ -97,28 +97,18 @@ int main(int argc, char **argv) {
   for (auto &th : pool) th.join();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  uint64_t cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0, gaps = 0, config = 0,
-           valueDep = 0;
-  for (const OpTally &t : tallies) {
-    cases += t.cases;
-    agree += t.agree;
-    unknown += t.unknown;
-    wrong += t.wrongDtype + t.wrongRank;
-    weReject += t.weReject;
-    torchRejects += t.torchRejectsSemantic;
-    gaps += t.kernelGap;
-    valueDep += t.valueDependent;
-    config += !t.configError.empty();
-  }
+  TallyTotals sum;
+  for (const OpTally &t : tallies) sum.add(t);
   fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
              "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors\n",
-             selected.size(), cases, seconds, agree, unknown, wrong, weReject, torchRejects, gaps, valueDep, config);
+             selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
+             sum.kernelGap, sum.valueDep, sum.configErrors);
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};
     std::ofstream(reportPath) << renderReport(in);
     fmt::print("report written to {}\n", reportPath);
   }
-  bool fail = wrong || weReject || torchRejects || config;
+  bool fail = sum.wrong || sum.weReject || sum.torchRejects || sum.configErrors;
   return fail ? 1 : 0;
 }

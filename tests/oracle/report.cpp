@@ -10,22 +10,7 @@
 namespace dtf::oracle {
 namespace {
 
-struct Sum {
-  uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
-           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0;
-  void add(const OpTally &t) {
-    ++ops;
-    cases += t.cases;
-    agree += t.agree;
-    unknown += t.unknown;
-    wrong += t.wrongDtype + t.wrongRank;
-    weReject += t.weReject;
-    torchRejects += t.torchRejectsSemantic;
-    kernelGap += t.kernelGap;
-    valueDep += t.valueDependent;
-    skipped += t.skipped;
-    configErrors += !t.configError.empty();
-  }
+struct Sum : TallyTotals {
   std::string row(const std::string &label) const {
     return fmt::format("| {} | {} | {} | {} | {} | **{}** | **{}** | **{}** | {} | {} |\n", label, ops, cases, agree,
                        unknown, wrong, weReject, torchRejects, kernelGap, valueDep);

@@ -16,14 +16,8 @@ namespace {
 
 using test::run;
 
-void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional<int> rank) {
-  ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
-  ASSERT_GT(o.outputs.size(), i);
-  EXPECT_EQ(o.outputs[i].dtype(), d) << o.outputs[i].str();
-  EXPECT_EQ(o.outputs[i].rank().value(), rank) << o.outputs[i].str();
-}
-
-void expectError(const InferOutcome &o) { EXPECT_EQ(o.status, InferOutcome::Status::Error); }
+using test::expectError;
+using test::expectTensor;
 
 TEST(OpsMisc, PolarNeedsOneFloatingDtype) {
   expectTensor(run("aten::polar", {{"abs", "float32:r0"}, {"angle", "float32:r1"}}), 0, DType::Complex64, 1);

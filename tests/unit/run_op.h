@@ -33,4 +33,15 @@ inline InferOutcome run(const std::string &key, const std::vector<std::pair<std:
   return infer(Registry::builtin(), *s, b.args);
 }
 
+/// Result `i` is a tensor of dtype `d` and rank `rank` (nullopt: unknown).
+inline void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional<int> rank) {
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
+  ASSERT_GT(o.outputs.size(), i);
+  EXPECT_EQ(o.outputs[i].dtype(), d) << o.outputs[i].str();
+  EXPECT_EQ(o.outputs[i].rank().value(), rank) << o.outputs[i].str();
+}
+
+/// PyTorch raises for every possible case.
+inline void expectError(const InferOutcome &o) { EXPECT_EQ(o.status, InferOutcome::Status::Error); }
+
 } // namespace dtf::test
