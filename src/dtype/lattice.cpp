@@ -23,6 +23,22 @@ Value Value::tensor(DTypeSet dtypes, Rank rank) {
   return v;
 }
 
+Value Value::withUnitDims(UnitDims u) const {
+  if (!isTensor()) return *this;
+  Value v = *this;
+  auto r = rank_.value();
+  uint32_t mask = !r ? 0u : *r >= 32 ? ~0u : (uint32_t{1} << *r) - 1;
+  uint32_t clash = u.ones & u.others; // contradictory facts: keep neither
+  v.unit_ = {u.ones & mask & ~clash, u.others & mask & ~clash};
+  return v;
+}
+
+Value Value::withDTypes(DTypeSet d) const {
+  Value v = *this;
+  v.dtypes_ = d;
+  return v;
+}
+
 Value Value::number(NumKinds kinds) {
   Value v;
   v.kind_ = ValueKind::Number;
@@ -154,8 +170,11 @@ Value Value::join(const Value &a, const Value &b) {
   if (b.isBottom()) return a;
   if (a.kind_ != b.kind_ || a.isTop()) return top();
   switch (a.kind_) {
-  case ValueKind::Tensor:
-    return tensor(DTypeSet::join(a.dtypes_, b.dtypes_), Rank::join(a.rank_, b.rank_));
+  case ValueKind::Tensor: {
+    Value v = tensor(DTypeSet::join(a.dtypes_, b.dtypes_), Rank::join(a.rank_, b.rank_));
+    if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
+    return v;
+  }
   case ValueKind::Number: {
     if (a == b) return a;
     return number(NumKinds::join(a.numKinds_, b.numKinds_));
@@ -194,7 +213,7 @@ Value Value::join(const Value &a, const Value &b) {
 bool Value::operator==(const Value &o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
-  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_;
+  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unitDims() == o.unitDims();
   case ValueKind::Number:
     if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
     if (!hasNum_) return true;

@@ -159,6 +159,16 @@ enum class ValueKind : uint8_t {
 
 class Value;
 
+/// Which dimensions of a tensor are known to have size 1 (`ones`) or known
+/// not to (`others`); bit i is dim i. squeeze's result rank depends on it.
+/// Only kept for an exact rank and dims below 32; nothing known = {0, 0}.
+struct UnitDims {
+  uint32_t ones = 0, others = 0;
+  bool operator==(const UnitDims &) const = default;
+  /// Facts both sides agree on (the join).
+  static UnitDims common(UnitDims a, UnitDims b) { return {a.ones & b.ones, a.others & b.others}; }
+};
+
 /// Payload shared by copies of a Value: list/tuple elements or text.
 struct Aggregate {
   std::vector<Value> elems;
@@ -203,6 +213,12 @@ public:
   DTypeSet dtypes() const { return dtypes_; }
   std::optional<DType> dtype() const { return dtypes_.only(); }
   Rank rank() const { return rank_; }
+  /// Size-1 facts of a tensor of exact rank ({} otherwise).
+  UnitDims unitDims() const { return isTensor() ? UnitDims{unit_.ones, unit_.others} : UnitDims{}; }
+  /// This tensor with these size-1 facts (cut to its exact rank; none otherwise).
+  Value withUnitDims(UnitDims u) const;
+  /// This tensor with another dtype set, its rank and size-1 facts kept.
+  Value withDTypes(DTypeSet d) const;
 
   // Number
   NumKinds numKinds() const { return numKinds_; }
@@ -238,7 +254,9 @@ private:
   bool hasNum_ = false;
   bool numIsFloat_ = false; // the stored value is a double
   DTypeSet dtypes_;
-  union { int64_t i_ = 0; double f_; };
+  // Numbers keep their value here, tensors their size-1 facts.
+  struct UnitBits { uint32_t ones, others; };
+  union { int64_t i_ = 0; double f_; UnitBits unit_; };
   double im_ = 0; // imaginary part of a known complex number
   std::shared_ptr<const Aggregate> agg_;
 };

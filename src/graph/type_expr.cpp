@@ -53,7 +53,7 @@ Value valueOfType(const TypeExpr &t, bool withTensorDetails) {
     if (!withTensorDetails) return Value::unknownTensor();
     DTypeSet d = t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all();
     Rank r = t.rank ? Rank::exact(*t.rank) : Rank::top();
-    return Value::tensor(d, r);
+    return Value::tensor(d, r).withUnitDims(t.unitDims);
   }
   case K::Int: return Value::number(NumKind::Int);
   case K::Float: return Value::number(NumKind::Float);

@@ -28,6 +28,7 @@ struct TypeExpr {
   Kind kind = Kind::Other;
   std::optional<DType> dtype; ///< `Float(...)`: written dtype
   std::optional<int> rank;    ///< `Float(2, *)`: written rank
+  UnitDims unitDims;          ///< `Float(1, 3)`: dim 0 is 1, dim 1 is not
   std::vector<TypePtr> elems; ///< List/Optional: one; Tuple: each
   std::string text;           ///< as written
 

@@ -26,7 +26,8 @@ std::vector<Value> tensorAlternatives(const Value &v) {
   std::vector<Value> out;
   DTypeSet dts = t.dtypes();
   for (DType d : dts)
-    for (Rank r : ranks) out.push_back(Value::tensor(d, r));
+    for (Rank r : ranks)
+      out.push_back(r == t.rank() ? t.withDTypes(d) : Value::tensor(d, r)); // keeps size-1 facts
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "ops/vocabulary.h"
 
+#include "ops/unit_dims.h"
+
 namespace dtf {
 
 DType applyKind(PromotionKind kind, DType r) {
@@ -38,7 +40,7 @@ RuleFn elementwise(PromotionKind kind, std::vector<std::string> args) {
     }
     auto r = resultType(ops);
     if (!r) return c.semantic("no tensor or number operands among {}", fmt::join(args, ", "));
-    return tensorOf(applyKind(kind, *r), broadcastArgs(c, args));
+    return withBroadcastUnitDims(c, tensorOf(applyKind(kind, *r), broadcastArgs(c, args)), args);
   };
 }
 

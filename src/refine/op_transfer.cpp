@@ -175,7 +175,7 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
 bool sameValue(const Value &a, const Value &b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-  case ValueKind::Tensor: return a.dtypes() == b.dtypes() && a.rank() == b.rank();
+  case ValueKind::Tensor: return a.dtypes() == b.dtypes() && a.rank() == b.rank() && a.unitDims() == b.unitDims();
   case ValueKind::Number: {
     if (!(a == b)) return false;
     // Bools and ints compare exactly above; floats and complexes bit for bit too.
@@ -215,6 +215,7 @@ size_t hashValue(const Value &v) {
     Rank r = v.rank();
     mix(h, v.dtypes().bits());
     mix(h, r.isExact() ? static_cast<uint64_t>(*r.value()) : r.isTop() ? 1000 : r.isBottom() ? 1001 : 1002);
+    mix(h, uint64_t{v.unitDims().ones} << 32 | v.unitDims().others);
     break;
   }
   case ValueKind::Number:

@@ -173,6 +173,10 @@ private:
     while (!isPunct(')')) {
       if (t.kind == TypeExpr::Kind::Tensor) {
         if (isPunct('*') || tok_.kind == TK::Number) {
+          if (tok_.kind == TK::Number && sizes < 32) {
+            uint32_t bit = uint32_t{1} << sizes;
+            (tok_.text == "1" ? t.unitDims.ones : t.unitDims.others) |= bit;
+          }
           ++sizes;
           bump();
         } else if (tok_.kind == TK::Ident) {

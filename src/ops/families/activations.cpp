@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -230,8 +231,9 @@ void registerActivations(Registry &r) {
   auto add = [&](const std::string &n, const RuleFn &f, std::vector<std::string> scalars = {},
                  bool withInPlace = true, bool alwaysReal = false) {
     RuleFn g = scalars.empty() ? f : realScalars(f, scalars, alwaysReal);
-    r.add("aten::" + n, fam, g);
-    if (withInPlace) r.add("aten::" + n + "_", fam, inPlace(g));
+    bool shapeKept = n != "glu" && n != "log_sigmoid_forward"; // glu halves a dim
+    r.add("aten::" + n, fam, shapeKept ? keepingShape(g) : g);
+    if (withInPlace) r.add("aten::" + n + "_", fam, keepingShape(inPlace(g)));
   };
 
   add("relu", clampLike("boolean inputs not supported for relu"));

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
@@ -29,7 +30,7 @@ RuleFn checked(unsigned reject, std::optional<DType> out) {
     if (rejected(reject, p))
       return c.semantic("not supported for {} (self {}, other {})", name(p), c.arg("self").str(),
                         c.arg("other").str());
-    return tensorOf(out ? *out : p, broadcastArgs(c, {"self", "other"}));
+    return withBroadcastUnitDims(c, tensorOf(out ? *out : p, broadcastArgs(c, {"self", "other"})), {"self", "other"});
   };
 }
 
@@ -62,7 +63,7 @@ RuleFn inplace(RuleFn f, bool castCheck) {
 RuleResult isclose(const OpCall &c) {
   DType a = c.dtype("self"), b = c.dtype("other");
   if (a != b) return c.semantic("self ({}) and other ({}) must have the same dtype", name(a), name(b));
-  return tensorOf(DType::Bool, broadcastArgs(c, {"self", "other"}));
+  return withBroadcastUnitDims(c, tensorOf(DType::Bool, broadcastArgs(c, {"self", "other"})), {"self", "other"});
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
@@ -78,36 +79,38 @@ RuleResult dequantizeList(const OpCall &c) {
 
 void registerConversions(Registry &r) {
   const std::string fam = "conversion";
-  r.add("aten::to.dtype", fam, toDtype);
+  r.add("aten::to.dtype", fam, keepingShape(toDtype));
   r.add("prims::convert_element_type", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(*c.dtypeArg("dtype"), c.rank("a"));
   }).skipConformance("prims ops are Python-only in libtorch 1.13");
-  r.add("aten::to.device", fam, toDtype).sample("device", "cpu");
-  r.add("aten::to.dtype_layout", fam, toOptionalDtype);
-  r.add("aten::_to_copy", fam, toOptionalDtype);
-  r.add("aten::to.other", fam, toOther);
-  r.add("aten::type_as", fam, toOther);
-  r.add("aten::to.prim_dtype", fam, toPrimDtype).sample("dtype", "6").variant({{"dtype", "None"}}).variant({{"dtype", "11"}});
-  r.add("aten::to.prim_Device", fam, toPrimDtype).sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}});
-  r.add("aten::to.prim_other", fam, sameAs("self"));
-  r.add("aten::cpu", fam, sameAs("self"));
-  r.add("aten::_cast_Byte", fam, castTo(DType::UInt8));
-  r.add("aten::_cast_Char", fam, castTo(DType::Int8));
-  r.add("aten::_cast_Short", fam, castTo(DType::Int16));
-  r.add("aten::_cast_Int", fam, castTo(DType::Int32));
-  r.add("aten::_cast_Long", fam, castTo(DType::Int64));
-  r.add("aten::_cast_Half", fam, castTo(DType::Float16));
-  r.add("aten::_cast_Float", fam, castTo(DType::Float32));
-  r.add("aten::_cast_Double", fam, castTo(DType::Float64));
+  r.add("aten::to.device", fam, keepingShape(toDtype)).sample("device", "cpu");
+  r.add("aten::to.dtype_layout", fam, keepingShape(toOptionalDtype));
+  r.add("aten::_to_copy", fam, keepingShape(toOptionalDtype));
+  r.add("aten::to.other", fam, keepingShape(toOther));
+  r.add("aten::type_as", fam, keepingShape(toOther));
+  r.add("aten::to.prim_dtype", fam, keepingShape(toPrimDtype)).sample("dtype", "6").variant({{"dtype", "None"}}).variant({{"dtype", "11"}});
+  r.add("aten::to.prim_Device", fam, keepingShape(toPrimDtype)).sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}});
+  r.add("aten::to.prim_other", fam, keepingShape(sameAs("self")));
+  r.add("aten::cpu", fam, keepingShape(sameAs("self")));
+  r.add("aten::_cast_Byte", fam, keepingShape(castTo(DType::UInt8)));
+  r.add("aten::_cast_Char", fam, keepingShape(castTo(DType::Int8)));
+  r.add("aten::_cast_Short", fam, keepingShape(castTo(DType::Int16)));
+  r.add("aten::_cast_Int", fam, keepingShape(castTo(DType::Int32)));
+  r.add("aten::_cast_Long", fam, keepingShape(castTo(DType::Int64)));
+  r.add("aten::_cast_Half", fam, keepingShape(castTo(DType::Float16)));
+  r.add("aten::_cast_Float", fam, keepingShape(castTo(DType::Float32)));
+  r.add("aten::_cast_Double", fam, keepingShape(castTo(DType::Float64)));
   r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]");
   r.add("aten::view_as_real", fam, viewAsReal);
   r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]");
-  r.add("aten::dequantize.self", fam, castTo(DType::Float32));
+  r.add("aten::dequantize.self", fam, keepingShape(castTo(DType::Float32)));
   r.add("aten::dequantize.tensor", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(DType::Float32, c.rank("qtensor"));
   });
-  r.add("aten::dequantize.list", fam, dequantizeList).skipConformance("list inputs");
-  r.add("aten::dequantize.tensors", fam, dequantizeList).skipConformance("list inputs");
+  r.add("aten::dequantize.list", fam, dequantizeList)
+      .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
+  r.add("aten::dequantize.tensors", fam, dequantizeList)
+      .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
   r.add("aten::int_repr", fam, [](const OpCall &c) -> RuleResult {
     // Quantized dtypes are not modelled: the integer representation of a
     // quantized tensor is int8/uint8/int32, and a plain tensor is rejected.

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
@@ -42,7 +43,7 @@ RuleResult promoteChecked(const OpCall &c, PromotionKind kind, unsigned reject,
   DType r = applyKind(kind, p);
   if (rejected(reject, r))
     return c.semantic("not supported for {} (promoted from {})", name(r), name(p));
-  return tensorOf(r, broadcastArgs(c, names));
+  return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, names)), names);
 }
 
 /// alpha (add/sub/rsub) must not promote the result.
@@ -72,7 +73,7 @@ RuleFn addLike(bool isSub) {
                         argStr(c, "self"), argStr(c, "other"));
     DType r = promoteArgs(c, {"self", "other"});
     if (auto e = alphaCheck(c, r)) return *e;
-    return tensorOf(r, broadcastArgs(c, {"self", "other"}));
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "other"})), {"self", "other"});
   };
 }
 
@@ -117,7 +118,7 @@ RuleFn powRule() {
                        "integers to negative integer powers are not allowed ({} ** {})",
                        argStr(c, base), *v);
     }
-    return tensorOf(r, broadcastArgs(c, {base, exp}));
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {base, exp})), {base, exp});
   };
 }
 
@@ -134,7 +135,7 @@ bool anyComplex(const OpCall &c, std::initializer_list<std::string_view> names) 
 RuleFn floatPower() {
   return [](const OpCall &c) -> RuleResult {
     DType r = anyComplex(c, {"self", "exponent"}) ? DType::Complex128 : DType::Float64;
-    return tensorOf(r, broadcastArgs(c, {"self", "exponent"}));
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "exponent"})), {"self", "exponent"});
   };
 }
 
@@ -158,7 +159,7 @@ RuleFn heaviside() {
                         name(b));
     if (a != b)
       return c.semantic("self ({}) and values ({}) must have the same dtype", name(a), name(b));
-    return tensorOf(a, broadcastArgs(c, {"self", "values"}));
+    return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "values"})), {"self", "values"});
   };
 }
 

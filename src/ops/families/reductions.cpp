@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 #include <set>
@@ -81,6 +82,40 @@ Rank singleDimRank(const OpCall &c, std::string_view keepArg) {
   return reducedRank(self, dc, c.arg(keepArg));
 }
 
+/// `fn` whose results carry size-1 facts when the reduced dims are known
+/// values: with keepdim they become 1, without they vanish. Applies to ops
+/// with `dim` and `keepdim`; None or [] dims (reduce all) are left alone.
+RuleFn reducing(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    RuleResult res = fn(c);
+    if (!res.ok() || !c.has("dim") || !c.has("keepdim") || !c.has("self")) return res;
+    const Value &self = c.arg("self");
+    auto r = self.isTensor() ? self.rank().value() : std::nullopt;
+    auto keep = c.arg("keepdim").boolValue();
+    if (!r || *r == 0 || *r > 32 || !keep) return res;
+    const Value &dims = c.arg("dim");
+    std::vector<Value> one{dims};
+    const std::vector<Value> &names = dims.isNumber() ? one : dims.elements();
+    if (names.empty()) return res;
+    uint32_t reduced = 0;
+    for (const Value &e : names) {
+      auto d = e.intValue();
+      if (!d || *d < -*r || *d >= *r) return res;
+      reduced |= uint32_t{1} << (*d < 0 ? *d + *r : *d);
+    }
+    UnitDims out = self.unitDims();
+    if (*keep) out = {out.ones | reduced, out.others & ~reduced};
+    else
+      for (int d = *r - 1; d >= 0; --d)
+        if (reduced >> d & 1) out = removeDim(out, d);
+    int outRank = *keep ? *r : *r - std::popcount(reduced);
+    std::vector<Value> outs = res.outputs();
+    for (Value &o : outs)
+      if (o.isTensor() && o.rank() == Rank::exact(outRank)) o = o.withUnitDims(out);
+    return outs;
+  };
+}
+
 //===----------------------------------------------------------------------===//
 // Dtype helpers
 //===----------------------------------------------------------------------===//
@@ -93,7 +128,6 @@ DType sumDType(DType self, std::optional<DType> dtype) {
   return isIntegral(self, /*includeBool=*/true) ? DType::Int64 : self;
 }
 
-bool hasArg(const OpCall &c, std::string_view n) { return c.has(n) && !c.arg(n).isNone(); }
 
 std::optional<DType> optDtype(const OpCall &c) {
   return c.has("dtype") ? c.dtypeArg("dtype") : std::nullopt;
@@ -383,97 +417,98 @@ RuleResult primVar(const OpCall &c) {
 
 void registerReductions(Registry &r) {
   const std::string fam = "reduction";
+  auto add = [&](std::string_view key, RuleFn fn) { return r.add(key, fam, reducing(std::move(fn))); };
   // sum / prod / nansum
-  r.add("aten::sum", fam, sumLike("", "", false));
-  r.add("aten::sum.dim_IntList", fam, sumLike("dim", "keepdim", false))
+  add("aten::sum", sumLike("", "", false));
+  add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
       .sample("dim", "[0]")
       .variant({{"dim", "[0]"}, {"keepdim", "True"}})
       .variant({{"dim", "None"}});
-  r.add("aten::nansum", fam, sumLike("dim", "keepdim", true)).variant({{"dim", "[0]"}});
-  r.add("aten::prod", fam, sumLike("", "", false));
-  r.add("aten::prod.dim_int", fam, sumLike("dim", "keepdim", false))
+  add("aten::nansum", sumLike("dim", "keepdim", true)).variant({{"dim", "[0]"}});
+  add("aten::prod", sumLike("", "", false));
+  add("aten::prod.dim_int", sumLike("dim", "keepdim", false))
       .sample("dim", "0")
       .variant({{"dim", "0"}, {"keepdim", "True"}});
   // mean
-  r.add("aten::mean", fam, meanLike(""));
-  r.add("aten::mean.dim", fam, meanLike("dim"))
+  add("aten::mean", meanLike(""));
+  add("aten::mean.dim", meanLike("dim"))
       .sample("dim", "[0]")
       .variant({{"dim", "[-1]"}, {"keepdim", "True"}});
-  r.add("aten::nanmean", fam, nanmean).variant({{"dim", "[0]"}});
+  add("aten::nanmean", nanmean).variant({{"dim", "[0]"}});
   // var / std
-  r.add("aten::var", fam, varLike("", false));
-  r.add("aten::var.dim", fam, varLike("dim", false)).sample("dim", "[0]");
-  r.add("aten::var.correction", fam, varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
-  r.add("aten::std", fam, varLike("", false));
-  r.add("aten::std.dim", fam, varLike("dim", false)).sample("dim", "[0]");
-  r.add("aten::std.correction", fam, varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
-  r.add("aten::var_mean", fam, varLike("", true));
-  r.add("aten::var_mean.dim", fam, varLike("dim", true)).sample("dim", "[0]");
-  r.add("aten::var_mean.correction", fam, varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
-  r.add("aten::std_mean", fam, varLike("", true));
-  r.add("aten::std_mean.dim", fam, varLike("dim", true)).sample("dim", "[0]");
-  r.add("aten::std_mean.correction", fam, varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
+  add("aten::var", varLike("", false));
+  add("aten::var.dim", varLike("dim", false)).sample("dim", "[0]");
+  add("aten::var.correction", varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
+  add("aten::std", varLike("", false));
+  add("aten::std.dim", varLike("dim", false)).sample("dim", "[0]");
+  add("aten::std.correction", varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
+  add("aten::var_mean", varLike("", true));
+  add("aten::var_mean.dim", varLike("dim", true)).sample("dim", "[0]");
+  add("aten::var_mean.correction", varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
+  add("aten::std_mean", varLike("", true));
+  add("aten::std_mean.dim", varLike("dim", true)).sample("dim", "[0]");
+  add("aten::std_mean.correction", varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
   // amax / amin / aminmax / max / min
-  r.add("aten::amax", fam, keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}});
-  r.add("aten::amin", fam, keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}, {"keepdim", "True"}});
-  r.add("aten::aminmax", fam, [](const OpCall &c) -> RuleResult {
+  add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}});
+  add("aten::amin", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}, {"keepdim", "True"}});
+  add("aten::aminmax", [](const OpCall &c) -> RuleResult {
      Rank self = c.rank("self");
      DimCount dc = dimCount(c.arg("dim"), self.value());
      Rank rk = reducedRank(self, dc, c.arg("keepdim"));
      return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)};
    }).variant({{"dim", "0"}});
-  r.add("aten::max", fam, keepReduce("", ""));
-  r.add("aten::min", fam, keepReduce("", ""));
-  r.add("aten::max.dim", fam, valuesIndices(true, true)).sample("dim", "0");
-  r.add("aten::min.dim", fam, valuesIndices(true, true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
-  r.add("aten::argmax", fam, argReduce).variant({{"dim", "0"}}).variant({{"dim", "0"}, {"keepdim", "True"}});
-  r.add("aten::argmin", fam, argReduce).variant({{"dim", "0"}});
+  add("aten::max", keepReduce("", ""));
+  add("aten::min", keepReduce("", ""));
+  add("aten::max.dim", valuesIndices(true, true)).sample("dim", "0");
+  add("aten::min.dim", valuesIndices(true, true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
+  add("aten::argmax", argReduce).variant({{"dim", "0"}}).variant({{"dim", "0"}, {"keepdim", "True"}});
+  add("aten::argmin", argReduce).variant({{"dim", "0"}});
   // all / any
-  r.add("aten::all", fam, allAny(false));
-  r.add("aten::all.dim", fam, allAny(true)).sample("dim", "0");
-  r.add("aten::any", fam, allAny(false));
-  r.add("aten::any.dim", fam, allAny(true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
+  add("aten::all", allAny(false));
+  add("aten::all.dim", allAny(true)).sample("dim", "0");
+  add("aten::any", allAny(false));
+  add("aten::any.dim", allAny(true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
   // cumulative
-  r.add("aten::cumsum", fam, cumOp).sample("dim", "0");
-  r.add("aten::cumprod", fam, cumOp).sample("dim", "0");
-  r.add("aten::cumsum_", fam, cumOpInPlace).sample("dim", "0");
-  r.add("aten::cumprod_", fam, cumOpInPlace).sample("dim", "0");
-  r.add("aten::logcumsumexp", fam, sameAs("self")).sample("dim", "0");
-  r.add("aten::logsumexp", fam, logsumexp).sample("dim", "[0]");
+  add("aten::cumsum", cumOp).sample("dim", "0");
+  add("aten::cumprod", cumOp).sample("dim", "0");
+  add("aten::cumsum_", cumOpInPlace).sample("dim", "0");
+  add("aten::cumprod_", cumOpInPlace).sample("dim", "0");
+  add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
+  add("aten::logsumexp", logsumexp).sample("dim", "[0]");
   // norms
-  r.add("aten::norm.Scalar", fam, normLike("", "p"));
-  r.add("aten::norm.ScalarOpt_dim", fam, normLike("dim", "p")).sample("dim", "[0]");
-  r.add("aten::norm.ScalarOpt_dtype", fam, normLike("", "p")).sample("p", "2");
-  r.add("aten::norm.ScalarOpt_dim_dtype", fam, normLike("dim", "p"))
+  add("aten::norm.Scalar", normLike("", "p"));
+  add("aten::norm.ScalarOpt_dim", normLike("dim", "p")).sample("dim", "[0]");
+  add("aten::norm.ScalarOpt_dtype", normLike("", "p")).sample("p", "2");
+  add("aten::norm.ScalarOpt_dim_dtype", normLike("dim", "p"))
       .sample("p", "2")
       .sample("dim", "[0]")
       .sample("keepdim", "False");
-  r.add("aten::frobenius_norm", fam, normLike("", ""));
-  r.add("aten::frobenius_norm.dim", fam, normLike("dim", "")).sample("dim", "[0]");
-  r.add("aten::linalg_vector_norm", fam, vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
-  r.add("aten::linalg_norm", fam, linalgNorm).variant({{"dim", "[0]"}, {"ord", "2"}});
-  r.add("aten::linalg_norm.ord_str", fam, linalgNorm).sample("ord", "'fro'").sample("self", "sweep![2,3]");
-  r.add("aten::count_nonzero", fam, countNonzero).variant({{"dim", "0"}});
-  r.add("aten::count_nonzero.dim_IntList", fam, countNonzero).sample("dim", "[0]");
+  add("aten::frobenius_norm", normLike("", ""));
+  add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
+  add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
+  add("aten::linalg_norm", linalgNorm).variant({{"dim", "[0]"}, {"ord", "2"}});
+  add("aten::linalg_norm.ord_str", linalgNorm).sample("ord", "'fro'").sample("self", "sweep![2,3]");
+  add("aten::count_nonzero", countNonzero).variant({{"dim", "0"}});
+  add("aten::count_nonzero.dim_IntList", countNonzero).sample("dim", "[0]");
   // order statistics: values keep the dtype, indices are int64
-  r.add("aten::median", fam, keepReduce("", ""));
-  r.add("aten::nanmedian", fam, keepReduce("", ""));
-  r.add("aten::median.dim", fam, valuesIndices(false, true)).sample("dim", "0");
-  r.add("aten::nanmedian.dim", fam, valuesIndices(false, true)).sample("dim", "0");
-  r.add("aten::mode", fam, valuesIndices(false, true));
-  r.add("aten::kthvalue", fam, valuesIndices(false, true)).sample("k", "1");
-  r.add("aten::sort", fam, valuesIndices(false, false));
-  r.add("aten::sort.stable", fam, valuesIndices(false, false)).sample("stable", "True");
-  r.add("aten::argsort", fam, always(DType::Int64));
-  r.add("aten::argsort.stable", fam, always(DType::Int64)).sample("stable", "True");
-  r.add("aten::topk", fam, valuesIndices(false, false)).sample("k", "1");
-  r.add("aten::trace", fam, trace).sample("self", "sweep![2,2]");
-  r.add("aten::renorm", fam, renorm).sample("dim", "0").sample("self", "sweep[2,3]");
-  r.add("aten::renorm_", fam, renorm).sample("dim", "0").sample("self", "sweep[2,3]");
-  r.add("aten::dist", fam, dist);
-  r.add("prims::sum", fam, primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
-  r.add("prims::prod", fam, primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
-  r.add("prims::var", fam, primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");
+  add("aten::median", keepReduce("", ""));
+  add("aten::nanmedian", keepReduce("", ""));
+  add("aten::median.dim", valuesIndices(false, true)).sample("dim", "0");
+  add("aten::nanmedian.dim", valuesIndices(false, true)).sample("dim", "0");
+  add("aten::mode", valuesIndices(false, true));
+  add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1");
+  add("aten::sort", valuesIndices(false, false));
+  add("aten::sort.stable", valuesIndices(false, false)).sample("stable", "True");
+  add("aten::argsort", always(DType::Int64));
+  add("aten::argsort.stable", always(DType::Int64)).sample("stable", "True");
+  add("aten::topk", valuesIndices(false, false)).sample("k", "1");
+  add("aten::trace", trace).sample("self", "sweep![2,2]");
+  add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
+  add("aten::renorm_", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
+  add("aten::dist", dist);
+  add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
+  add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
+  add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");
 }
 
 } // namespace dtf

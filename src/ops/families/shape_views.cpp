@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -135,12 +136,50 @@ RuleResult flattenRule(const OpCall &c) {
   return tensorOf(d, Rank::exact(*r - (*ne - *ns)));
 }
 
+/// squeeze(dim): the rank drops by one exactly when that dim has size 1.
 RuleResult squeezeDimRule(const OpCall &c) {
   DType d = c.dtype("self");
-  auto r = c.rank("self").value();
+  const Value &self = c.arg("self");
+  auto r = self.rank().value();
   if (r && *r == 0) return tensorOf(d, Rank::exact(0));
+  auto dim = c.arg("dim").intValue();
+  if (r && dim) {
+    auto nd = normDim(*dim, *r);
+    if (!nd) return c.semantic("dimension {} out of range for a {}-D tensor", *dim, *r);
+    UnitDims u = self.unitDims();
+    uint32_t bit = *nd < 32 ? uint32_t{1} << *nd : 0;
+    if (u.ones & bit) return tensorOf(d, Rank::exact(*r - 1)).withUnitDims(removeDim(u, *nd));
+    if (u.others & bit) return tensorOf(d, Rank::exact(*r)).withUnitDims(u);
+  }
   if (r && *r >= 2) return tensorOf(d, Rank::atLeast1());
   return tensorOf(d, Rank::top());
+}
+
+/// squeeze(): known when every dim is known to be 1 or not.
+RuleResult squeezeAllRule(const OpCall &c) {
+  DType d = c.dtype("self");
+  const Value &self = c.arg("self");
+  auto r = self.rank().value();
+  if (r && *r == 0) return tensorOf(d, Rank::exact(0));
+  UnitDims u = self.unitDims();
+  if (r && *r <= 32 && std::popcount(u.ones | u.others) == *r) {
+    int left = *r - std::popcount(u.ones);
+    return tensorOf(d, Rank::exact(left)).withUnitDims({0, left >= 32 ? ~0u : (uint32_t{1} << left) - 1});
+  }
+  return tensorOf(d, Rank::top());
+}
+
+/// unsqueeze(dim): a new size-1 dim; dim in [-rank-1, rank].
+RuleResult unsqueezeRule(const OpCall &c) {
+  DType d = c.dtype("self");
+  const Value &self = c.arg("self");
+  auto r = self.rank().value();
+  if (!r) return tensorOf(d, plus(self.rank(), 1));
+  auto dim = c.arg("dim").intValue();
+  if (!dim) return tensorOf(d, Rank::exact(*r + 1));
+  auto nd = normDim(*dim, *r + 1);
+  if (!nd) return c.semantic("dimension {} out of range for unsqueeze of a {}-D tensor", *dim, *r);
+  return tensorOf(d, Rank::exact(*r + 1)).withUnitDims(insertUnitDim(self.unitDims(), *nd));
 }
 
 RuleResult sizeRule(const OpCall &c) {
@@ -225,20 +264,20 @@ void registerShapeViews(Registry &r) {
    }).sample("self", "sweep![2,2]").sample("start", "0").sample("end", "1");
   r.add("aten::select.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "select")) return *e;
-     Rank rk = c.rank("self");
-     return tensorOf(c.dtype("self"), rk.value() ? Rank::exact(*rk.value() - 1) : Rank::top());
+     const Value &self = c.arg("self");
+     auto rk = self.rank().value();
+     if (!rk) return tensorOf(c.dtype("self"), Rank::top());
+     Value out = tensorOf(c.dtype("self"), Rank::exact(*rk - 1));
+     auto nd = c.arg("dim").intValue() ? normDim(*c.arg("dim").intValue(), *rk) : std::nullopt;
+     return nd ? out.withUnitDims(removeDim(self.unitDims(), *nd)) : out;
    }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "0");
-  r.add("aten::squeeze", fam, keep([](const OpCall &, Rank rk) {
-     return rk == Rank::exact(0) ? rk : Rank::top();
-   }));
+  r.add("aten::squeeze", fam, squeezeAllRule).variant({{"self", "sweep![2,1]"}});
   // The in-place forms return self after the resize: their rank changes too.
-  r.add("aten::squeeze_", fam, keep([](const OpCall &, Rank rk) {
-     return rk == Rank::exact(0) ? rk : Rank::top();
-   }));
+  r.add("aten::squeeze_", fam, squeezeAllRule);
   r.add("aten::squeeze.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
   r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
-  r.add("aten::unsqueeze", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); })).sample("dim", "0");
-  r.add("aten::unsqueeze_", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); })).sample("dim", "0");
+  r.add("aten::unsqueeze", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}});
+  r.add("aten::unsqueeze_", fam, unsqueezeRule).sample("dim", "0");
   r.add("aten::unfold", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
       .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1");
   r.add("aten::unfold_copy", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
@@ -356,7 +395,7 @@ void registerShapeViews(Registry &r) {
   r.add("aten::len.t", py, [](const OpCall &c) -> RuleResult {
      if (auto l = listLen(c.arg("a"))) return Value::integer(*l);
      return Value::number(NumKind::Int);
-   }).skipConformance("list argument, no tensor dtype involved");
+   });
   r.add("aten::__getitem__.t", py, [](const OpCall &c) -> RuleResult {
      const Value &l = c.arg("list");
      if (!l.isList()) return Value::top();
@@ -371,9 +410,8 @@ void registerShapeViews(Registry &r) {
      }
      Value s = l.elementSummary();
      return s.isBottom() ? Value::top() : s;
-   }).skipConformance("list argument, no tensor dtype involved");
-  r.add("aten::list.t", py, [](const OpCall &c) -> RuleResult { return c.arg("l"); })
-      .skipConformance("list argument, no tensor dtype involved");
+   }).sample("idx", "1").variant({{"idx", "-2"}}).variant({{"idx", "2"}});
+  r.add("aten::list.t", py, [](const OpCall &c) -> RuleResult { return c.arg("l"); });
 }
 
 } // namespace dtf

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 namespace dtf {
@@ -73,7 +74,7 @@ RuleResult where(const OpCall &c) {
   if (cond != DType::Bool && cond != DType::UInt8)
     return c.semantic("condition must be a bool tensor, not {}", name(cond));
   DType r = promoteArgs(c, {"self", "other"});
-  return tensorOf(r, broadcastArgs(c, {"condition", "self", "other"}));
+  return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"condition", "self", "other"})), {"condition", "self", "other"});
 }
 
 /// where(condition) = nonzero(condition, as_tuple=True): rank(cond) int64 vectors.
@@ -136,14 +137,14 @@ RuleResult maskedFill(const OpCall &c) {
   if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
     return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
   if (auto e = complexInto(c, "value", c.dtype("self"))) return *e;
-  return tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"}));
+  return withBroadcastUnitDims(c, tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
 RuleResult maskedScatter(const OpCall &c) {
   DType a = c.dtype("self"), b = c.dtype("source");
   if (a != b)
     return c.semantic("source ({}) must have the same dtype as self ({})", name(b), name(a));
-  return tensorOf(a, broadcastArgs(c, {"self", "mask"}));
+  return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
 RuleResult lerp(const OpCall &c) {
@@ -154,7 +155,7 @@ RuleResult lerp(const OpCall &c) {
     return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
   if (auto e = complexInto(c, "weight", a)) return *e;
-  return tensorOf(a, broadcastArgs(c, {"self", "end", "weight"}));
+  return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
 }
 
 RuleFn addc(bool isDiv) {
@@ -165,7 +166,7 @@ RuleFn addc(bool isDiv) {
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
     if (auto e = complexInto(c, "value", r)) return *e;
-    return tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"}));
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"})), {"self", "tensor1", "tensor2"});
   };
 }
 

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 #include <functional>
@@ -61,7 +62,14 @@ RuleFn fillTensorRule() {
 
 } // namespace
 
-void registerUnaryPreserving(Registry &r) {
+void registerUnaryPreserving(Registry &reg) {
+  // Every op here keeps self's shape, so its size-1 facts too.
+  struct ShapeKeeping {
+    Registry &reg;
+    Registry::Entry add(std::string_view key, std::string_view fam, RuleFn fn) {
+      return reg.add(key, fam, keepingShape(std::move(fn)));
+    }
+  } r{reg};
   const std::string same = "unary.same";
   RuleFn id = sameAs("self");
   auto both = [&](const std::string &n, const std::string &fam, const RuleFn &f) {

@@ -1,0 +1,67 @@
+#include "ops/unit_dims.h"
+
+#include <vector>
+
+namespace dtf {
+namespace {
+
+uint32_t lowBits(int n) { return n >= 32 ? ~0u : (uint32_t{1} << n) - 1; }
+
+uint32_t insertBit(uint32_t bits, int at, bool set) {
+  uint32_t low = bits & lowBits(at), high = at >= 31 ? 0 : (bits & ~lowBits(at)) << 1;
+  return low | high | (set && at < 32 ? uint32_t{1} << at : 0);
+}
+
+uint32_t removeBit(uint32_t bits, int at) {
+  uint32_t low = bits & lowBits(at), high = at >= 31 ? 0 : (bits >> 1) & ~lowBits(at);
+  return low | high;
+}
+
+} // namespace
+
+UnitDims insertUnitDim(UnitDims u, int at) { return {insertBit(u.ones, at, true), insertBit(u.others, at, false)}; }
+
+UnitDims removeDim(UnitDims u, int at) { return {removeBit(u.ones, at), removeBit(u.others, at)}; }
+
+template <typename Names>
+static Value broadcastInto(const OpCall &c, Value out, const Names &names) {
+  auto outRank = out.isTensor() ? out.rank().value() : std::nullopt;
+  if (!outRank || *outRank == 0 || *outRank > 32) return out;
+  // Right-aligned: a result dim is 1 when every operand having it has size 1,
+  // and not 1 when some operand's is known not to be (broadcast or error).
+  uint32_t allOnes = lowBits(*outRank), anyOther = 0;
+  for (const auto &n : names) {
+    const Value &v = c.arg(n);
+    if (v.isNumber() || v.isNone()) continue;
+    if (!v.isTensor()) return out;
+    auto r = v.rank().value();
+    if (!r || *r > *outRank) return out;
+    int shift = *outRank - *r;
+    UnitDims u = v.unitDims();
+    allOnes &= (u.ones << shift) | lowBits(shift);
+    anyOther |= u.others << shift;
+  }
+  return out.withUnitDims({allOnes & ~anyOther, anyOther});
+}
+
+Value withBroadcastUnitDims(const OpCall &c, Value out, std::initializer_list<std::string_view> names) {
+  return broadcastInto(c, std::move(out), names);
+}
+
+Value withBroadcastUnitDims(const OpCall &c, Value out, std::span<const std::string> names) {
+  return broadcastInto(c, std::move(out), names);
+}
+
+RuleFn keepingShape(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    if (!r.ok() || !c.has("self") || !c.arg("self").isTensor()) return r;
+    const Value &self = c.arg("self");
+    std::vector<Value> outs = r.outputs();
+    for (Value &o : outs)
+      if (o.isTensor() && o.rank() == self.rank()) o = o.withUnitDims(self.unitDims());
+    return outs;
+  };
+}
+
+} // namespace dtf
