@@ -24,7 +24,7 @@ const std::map<std::string, double> &timings();
 struct Settings {
   std::string sourceDir; ///< repo root (examples/)
   std::string zooDir;    ///< traced torchvision IR (bench/gen_zoo_ir.py)
-  std::string metaJson;  ///< bench/meta_route.py output; empty = none
+  std::string metaJson;  ///< bench/meta_route.py output (every meta/fake route); empty = none
   std::vector<size_t> scales = {1000, 10000, 100000, 1000000};
 };
 Settings &settings();

@@ -2,8 +2,9 @@
 //
 // dtypeflow_bench [--source=DIR] [--zoo=DIR] [--meta=FILE.json] [--scales=1000,...]
 //                 [google benchmark flags]
-// Runs every benchmark (real models vs libtorch's DtypePropagation and the
-// meta-tensor route, synthetic scaling, infer-op latency, conformance
+// Runs every benchmark (real models vs libtorch's DtypePropagation; the
+// meta/fake-tensor routes timed by bench/meta_route.py are read from --meta
+// for the ratios; synthetic scaling, infer-op latency, conformance
 // throughput), then prints the summary tables. scripts/bench.sh is the one
 // documented way to run it.
 //

@@ -8,6 +8,8 @@
 //  - for DtypePropagation every other tensor value's type is reset to the
 //    unshaped `Tensor` before each run (not timed), then the pass runs.
 // Only the pass is timed. Both are compared with the trace's written types.
+// The meta/fake-tensor routes are timed in Python by bench/meta_route.py
+// (--meta=FILE.json) and only read here, for the ratios.
 //
 //===----------------------------------------------------------------------===//
 #include "common.h"
@@ -23,10 +25,12 @@
 #include <torch/csrc/jit/ir/irparser.h>
 #include <torch/csrc/jit/passes/dtype_analysis.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace dtf::bench {
@@ -41,6 +45,11 @@ struct Counts {
   size_t total() const { return correct + unknown + wrong; }
 };
 
+struct MetaRoute {
+  std::optional<double> ms; ///< median per run; none when it fails
+  std::string error;
+};
+
 struct Model {
   std::string name, path, origin; ///< origin: "bundled" or "zoo"
   std::unique_ptr<ir::Graph> g;
@@ -53,10 +62,17 @@ struct Model {
   // truth comparison
   Counts ours, ours_dtypeOnly, torch;
   size_t tensorValues = 0;
-  // meta route
+  // meta route: "ms"/"error" (eager forward on 'meta'), and every route of "routes"
   std::optional<double> metaMs;
   std::string metaError;
+  std::map<std::string, MetaRoute> routes;
 };
+
+/// Route names in the order meta_route.py wrote them (first seen), with their description.
+std::vector<std::pair<std::string, std::string>> &routeNames() {
+  static std::vector<std::pair<std::string, std::string>> r;
+  return r;
+}
 
 std::vector<std::unique_ptr<Model>> &models() {
   static std::vector<std::unique_ptr<Model>> m;
@@ -151,12 +167,26 @@ void loadMeta() {
     fmt::print(stderr, "dtypeflow_bench: cannot read --meta={}\n", path);
     return;
   }
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  // ordered_json keeps the routes in the file's order (the column order).
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(in, nullptr, false);
+  if (!j.is_object()) {
+    fmt::print(stderr, "dtypeflow_bench: --meta={} is not a JSON object\n", path);
+    return;
+  }
   for (auto &m : models()) {
-    if (!j.contains(m->name)) continue;
+    if (!j.contains(m->name) || !j[m->name].is_object()) continue;
     const auto &e = j[m->name];
-    if (e["ms"].is_number()) m->metaMs = e["ms"].get<double>();
-    if (e["error"].is_string()) m->metaError = e["error"].get<std::string>();
+    if (e.value("ms", nlohmann::ordered_json()).is_number()) m->metaMs = e["ms"].get<double>();
+    if (e.value("error", nlohmann::ordered_json()).is_string()) m->metaError = e["error"].get<std::string>();
+    if (!e.contains("routes") || !e["routes"].is_object()) continue; // older file: "ms" only
+    for (const auto &[route, r] : e["routes"].items()) {
+      MetaRoute &mr = m->routes[route];
+      if (r.value("ms", nlohmann::ordered_json()).is_number()) mr.ms = r["ms"].get<double>();
+      if (r.value("error", nlohmann::ordered_json()).is_string()) mr.error = r["error"].get<std::string>();
+      auto &names = routeNames();
+      if (std::none_of(names.begin(), names.end(), [&](const auto &n) { return n.first == route; }))
+        names.emplace_back(route, r.value("what", std::string()));
+    }
   }
 }
 
@@ -204,6 +234,60 @@ void benchTorch(benchmark::State &state, Model *m) {
   auto it = timings().find(dtfName(*m));
   if (it != timings().end() && state.iterations() > 0)
     state.counters["x_dtypeflow"] = total / static_cast<double>(state.iterations()) / it->second;
+}
+
+/// "1234" / "12.3": route time over dtypeflow's pass time.
+std::string timesOurs(double routeMs, double oursSeconds) {
+  if (oursSeconds <= 0) return "-";
+  double x = routeMs * 1e-3 / oursSeconds;
+  return x < 10 ? fmt::format("{:.1f}", x) : fmt::format("{:.0f}", x);
+}
+
+/// One row per model, one (ms, x) column pair per route of --meta; failures grouped by message.
+void printMetaRoutes() {
+  const auto &names = routeNames();
+  if (names.empty()) return;
+  const auto &t = timings();
+  fmt::print("\n== Meta/fake-tensor routes (bench/meta_route.py: Python, torch 1.13, 1 thread): median ms per run, "
+             "x = route time / dtypeflow's pass ==\n");
+  std::string head = fmt::format("{:<20} {:>10}", "model", "dtypeflow"), unit = fmt::format("{:<20} {:>10}", "", "us");
+  for (const auto &[route, what] : names) {
+    head += fmt::format(" | {:>17}", route);
+    unit += fmt::format(" | {:>9} {:>7}", "ms", "x");
+  }
+  fmt::print("{}\n{}\n", head, unit);
+  for (auto &mp : models()) {
+    const Model &m = *mp;
+    if (!m.g) continue;
+    auto a = t.find(dtfName(m));
+    double ours = a != t.end() ? a->second : 0;
+    std::string row = fmt::format("{:<20} {:>10}", m.name, ours > 0 ? fmt::format("{:.1f}", ours * 1e6) : "-");
+    for (const auto &[route, what] : names) {
+      auto it = m.routes.find(route);
+      std::string ms = "-", x = "-";
+      if (it != m.routes.end() && it->second.ms) {
+        ms = fmt::format("{:.2f}", *it->second.ms);
+        x = timesOurs(*it->second.ms, ours);
+      } else if (it != m.routes.end() && !it->second.error.empty()) {
+        ms = "fails";
+      }
+      row += fmt::format(" | {:>9} {:>7}", ms, x);
+    }
+    fmt::print("{}\n", row);
+  }
+  for (const auto &[route, what] : names) {
+    fmt::print("  {}: {}\n", route, what);
+    // Same message on several models: print it once, with the models.
+    std::vector<std::pair<std::string, std::string>> errs; // message, models
+    for (auto &mp : models()) {
+      auto it = mp->routes.find(route);
+      if (!mp->g || it == mp->routes.end() || it->second.error.empty()) continue;
+      auto e = std::find_if(errs.begin(), errs.end(), [&](const auto &p) { return p.first == it->second.error; });
+      if (e == errs.end()) errs.emplace_back(it->second.error, mp->name);
+      else e->second += ", " + mp->name;
+    }
+    for (const auto &[msg, who] : errs) fmt::print("      fails on {}: {}\n", who, msg);
+  }
 }
 
 } // namespace
@@ -266,7 +350,7 @@ void printModelSummary() {
     }
     if (m.metaMs) {
       metaT = fmt::format("{:.2f}", *m.metaMs);
-      if (ours > 0) metaR = fmt::format("{:.0f}", *m.metaMs * 1e-3 / ours);
+      metaR = timesOurs(*m.metaMs, ours);
     } else if (!m.metaError.empty()) {
       metaT = "fails";
     }
@@ -287,6 +371,7 @@ void printModelSummary() {
       fmt::print("  {}: dtypeflow dtype-only: {} right, {} unknown, {} wrong\n", mp->name, mp->ours_dtypeOnly.correct,
                  mp->ours_dtypeOnly.unknown, mp->ours_dtypeOnly.wrong);
   }
+  printMetaRoutes();
 }
 
 } // namespace dtf::bench
