@@ -115,6 +115,58 @@ std::vector<Alternative> tensorAlternatives(const TensorSpec &t) {
   return out;
 }
 
+bool isGenericElem(const SchemaType *t) { return t && (t->kind == K::TypeVar || t->kind == K::Any); }
+
+/// A known Python number as an IValue (nullopt: kind or value unknown).
+std::optional<c10::IValue> numberIValue(const Value &x) {
+  if (!x.isNumber() || !x.numKind() || !x.hasNumValue()) return std::nullopt;
+  switch (*x.numKind()) {
+  case NumKind::Bool: return c10::IValue(*x.boolValue());
+  case NumKind::Int: return c10::IValue(*x.intValue());
+  case NumKind::Float: return c10::IValue(*x.floatValue());
+  case NumKind::Complex:
+    return c10::IValue(c10::complex<double>(x.complexValue()->first, x.complexValue()->second));
+  }
+  return std::nullopt;
+}
+
+/// The TorchScript type of a known number or of a homogeneous, non-empty
+/// (nested) list of them: int, List[float], List[List[bool]] ...; nullptr for
+/// anything TorchScript could not type (mixed kinds or depths, empty lists).
+c10::TypePtr numberListType(const Value &v) {
+  if (v.isNumber()) {
+    if (!v.numKind()) return nullptr;
+    switch (*v.numKind()) {
+    case NumKind::Bool: return c10::BoolType::get();
+    case NumKind::Int: return c10::IntType::get();
+    case NumKind::Float: return c10::FloatType::get();
+    case NumKind::Complex: return c10::ComplexType::get();
+    }
+  }
+  if (!v.isList() || !v.lengthKnown() || v.elements().empty()) return nullptr;
+  c10::TypePtr elem = numberListType(v.elements()[0]);
+  for (const Value &x : v.elements()) {
+    c10::TypePtr t = numberListType(x);
+    if (!elem || !t || *t != *elem) return nullptr;
+  }
+  return c10::ListType::create(elem);
+}
+
+/// A `t[]` argument built from a number list; its IValue carries the element
+/// type (aten::tensor reads the leaf type and nesting depth from it).
+std::optional<c10::IValue> genericListIValue(const Value &v) {
+  c10::TypePtr type = numberListType(v);
+  if (!type || !v.isList()) return std::nullopt;
+  c10::TypePtr elemType = type->expectRef<c10::ListType>().getElementType();
+  c10::impl::GenericList out(elemType);
+  for (const Value &x : v.elements()) {
+    auto e = x.isList() ? genericListIValue(x) : numberIValue(x);
+    if (!e) return std::nullopt;
+    out.push_back(std::move(*e));
+  }
+  return c10::IValue(std::move(out));
+}
+
 /// Turn a non-tensor Value into the IValue libtorch expects for `type`.
 std::optional<c10::IValue> toIValue(const Value &v, const SchemaType &type) {
   if (v.isNone()) return c10::IValue();
@@ -151,9 +203,10 @@ std::optional<c10::IValue> toIValue(const Value &v, const SchemaType &type) {
   case K::List: {
     if (!v.lengthKnown()) return std::nullopt;
     const SchemaType &declared = *t.inner();
-    // Generic lists (`t[]`): the element kind comes from the values.
+    if (isGenericElem(&declared)) return genericListIValue(v);
+    // Scalar[]: the element kind comes from the values.
     K ek = declared.kind;
-    if ((ek == K::TypeVar || ek == K::Any || ek == K::Number) && !v.elements().empty()) {
+    if (ek == K::Number && !v.elements().empty()) {
       auto k = v.elements()[0].numKind();
       ek = !k ? K::Other : *k == NumKind::Int ? K::Int : *k == NumKind::Float ? K::Float
            : *k == NumKind::Bool ? K::Bool : K::Other;
@@ -280,6 +333,32 @@ std::optional<std::vector<Alternative>> tensorListAlts(std::string_view spec, bo
   return out;
 }
 
+/// The alternatives of a `t[]` argument: `sweep` (the default) is a list of
+/// each Python number kind, flat and nested (TorchScript lists are
+/// homogeneous), and every pair of swept tensors; otherwise one number list
+/// literal (`[2,3]`, `[[1j],[2j]]`) or a tensor list spec (`[sweep]`).
+std::optional<std::vector<Alternative>> genericListAlts(std::string_view spec, const SchemaType &type,
+                                                        std::string &err) {
+  if (spec.empty() || spec == "sweep") {
+    std::vector<Alternative> out;
+    for (const char *lit : {"[True,False]", "[2,3]", "[2.5,3.5]", "[1.5+0.5j,2j]", "[[True],[False]]",
+                            "[[2,3],[4,5]]", "[[2.5],[3.5]]", "[[1j],[2j]]"}) {
+      auto a = literalAlt(lit, type, err);
+      if (!a) return std::nullopt;
+      out.push_back(std::move(*a));
+    }
+    auto tensors = tensorListAlts("[sweep,sweep]", false, err);
+    if (!tensors) return std::nullopt;
+    for (auto &a : *tensors) out.push_back(std::move(a));
+    return out;
+  }
+  std::string literalErr;
+  if (auto a = literalAlt(spec, type, literalErr)) return std::vector<Alternative>{std::move(*a)};
+  auto tensors = tensorListAlts(spec, false, err);
+  if (!tensors) err = fmt::format("'{}' is neither a number list ({}) nor a tensor list ({})", spec, literalErr, err);
+  return tensors;
+}
+
 bool isPlainNumber(K k) { return k == K::Int || k == K::Float || k == K::Bool || k == K::Complex; }
 
 std::vector<Alternative> plainNumberSamples(K k) {
@@ -337,6 +416,12 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
         if (!alts) { space.error = arg.name + ": " + err; return space; }
         axis.alternatives = std::move(*alts);
       }
+    } else if (base.kind == K::List && isGenericElem(base.inner()) && spec != "None" &&
+               (!spec.empty() || !arg.defaultText)) {
+      auto alts = genericListAlts(spec, base, err);
+      if (!alts) { space.error = arg.name + ": " + err; return space; }
+      if (optional && (spec.empty() || spec == "sweep")) axis.alternatives.push_back(noneAlt());
+      for (auto &a : *alts) axis.alternatives.push_back(std::move(a));
     } else if ((base.kind == K::Number) && (spec.empty() || spec == "sweep")) {
       if (optional) axis.alternatives.push_back(noneAlt());
       for (auto &a : numberSweep()) axis.alternatives.push_back(std::move(a));

@@ -4,6 +4,12 @@
 // enumerate. Each alternative carries both sides of the comparison: the
 // abstract Value dtypeflow sees and a recipe for the real libtorch IValue.
 //
+// Generic lists (`t[]`, `Any[]`) take, besides registry.h's notation:
+// `sweep` (the default) = a list of each Python number kind, flat and nested
+// one level, and every pair of swept tensors; a number list literal
+// (`[2,3]`, `[[1j],[2j]]`, typed like TorchScript: List[List[complex]]); or
+// a tensor list spec (`[sweep]`, `[int64[2],sweep]`).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 

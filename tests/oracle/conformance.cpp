@@ -50,17 +50,30 @@ Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detai
     }
     return Verdict::Agree;
   }
-  if (theirs.kind == OK::TensorList) {
-    if (!ours.isList()) return ours.isTop() ? Verdict::Unknown : Verdict::WrongDtype;
-    Value s = ours.elementSummary();
-    if (s.isBottom()) return Verdict::Agree; // an empty list
-    if (!s.isTensor() || !s.dtype()) return Verdict::Unknown;
-    auto t = fromTorch(theirs.dtype);
-    if (theirs.dim >= 0 && (!t || *s.dtype() != *t || !theirs.listUniform)) {
-      detail = fmt::format("torch list of {}, we say {}", c10::toString(theirs.dtype), s.str());
+  if (theirs.kind == OK::TensorList || theirs.kind == OK::List) {
+    if (!ours.isList()) {
+      if (ours.isTop()) return Verdict::Unknown;
+      detail = fmt::format("expected a list, we said {}", ours.str());
       return Verdict::WrongDtype;
     }
-    return Verdict::Agree;
+    size_t n = theirs.elements.size();
+    if (ours.lengthKnown() && ours.elements().size() != n) {
+      detail = fmt::format("torch returns a list of {}, we say {}", n, ours.str());
+      return Verdict::WrongDtype;
+    }
+    // Element by element; a list of unknown length stands for each by its summary.
+    Verdict worst = Verdict::Agree;
+    for (size_t i = 0; i < n; ++i) {
+      const Value &mine = ours.lengthKnown() ? ours.elements()[i] : ours.elementSummary();
+      std::string d;
+      Verdict v = compareOne(mine, theirs.elements[i], d);
+      if (v == Verdict::WrongDtype || v == Verdict::WrongRank) {
+        detail = fmt::format("list element {}: {}", i, d);
+        return v;
+      }
+      if (v == Verdict::Unknown) worst = v;
+    }
+    return worst;
   }
   // Python numbers: compare the kind.
   std::optional<NumKind> k;
@@ -75,6 +88,13 @@ Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detai
   if (*ours.numKind() != *k) {
     detail = fmt::format("torch gives a Python {}, we say {}", name(*k), ours.str());
     return Verdict::WrongDtype;
+  }
+  // An int or bool we claim to know (a length, a rank) must be torch's.
+  if ((*k == NumKind::Int || *k == NumKind::Bool) && ours.hasNumValue()) {
+    if (auto v = ours.intValue(); v && *v != theirs.intValue) {
+      detail = fmt::format("torch gives the value {}, we say {}", theirs.intValue, ours.str());
+      return Verdict::WrongDtype;
+    }
   }
   return Verdict::Agree;
 }

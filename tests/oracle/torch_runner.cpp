@@ -24,17 +24,17 @@ Observed observe(const c10::IValue &v) {
     o.kind = Observed::Kind::Tensor;
     o.dtype = v.toTensor().scalar_type();
     o.dim = v.toTensor().dim();
-  } else if (v.isTensorList()) {
-    o.kind = Observed::Kind::TensorList;
-    auto l = v.toTensorList();
-    for (size_t i = 0; i < l.size(); ++i) {
-      at::Tensor t = l.get(i);
-      if (i == 0) { o.dtype = t.scalar_type(); o.dim = t.dim(); }
-      else if (t.scalar_type() != o.dtype) o.listUniform = false;
-    }
-  } else if (v.isInt()) o.kind = Observed::Kind::Int;
-  else if (v.isDouble()) o.kind = Observed::Kind::Float;
-  else if (v.isBool()) o.kind = Observed::Kind::Bool;
+  } else if (v.isList()) {
+    // Tensor[] and every other list (int[], float[][] ...), element by element.
+    o.kind = v.isTensorList() ? Observed::Kind::TensorList : Observed::Kind::List;
+    for (const c10::IValue &e : v.toListRef()) o.elements.push_back(observe(e));
+  } else if (v.isInt()) {
+    o.kind = Observed::Kind::Int;
+    o.intValue = v.toInt();
+  } else if (v.isBool()) {
+    o.kind = Observed::Kind::Bool;
+    o.intValue = v.toBool();
+  } else if (v.isDouble()) o.kind = Observed::Kind::Float;
   else if (v.isComplexDouble()) o.kind = Observed::Kind::Complex;
   else if (v.isNone()) o.kind = Observed::Kind::None;
   return o;

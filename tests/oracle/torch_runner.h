@@ -13,10 +13,11 @@ namespace dtf::oracle {
 
 /// What one returned value was.
 struct Observed {
-  enum class Kind { Tensor, TensorList, Int, Float, Bool, Complex, None, Other } kind = Kind::Other;
-  c10::ScalarType dtype = c10::ScalarType::Undefined; ///< Tensor / TensorList (first element)
-  int64_t dim = -1;
-  bool listUniform = true; ///< TensorList: all elements share dtype
+  enum class Kind { Tensor, TensorList, List, Int, Float, Bool, Complex, None, Other } kind = Kind::Other;
+  c10::ScalarType dtype = c10::ScalarType::Undefined; ///< Tensor
+  int64_t dim = -1;                                   ///< Tensor
+  int64_t intValue = 0;            ///< Int / Bool: the value
+  std::vector<Observed> elements;  ///< TensorList / List (any other list): each element
 };
 
 struct TorchOutcome {

@@ -142,11 +142,13 @@ RuleFn tensorOfNumber(DType byKind) {
 }
 
 /// aten::tensor(t[] data): nesting depth = rank; the leaf kind gives the
-/// dtype (bool, int64, float32); complex lists are rejected by TorchScript.
+/// dtype (bool, int64, float32); complex lists are rejected by TorchScript,
+/// and so are leaves that are not numbers (a list of tensors).
 struct ListShape {
   std::optional<int> depth;
   std::optional<NumKind> kind;
   bool complexLeaf = false;
+  bool nonNumberLeaf = false;
 };
 
 /// Depth and leaf kind from the value itself (the schema says `t[]`).
@@ -160,19 +162,24 @@ ListShape listShapeOfValue(const Value &v) {
     }
     return out;
   }
-  if (!v.isList()) return out;
+  if (!v.isList()) {
+    out.nonNumberLeaf = !v.isTop() && !v.isBottom();
+    return out;
+  }
   Value s = v.elementSummary();
   if (s.isBottom()) return out; // empty list: the leaf type is only static
   ListShape inner = listShapeOfValue(s);
   if (inner.depth) out.depth = *inner.depth + 1;
   out.kind = inner.kind;
   out.complexLeaf = inner.complexLeaf;
+  out.nonNumberLeaf = inner.nonNumberLeaf;
   return out;
 }
 
 RuleResult tensorFromList(const OpCall &c) {
   ListShape ls = listShapeOfValue(c.arg("data"));
   if (ls.complexLeaf) return c.semantic("complex lists are not supported by aten::tensor");
+  if (ls.nonNumberLeaf) return c.semantic("input must be of ints, floats, or bools");
   Rank r = ls.depth ? Rank::exact(*ls.depth) : Rank::top();
   if (auto dt = c.dtypeArg("dtype")) return tensorOf(*dt, r);
   if (!ls.kind) return Value::tensor(DTypeSet::all(), r);
@@ -244,11 +251,11 @@ void registerFactories(Registry &r) {
   r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
-  r.add("aten::tensor", fam, tensorFromList).skipConformance("the harness cannot build a t[] list argument");
+  r.add("aten::tensor", fam, tensorFromList);
   r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True");
   r.add("aten::tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2");
   r.add("aten::tensor.float", fam, tensorOfNumber(DType::Float32)).sample("t", "2.5");
-  r.add("aten::tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j").skipConformance("the harness cannot build a complex argument");
+  r.add("aten::tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j");
   r.add("prim::NumToTensor.Scalar", fam, numToTensor);
   r.add("prim::NumToTensor.bool", fam, numToTensor).sample("a", "True").variant({{"a", "False"}});
   r.add("aten::_shape_as_tensor", fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(1)); });
