@@ -1,5 +1,6 @@
 #include "dtype/lattice.h"
 
+#include <bit>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -129,23 +130,6 @@ std::optional<std::pair<double, double>> Value::complexValue() const {
   return std::pair(*floatValue(), 0.0);
 }
 
-std::optional<int64_t> Value::intValue() const {
-  if (!isNumber() || !hasNum_ || numKind() == NumKind::Complex) return std::nullopt;
-  if (!numIsFloat_) return i_;
-  if (std::nearbyint(f_) == f_ && std::abs(f_) < 9e18) return static_cast<int64_t>(f_);
-  return std::nullopt;
-}
-
-std::optional<double> Value::floatValue() const {
-  if (!isNumber() || !hasNum_ || numKind() == NumKind::Complex) return std::nullopt;
-  return numIsFloat_ ? f_ : static_cast<double>(i_);
-}
-
-std::optional<bool> Value::boolValue() const {
-  if (!isNumber() || !hasNum_ || numKind() != NumKind::Bool) return std::nullopt;
-  return i_ != 0;
-}
-
 std::optional<std::string> Value::text() const {
   if ((kind_ != ValueKind::String && kind_ != ValueKind::Device) || !agg_) return std::nullopt;
   return agg_->text;
@@ -227,6 +211,61 @@ bool Value::operator==(const Value &o) const {
     return agg_->unknownLength == o.agg_->unknownLength && agg_->elems == o.agg_->elems;
   default: return true;
   }
+}
+
+bool Value::identicalSlow(const Value &o) const {
+  if (kind_ != o.kind_) return false;
+  switch (kind_) {
+  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unitDims() == o.unitDims();
+  case ValueKind::Number:
+    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
+    if (!hasNum_) return true;
+    if (numIsFloat_ != o.numIsFloat_) return false;
+    if (!numIsFloat_) return i_ == o.i_;
+    return std::bit_cast<uint64_t>(f_) == std::bit_cast<uint64_t>(o.f_) &&
+           std::bit_cast<uint64_t>(im_) == std::bit_cast<uint64_t>(o.im_);
+  case ValueKind::List:
+  case ValueKind::Tuple: {
+    if (agg_ == o.agg_) return true; // one shared payload
+    if (!agg_ || !o.agg_ || agg_->unknownLength != o.agg_->unknownLength) return false;
+    const auto &x = agg_->elems, &y = o.agg_->elems;
+    if (x.size() != y.size()) return false;
+    if (agg_->hash && o.agg_->hash && agg_->hash != o.agg_->hash) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!x[i].identical(y[i])) return false;
+    return true;
+  }
+  default: return *this == o;
+  }
+}
+
+namespace {
+inline void mix(size_t &h, uint64_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+} // namespace
+
+size_t Value::aggregateHash() const {
+  size_t h = static_cast<size_t>(kind_);
+  switch (kind_) {
+  case ValueKind::String:
+  case ValueKind::Device:
+    if (agg_) mix(h, std::hash<std::string>()(agg_->text));
+    break;
+  case ValueKind::List:
+  case ValueKind::Tuple: {
+    if (!agg_) break;
+    size_t cached = agg_->hash.load(std::memory_order_relaxed);
+    if (cached == 0) {
+      size_t e = agg_->unknownLength;
+      for (const Value &v : agg_->elems) mix(e, v.hash());
+      cached = e ? e : 1;
+      agg_->hash.store(cached, std::memory_order_relaxed);
+    }
+    mix(h, cached);
+    break;
+  }
+  default: break;
+  }
+  return h;
 }
 
 std::string Value::str() const {

@@ -11,7 +11,9 @@
 
 #include "dtype/dtype.h"
 
+#include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,7 +40,7 @@ public:
   constexpr bool contains(DType d) const { return bits_ >> index(d) & 1; }
   /// The dtype when exactly one is possible.
   constexpr std::optional<DType> only() const {
-    if (size() != 1) return std::nullopt;
+    if (bits_ == 0 || (bits_ & (bits_ - 1)) != 0) return std::nullopt; // not one bit
     return static_cast<DType>(std::countr_zero(bits_));
   }
   constexpr void insert(DType d) { bits_ |= uint64_t{1} << index(d); }
@@ -91,6 +93,7 @@ public:
     return atLeast1();
   }
   constexpr bool operator==(const Rank &) const = default;
+  constexpr int8_t raw() const { return v_; } ///< for hashing
 
 private:
   static constexpr int8_t kBottom = -3, kAtLeast1 = -2, kTop = -1;
@@ -116,7 +119,7 @@ public:
   constexpr int size() const { return std::popcount(bits_); }
   constexpr bool contains(NumKind k) const { return bits_ >> static_cast<int>(k) & 1; }
   constexpr std::optional<NumKind> only() const {
-    if (size() != 1) return std::nullopt;
+    if (bits_ == 0 || (bits_ & (bits_ - 1)) != 0) return std::nullopt;
     return static_cast<NumKind>(std::countr_zero(bits_));
   }
   constexpr uint8_t bits() const { return bits_; }
@@ -174,6 +177,9 @@ struct Aggregate {
   std::vector<Value> elems;
   bool unknownLength = false; ///< list: elems[0] summarises every element
   std::string text;           ///< String / Device
+  /// Value::hash of the payload, computed on first use (0: not yet). The
+  /// payload is immutable once shared, so the hash never goes stale.
+  mutable std::atomic<size_t> hash{0};
 };
 
 /// One abstract program value. Cheap to copy; immutable payloads are shared.
@@ -225,11 +231,22 @@ public:
   std::optional<NumKind> numKind() const { return numKinds_.only(); }
   bool hasNumValue() const { return hasNum_; }
   /// Known value as int64 (ints and bools; floats only if integral).
-  std::optional<int64_t> intValue() const;
-  std::optional<double> floatValue() const; ///< not for complex numbers
+  std::optional<int64_t> intValue() const {
+    if (!isNumber() || !hasNum_ || numKinds_ == NumKinds(NumKind::Complex)) return std::nullopt;
+    if (!numIsFloat_) return i_;
+    if (std::nearbyint(f_) == f_ && std::abs(f_) < 9e18) return static_cast<int64_t>(f_);
+    return std::nullopt;
+  }
+  std::optional<double> floatValue() const { ///< not for complex numbers
+    if (!isNumber() || !hasNum_ || numKinds_ == NumKinds(NumKind::Complex)) return std::nullopt;
+    return numIsFloat_ ? f_ : static_cast<double>(i_);
+  }
   /// A known complex number: (real, imag).
   std::optional<std::pair<double, double>> complexValue() const;
-  std::optional<bool> boolValue() const;
+  std::optional<bool> boolValue() const {
+    if (!isNumber() || !hasNum_ || numKinds_ != NumKinds(NumKind::Bool)) return std::nullopt;
+    return i_ != 0;
+  }
 
   // String / Device
   std::optional<std::string> text() const;
@@ -243,11 +260,37 @@ public:
 
   static Value join(const Value &a, const Value &b);
   bool operator==(const Value &o) const;
+  /// Strict identity (what a rule can observe): like operator==, but floats
+  /// compare bit for bit (-0.0 vs 0.0, NaN) and list elements recursively so.
+  bool identical(const Value &o) const {
+    if (kind_ != o.kind_) return false;
+    if (kind_ == ValueKind::Tensor)
+      return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unit_.ones == o.unit_.ones && unit_.others == o.unit_.others;
+    if (kind_ == ValueKind::Number) // known values bit for bit (-0.0 is not 0.0)
+      return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ &&
+             (!hasNum_ || (numIsFloat_ == o.numIsFloat_ && std::bit_cast<uint64_t>(i_) == std::bit_cast<uint64_t>(o.i_) &&
+                           std::bit_cast<uint64_t>(im_) == std::bit_cast<uint64_t>(o.im_)));
+    return identicalSlow(o);
+  }
+  /// A hash consistent with identical(); list hashes are computed once per payload.
+  size_t hash() const {
+    // Tensors and numbers (nearly every argument) inline; payloads out of line.
+    if (kind_ == ValueKind::Tensor)
+      return (dtypes_.bits() * 0x9e3779b97f4a7c15ULL) ^ (uint64_t(uint8_t(rank_.raw())) << 56) ^
+             (uint64_t{unit_.ones} << 32 | unit_.others) ^ 0x51;
+    if (kind_ == ValueKind::Number)
+      return ((hasNum_ ? std::bit_cast<uint64_t>(i_) : 0) * 0xff51afd7ed558ccdULL) ^
+             (uint64_t(numKinds_.bits()) << 3 | hasNum_ << 1 | numIsFloat_);
+    return aggregateHash();
+  }
 
   /// Compact human form: `float32:r2`, `?:r?`, `int=3`, `[int64:r1,None]`.
   std::string str() const;
 
 private:
+  size_t aggregateHash() const;
+  bool identicalSlow(const Value &o) const;
+
   ValueKind kind_ = ValueKind::Bottom;
   Rank rank_;
   NumKinds numKinds_;

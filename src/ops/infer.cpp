@@ -154,7 +154,7 @@ Value defaultValue(const SchemaArg &arg) {
 
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args) {
   InferOutcome out;
-  const OpRule *rule = registry.find(schema.key());
+  const OpRule *rule = registry.find(schema);
   if (!rule) {
     out.status = InferOutcome::Status::NoRule;
     out.outputs = unknownOutputs(schema);

@@ -15,12 +15,18 @@ Registry::Entry Registry::add(std::string_view key, std::string_view family, Rul
   r.family = std::string(family);
   r.fn = std::move(fn);
   r.schema = schema;
+  bySchema_[schema] = &r;
   return Entry(r);
 }
 
 const OpRule *Registry::find(std::string_view key) const {
   auto it = rules_.find(key);
   return it == rules_.end() ? nullptr : &it->second;
+}
+
+const OpRule *Registry::find(const Schema &schema) const {
+  auto it = bySchema_.find(&schema);
+  return it != bySchema_.end() ? it->second : find(schema.key());
 }
 
 const Registry &Registry::builtin() {

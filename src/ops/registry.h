@@ -12,6 +12,7 @@
 #include "schema/schema.h"
 
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,14 @@ namespace dtf {
 ///             with a value (default fill 1);
 ///   numbers:  `sweep` (default for Scalar: True, 2, 2.5, 1j) or a literal;
 ///   dtypes:   `sweep` (default: every dtype, and None where optional) or a name;
+///   Tensor[]: `[spec,...]` with a tensor spec (or `None`) per element
+///             (default `[sweep,sweep]`);
+///   t[]/Any[]: `sweep` (default: a list of each Python number kind, flat and
+///             nested one level, and every pair of swept tensors), a number
+///             list literal (`[2,3]`, `[[1j],[2j]]`) or a tensor list spec
+///             (`[sweep]`, `[int64[2],sweep]`); see tests/oracle/case_space.h;
 ///   others:   a literal (`1`, `[0,1]`, `'floor'`, `None`); default: the schema's.
+/// Every sampled tensor's shape also gives the harness its size-1 facts.
 struct SampleSpec {
   std::map<std::string, std::string, std::less<>> args;
   std::vector<SampleSpec> variants; ///< extra case sets (e.g. other dim values)
@@ -74,12 +82,16 @@ public:
   Entry add(std::string_view key, std::string_view family, RuleFn fn);
 
   const OpRule *find(std::string_view key) const;
+  /// By schema (one hash lookup, no key string built); falls back to the key
+  /// for a schema from another table.
+  const OpRule *find(const Schema &schema) const;
   const std::map<std::string, OpRule, std::less<>> &rules() const { return rules_; }
   const SchemaTable &schemas() const { return *schemas_; }
 
 private:
   const SchemaTable *schemas_;
   std::map<std::string, OpRule, std::less<>> rules_;
+  std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
 };
 
 /// Family registration functions; families.cpp calls each once.

@@ -48,7 +48,10 @@ std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
 
 /// Ops on Python values (lists, ints) whose result the rule library does not
 /// model; nullopt when `key` is not one of them.
-std::optional<Value> foldPythonOp(const std::string &key, std::span<const Value> a) {
+std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
+  // Cheap filter first: every op below is `.int`, `.t` or aten::dim.
+  if (s.overload != "int" && s.overload != "t" && s.name != "aten::dim") return std::nullopt;
+  const std::string key = s.key();
   auto ints = [&](auto f) -> Value {
     auto x = a[0].intValue(), y = a[1].intValue();
     if (x && y && a[0].numKind() == NumKind::Int && a[1].numKind() == NumKind::Int) return Value::integer(f(*x, *y));
@@ -118,6 +121,7 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
   e.resolved = true;
   e.schema = m.schema;
   const Schema &s = *m.schema;
+  for (const SchemaArg &a : s.args) e.mutatesLists = e.mutatesLists || (a.type->mutated && a.type->kind == K::List);
   BindResult bound = bindArguments(s, args, {});
   if (!bound.ok()) {
     e.outputs.assign(numOutputs, Value::top());
@@ -125,7 +129,7 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
     e.diags.push_back({Severity::Warning, "no-overload", fmt::format("{}: {}", s.key(), bound.error)});
     return e;
   }
-  if (auto folded = foldPythonOp(s.key(), bound.args)) {
+  if (auto folded = foldPythonOp(s, bound.args)) {
     e.outputs.assign(numOutputs, *folded);
     e.reasons.assign(numOutputs, UnknownReason::UnknownInput);
     return e;
@@ -169,85 +173,21 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
   return inner ? unknownOfType(*inner) : Value::top();
 }
 
-/// Strict identity of abstract values (what a rule can observe): like
-/// operator==, but floats compare bit for bit (-0.0 vs 0.0, NaN) and list
-/// elements recursively the same way.
-bool sameValue(const Value &a, const Value &b) {
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-  case ValueKind::Tensor: return a.dtypes() == b.dtypes() && a.rank() == b.rank() && a.unitDims() == b.unitDims();
-  case ValueKind::Number: {
-    if (!(a == b)) return false;
-    // Bools and ints compare exactly above; floats and complexes bit for bit too.
-    if (!a.hasNumValue() || (a.numKinds().bits() & 0b1100) == 0) return true;
-    auto fa = a.floatValue(), fb = b.floatValue();
-    if (fa.has_value() != fb.has_value()) return false;
-    if (fa && std::bit_cast<uint64_t>(*fa) != std::bit_cast<uint64_t>(*fb)) return false;
-    auto ca = a.complexValue(), cb = b.complexValue();
-    if (ca.has_value() != cb.has_value()) return false;
-    return !ca || (std::bit_cast<uint64_t>(ca->first) == std::bit_cast<uint64_t>(cb->first) &&
-                   std::bit_cast<uint64_t>(ca->second) == std::bit_cast<uint64_t>(cb->second));
-  }
-  case ValueKind::List:
-  case ValueKind::Tuple: {
-    if (a.lengthKnown() != b.lengthKnown()) return false;
-    if (!a.lengthKnown()) return sameValue(a.elementSummary(), b.elementSummary());
-    const auto &x = a.elements(), &y = b.elements();
-    if (&x == &y) return true; // one shared payload
-    if (x.size() != y.size()) return false;
-    for (size_t i = 0; i < x.size(); ++i)
-      if (!sameValue(x[i], y[i])) return false;
-    return true;
-  }
-  case ValueKind::Bottom:
-  case ValueKind::Top:
-  case ValueKind::None: return true;
-  default: return a == b;
-  }
-}
-
 inline void mix(size_t &h, uint64_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 
-size_t hashValue(const Value &v) {
-  size_t h = static_cast<size_t>(v.kind());
-  switch (v.kind()) {
-  case ValueKind::Tensor: {
-    Rank r = v.rank();
-    mix(h, v.dtypes().bits());
-    mix(h, r.isExact() ? static_cast<uint64_t>(*r.value()) : r.isTop() ? 1000 : r.isBottom() ? 1001 : 1002);
-    mix(h, uint64_t{v.unitDims().ones} << 32 | v.unitDims().others);
-    break;
-  }
-  case ValueKind::Number:
-    mix(h, v.numKinds().bits() * 2 + v.hasNumValue());
-    if (v.hasNumValue() && (v.numKinds().bits() & 0b1100) == 0)
-      if (auto i = v.intValue()) mix(h, static_cast<uint64_t>(*i));
-    break;
-  case ValueKind::String:
-  case ValueKind::Device:
-    if (auto t = v.text()) mix(h, std::hash<std::string>()(*t));
-    break;
-  case ValueKind::List:
-  case ValueKind::Tuple:
-    mix(h, v.lengthKnown());
-    if (!v.lengthKnown()) mix(h, hashValue(v.elementSummary()));
-    else
-      for (const Value &e : v.elements()) mix(h, hashValue(e));
-    break;
-  default: break;
-  }
-  return h;
-}
+/// `ops` (the address of the op's overload list, kept by the schema table)
+/// identifies the op in every graph, so one memo can serve many graphs.
+using OpsId = const Schema *const *;
 
 struct EvalKeyView {
-  ir::KindId kind;
+  OpsId kind;
   uint32_t numOutputs;
   bool matchIsArgs;
   std::span<const Value> vals; ///< the arguments, then the match arguments when they differ
 };
 
 struct EvalKey {
-  ir::KindId kind;
+  OpsId kind;
   uint32_t numOutputs;
   bool matchIsArgs;
   std::vector<Value> vals;
@@ -257,26 +197,26 @@ struct EvalKey {
 /// Lookup without copying the arguments: pointers to the solver's state
 /// (matchIsArgs is true: no argument is top).
 struct EvalKeyPtrs {
-  ir::KindId kind;
+  OpsId kind;
   uint32_t numOutputs;
   std::span<const Value *const> vals;
 };
 
 struct EvalKeyHash {
   using is_transparent = void;
-  static size_t head(ir::KindId kind, uint32_t numOutputs, bool matchIsArgs) {
-    size_t h = kind;
+  static size_t head(OpsId kind, uint32_t numOutputs, bool matchIsArgs) {
+    size_t h = reinterpret_cast<uintptr_t>(kind) >> 3;
     mix(h, numOutputs * 2 + matchIsArgs);
     return h;
   }
   size_t operator()(const EvalKeyView &k) const {
     size_t h = head(k.kind, k.numOutputs, k.matchIsArgs);
-    for (const Value &v : k.vals) mix(h, hashValue(v));
+    for (const Value &v : k.vals) mix(h, v.hash());
     return h;
   }
   size_t operator()(const EvalKeyPtrs &k) const {
     size_t h = head(k.kind, k.numOutputs, true);
-    for (const Value *v : k.vals) mix(h, hashValue(*v));
+    for (const Value *v : k.vals) mix(h, v->hash());
     return h;
   }
   size_t operator()(const EvalKey &k) const { return (*this)(k.view()); }
@@ -289,7 +229,7 @@ struct EvalKeyEq {
         a.vals.size() != b.vals.size())
       return false;
     for (size_t i = 0; i < a.vals.size(); ++i)
-      if (!sameValue(a.vals[i], b.vals[i])) return false;
+      if (!a.vals[i].identical(b.vals[i])) return false;
     return true;
   }
   bool operator()(const EvalKey &a, const EvalKeyView &b) const { return (*this)(a.view(), b); }
@@ -299,7 +239,7 @@ struct EvalKeyEq {
     if (a.kind != b.kind || a.numOutputs != b.numOutputs || !b.matchIsArgs || a.vals.size() != b.vals.size())
       return false;
     for (size_t i = 0; i < a.vals.size(); ++i)
-      if (!sameValue(*a.vals[i], b.vals[i])) return false;
+      if (!a.vals[i]->identical(b.vals[i])) return false;
     return true;
   }
   bool operator()(const EvalKey &a, const EvalKeyPtrs &b) const { return (*this)(b, a); }
@@ -310,7 +250,7 @@ constexpr size_t kMaxCachedEvaluations = 1 << 14;
 
 } // namespace
 
-class EvalCache {
+class EvalMemo {
 public:
   std::unordered_map<EvalKey, Evaluation, EvalKeyHash, EvalKeyEq> map;
   std::vector<Value> key; ///< scratch for building lookup keys
@@ -318,16 +258,17 @@ public:
 
 Solver::~Solver() = default;
 
+std::shared_ptr<EvalMemo> makeEvalMemo() { return std::make_shared<EvalMemo>(); }
+
 std::span<const Schema *const> Solver::overloadsOf(ir::KindId k) {
   auto &slot = overloads_[k];
-  if (!slot) slot = SchemaTable::builtin().overloads(g.kindName(k));
+  if (!slot) slot = SchemaTable::builtin().overloadSpan(g.kindName(k));
   return *slot;
 }
 
 const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
                                          bool matchIsArgs, size_t numOutputs) {
-  if (!evalCache_) evalCache_ = std::make_shared<EvalCache>();
-  EvalCache &c = *evalCache_;
+  EvalMemo &c = *memo_;
   std::span<const Value> vals = args;
   if (!matchIsArgs) {
     // Match arguments differ from the arguments only where those are top.
@@ -336,11 +277,12 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
       if (args[i].isTop()) c.key.push_back(matchArgs[i]);
     vals = c.key;
   }
-  EvalKeyView view{k, static_cast<uint32_t>(numOutputs), matchIsArgs, vals};
+  OpsId ops = overloadsOf(k).data();
+  EvalKeyView view{ops, static_cast<uint32_t>(numOutputs), matchIsArgs, vals};
   auto it = c.map.find(view);
   if (it != c.map.end()) return it->second;
   Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs);
-  EvalKey key{k, static_cast<uint32_t>(numOutputs), matchIsArgs, std::vector<Value>(vals.begin(), vals.end())};
+  EvalKey key{ops, static_cast<uint32_t>(numOutputs), matchIsArgs, std::vector<Value>(vals.begin(), vals.end())};
   return c.map.emplace(std::move(key), std::move(e)).first->second;
 }
 
@@ -353,7 +295,7 @@ void Solver::transferOp(ir::NodeId n) {
     return;
   }
   // Start the memo over between nodes only: evaluations handed out stay valid within one.
-  if (evalCache_ && evalCache_->map.size() >= kMaxCachedEvaluations) evalCache_->map.clear();
+  if (memo_->map.size() >= kMaxCachedEvaluations) memo_->map.clear();
   std::vector<const Value *> &ptrs = argPtrs_;
   ptrs.clear();
   bool hasWrapped = false, anyTop = false;
@@ -378,9 +320,8 @@ void Solver::transferOp(ir::NodeId n) {
   };
   const Evaluation *e = nullptr;
   if (!anyTop) {
-    if (!evalCache_) evalCache_ = std::make_shared<EvalCache>();
-    auto it = evalCache_->map.find(EvalKeyPtrs{kind, static_cast<uint32_t>(node.outputs.size()), ptrs});
-    if (it != evalCache_->map.end()) e = &it->second;
+    auto it = memo_->map.find(EvalKeyPtrs{overloadsOf(kind).data(), static_cast<uint32_t>(node.outputs.size()), ptrs});
+    if (it != memo_->map.end()) e = &it->second;
   }
   if (!e) {
     materialize();
@@ -429,7 +370,7 @@ void Solver::transferOp(ir::NodeId n) {
     if (v.isTop()) set(o, coarse(o), e->reasons[i]);
     else set(o, v, e->reasons[i]);
   }
-  if (!e->schema) return;
+  if (!e->schema || !e->mutatesLists) return;
   // Mutated list arguments: their state after this node includes what was added.
   const Schema &schema = *e->schema;
   for (size_t i = 0; i < schema.args.size() && i < node.inputs.size(); ++i) {

@@ -75,6 +75,43 @@ void Solver::transferConstant(ir::NodeId n) {
   }
 }
 
+Value Solver::constructed(const ir::Node &node, bool tuple) {
+  // Interned: the same elements give one shared payload (`[1, 1]` strides
+  // appear dozens of times), so no allocation, and later memo lookups
+  // compare one pointer and reuse one hash.
+  size_t h = tuple;
+  for (ir::ValueId v : node.inputs) h = h * 0x100000001b3ULL ^ get(v).hash();
+  h |= 1; // 0 marks a free slot
+  if (interned_.empty()) interned_.resize(64);
+  size_t mask = interned_.size() - 1, slot = h & mask;
+  for (; interned_[slot].first != 0; slot = (slot + 1) & mask) {
+    if (interned_[slot].first != h) continue;
+    const Value &cand = interned_[slot].second;
+    if (cand.isTuple() != tuple || cand.elements().size() != node.inputs.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < node.inputs.size() && same; ++i) same = cand.elements()[i].identical(get(node.inputs[i]));
+    if (same) return cand;
+  }
+  std::vector<Value> elems;
+  elems.reserve(node.inputs.size());
+  for (ir::ValueId v : node.inputs) elems.push_back(get(v));
+  Value made = tuple ? Value::tuple(std::move(elems)) : Value::list(std::move(elems));
+  if (internedCount_ >= kMaxInterned) return made;
+  interned_[slot] = {h, made};
+  if (++internedCount_ * 2 > interned_.size()) { // grow: rehash into twice the slots
+    std::vector<std::pair<size_t, Value>> old(interned_.size() * 2);
+    old.swap(interned_);
+    mask = interned_.size() - 1;
+    for (auto &[hh, v] : old) {
+      if (hh == 0) continue;
+      size_t s = hh & mask;
+      while (interned_[s].first != 0) s = (s + 1) & mask;
+      interned_[s] = {hh, std::move(v)};
+    }
+  }
+  return made;
+}
+
 bool Solver::transferPrim(ir::NodeId n) {
   const KindClass cls = kindClass(n);
   if (cls == KindClass::Op) return false; // schema'd op (aten::..., NumToTensor, min, max ...): transferOp
@@ -86,11 +123,7 @@ bool Solver::transferPrim(ir::NodeId n) {
   case KindClass::ListConstruct:
   case KindClass::TupleConstruct: {
     if (node.outputs.size() != 1) return true;
-    std::vector<Value> elems;
-    elems.reserve(node.inputs.size());
-    for (ir::ValueId v : node.inputs) elems.push_back(get(v));
-    set(node.outputs[0],
-        cls == KindClass::ListConstruct ? Value::list(std::move(elems)) : Value::tuple(std::move(elems)));
+    set(node.outputs[0], constructed(node, cls == KindClass::TupleConstruct));
     return true;
   }
   case KindClass::ListUnpack:

@@ -13,6 +13,7 @@
 
 #include "graph/graph.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,14 @@ enum class TensorConstantPolicy : uint8_t {
   Strict,
 };
 
+/// Memo of op evaluations (overload resolution + rule, keyed by op and
+/// argument values; rules are pure, so an entry never goes stale). One per
+/// refineGraph call by default; a compiler refining many graphs can pass one
+/// in Options::memo to reuse it. Bounded (starts over past 16 384 entries).
+/// Not thread-safe: share it only between calls on one thread.
+class EvalMemo;
+std::shared_ptr<EvalMemo> makeEvalMemo();
+
 struct Options {
   /// Use the dtype/rank written on non-input values as facts? Never: they are
   /// only compared (type-conflict diagnostics) when this is true.
@@ -69,6 +78,8 @@ struct Options {
   int maxLoopIterations = 32;
   /// Graph inputs typed by the user (`x` -> float32:r4), over what is written.
   std::vector<std::pair<std::string, Value>> inputTypes;
+  /// Evaluations to reuse (see EvalMemo); null: a fresh memo for this call.
+  std::shared_ptr<EvalMemo> memo;
 };
 
 struct Result {

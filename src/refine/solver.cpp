@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 namespace dtf::refine {
 
 std::string_view name(Severity s) {
@@ -49,7 +51,7 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
   // What to do with each node kind, decided once (not by string per node).
-  static const std::pair<std::string_view, KindClass> kPrims[] = {
+  static const std::unordered_map<std::string_view, KindClass> kPrims = {
       {"prim::RaiseException", KindClass::Raise},
       {"prim::If", KindClass::If},
       {"prim::Loop", KindClass::Loop},
@@ -81,10 +83,10 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
     if (!name.starts_with("prim::")) continue;
-    for (const auto &[prim, cls] : kPrims)
-      if (name == prim) kindClass_[k] = cls;
+    if (auto it = kPrims.find(name); it != kPrims.end()) kindClass_[k] = it->second;
   }
   overloads_.resize(g.numKinds());
+  memo_ = opts.memo ? opts.memo : makeEvalMemo();
   scalarTensorLiteral_.assign(g.values.size(), false);
   for (ir::ValueId v = 0; v < g.values.size(); ++v) {
     ir::NodeId def = g.values[v].def;

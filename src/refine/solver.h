@@ -30,6 +30,7 @@ struct Evaluation {
   std::vector<UnknownReason> reasons;
   std::vector<PendingDiag> diags;
   bool resolved = false;
+  bool mutatesLists = false; ///< the schema has a mutated list argument (`t[](a!)`)
 };
 
 /// What the solver does with a node kind, decided once per kind.
@@ -40,8 +41,6 @@ enum class KindClass : uint8_t {
   Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
 };
 
-/// Memo of evaluations (overload resolution + rule) by kind and argument values.
-class EvalCache;
 
 class Solver {
 public:
@@ -78,6 +77,8 @@ private:
   /// prim ops handled without a schema; false if `n` is not one of them.
   bool transferPrim(ir::NodeId n);
   void transferConstant(ir::NodeId n);
+  /// prim::ListConstruct / TupleConstruct result, interned by element values.
+  Value constructed(const ir::Node &node, bool tuple);
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
   void transferOp(ir::NodeId n);
   bool isWrappedScalarConstant(ir::ValueId v) const;
@@ -90,8 +91,8 @@ private:
                                    bool matchIsArgs, size_t numOutputs);
 
   std::vector<KindClass> kindClass_; ///< by KindId
-  std::vector<std::optional<std::vector<const Schema *>>> overloads_; ///< by KindId, filled lazily
-  std::shared_ptr<EvalCache> evalCache_; ///< shared_ptr: EvalCache is complete only in op_transfer.cpp
+  std::vector<std::optional<std::span<const Schema *const>>> overloads_; ///< by KindId, filled lazily
+  std::shared_ptr<EvalMemo> memo_; ///< opts.memo, or one of this run's own
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;
   std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
@@ -101,6 +102,11 @@ private:
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)
   uint64_t visits_ = 0, visitBudget_ = 0;
   std::unordered_set<std::string> seen_; ///< dedup of diagnostics
+  /// Constructed lists/tuples by element hash: open addressing, linear
+  /// probing, power-of-two size; past kMaxInterned entries nothing new is kept.
+  std::vector<std::pair<size_t, Value>> interned_;
+  size_t internedCount_ = 0;
+  static constexpr size_t kMaxInterned = 1 << 14;
 };
 
 } // namespace dtf::refine

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <map>
 #include <mutex>
 #include <tuple>
 #include <stdexcept>
@@ -250,7 +251,12 @@ struct SchemaTable::Entry {
   mutable std::optional<Schema> schema;
 };
 
-SchemaTable::SchemaTable(std::string_view source) {
+struct SchemaTable::SpanCache {
+  std::mutex mu;
+  std::map<std::string, std::vector<const Schema *>, std::less<>> byName; // nodes are stable
+};
+
+SchemaTable::SchemaTable(std::string_view source) : spans_(std::make_unique<SpanCache>()) {
   std::vector<std::pair<std::string_view, size_t>> lines;
   size_t lineNo = 0;
   while (!source.empty()) {
@@ -309,6 +315,13 @@ std::vector<const Schema *> SchemaTable::overloads(std::string_view name) const 
       break;
   }
   return out;
+}
+
+std::span<const Schema *const> SchemaTable::overloadSpan(std::string_view name) const {
+  std::lock_guard lock(spans_->mu);
+  auto it = spans_->byName.find(name);
+  if (it == spans_->byName.end()) it = spans_->byName.emplace(std::string(name), overloads(name)).first;
+  return it->second;
 }
 
 extern const char *const kBuiltinSchemaText; // generated from data/torch_schemas.txt

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +75,9 @@ public:
   const Schema *find(std::string_view key) const;
   /// Every overload of a name (`aten::add`), in key order.
   std::vector<const Schema *> overloads(std::string_view name) const;
+  /// The same, kept by the table (computed once per name, thread-safe): a
+  /// stable span, so its address can identify the op across graphs.
+  std::span<const Schema *const> overloadSpan(std::string_view name) const;
   size_t size() const { return count_; }
   /// Parse every declaration; throws std::runtime_error naming the first bad line.
   void parseAll() const;
@@ -86,6 +90,8 @@ private:
   const Schema *at(size_t i) const;
   std::unique_ptr<Entry[]> entries_; // sorted by key
   size_t count_ = 0;
+  struct SpanCache;
+  std::unique_ptr<SpanCache> spans_;
 };
 
 } // namespace dtf
