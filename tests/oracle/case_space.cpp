@@ -22,11 +22,19 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
+/// The size-1 facts of a concrete shape: every dim is known to be 1 or not.
+UnitDims unitDimsOf(const std::vector<int64_t> &shape) {
+  UnitDims u;
+  for (size_t i = 0; i < shape.size() && i < 32; ++i) (shape[i] == 1 ? u.ones : u.others) |= uint32_t{1} << i;
+  return u;
+}
+
 /// A tensor of `shape` filled with `fill`; built through float64 so every
-/// dtype (complex32 included) can be made on CPU.
+/// dtype (complex32 included) can be made on CPU. Ours knows the shape's
+/// size-1 facts, as a rule would from a traced input's sizes.
 Alternative tensorAlt(DType d, std::vector<int64_t> shape, double fill) {
   Alternative a;
-  a.ours = Value::tensor(d, Rank::exact(static_cast<int>(shape.size())));
+  a.ours = Value::tensor(d, Rank::exact(static_cast<int>(shape.size()))).withUnitDims(unitDimsOf(shape));
   a.make = [d, shape, fill]() -> c10::IValue {
     return torch::full(shape, fill, torch::kFloat64).to(toC10(d));
   };

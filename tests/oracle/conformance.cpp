@@ -25,9 +25,33 @@ std::vector<Value> flatten(const std::vector<Value> &outs) {
   return flat;
 }
 
-enum class Verdict { Agree, Unknown, WrongDtype, WrongRank };
+enum class Verdict { Agree, Unknown, WrongDtype, WrongRank, WrongUnitDims };
 
-Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detail) {
+bool isWrong(Verdict v) { return v == Verdict::WrongDtype || v == Verdict::WrongRank || v == Verdict::WrongUnitDims; }
+
+/// The size-1 facts we claim for a tensor of torch's rank, against its
+/// shape: a "ones" bit on a dim whose size is not 1, or an "others" bit on
+/// a dim of size 1, is wrong. `checked` is set when any bit was claimed.
+Verdict compareUnitDims(const Value &ours, const Observed &theirs, bool &checked, std::string &detail) {
+  UnitDims u = ours.unitDims();
+  if (!u.ones && !u.others) return Verdict::Agree;
+  checked = true;
+  for (size_t i = 0; i < theirs.sizes.size() && i < 32; ++i) {
+    uint32_t bit = uint32_t{1} << i;
+    bool one = theirs.sizes[i] == 1;
+    if ((u.ones & bit) && !one) {
+      detail = fmt::format("we say dim {} has size 1, torch's result has shape {}", i, theirs.sizes);
+      return Verdict::WrongUnitDims;
+    }
+    if ((u.others & bit) && one) {
+      detail = fmt::format("we say dim {} is not of size 1, torch's result has shape {}", i, theirs.sizes);
+      return Verdict::WrongUnitDims;
+    }
+  }
+  return Verdict::Agree;
+}
+
+Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked, std::string &detail) {
   using OK = Observed::Kind;
   if (theirs.kind == OK::Tensor) {
     if (!ours.isTensor() || !ours.dtype()) {
@@ -48,7 +72,7 @@ Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detai
       detail = "torch gives rank 0, we say rank >= 1";
       return Verdict::WrongRank;
     }
-    return Verdict::Agree;
+    return compareUnitDims(ours, theirs, factsChecked, detail);
   }
   if (theirs.kind == OK::TensorList || theirs.kind == OK::List) {
     if (!ours.isList()) {
@@ -66,8 +90,8 @@ Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detai
     for (size_t i = 0; i < n; ++i) {
       const Value &mine = ours.lengthKnown() ? ours.elements()[i] : ours.elementSummary();
       std::string d;
-      Verdict v = compareOne(mine, theirs.elements[i], d);
-      if (v == Verdict::WrongDtype || v == Verdict::WrongRank) {
+      Verdict v = compareOne(mine, theirs.elements[i], factsChecked, d);
+      if (isWrong(v)) {
         detail = fmt::format("list element {}: {}", i, d);
         return v;
       }
@@ -101,14 +125,22 @@ Verdict compareOne(const Value &ours, const Observed &theirs, std::string &detai
 
 std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick) {
   std::string cli = "dtypeflow infer-op " + rule.key;
-  std::vector<std::string> py;
   for (size_t a = 0; a < space.axes.size(); ++a) {
     const Alternative &alt = space.axes[a].alternatives[pick[a]];
     if (alt.notation.empty()) continue;
     cli += fmt::format(" '{}={}'", space.axes[a].argName, alt.notation);
-    py.push_back(fmt::format("{}={}", space.axes[a].argName, alt.python));
   }
   return cli;
+}
+
+/// The same case as Python arguments, which carry the tensors' shapes.
+std::string pythonArgs(const CaseSpace &space, const std::vector<size_t> &pick) {
+  std::vector<std::string> py;
+  for (size_t a = 0; a < space.axes.size(); ++a) {
+    const Alternative &alt = space.axes[a].alternatives[pick[a]];
+    if (!alt.python.empty()) py.push_back(fmt::format("{}={}", space.axes[a].argName, alt.python));
+  }
+  return fmt::format("{}", fmt::join(py, ", "));
 }
 
 bool contains(const std::string &msg, std::initializer_list<const char *> needles) {
@@ -193,9 +225,13 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       InferOutcome mine = infer(registry, *rule.schema, ours);
       TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
 
-      auto note = [&](const std::string &what) {
-        if (tally.examples.size() < opts.examplesPerOp)
-          tally.examples.push_back(fmt::format("{}\n      {}", what, reproCommand(rule, space, pick)));
+      // The CLI notation has no sizes: rank and size-1 disagreements also
+      // show the case as Python arguments, which carry the shapes.
+      auto note = [&](const std::string &what, bool withShapes = false) {
+        if (tally.examples.size() >= opts.examplesPerOp) return;
+        std::string ex = fmt::format("{}\n      {}", what, reproCommand(rule, space, pick));
+        if (withShapes) ex += "\n      torch args: " + pythonArgs(space, pick);
+        tally.examples.push_back(std::move(ex));
       };
       bool mineOk = mine.status == InferOutcome::Status::Ok;
       if (mine.status == InferOutcome::Status::Error) {
@@ -237,17 +273,20 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       }
       Verdict worst = Verdict::Agree;
       std::string detail;
+      bool factsChecked = false;
       for (size_t i = 0; i < flat.size(); ++i) {
         std::string d;
-        Verdict v = compareOne(flat[i], theirs.outputs[i], d);
-        if (v == Verdict::WrongDtype || v == Verdict::WrongRank) { worst = v; detail = fmt::format("result {}: {}", i, d); break; }
+        Verdict v = compareOne(flat[i], theirs.outputs[i], factsChecked, d);
+        if (isWrong(v)) { worst = v; detail = fmt::format("result {}: {}", i, d); break; }
         if (v == Verdict::Unknown) worst = Verdict::Unknown;
       }
+      tally.unitFactsChecked += factsChecked;
       switch (worst) {
       case Verdict::Agree: ++tally.agree; break;
       case Verdict::Unknown: ++tally.unknown; break;
       case Verdict::WrongDtype: ++tally.wrongDtype; note("wrong dtype: " + detail); break;
-      case Verdict::WrongRank: ++tally.wrongRank; note("wrong rank: " + detail); break;
+      case Verdict::WrongRank: ++tally.wrongRank; note("wrong rank: " + detail, true); break;
+      case Verdict::WrongUnitDims: ++tally.wrongUnitDims; note("wrong size-1 facts: " + detail, true); break;
       }
     }
   }

@@ -9,12 +9,14 @@
 
 namespace dtf::oracle {
 
-/// Per-op tallies. The three must-be-zero classes are wrongDtype (incl.
-/// wrong rank), weReject and torchRejectsSemantic.
+/// Per-op tallies. The three must-be-zero classes are wrong (a dtype, a
+/// rank or a claimed size-1 fact torch's result contradicts), weReject and
+/// torchRejectsSemantic.
 struct OpTally {
   std::string key, family;
   uint64_t cases = 0, agree = 0, agreeError = 0, unknown = 0;
-  uint64_t wrongDtype = 0, wrongRank = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
+  uint64_t wrongDtype = 0, wrongRank = 0, wrongUnitDims = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
+  uint64_t unitFactsChecked = 0; ///< cases whose results claimed size-1 facts (all checked)
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   uint64_t total = 0;     ///< size of the full case space (before sampling)
@@ -25,25 +27,27 @@ struct OpTally {
   std::vector<std::string> valueDependentExamples;
   double seconds = 0;
 
-  uint64_t mustBeZero() const { return wrongDtype + wrongRank + weReject + torchRejectsSemantic; }
+  uint64_t wrong() const { return wrongDtype + wrongRank + wrongUnitDims; }
+  uint64_t mustBeZero() const { return wrong() + weReject + torchRejectsSemantic; }
 };
 
 /// Sums of OpTally over many ops (the run summary and the report's rows).
 struct TallyTotals {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
-           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0;
+           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0;
   void add(const OpTally &t) {
     ++ops;
     cases += t.cases;
     agree += t.agree;
     unknown += t.unknown;
-    wrong += t.wrongDtype + t.wrongRank;
+    wrong += t.wrong();
     weReject += t.weReject;
     torchRejects += t.torchRejectsSemantic;
     kernelGap += t.kernelGap;
     valueDep += t.valueDependent;
     skipped += t.skipped;
     configErrors += !t.configError.empty();
+    unitFactsChecked += t.unitFactsChecked;
   }
 };
 

@@ -82,9 +82,9 @@ int main(int argc, char **argv) {
       std::lock_guard lock(printMutex);
       if (verbose || bad) {
         fmt::print("{:<44} {:>6} cases  agree {:>6}  unknown {:>5}  wrong {}  we-reject {}  torch-rejects {}  "
-                   "kernel-gap {}  value-dependent {}{}\n",
-                   t.key, t.cases, t.agree, t.unknown, t.wrongDtype + t.wrongRank, t.weReject,
-                   t.torchRejectsSemantic, t.kernelGap, t.valueDependent,
+                   "kernel-gap {}  value-dependent {}  size-1 facts checked {}{}\n",
+                   t.key, t.cases, t.agree, t.unknown, t.wrong(), t.weReject,
+                   t.torchRejectsSemantic, t.kernelGap, t.valueDependent, t.unitFactsChecked,
                    t.configError.empty() ? "" : "  CONFIG: " + t.configError);
         for (const std::string &e : t.examples) fmt::print("    {}\n", e);
       } else if (!quiet && (d % 50 == 0 || d == selected.size())) {
@@ -100,9 +100,10 @@ int main(int argc, char **argv) {
   TallyTotals sum;
   for (const OpTally &t : tallies) sum.add(t);
   fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
-             "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors\n",
+             "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
+             "size-1 facts checked in {} cases\n",
              selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
-             sum.kernelGap, sum.valueDep, sum.configErrors);
+             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked);
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};

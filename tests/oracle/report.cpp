@@ -18,7 +18,7 @@ struct Sum : TallyTotals {
 };
 
 constexpr const char *kHeader =
-    "| | ops | cases | agree | unknown | wrong dtype/rank | we reject, torch accepts | torch rejects "
+    "| | ops | cases | agree | unknown | wrong dtype/rank/size-1 | we reject, torch accepts | torch rejects "
     "(semantic), we accept | CPU kernel gaps | value-dependent |\n|---|---|---|---|---|---|---|---|---|---|\n";
 
 /// The seed's work list (torch-mlir's RefineTypes migration) and ops that
@@ -76,13 +76,17 @@ std::string renderReport(const ReportInputs &in) {
          "(and None) of each dtype argument, every kind of Python number list and pair of tensors for each generic\n"
          "`t[]` list argument, with the samples declared next to each rule. Lists are compared element by\n"
          "element; a Python number result by its kind, and by its value where we claim to know an int or bool.\n"
+         "Each tensor operand carries the size-1 facts of its sample shape (which dims have size 1), as a traced\n"
+         "input would; the facts a rule claims for a result are checked against the shape torch returns.\n"
          "Regenerate with\n"
          "`build/tests/oracle/dtypeflow_conformance --report docs/conformance.md`.\n\n";
-  out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s).** Must-be-zero columns in bold.\n\n",
-                     all.ops, all.cases, in.seconds, in.jobs);
+  out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s); size-1 facts checked in {} cases.** "
+                     "Must-be-zero columns in bold.\n\n",
+                     all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked);
   out += "Classes: *agree* = same result dtype(s) and rank(s), or both raise; *unknown* = we answer unknown where\n"
-         "torch succeeds; *wrong* = a different dtype or rank; *we reject* = we predict an error, torch succeeds;\n"
-         "*torch rejects (semantic)* = torch raises a dtype error we did not predict; *CPU kernel gap* = torch's\n"
+         "torch succeeds; *wrong* = a different dtype or rank, or a size-1 fact that torch's result shape\n"
+         "contradicts; *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
+         "raises a dtype error we did not predict; *CPU kernel gap* = torch's\n"
          "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert): the dtype rule\n"
          "holds on other devices; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
          "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number).\n\n";
@@ -141,7 +145,7 @@ std::string renderReport(const ReportInputs &in) {
                                                      : "";
     if (t.skipped) note += fmt::format("{}{} cases not constructible on CPU", note.empty() ? "" : "; ", t.skipped);
     out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.key, t.family, t.cases, t.agree,
-                       t.unknown, t.wrongDtype + t.wrongRank, t.weReject, t.torchRejectsSemantic, t.kernelGap, note);
+                       t.unknown, t.wrong(), t.weReject, t.torchRejectsSemantic, t.kernelGap, note);
   }
   out += "\n## CPU kernel gaps (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)

@@ -24,6 +24,7 @@ Observed observe(const c10::IValue &v) {
     o.kind = Observed::Kind::Tensor;
     o.dtype = v.toTensor().scalar_type();
     o.dim = v.toTensor().dim();
+    o.sizes = v.toTensor().sizes().vec();
   } else if (v.isList()) {
     // Tensor[] and every other list (int[], float[][] ...), element by element.
     o.kind = v.isTensorList() ? Observed::Kind::TensorList : Observed::Kind::List;

@@ -16,6 +16,7 @@ struct Observed {
   enum class Kind { Tensor, TensorList, List, Int, Float, Bool, Complex, None, Other } kind = Kind::Other;
   c10::ScalarType dtype = c10::ScalarType::Undefined; ///< Tensor
   int64_t dim = -1;                                   ///< Tensor
+  std::vector<int64_t> sizes;                         ///< Tensor: its shape
   int64_t intValue = 0;            ///< Int / Bool: the value
   std::vector<Observed> elements;  ///< TensorList / List (any other list): each element
 };

@@ -331,7 +331,11 @@ void registerConvLinear(Registry &r) {
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]");
-  r.add("aten::_trilinear", fam, trilinearRule).skipConformance("needs matching expand/sumdim shapes");
+  // unroll_dim must be below i1's rank plus expand1's length.
+  r.add("aten::_trilinear", fam, trilinearRule)
+      .sample("i1", "sweep![2]").sample("i2", "sweep![2]").sample("i3", "sweep![2]").sample("expand1", "[]")
+      .sample("expand2", "[]").sample("expand3", "[]").sample("sumdim", "[]").sample("unroll_dim", "0")
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,3]"}, {"i3", "sweep![2,3]"}, {"sumdim", "[1]"}, {"unroll_dim", "1"}});
   r.add("aten::linalg_cross", fam, [](const OpCall &c) -> RuleResult {
      auto a = c.rank("self").value(), b = c.rank("other").value();
      if (a && b && *a != *b) return c.semantic("linalg.cross: inputs must have the same number of dimensions");

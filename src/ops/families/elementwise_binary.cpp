@@ -221,8 +221,9 @@ void registerElementwiseBinary(Registry &r) {
   // Helper: out-of-place key and its in-place key.
   auto op = [&](std::string key, std::string family, RuleFn f, std::string inKey = "",
                 std::vector<std::string> others = {"other"}) {
-    r.add(key, family, f);
+    Registry::Entry e = r.add(key, family, f);
     if (!inKey.empty()) r.add(inKey, family, inplace(f, others));
+    return e;
   };
 
   // add / sub / rsub and aliases.
@@ -230,7 +231,10 @@ void registerElementwiseBinary(Registry &r) {
     bool isSub = std::string_view(n) != "add";
     for (const char *ov : {".Tensor", ".Scalar"}) {
       std::string s = std::string("aten::") + n;
-      op(s + ov, "binary.promote", addLike(isSub), s + "_" + ov);
+      Registry::Entry e = op(s + ov, "binary.promote", addLike(isSub), s + "_" + ov);
+      // Broadcasting's size-1 facts: [2,1] with [1] stays [2,1], with [3] becomes [2,3].
+      if (s + ov == "aten::add.Tensor")
+        e.variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}}).variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}});
     }
   }
   r.add("aten::rsub.Tensor", "binary.promote", addLike(true));

@@ -423,6 +423,8 @@ void registerReductions(Registry &r) {
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
       .sample("dim", "[0]")
       .variant({{"dim", "[0]"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep![2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep![2,3]"}, {"dim", "[0,-1]"}, {"keepdim", "True"}})
       .variant({{"dim", "None"}});
   add("aten::nansum", sumLike("dim", "keepdim", true)).variant({{"dim", "[0]"}});
   add("aten::prod", sumLike("", "", false));
@@ -433,7 +435,8 @@ void registerReductions(Registry &r) {
   add("aten::mean", meanLike(""));
   add("aten::mean.dim", meanLike("dim"))
       .sample("dim", "[0]")
-      .variant({{"dim", "[-1]"}, {"keepdim", "True"}});
+      .variant({{"dim", "[-1]"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep![2,3]"}, {"dim", "[0]"}, {"keepdim", "True"}});
   add("aten::nanmean", nanmean).variant({{"dim", "[0]"}});
   // var / std
   add("aten::var", varLike("", false));
@@ -449,7 +452,8 @@ void registerReductions(Registry &r) {
   add("aten::std_mean.dim", varLike("dim", true)).sample("dim", "[0]");
   add("aten::std_mean.correction", varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
   // amax / amin / aminmax / max / min
-  add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}});
+  add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
+      .variant({{"self", "sweep![2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
   add("aten::amin", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}, {"keepdim", "True"}});
   add("aten::aminmax", [](const OpCall &c) -> RuleResult {
      Rank self = c.rank("self");

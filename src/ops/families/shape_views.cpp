@@ -141,11 +141,12 @@ RuleResult squeezeDimRule(const OpCall &c) {
   DType d = c.dtype("self");
   const Value &self = c.arg("self");
   auto r = self.rank().value();
-  if (r && *r == 0) return tensorOf(d, Rank::exact(0));
   auto dim = c.arg("dim").intValue();
+  // A 0-dim tensor takes dim -1 or 0, as if it had one dim.
+  if (r && dim && !normDim(*dim, *r)) return c.semantic("dimension {} out of range for a {}-D tensor", *dim, *r);
+  if (r && *r == 0) return tensorOf(d, Rank::exact(0));
   if (r && dim) {
     auto nd = normDim(*dim, *r);
-    if (!nd) return c.semantic("dimension {} out of range for a {}-D tensor", *dim, *r);
     UnitDims u = self.unitDims();
     uint32_t bit = *nd < 32 ? uint32_t{1} << *nd : 0;
     if (u.ones & bit) return tensorOf(d, Rank::exact(*r - 1)).withUnitDims(removeDim(u, *nd));
@@ -270,14 +271,19 @@ void registerShapeViews(Registry &r) {
      Value out = tensorOf(c.dtype("self"), Rank::exact(*rk - 1));
      auto nd = c.arg("dim").intValue() ? normDim(*c.arg("dim").intValue(), *rk) : std::nullopt;
      return nd ? out.withUnitDims(removeDim(self.unitDims(), *nd)) : out;
-   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "0");
-  r.add("aten::squeeze", fam, squeezeAllRule).variant({{"self", "sweep![2,1]"}});
+   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "0")
+      .variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "1"}});
+  r.add("aten::squeeze", fam, squeezeAllRule).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![1,2]"}});
   // The in-place forms return self after the resize: their rank changes too.
-  r.add("aten::squeeze_", fam, squeezeAllRule);
-  r.add("aten::squeeze.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
-  r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0");
-  r.add("aten::unsqueeze", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}});
-  r.add("aten::unsqueeze_", fam, unsqueezeRule).sample("dim", "0");
+  r.add("aten::squeeze_", fam, squeezeAllRule).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![1,2]"}});
+  // squeeze(dim) on a size-1 dim and on another, both dims of [1,2] and [2,1].
+  r.add("aten::squeeze.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0")
+      .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0")
+      .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  r.add("aten::unsqueeze", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}})
+      .variant({{"self", "sweep![2,1]"}, {"dim", "1"}});
+  r.add("aten::unsqueeze_", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}});
   r.add("aten::unfold", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
       .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1");
   r.add("aten::unfold_copy", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
