@@ -24,15 +24,6 @@ Value Value::tensor(DTypeSet dtypes, Rank rank) {
   return v;
 }
 
-Value Value::withUnitDims(UnitDims u) const {
-  if (!isTensor()) return *this;
-  Value v = *this;
-  auto r = rank_.value();
-  uint32_t mask = !r ? 0u : *r >= 32 ? ~0u : (uint32_t{1} << *r) - 1;
-  uint32_t clash = u.ones & u.others; // contradictory facts: keep neither
-  v.unit_ = {u.ones & mask & ~clash, u.others & mask & ~clash};
-  return v;
-}
 
 Value Value::withDTypes(DTypeSet d) const {
   Value v = *this;
@@ -135,9 +126,8 @@ std::optional<std::string> Value::text() const {
   return agg_->text;
 }
 
-const std::vector<Value> &Value::elements() const {
+const std::vector<Value> &Value::noElements() {
   static const std::vector<Value> kNone;
-  if ((isList() || isTuple()) && lengthKnown()) return agg_->elems;
   return kNone;
 }
 

@@ -222,7 +222,15 @@ public:
   /// Size-1 facts of a tensor of exact rank ({} otherwise).
   UnitDims unitDims() const { return isTensor() ? UnitDims{unit_.ones, unit_.others} : UnitDims{}; }
   /// This tensor with these size-1 facts (cut to its exact rank; none otherwise).
-  Value withUnitDims(UnitDims u) const;
+  Value withUnitDims(UnitDims u) const {
+    if (!isTensor()) return *this;
+    Value v = *this;
+    auto r = rank_.value();
+    uint32_t mask = !r ? 0u : *r >= 32 ? ~0u : (uint32_t{1} << *r) - 1;
+    uint32_t clash = u.ones & u.others; // contradictory facts: keep neither
+    v.unit_ = {u.ones & mask & ~clash, u.others & mask & ~clash};
+    return v;
+  }
   /// This tensor with another dtype set, its rank and size-1 facts kept.
   Value withDTypes(DTypeSet d) const;
 
@@ -254,7 +262,10 @@ public:
   // List / Tuple
   bool lengthKnown() const { return agg_ && !agg_->unknownLength; }
   /// Elements of a list or tuple of known length; empty span otherwise.
-  const std::vector<Value> &elements() const;
+  const std::vector<Value> &elements() const {
+    if ((kind_ == ValueKind::List || kind_ == ValueKind::Tuple) && lengthKnown()) return agg_->elems;
+    return noElements();
+  }
   /// For a list: the join of every element (bottom for an empty list).
   Value elementSummary() const;
 
@@ -289,6 +300,7 @@ public:
 
 private:
   size_t aggregateHash() const;
+  static const std::vector<Value> &noElements();
   bool identicalSlow(const Value &o) const;
 
   ValueKind kind_ = ValueKind::Bottom;
