@@ -87,6 +87,7 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   }
   overloads_.resize(g.numKinds());
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
+  findStaleListAliases();
   scalarTensorLiteral_.assign(g.values.size(), false);
   for (ir::ValueId v = 0; v < g.values.size(); ++v) {
     ir::NodeId def = g.values[v].def;
@@ -111,6 +112,10 @@ void Solver::run() {
 }
 
 void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
+  if (!staleLists_.empty() && staleLists_[v] && !val.isBottom()) {
+    val = coarse(v); // may change behind an alias: only its written type is sure
+    why = UnknownReason::Unsupported;
+  }
   if (val.isTensor() && fullyKnown(val)) why = UnknownReason::None;
   else if (val.isTensor() && why == UnknownReason::None) why = UnknownReason::UnknownInput;
   out_.values[v] = std::move(val);
@@ -118,6 +123,7 @@ void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
 }
 
 void Solver::joinInto(ir::ValueId v, const Value &val) {
+  if (!staleLists_.empty() && staleLists_[v]) return; // already as written
   Value j = Value::join(out_.values[v], val);
   if (!(j == out_.values[v])) {
     out_.values[v] = std::move(j);

@@ -72,6 +72,8 @@ private:
   void checkWrittenTypes(ir::NodeId n);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
+  /// Mark lists that may be mutated through another name (list_aliases.cpp).
+  void findStaleListAliases();
 
   // --- transfer functions -------------------------------------------------
   /// prim ops handled without a schema; false if `n` is not one of them.
@@ -96,6 +98,7 @@ private:
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;
   std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
+  std::vector<bool> staleLists_; ///< by value id: read as written (aliased + mutated); empty: none
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

@@ -196,3 +196,62 @@ TEST(GraphRefine, LargeDagInOnePass) {
 
 } // namespace
 } // namespace dtf::refine
+
+namespace dtf::refine {
+namespace {
+
+// torch.jit.script: m = [l]; l.append(x.double()); torch.cat(m[0]) is float64
+// in torch 1.13. The list read back through m must not keep l's old state.
+TEST(GraphRefine, ListMutatedThroughAnAliasIsNotStale) {
+  auto r = run(R"(graph(%x.1 : Float(2)):
+  %1 : NoneType = prim::Constant()
+  %2 : bool = prim::Constant[value=0]()
+  %3 : int = prim::Constant[value=7]()
+  %4 : int = prim::Constant[value=0]()
+  %l.1 : Tensor[] = prim::ListConstruct(%x.1)
+  %m.1 : Tensor[][] = prim::ListConstruct(%l.1)
+  %7 : Tensor = aten::to(%x.1, %3, %2, %2, %1)
+  %8 : Tensor[] = aten::append(%l.1, %7)
+  %9 : Tensor[] = aten::__getitem__(%m.1, %4)
+  %10 : Tensor = aten::cat(%9, %4)
+  return (%10)
+)");
+  EXPECT_FALSE(r["10"].dtype().has_value()) << r["10"].str(); // never the stale float32
+}
+
+// An If output naming one of two lists, appended to: both lists may change.
+TEST(GraphRefine, ListMutatedThroughAnIfOutputIsNotStale) {
+  auto r = run(R"(graph(%x.1 : Float(2), %c : bool):
+  %1 : NoneType = prim::Constant()
+  %2 : bool = prim::Constant[value=0]()
+  %3 : int = prim::Constant[value=7]()
+  %4 : int = prim::Constant[value=0]()
+  %l : Tensor[] = prim::ListConstruct(%x.1)
+  %l2 : Tensor[] = prim::ListConstruct(%x.1)
+  %k : Tensor[] = prim::If(%c)
+    block0():
+      -> (%l)
+    block1():
+      -> (%l2)
+  %7 : Tensor = aten::to(%x.1, %3, %2, %2, %1)
+  %8 : Tensor[] = aten::append(%k, %7)
+  %10 : Tensor = aten::cat(%l, %4)
+  return (%10)
+)");
+  EXPECT_FALSE(r["10"].dtype().has_value()) << r["10"].str();
+}
+
+// The common case keeps its precision: appending to the list itself.
+TEST(GraphRefine, ListAppendedDirectlyStaysPrecise) {
+  auto r = run(R"(graph(%x.1 : Float(2)):
+  %4 : int = prim::Constant[value=0]()
+  %l : Tensor[] = prim::ListConstruct(%x.1)
+  %8 : Tensor[] = aten::append(%l, %x.1)
+  %10 : Tensor = aten::cat(%l, %4)
+  return (%10)
+)");
+  EXPECT_EQ(r["10"].str(), "float32:r1");
+}
+
+} // namespace
+} // namespace dtf::refine

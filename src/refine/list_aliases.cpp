@@ -1,0 +1,113 @@
+//===- refine/list_aliases.cpp - lists that may change behind an alias -----===//
+//
+// Lists are mutable references. The solver tracks `append(l, x)` on the value
+// `l` itself, but not through another name for the same list: a list stored
+// in a list or tuple and read back (`m = [l]; l.append(y); m[0]`), an If/Loop
+// output, or the list an op returns. Those names would keep a stale state.
+// So, once per graph: group list values into alias classes (flow- and
+// field-insensitive union-find over the edges that can alias), and every
+// class that has more than one used name and is mutated somewhere is read as
+// its written type only (its elements unknown). Graphs without list mutation
+// (every traced graph) skip all of this.
+//
+//===----------------------------------------------------------------------===//
+#include "refine/solver.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace dtf::refine {
+namespace {
+
+/// Can a value of this written type be, or contain, a list? (Unknown types can.)
+bool mayHoldList(const ir::TypeExpr &t) {
+  using TK = ir::TypeExpr::Kind;
+  switch (t.kind) {
+  case TK::List:
+  case TK::Other: return true;
+  case TK::Tuple:
+  case TK::Optional:
+    return std::any_of(t.elems.begin(), t.elems.end(), [](const ir::TypePtr &e) { return mayHoldList(*e); });
+  default: return false;
+  }
+}
+
+struct UnionFind {
+  std::vector<ir::ValueId> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  ir::ValueId find(ir::ValueId v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  }
+  void unite(ir::ValueId a, ir::ValueId b) { parent[find(a)] = find(b); }
+};
+
+} // namespace
+
+void Solver::findStaleListAliases() {
+  // Which inputs each op kind may mutate as a list (any overload says `(a!)`).
+  std::vector<std::vector<size_t>> mutatedAt(g.numKinds());
+  bool anyMutation = false;
+  for (ir::KindId k = 0; k < g.numKinds(); ++k) {
+    if (kindClass_[k] != KindClass::Op) continue; // kinds are interned from nodes: all used
+    for (const Schema *s : overloadsOf(k))
+      for (size_t i = 0; i < s->args.size(); ++i)
+        if (s->args[i].type->mutated && s->args[i].type->kind == SchemaType::Kind::List) {
+          mutatedAt[k].push_back(i);
+          anyMutation = true;
+        }
+  }
+  if (!anyMutation) return;
+
+  const size_t nv = g.values.size();
+  std::vector<uint32_t> uses(nv, 0);
+  for (const ir::Node &n : g.nodes)
+    for (ir::ValueId v : n.inputs) ++uses[v];
+  for (const ir::Block &b : g.blocks)
+    for (ir::ValueId v : b.returns) ++uses[v];
+  auto listy = [&](ir::ValueId v) { return mayHoldList(*g.values[v].type); };
+
+  UnionFind uf(nv);
+  auto link = [&](ir::ValueId a, ir::ValueId b) {
+    if (listy(a) && listy(b)) uf.unite(a, b);
+  };
+  for (const ir::Node &n : g.nodes) {
+    KindClass c = kindClass_[n.kind];
+    if (c == KindClass::If || c == KindClass::Loop) {
+      size_t skip = c == KindClass::Loop ? 1 : 0; // a loop body returns (cond, carried...)
+      for (ir::BlockId b : n.blocks) {
+        const ir::Block &blk = g.blocks[b];
+        for (size_t i = 0; i < n.outputs.size(); ++i) {
+          if (i + skip < blk.returns.size()) link(n.outputs[i], blk.returns[i + skip]);
+          if (c == KindClass::Loop && i + 1 < blk.params.size() && i + 2 < n.inputs.size()) {
+            link(blk.params[i + 1], n.inputs[i + 2]);
+            link(n.outputs[i], n.inputs[i + 2]);
+          }
+        }
+      }
+      continue;
+    }
+    // Containers, extraction, passthrough and ops returning lists: an unused
+    // output (`l.append(x)`'s) cannot go stale.
+    for (ir::ValueId o : n.outputs) {
+      if (uses[o] == 0) continue;
+      for (ir::ValueId in : n.inputs) link(o, in);
+    }
+  }
+  std::vector<uint32_t> usedNames(nv, 0);
+  std::vector<bool> mutated(nv, false);
+  for (ir::ValueId v = 0; v < nv; ++v)
+    if (listy(v) && uses[v] > 0) ++usedNames[uf.find(v)];
+  for (const ir::Node &n : g.nodes)
+    for (size_t i : mutatedAt[n.kind])
+      if (i < n.inputs.size()) mutated[uf.find(n.inputs[i])] = true;
+  for (ir::ValueId v = 0; v < nv; ++v) {
+    ir::ValueId root = uf.find(v);
+    if (listy(v) && mutated[root] && usedNames[root] > 1) {
+      if (staleLists_.empty()) staleLists_.assign(nv, false);
+      staleLists_[v] = true;
+    }
+  }
+}
+
+} // namespace dtf::refine
