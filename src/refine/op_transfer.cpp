@@ -122,6 +122,12 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
   e.schema = m.schema;
   const Schema &s = *m.schema;
   for (const SchemaArg &a : s.args) e.mutatesLists = e.mutatesLists || (a.type->mutated && a.type->kind == K::List);
+  // The k-th mutated tensor result is the k-th mutated tensor argument (`Tensor(a!) self -> Tensor(a!)`).
+  for (uint32_t i = 0, r = 0; i < s.args.size(); ++i) {
+    if (!s.args[i].type->mutated || s.args[i].type->kind != K::Tensor) continue;
+    while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
+    if (r < s.returns.size()) e.inPlace.emplace_back(i, r++);
+  }
   BindResult bound = bindArguments(s, args, {});
   if (!bound.ok()) {
     e.outputs.assign(numOutputs, Value::top());
@@ -369,6 +375,19 @@ void Solver::transferOp(ir::NodeId n) {
     const Value &v = e->outputs[i];
     if (v.isTop()) set(o, coarse(o), e->reasons[i]);
     else set(o, v, e->reasons[i]);
+  }
+  // In-place tensor ops: a later reader of the mutated input sees the result
+  // too (rank/sizes may have changed); joined, so sound under If and Loop.
+  for (auto [arg, ret] : e->inPlace) {
+    if (arg >= node.inputs.size() || ret >= node.outputs.size()) continue;
+    ir::ValueId in = node.inputs[arg];
+    const Value &now = get(node.outputs[ret]);
+    if (!usedAfter(in, n) || !now.isTensor() || !get(in).isTensor()) continue;
+    Value j = Value::join(get(in), now);
+    if (j == get(in)) continue;
+    out_.values[in] = std::move(j);
+    if (!fullyKnown(out_.values[in])) out_.reasons[in] = UnknownReason::BranchJoin;
+    mutated_.push_back(in);
   }
   if (!e->schema || !e->mutatesLists) return;
   // Mutated list arguments: their state after this node includes what was added.

@@ -31,6 +31,8 @@ struct Evaluation {
   std::vector<PendingDiag> diags;
   bool resolved = false;
   bool mutatesLists = false; ///< the schema has a mutated list argument (`t[](a!)`)
+  /// (argument, result) pairs where the result is the mutated tensor argument.
+  std::vector<std::pair<uint32_t, uint32_t>> inPlace;
 };
 
 /// What the solver does with a node kind, decided once per kind.
@@ -72,8 +74,12 @@ private:
   void checkWrittenTypes(ir::NodeId n);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
-  /// Mark lists that may be mutated through another name (list_aliases.cpp).
+  /// Mark lists that may be mutated through another name (mutation.cpp).
   void findStaleListAliases();
+  /// Program positions and last uses, when the graph has in-place tensor ops.
+  void findInPlaceUses();
+  /// Is `v` used after node `n` (or again, in a loop)?
+  bool usedAfter(ir::ValueId v, ir::NodeId n) const;
 
   // --- transfer functions -------------------------------------------------
   /// prim ops handled without a schema; false if `n` is not one of them.
@@ -99,6 +105,7 @@ private:
   std::vector<const Value *> argPtrs_;
   std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
   std::vector<bool> staleLists_; ///< by value id: read as written (aliased + mutated); empty: none
+  std::vector<uint32_t> nodePos_, lastUse_; ///< by node / value id; empty: no in-place tensor op
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

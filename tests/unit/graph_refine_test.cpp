@@ -255,3 +255,54 @@ TEST(GraphRefine, ListAppendedDirectlyStaysPrecise) {
 
 } // namespace
 } // namespace dtf::refine
+
+namespace dtf::refine {
+namespace {
+
+// torch.jit.script: y = x * 2; y.unsqueeze_(0); return y + 1 -> shape [1, 1, 3].
+// Scripted code keeps using %y after the in-place op: its rank is not 2 any more.
+TEST(GraphRefine, InPlaceRankChangeReachesLaterUses) {
+  auto r = run(R"(graph(%x.1 : Float(1, 3)):
+  %1 : int = prim::Constant[value=1]()
+  %2 : int = prim::Constant[value=2]()
+  %3 : int = prim::Constant[value=0]()
+  %y.1 : Tensor = aten::mul(%x.1, %2)
+  %5 : Tensor = aten::unsqueeze_(%y.1, %3)
+  %6 : Tensor = aten::add(%y.1, %1, %1)
+  return (%6)
+)");
+  EXPECT_EQ(r["5"].str(), "float32:r3");
+  EXPECT_NE(r["6"].rank(), Rank::exact(2)) << r["6"].str(); // never the stale rank
+  EXPECT_EQ(r["6"].dtype(), DType::Float32);
+}
+
+// w = x.clone() of shape [1, 3]; w.transpose_(0, 1); w.squeeze(0) keeps rank 2
+// in torch: the size-1 facts of the clone must not survive the transpose.
+TEST(GraphRefine, InPlaceTransposeDropsSizeFacts) {
+  auto r = run(R"(graph(%x.1 : Float(1, 3)):
+  %0 : int = prim::Constant[value=0]()
+  %1 : int = prim::Constant[value=1]()
+  %n : NoneType = prim::Constant()
+  %w.1 : Tensor = aten::clone(%x.1, %n)
+  %5 : Tensor = aten::transpose_(%w.1, %0, %1)
+  %6 : Tensor = aten::squeeze(%w.1, %0)
+  return (%6)
+)");
+  EXPECT_NE(r["6"].rank(), Rank::exact(1)) << r["6"].str();
+}
+
+// Traced graphs use the in-place op's output afterwards: no precision lost.
+TEST(GraphRefine, InPlaceOutputUsedLaterKeepsTheInputPrecise) {
+  auto r = run(R"(graph(%x : Float(1, 3)):
+  %2 : int = prim::Constant[value=2]()
+  %0 : int = prim::Constant[value=0]()
+  %y.1 : Tensor = aten::mul(%x, %2)
+  %y : Tensor = aten::unsqueeze_(%y.1, %0)
+  return (%y)
+)");
+  EXPECT_EQ(r["y.1"].str(), "float32:r2");
+  EXPECT_EQ(r["y"].str(), "float32:r3");
+}
+
+} // namespace
+} // namespace dtf::refine

@@ -1,4 +1,12 @@
-//===- refine/list_aliases.cpp - lists that may change behind an alias -----===//
+//===- refine/mutation.cpp - values that change after they are defined -----===//
+//
+// Two kinds of mutation the one-pass solver must not miss.
+//
+// In-place tensor ops (`y.unsqueeze_(0)`, `w.transpose_(0, 1)`) keep the
+// dtype but may change self's rank and sizes. The tracer rewires every later
+// use to the op's output, but scripted code keeps using `y`; so when the
+// mutated input is still used after the op (or the op sits in a loop), its
+// state is joined with the op's result (a weak update: sound under If/Loop).
 //
 // Lists are mutable references. The solver tracks `append(l, x)` on the value
 // `l` itself, but not through another name for the same list: a list stored
@@ -43,6 +51,50 @@ struct UnionFind {
 };
 
 } // namespace
+
+void Solver::findInPlaceUses() {
+  bool any = false;
+  for (ir::KindId k = 0; k < g.numKinds() && !any; ++k)
+    if (kindClass_[k] == KindClass::Op)
+      for (const Schema *s : overloadsOf(k))
+        for (const SchemaArg &a : s->args) any = any || (a.type->mutated && a.type->kind == SchemaType::Kind::Tensor);
+  if (!any) return;
+  // Program order (pre-order positions; `end` = last position in a node's
+  // blocks), and every use inside a loop counted at the end of its outermost
+  // loop (the body runs again after a mutation later in it).
+  nodePos_.assign(g.nodes.size(), 0);
+  std::vector<uint32_t> end(g.nodes.size(), 0);
+  uint32_t pos = 0;
+  auto number = [&](auto &self, ir::BlockId b, int depth) -> void {
+    if (depth > ir::kMaxNesting) return;
+    for (ir::NodeId n : g.blocks[b].nodes) {
+      nodePos_[n] = ++pos;
+      for (ir::BlockId inner : g.nodes[n].blocks) self(self, inner, depth + 1);
+      end[n] = pos;
+    }
+  };
+  number(number, 0, 0);
+  lastUse_.assign(g.values.size(), 0);
+  auto use = [&](ir::ValueId v, uint32_t at) { lastUse_[v] = std::max(lastUse_[v], at); };
+  auto uses = [&](auto &self, ir::BlockId b, int depth, uint32_t loopEnd) -> void {
+    if (depth > ir::kMaxNesting) return;
+    for (ir::NodeId n : g.blocks[b].nodes) {
+      const ir::Node &node = g.nodes[n];
+      for (ir::ValueId v : node.inputs) use(v, loopEnd ? loopEnd : nodePos_[n]);
+      uint32_t innerLoopEnd = loopEnd || kindClass_[node.kind] != KindClass::Loop ? loopEnd : end[n];
+      for (ir::BlockId inner : node.blocks) {
+        self(self, inner, depth + 1, innerLoopEnd);
+        for (ir::ValueId v : g.blocks[inner].returns) use(v, innerLoopEnd ? innerLoopEnd : end[n]);
+      }
+    }
+  };
+  uses(uses, 0, 0, 0);
+  for (ir::ValueId v : g.body().returns) use(v, UINT32_MAX);
+}
+
+bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) const {
+  return !nodePos_.empty() && lastUse_[v] > nodePos_[n];
+}
 
 void Solver::findStaleListAliases() {
   // Which inputs each op kind may mutate as a list (any overload says `(a!)`).
