@@ -53,12 +53,6 @@ struct UnionFind {
 } // namespace
 
 void Solver::findInPlaceUses() {
-  bool any = false;
-  for (ir::KindId k = 0; k < g.numKinds() && !any; ++k)
-    if (kindClass_[k] == KindClass::Op)
-      for (const Schema *s : overloadsOf(k))
-        for (const SchemaArg &a : s->args) any = any || (a.type->mutated && a.type->kind == SchemaType::Kind::Tensor);
-  if (!any) return;
   // Program order (pre-order positions; `end` = last position in a node's
   // blocks), and every use inside a loop counted at the end of its outermost
   // loop (the body runs again after a mutation later in it).
@@ -92,23 +86,46 @@ void Solver::findInPlaceUses() {
   for (ir::ValueId v : g.body().returns) use(v, UINT32_MAX);
 }
 
-bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) const {
-  return !nodePos_.empty() && lastUse_[v] > nodePos_[n];
+bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
+  // Cheap first: a value used once (by this op) outside any loop has no later reader.
+  if (useCount_.empty()) {
+    useCount_.assign(g.values.size(), 0);
+    for (const ir::Node &node : g.nodes)
+      for (ir::ValueId in : node.inputs) ++useCount_[in];
+    for (const ir::Block &b : g.blocks)
+      for (ir::ValueId r : b.returns) ++useCount_[r];
+  }
+  bool inLoop = false;
+  for (ir::BlockId b = g.nodes[n].parent; b != 0 && !inLoop;) {
+    ir::NodeId owner = g.blocks[b].owner;
+    if (owner == ir::kNoId) break;
+    inLoop = kindClass(owner) == KindClass::Loop;
+    b = g.nodes[owner].parent;
+  }
+  if (useCount_[v] <= 1 && !inLoop) return false;
+  if (nodePos_.empty()) findInPlaceUses();
+  return lastUse_[v] > nodePos_[n];
 }
 
 void Solver::findStaleListAliases() {
   // Which inputs each op kind may mutate as a list (any overload says `(a!)`).
   std::vector<std::vector<size_t>> mutatedAt(g.numKinds());
-  bool anyMutation = false;
+  bool anyKind = false;
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     if (kindClass_[k] != KindClass::Op) continue; // kinds are interned from nodes: all used
     for (const Schema *s : overloadsOf(k))
-      for (size_t i = 0; i < s->args.size(); ++i)
+      for (size_t i = 0; s->mutatesList && i < s->args.size(); ++i)
         if (s->args[i].type->mutated && s->args[i].type->kind == SchemaType::Kind::List) {
           mutatedAt[k].push_back(i);
-          anyMutation = true;
+          anyKind = true;
         }
   }
+  if (!anyKind) return;
+  auto listy = [&](ir::ValueId v) { return mayHoldList(*g.values[v].type); };
+  // Only a node passing a list there mutates one (`add_` of tensors does not).
+  bool anyMutation = false;
+  for (const ir::Node &n : g.nodes)
+    for (size_t i : mutatedAt[n.kind]) anyMutation = anyMutation || (i < n.inputs.size() && listy(n.inputs[i]));
   if (!anyMutation) return;
 
   const size_t nv = g.values.size();
@@ -117,7 +134,6 @@ void Solver::findStaleListAliases() {
     for (ir::ValueId v : n.inputs) ++uses[v];
   for (const ir::Block &b : g.blocks)
     for (ir::ValueId v : b.returns) ++uses[v];
-  auto listy = [&](ir::ValueId v) { return mayHoldList(*g.values[v].type); };
 
   UnionFind uf(nv);
   auto link = [&](ir::ValueId a, ir::ValueId b) {

@@ -88,7 +88,6 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   overloads_.resize(g.numKinds());
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
   findStaleListAliases();
-  findInPlaceUses();
   scalarTensorLiteral_.assign(g.values.size(), false);
   for (ir::ValueId v = 0; v < g.values.size(); ++v) {
     ir::NodeId def = g.values[v].def;

@@ -76,10 +76,10 @@ private:
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
   /// Mark lists that may be mutated through another name (mutation.cpp).
   void findStaleListAliases();
-  /// Program positions and last uses, when the graph has in-place tensor ops.
+  /// Program positions and last uses (computed on the first need).
   void findInPlaceUses();
   /// Is `v` used after node `n` (or again, in a loop)?
-  bool usedAfter(ir::ValueId v, ir::NodeId n) const;
+  bool usedAfter(ir::ValueId v, ir::NodeId n);
 
   // --- transfer functions -------------------------------------------------
   /// prim ops handled without a schema; false if `n` is not one of them.
@@ -105,7 +105,7 @@ private:
   std::vector<const Value *> argPtrs_;
   std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
   std::vector<bool> staleLists_; ///< by value id: read as written (aliased + mutated); empty: none
-  std::vector<uint32_t> nodePos_, lastUse_; ///< by node / value id; empty: no in-place tensor op
+  std::vector<uint32_t> useCount_, nodePos_, lastUse_; ///< by value / node / value id; empty until needed
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

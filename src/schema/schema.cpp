@@ -237,7 +237,9 @@ private:
 
 SchemaParseResult parseSchema(std::string_view text) {
   try {
-    return {Parser(text).parse(), {}};
+    Schema s = Parser(text).parse();
+    for (const SchemaArg &a : s.args) s.mutatesList = s.mutatesList || (a.type->mutated && a.type->kind == SchemaType::Kind::List);
+    return {std::move(s), {}};
   } catch (const ParseError &e) {
     return {std::nullopt, fmt::format("column {}: {}", e.pos + 1, e.what())};
   }

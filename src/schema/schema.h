@@ -51,6 +51,7 @@ struct Schema {
   bool varargs = false;    ///< `...` in the arguments
   bool varReturns = false; ///< `-> ...`
   std::string text;        ///< the original declaration
+  bool mutatesList = false; ///< some argument is a mutated list (`t[](a!)`)
 
   /// `aten::add.Tensor`, or `aten::add` for the default overload.
   std::string key() const { return overload.empty() ? name : name + "." + overload; }
