@@ -313,7 +313,7 @@ void Solver::transferOp(ir::NodeId n) {
     }
     ptrs.push_back(&a);
     anyTop = anyTop || a.isTop();
-    hasWrapped = hasWrapped || isWrappedScalarConstant(v);
+    hasWrapped = hasWrapped || (scalarTensorLiteral_[v] && isWrappedScalarConstant(v)); // cheap bit first
   }
   // The arguments as values (copied from the state) when the memo misses or they are needed.
   std::vector<Value> &args = args_, &matchArgs = matchArgs_;
@@ -382,9 +382,9 @@ void Solver::transferOp(ir::NodeId n) {
     if (arg >= node.inputs.size() || ret >= node.outputs.size()) continue;
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
-    if (!usedAfter(in, n) || !now.isTensor() || !get(in).isTensor()) continue;
+    if (!now.isTensor() || !get(in).isTensor()) continue;
     Value j = Value::join(get(in), now);
-    if (j == get(in)) continue;
+    if (j == get(in) || !usedAfter(in, n)) continue;
     out_.values[in] = std::move(j);
     if (!fullyKnown(out_.values[in])) out_.reasons[in] = UnknownReason::BranchJoin;
     mutated_.push_back(in);
