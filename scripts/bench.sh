@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the benchmarks (not part of the tests): dtypeflow's refinement pass vs
-# libtorch's DtypePropagation (same parsed graphs, same process) and vs the
-# meta-tensor route (forward on device='meta', Debian python3-torch), synthetic
+# libtorch's DtypePropagation (same parsed graphs, same process) and vs six
+# meta/fake-tensor routes (bench/meta_route.py --help, Debian python3-torch), synthetic
 # scaling to 10^6 nodes, infer-op latency, conformance-harness throughput.
 # Results and how to read them: docs/performance.md.
 #
@@ -18,7 +18,7 @@ cmake --build "$BUILD_DIR" --target dtypeflow_bench -j "$(nproc)"
 out="$BUILD_DIR/bench"
 # More torchvision models, traced into the build dir (kept between runs).
 /usr/bin/python3 bench/gen_zoo_ir.py "$out/zoo"
-# The meta-tensor reference, timed for the same models.
+# The meta/fake-tensor references, timed for the same models.
 /usr/bin/python3 bench/meta_route.py "$out/meta_route.json"
 "$out/dtypeflow_bench" --meta="$out/meta_route.json" --zoo="$out/zoo" "$@" | tee "$out/bench_output.txt"
 echo "bench.sh: output saved to $out/bench_output.txt"
