@@ -39,13 +39,6 @@ bool returnsTensor(const Schema &s) {
   return false;
 }
 
-std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
-  if (!i) return std::nullopt;
-  int64_t k = *i < 0 ? *i + static_cast<int64_t>(size) : *i;
-  if (k < 0 || k >= static_cast<int64_t>(size)) return std::nullopt;
-  return k;
-}
-
 /// Ops on Python values (lists, ints) whose result the rule library does not
 /// model; nullopt when `key` is not one of them.
 std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {

@@ -27,13 +27,6 @@ Value literalAs(const Value &lit, const ir::TypeExpr &t) {
   return lit;
 }
 
-std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
-  if (!i) return std::nullopt;
-  int64_t k = *i < 0 ? *i + static_cast<int64_t>(size) : *i;
-  if (k < 0 || k >= static_cast<int64_t>(size)) return std::nullopt;
-  return k;
-}
-
 } // namespace
 
 bool Solver::isWrappedScalarConstant(ir::ValueId v) const {

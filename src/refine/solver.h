@@ -17,6 +17,15 @@
 
 namespace dtf::refine {
 
+/// A Python index (negative from the end) into a sequence of `size`, or
+/// nullopt when unknown or out of range.
+inline std::optional<int64_t> normIndex(std::optional<int64_t> i, size_t size) {
+  if (!i) return std::nullopt;
+  int64_t k = *i < 0 ? *i + static_cast<int64_t>(size) : *i;
+  if (k < 0 || k >= static_cast<int64_t>(size)) return std::nullopt;
+  return k;
+}
+
 /// A diagnostic of one evaluation, emitted on the node that ran it.
 struct PendingDiag {
   Severity severity;
