@@ -147,6 +147,7 @@ Value Value::join(const Value &a, const Value &b) {
   case ValueKind::Tensor: {
     Value v = tensor(DTypeSet::join(a.dtypes_, b.dtypes_), Rank::join(a.rank_, b.rank_));
     if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
+    v.wrapped_ = a.wrapped_ && b.wrapped_;
     return v;
   }
   case ValueKind::Number: {
@@ -187,7 +188,8 @@ Value Value::join(const Value &a, const Value &b) {
 bool Value::operator==(const Value &o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
-  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unitDims() == o.unitDims();
+  case ValueKind::Tensor:
+    return dtypes_ == o.dtypes_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unitDims() == o.unitDims();
   case ValueKind::Number:
     if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
     if (!hasNum_) return true;
@@ -206,7 +208,7 @@ bool Value::operator==(const Value &o) const {
 bool Value::identicalSlow(const Value &o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
-  case ValueKind::Tensor: return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unitDims() == o.unitDims();
+  case ValueKind::Tensor: return identical(o);
   case ValueKind::Number:
     if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
     if (!hasNum_) return true;

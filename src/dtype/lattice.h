@@ -233,6 +233,15 @@ public:
   }
   /// This tensor with another dtype set, its rank and size-1 facts kept.
   Value withDTypes(DTypeSet d) const;
+  /// A wrapped number: the 0-dim tensor PyTorch makes of a Python scalar
+  /// passed where a tensor is expected (`torch.add(2.5, x)`); result_type
+  /// puts it in the Python-number tier, by its category.
+  bool isWrappedNumber() const { return isTensor() && wrapped_; }
+  Value asWrappedNumber() const {
+    Value v = *this;
+    v.wrapped_ = isTensor() && rank_ == Rank::exact(0);
+    return v;
+  }
 
   // Number
   NumKinds numKinds() const { return numKinds_; }
@@ -276,7 +285,8 @@ public:
   bool identical(const Value &o) const {
     if (kind_ != o.kind_) return false;
     if (kind_ == ValueKind::Tensor)
-      return dtypes_ == o.dtypes_ && rank_ == o.rank_ && unit_.ones == o.unit_.ones && unit_.others == o.unit_.others;
+      return dtypes_ == o.dtypes_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unit_.ones == o.unit_.ones &&
+             unit_.others == o.unit_.others;
     if (kind_ == ValueKind::Number) // known values bit for bit (-0.0 is not 0.0)
       return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ &&
              (!hasNum_ || (numIsFloat_ == o.numIsFloat_ && std::bit_cast<uint64_t>(i_) == std::bit_cast<uint64_t>(o.i_) &&
@@ -288,7 +298,7 @@ public:
     // Tensors and numbers (nearly every argument) inline; payloads out of line.
     if (kind_ == ValueKind::Tensor)
       return (dtypes_.bits() * 0x9e3779b97f4a7c15ULL) ^ (uint64_t(uint8_t(rank_.raw())) << 56) ^
-             (uint64_t{unit_.ones} << 32 | unit_.others) ^ 0x51;
+             (uint64_t{unit_.ones} << 32 | unit_.others) ^ (0x51 + wrapped_);
     if (kind_ == ValueKind::Number)
       return ((hasNum_ ? std::bit_cast<uint64_t>(i_) : 0) * 0xff51afd7ed558ccdULL) ^
              (uint64_t(numKinds_.bits()) << 3 | hasNum_ << 1 | numIsFloat_);
@@ -308,6 +318,7 @@ private:
   NumKinds numKinds_;
   bool hasNum_ = false;
   bool numIsFloat_ = false; // the stored value is a double
+  bool wrapped_ = false;    // tensor: a wrapped number
   DTypeSet dtypes_;
   // Numbers keep their value here, tensors their size-1 facts.
   struct UnitBits { uint32_t ones, others; };

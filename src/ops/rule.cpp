@@ -61,7 +61,7 @@ DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> na
   for (std::string_view n : names) {
     const Value &v = call.arg(n);
     if (v.isTensor()) {
-      ops.push_back({call.dtype(n), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+      ops.push_back(tensorOperand(call.dtype(n), v));
     } else if (v.isNumber()) {
       ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
     }

@@ -102,6 +102,21 @@ inline Value tensorOf(DType d, Rank r) { return Value::tensor(d, r); }
 Rank broadcastRank(std::initializer_list<Rank> ranks);
 Rank broadcastRank(std::span<const Rank> ranks);
 
+/// The result_type tier of a tensor argument: a wrapped number counts as a
+/// Python number, a tensor that may be 0-dim as zero-dim.
+inline Tier tierOf(const Value &tensor) {
+  if (tensor.isWrappedNumber()) return Tier::Wrapped;
+  return tensor.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim;
+}
+
+/// A tensor argument as a result_type operand: a wrapped number stands for
+/// its Python number kind (a wrapped 2.5 is a float, however it is stored).
+inline PromotionOperand tensorOperand(DType d, const Value &tensor) {
+  if (!tensor.isWrappedNumber()) return {d, tierOf(tensor)};
+  NumKind k = isBool(d) ? NumKind::Bool : isComplex(d) ? NumKind::Complex : isFloating(d) ? NumKind::Float : NumKind::Int;
+  return {wrappedNumberDType(k), Tier::Wrapped};
+}
+
 /// result_type over these arguments of the call (tensors, numbers, None
 /// skipped), concrete: the lifting guarantees known dtypes and kinds.
 DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names);

@@ -347,7 +347,17 @@ void Solver::transferOp(ir::NodeId n) {
       else if (d == DType::Complex128) num = Value::number(NumKind::Complex);
       wargs[i] = num;
     }
-    const Evaluation &w = evaluateCached(kind, wargs, wargs, true, node.outputs.size());
+    const Evaluation *wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
+    if (!wp->resolved || wp->outputs == e->outputs) {
+      // No overload takes a number there (`torch.add(2.5, x)`, `2.5 // x`
+      // trace to add(%c, %x), floor_divide(%c, %x)): read the constant as
+      // the wrapped number tensor the eager call made of the scalar.
+      wargs.assign(args.begin(), args.end());
+      for (size_t i = 0; i < node.inputs.size(); ++i)
+        if (isWrappedScalarConstant(node.inputs[i])) wargs[i] = args[i].asWrappedNumber();
+      wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
+    }
+    const Evaluation &w = *wp;
     if (w.resolved && !(w.outputs == e->outputs)) {
       if (opts.tensorConstants == TensorConstantPolicy::Traced) {
         e = &w;

@@ -306,3 +306,37 @@ TEST(GraphRefine, InPlaceOutputUsedLaterKeepsTheInputPrecise) {
 
 } // namespace
 } // namespace dtf::refine
+
+namespace dtf::refine {
+namespace {
+
+// torch.jit.trace of `torch.floor_divide(2.5, x)`, `torch.add(2.5, x)` (x uint8)
+// and `torch.mul(3, z)` (z int32, 0-dim): the scalar is a wrapped number in
+// eager mode, so torch 1.13 gives float32, float32 and int32.
+TEST(GraphRefine, TracedScalarInATensorOnlyPositionIsAWrappedNumber) {
+  auto r = run(R"(graph(%x : Byte(3), %z : Int()):
+  %c : Double(requires_grad=0, device=cpu) = prim::Constant[value={2.5}]()
+  %q : Tensor = aten::floor_divide(%c, %x)
+  %one : int = prim::Constant[value=1]()
+  %s : Tensor = aten::add(%c, %x, %one)
+  %k : Long(requires_grad=0, device=cpu) = prim::Constant[value={3}]()
+  %m : Tensor = aten::mul(%k, %z)
+  return (%q, %s, %m)
+)");
+  EXPECT_EQ(r["q"].str(), "float32:r1");
+  EXPECT_EQ(r["s"].str(), "float32:r1");
+  EXPECT_EQ(r["m"].str(), "int32:r0");
+}
+
+// `x ** 1j` traces to a complex constant printed `0.+1.j`.
+TEST(GraphRefine, ComplexLiteralConstant) {
+  auto r = run(R"(graph(%x : Float(3)):
+  %c : complex = prim::Constant[value=0.+1.j]()
+  %o : Tensor = aten::pow(%x, %c)
+  return (%o)
+)");
+  EXPECT_EQ(r["o"].str(), "complex64:r1");
+}
+
+} // namespace
+} // namespace dtf::refine

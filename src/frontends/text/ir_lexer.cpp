@@ -93,7 +93,17 @@ Token Lexer::next() {
       advance(2);
       while (digit(peek())) advance();
     }
-    if (peek() == 'j') advance(); // complex literal
+    if (peek() == 'j') {
+      advance(); // imaginary literal `1j`
+    } else if ((peek() == '+' || peek() == '-') && (digit(peek(1)) || peek(1) == '.')) {
+      // A complex literal as torch prints it: `0.+1.j`, `1.5-2e-3j` (one line, no spaces).
+      size_t k = 1;
+      while (digit(peek(k))) ++k;
+      if (peek(k) == '.') for (++k; digit(peek(k));) ++k;
+      if ((peek(k) == 'e' || peek(k) == 'E') && (peek(k + 1) == '-' || peek(k + 1) == '+' || digit(peek(k + 1))))
+        for (k += 2; digit(peek(k));) ++k;
+      if (peek(k) == 'j') advance(k + 1);
+    }
     return finish(Token::Kind::Number, from);
   }
   if (c == '"' || c == '\'') {
