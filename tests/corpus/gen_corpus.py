@@ -82,14 +82,83 @@ CASES = {
  "int_mean_err": (lambda a: (a.float().mean(), a.double().var(), a.sum() / a.numel()), (T([1,2,3]),)),
  "complex_more": (lambda z: (z * 2, z.abs().sum(), torch.view_as_real(z).sum(-1), z.exp(), z.sigmoid() if False else z.tanh(), z.sum(), z.mean(), z.real.max()), (torch.randn(3, dtype=torch.complex128),)),
  "bf16_f16_mix": (lambda a, h: (a + h, a * h.sum(), torch.cat([a.float(), h.float()]), a.to(h.dtype) + h, (a > h).sum()), (torch.randn(3).bfloat16(), torch.randn(3).half())),
- "one_hot": (lambda i: (F.one_hot(i, 5), F.one_hot(i, 5).float().sum(0), torch.bincount(i), i.unique() if False else i.sort()[1], torch.argmax(F.one_hot(i,5), 1)), (T([0,1,4,2]),)),}
+ "one_hot": (lambda i: (F.one_hot(i, 5), F.one_hot(i, 5).float().sum(0), torch.bincount(i), i.unique() if False else i.sort()[1], torch.argmax(F.one_hot(i,5), 1)), (T([0,1,4,2]),)),
+ # meshgrid/unique/losses/fft/joins and size-1 facts through views, splits,
+ # pooling and padding (ops a zoo stress run found missing; recurrent below).
+ "anchor_grid": (lambda fm, strides: (lambda sy, sx: (torch.stack([sx.reshape(-1), sy.reshape(-1), sx.reshape(-1), sy.reshape(-1)], 1).float() * 0.5,
+                                                    torch.cartesian_prod(torch.arange(2), torch.arange(3)), torch.meshgrid(fm[0, 0, :, 0], fm[0, 0, 0, :], indexing="xy")[1].sum()))(
+                      *torch.meshgrid(torch.arange(fm.shape[2], dtype=torch.int32) * strides[0], torch.arange(fm.shape[3], dtype=torch.int32) * strides[1], indexing="ij")),
+                 (torch.randn(1, 2, 3, 4), T([8, 16], dtype=torch.int32))),
+ "unit_dims": (lambda x, h, tok: (x.unsqueeze(1).transpose(1, 2).squeeze(2), F.adaptive_avg_pool2d(x, 1).squeeze(-1).squeeze(-1), F.max_pool2d(x.mean(1, keepdim=True), 2).squeeze(1),
+                                  torch.cat([tok, x.flatten(2).transpose(1, 2)], 1).unsqueeze(1).squeeze(1), x.view(2, 1, -1).squeeze(1), h.mT.squeeze(-1), h.permute(2, 0, 1).squeeze(0),
+                                  x.unsqueeze(1).tensor_split([1], dim=2)[0].squeeze(1), x.unsqueeze(0).unbind(1)[0].squeeze(0), F.pad(x.unsqueeze(1), (1, 1)).squeeze(1),
+                                  x[:, :1].expand(2, 1, 4, 4).squeeze(1), x.unsqueeze(1).chunk(2, 2)[0].squeeze(1), F.interpolate(x.sum(1, keepdim=True), scale_factor=2).squeeze(1), x.size(0) * h.squeeze(2)),
+               (torch.randn(2, 3, 4, 4), torch.randn(2, 3, 1, dtype=torch.float64), torch.randn(2, 1, 3))),
+ "unique_flags": (lambda a, m: (torch.unique(a), torch.unique(a, return_inverse=True), torch.unique(a, return_counts=True, return_inverse=True), torch.unique(a.view(2, 3), dim=1),
+                                torch.unique_consecutive(a, return_counts=True), torch.unique_consecutive(a.view(2, 3), return_inverse=True, dim=0), torch.unique(m),
+                                torch.unique(a.float(), sorted=False, return_inverse=True)[1] + 1),
+                  (T([3, 1, 3, 2, 1, 1]), T([True, False, True]))),
+ "margin_losses": (lambda x, y, t, d: (F.cosine_embedding_loss(x, y, t), F.margin_ranking_loss(x[:, 0], y[:, 0], t.float()), F.triplet_margin_loss(x, y, x.flip(0)),
+                                       F.hinge_embedding_loss(d, d.sign()), F.soft_margin_loss(d, d.sign(), reduction="none"), F.multi_margin_loss(x, T([0, 2, 1, 0])),
+                                       F.multilabel_margin_loss(x, T([[0, 1, -1]] * 4)), F.pairwise_distance(x, y), F.pairwise_distance(x, y, keepdim=True), torch.cdist(d, d),
+                                       F.triplet_margin_loss(d, d, d, reduction="none")),
+                   (torch.randn(4, 3), torch.randn(4, 3), T([1, -1, 1, 1]), torch.randn(4, 3, dtype=torch.float64))),
+ "fft_more": (lambda x, d, z: (torch.fft.fft2(x), torch.fft.rfftn(d), torch.fft.irfft(z), torch.fft.hfft(z), torch.fft.ifftn(d), torch.fft.irfft2(torch.fft.rfft2(x)),
+                               torch.fft.fftshift(d), torch.fft.ifftshift(x, dim=0), torch.fft.fftfreq(4), torch.fft.rfftfreq(4, dtype=torch.float64), torch.fft.ihfft(d), torch.fft.fft(T([1, 2, 3, 4]))),
+              (torch.randn(4, 4), torch.randn(4, 4, dtype=torch.float64), torch.randn(4, dtype=torch.complex64))),
+ "stack_joins": (lambda a, h, m, d: (torch.dstack([a, h]), torch.hstack([m, a]), torch.vstack([a.to(torch.uint8), a.to(torch.int8)]), torch.block_diag(a, d[0, 0]), torch.block_diag(m, h.view(1, -1)),
+                                     torch.combinations(a), torch.combinations(h, 3, with_replacement=True), torch.diff(a, prepend=d[0, :1].float()), torch.diff(m), torch.vander(a), torch.vander(h, 2),
+                                     torch.diagflat(h), torch.msort(a.view(3, 1)), torch.hsplit(d, 3)[0], torch.vsplit(d, 1)[0].sum(), torch.dsplit(d.unsqueeze(2), 1)[0]),
+                 (T([3, 1, 2], dtype=torch.int16), torch.randn(3, dtype=torch.float64), T([True, False, True]), T([[1, 2, 3]]))),
+ "complex_misc": (lambda x, d, a: (torch.complex(x, x), torch.complex(d, d).abs(), torch.frexp(d), torch.frexp(x)[1] + a, torch.igamma(x.abs(), a), torch.igammac(d.abs(), x.abs()),
+                                   torch.histc(x), torch.histc(d, 4, 0, 1), torch.trapz(a), torch.trapz(d, x), torch.cumulative_trapezoid(a.float()), torch.trapezoid(d, dx=2)),
+                  (torch.randn(3), torch.randn(3, dtype=torch.float64), T([1, 2, 3], dtype=torch.int32))),
+ "matrix_views": (lambda x, z, a: (x.mT, x.mH, z.mH, z.adjoint(), x.transpose(-1, -2).contiguous().view(-1), z.conj().T, a.mT.sum(0), x[..., :1].mT,
+                                   torch.swapaxes(x, 0, 1), x.movedim(0, -1).mT),
+                  (torch.randn(2, 3, 4), torch.randn(3, 3, dtype=torch.complex64), T([[1, 2], [3, 4]], dtype=torch.int8))),
+ "resample_grid": (lambda x, d, th: (F.interpolate(x, scale_factor=2, mode="nearest-exact"), F.interpolate(d, size=(1, 3), mode="nearest-exact").squeeze(2),
+                                             F.affine_grid(th, (1, 2, 3, 3), align_corners=False), F.grid_sample(x[:1], F.affine_grid(th, (1, 2, 3, 3), align_corners=False), align_corners=False),
+                                             F.pad(d, (1, 1, 0, 0), mode="reflect").squeeze(0), F.pad(x, (1, 2, 1, 2), mode="replicate"), F.adaptive_max_pool2d(x, (1, 2))[0].squeeze(2),
+                                             F.adaptive_max_pool2d(x, (1, 2))[1].squeeze(2), F.avg_pool2d(x, 2).mean((2, 3)), F.max_pool1d(d.flatten(2), 2)),
+                        (torch.randn(2, 2, 4, 4), torch.randn(1, 2, 4, 4, dtype=torch.float64), torch.randn(1, 2, 3))),
+}
+
+
+class Recurrent(torch.nn.Module):
+    """LSTM (batch_first, and on a packed sequence) into a bidirectional GRU and
+    a relu RNN, and the LSTM/GRU cells, in float64: a submodule, so its
+    parameters become graph inputs."""
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 3, batch_first=True)
+        self.gru = torch.nn.GRU(3, 2, bidirectional=True)
+        self.rnn = torch.nn.RNN(2 * 2, 2, nonlinearity="relu")
+        self.cell = torch.nn.LSTMCell(4, 3)
+        self.gcell = torch.nn.GRUCell(4, 2)
+    def forward(self, x, lengths):
+        y, (h, c) = self.lstm(x)
+        z, hz = self.gru(y.transpose(0, 1))
+        w, hw = self.rnn(z)
+        hc, cc = self.cell(x[:, 0])
+        packed = torch.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True)
+        p, _ = self.lstm(packed)
+        unpacked, lens = torch.nn.utils.rnn.pad_packed_sequence(p, batch_first=True)
+        return y, h.squeeze(0), c, z, hz, w, hw, hc, cc, self.gcell(x[:, 1]), unpacked, lens
+
+
+CASES["recurrent"] = (Recurrent().double(), (torch.randn(2, 5, 4, dtype=torch.float64), T([5, 3])))
 
 
 def main():
     for name, (fn, args) in CASES.items():
         class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                if isinstance(fn, torch.nn.Module):
+                    self.f = fn  # a submodule: its parameters become graph inputs
+
             def forward(self, *a):
-                return fn(*a)
+                return self.f(*a) if hasattr(self, "f") else fn(*a)
 
         tr = torch.jit.trace(M(), tuple(a.clone() for a in args), check_trace=False)
         g = tr.graph.copy()

@@ -294,6 +294,9 @@ void registerElementwiseBinary(Registry &r) {
         simple(PK::IntToFloat, kComplex));
   r.add("aten::special_xlogy.self_scalar", "binary.int_to_float",
         simple(PK::IntToFloat, kComplex));
+  for (const char *k : {"aten::special_xlog1py", "aten::special_xlog1py.other_scalar", "aten::special_xlog1py.self_scalar",
+                        "aten::special_zeta", "aten::special_zeta.other_scalar", "aten::special_zeta.self_scalar"})
+    r.add(k, "binary.int_to_float", simple(PK::IntToFloat, kComplex));
 
   // Float-only math without integer promotion: integers have no kernel.
   const unsigned floatOnly = kBool | kInt | kComplex;

@@ -21,6 +21,26 @@ Rank sizeRank(const Value &size) {
 
 NumKind kindOf(const OpCall &c, std::string_view n) { return *c.arg(n).numKind(); }
 
+/// `fn` with the size-1 facts of its size list (a known 1: size 1, another
+/// known size: not 1) on its result. (shape_views.cpp reads view/expand
+/// lists the same way.)
+RuleFn sized(RuleFn fn, std::string sizeArg = "size") {
+  return [fn = std::move(fn), sizeArg](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &l = c.arg(sizeArg);
+    if (!r.ok() || r.outputs().size() != 1 || !r.outputs()[0].isTensor() || !l.isList() || !l.lengthKnown() ||
+        l.elements().size() > 32)
+      return r;
+    UnitDims u;
+    for (size_t i = 0; i < l.elements().size(); ++i) {
+      auto v = l.elements()[i].isNumber() ? l.elements()[i].intValue() : std::nullopt;
+      if (v && *v == 1) u.ones |= uint32_t{1} << i;
+      else if (v && *v >= 0) u.others |= uint32_t{1} << i;
+    }
+    return r.outputs()[0].withUnitDims(u);
+  };
+}
+
 /// zeros / ones / empty / rand-free factories: dtype or float32.
 RuleFn defaultFloat(std::string sizeArg, std::optional<int> fixedRank = std::nullopt) {
   return [=](const OpCall &c) -> RuleResult {
@@ -220,11 +240,11 @@ void registerFactories(Registry &r) {
   r.add("aten::arange.start_step", fam, arange({"start", "end", "step"}))
       .sample("start", "0").sample("end", "5").sample("step", "sweep")
       .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
-  r.add("aten::zeros", fam, defaultFloat("size")).sample("size", "[2,3]");
-  r.add("aten::ones", fam, defaultFloat("size")).sample("size", "[2,3]");
-  r.add("aten::empty.memory_format", fam, defaultFloat("size")).sample("size", "[2,3]");
+  r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
+  r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
+  r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
-  r.add("aten::full", fam, full).sample("size", "[2,3]");
+  r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::eye", fam, defaultFloat("", 2)).sample("n", "3");
   r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
   r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
@@ -246,8 +266,8 @@ void registerFactories(Registry &r) {
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, likeSelf);
   r.add("aten::full_like", fam, withFill(likeSelf));
   for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
-    r.add(k, fam, newLike).sample("size", "[2,3]");
-  r.add("aten::new_full", fam, withFill(newLike)).sample("size", "[2,3]");
+    r.add(k, fam, sized(newLike)).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
+  r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}});
   r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");

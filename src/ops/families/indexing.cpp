@@ -257,22 +257,36 @@ void registerIndexing(Registry &r) {
      return tensorOf(w == DType::Float32 ? DType::Float32 : DType::Float64, Rank::exact(1));
    }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}});
 
-  r.add("aten::_unique", fam, [](const OpCall &c) -> RuleResult {
-    return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, Rank::top())};
-  }).skipConformance("output ranks of unused inverse depend on flags");
-  r.add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
-    return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, Rank::top()),
-                              tensorOf(DType::Int64, Rank::top())};
-  }).skipConformance("output ranks of unused inverse/counts depend on flags");
-  r.add("aten::unique_consecutive", fam, [](const OpCall &c) -> RuleResult {
-    Rank out = c.arg("dim").isNone() ? Rank::exact(1) : c.rank("self");
-    return std::vector<Value>{tensorOf(c.dtype("self"), out), tensorOf(DType::Int64, Rank::top()),
-                              tensorOf(DType::Int64, Rank::top())};
-  }).skipConformance("output ranks of unused inverse/counts depend on flags");
+  // unique: values are 1-D (with dim=: self's rank). An inverse that was not
+  // asked for is an empty 1-D tensor, else it has self's shape (with dim=:
+  // one entry per slice); counts are 1-D.
+  auto inverseRank = [](const OpCall &c, std::string_view flag, Rank asked) {
+    auto f = c.arg(flag).boolValue();
+    if (!f) return Rank::join(asked, Rank::exact(1));
+    return *f ? asked : Rank::exact(1);
+  };
+  r.add("aten::_unique", fam, [inverseRank](const OpCall &c) -> RuleResult {
+     return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)),
+                               tensorOf(DType::Int64, inverseRank(c, "return_inverse", c.rank("self")))};
+   }).variant({{"return_inverse", "True"}});
+  r.add("aten::_unique2", fam, [inverseRank](const OpCall &c) -> RuleResult {
+     return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)),
+                               tensorOf(DType::Int64, inverseRank(c, "return_inverse", c.rank("self"))),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).variant({{"return_inverse", "True"}, {"return_counts", "True"}});
+  r.add("aten::unique_consecutive", fam, [inverseRank](const OpCall &c) -> RuleResult {
+     bool noDim = c.arg("dim").isNone();
+     Rank out = noDim ? Rank::exact(1) : c.rank("self");
+     Rank inv = inverseRank(c, "return_inverse", noDim ? c.rank("self") : Rank::exact(1));
+     return std::vector<Value>{tensorOf(c.dtype("self"), out), tensorOf(DType::Int64, inv),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
+      .variant({{"self", "sweep![2,2]"}, {"dim", "0"}}).variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}});
   r.add("aten::unique_dim", fam, [](const OpCall &c) -> RuleResult {
-    return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::top()),
-                              tensorOf(DType::Int64, Rank::top())};
-  }).skipConformance("output ranks of unused inverse/counts depend on flags");
+     return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).sample("self", "sweep![2,2]").sample("dim", "0")
+      .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}});
 }
 
 } // namespace dtf

@@ -168,6 +168,66 @@ void registerMiscCoverage(Registry &r) {
        Rank rk = c.rank("self");
        return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(DType::Int64, rk)};
      }).sample("dim", "0");
+
+  // complex(real, imag): both Half/Float/Double of one dtype (measured).
+  r.add("aten::complex", "misc.polar", [](const OpCall &c) -> RuleResult {
+     DType a = c.dtype("real"), b = c.dtype("imag");
+     auto ok = [](DType d) { return d == DType::Float16 || d == DType::Float32 || d == DType::Float64; };
+     if (!ok(a) || !ok(b))
+       return c.semantic("expected both inputs to be half, float or double tensors but got {} and {}", name(a), name(b));
+     if (a != b) return c.semantic("expected imag of dtype {}, got {}", name(a), name(b));
+     return tensorOf(*toComplexType(a), broadcastRank({c.rank("real"), c.rank("imag")}));
+   });
+  // frexp: floating self only; mantissa of self's dtype, int32 exponent.
+  r.add("aten::frexp.Tensor", "misc.frexp", [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    if (!isFloating(d)) return c.semantic("torch.frexp() only supports floating-point dtypes, got {}", name(d));
+    Rank rk = c.rank("self");
+    return std::vector<Value>{tensorOf(d, rk), tensorOf(DType::Int32, rk)};
+  });
+  // igamma/igammac compute in the promoted dtype: floating only (the
+  // integral and complex kernels are missing).
+  for (const char *op : {"aten::igamma", "aten::igammac"})
+    r.add(op, "misc.igamma", [](const OpCall &c) -> RuleResult {
+      DType p = promoteArgs(c, {"self", "other"});
+      Rank rk = broadcastRank({c.rank("self"), c.rank("other")});
+      if (!isFloating(p)) return c.missingKernel("no igamma kernel for {}", name(p));
+      return tensorOf(p, rk);
+    });
+  // histc: a 1-D histogram of self's dtype; floating only (integral, bool
+  // and complex CPU kernels are missing; CUDA has integral ones).
+  r.add("aten::histc", "misc.histc", [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    auto lo = c.arg("min").floatValue(), hi = c.arg("max").floatValue();
+    if (lo && hi && *lo > *hi) return c.semantic("torch.histc: max must be larger than min");
+    if (!isFloating(d)) return c.missingKernel("no histc kernel for {}", name(d));
+    return tensorOf(d, Rank::exact(1));
+  });
+  // trapezoid rule over dim: integral inputs give float32, bool is refused;
+  // the sum drops dim (cumulative_trapezoid keeps it). With x: y and x
+  // promoted first.
+  auto trapz = [](bool withX, bool cumulative) {
+    return [=](const OpCall &c) -> RuleResult {
+      DType d = c.dtype("y");
+      if (withX) {
+        if (d == DType::Bool || c.dtype("x") == DType::Bool)
+          return c.semantic("received a bool input for `x` or `y`, but bool is not supported");
+        d = promoteTypes(d, c.dtype("x"));
+      } else if (d == DType::Bool) {
+        return c.semantic("received a bool input for `y`, but bool is not supported");
+      }
+      auto rk = c.rank("y").value();
+      if (rk && *rk == 0) return c.semantic("dimension specified as -1 but tensor has no dimensions");
+      Rank out = cumulative ? c.rank("y") : (rk ? Rank::exact(*rk - 1) : Rank::top());
+      return tensorOf(applyKind(PromotionKind::IntToFloat, d), out);
+    };
+  };
+  r.add("aten::trapz.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]");
+  r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
+  r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
+  r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]");
+  r.add("aten::trapezoid.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]").sample("dx", "1");
+  r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1");
 }
 
 } // namespace dtf

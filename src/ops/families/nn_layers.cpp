@@ -9,8 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +50,61 @@ RuleFn keepInput(std::string in, int minRank = 0) {
   return [in, minRank](const OpCall &c) -> RuleResult {
     if (auto e = requireRankAtLeast(c, in, minRank)) return *e;
     return tensorOf(c.dtype(in), c.rank(in));
+  };
+}
+
+uint32_t bitOf(int i) { return i >= 0 && i < 32 ? uint32_t{1} << i : 0; }
+
+/// Size-1 facts for layers that keep the leading (batch, channel) dims and
+/// resize the `spatial` trailing ones: the leading facts of `in` are kept;
+/// a known output size list (`sizes`) gives the trailing ones.
+RuleFn leadingFacts(RuleFn fn, std::string in, int spatial, std::string sizes = "") {
+  return [fn = std::move(fn), in, spatial, sizes](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &x = c.arg(in);
+    auto rk = x.rank().value();
+    if (!r.ok() || !rk || *rk > 32 || *rk < spatial) return r;
+    UnitDims f = x.unitDims(), u;
+    uint32_t lead = bitOf(*rk - spatial) - 1;
+    u.ones = f.ones & lead;
+    u.others = f.others & lead;
+    if (!sizes.empty()) {
+      const Value &l = c.arg(sizes);
+      if (l.isList() && l.lengthKnown() && static_cast<int>(l.elements().size()) == spatial)
+        for (int i = 0; i < spatial; ++i) {
+          auto v = l.elements()[i].isNumber() ? l.elements()[i].intValue() : std::nullopt;
+          if (v && *v == 1) u.ones |= bitOf(*rk - spatial + i);
+          else if (v && *v > 1) u.others |= bitOf(*rk - spatial + i);
+        }
+    }
+    std::vector<Value> outs = r.outputs();
+    for (Value &o : outs)
+      if (o.isTensor() && o.rank() == x.rank()) o = o.withUnitDims(u);
+    return outs;
+  };
+}
+
+/// Padding: dims whose two pad amounts are known zeros, and the dims before
+/// the padded ones, keep their size-1 facts.
+RuleFn padFacts(RuleFn fn, std::string in, std::string pad) {
+  return [fn = std::move(fn), in, pad](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &x = c.arg(in);
+    const Value &p = c.arg(pad);
+    auto rk = x.rank().value();
+    if (!r.ok() || !rk || *rk > 32 || !p.isList() || !p.lengthKnown() || p.elements().size() % 2) return r;
+    int k = static_cast<int>(p.elements().size()) / 2;
+    if (k > *rk) return r;
+    uint32_t keep = bitOf(*rk - k) - 1;
+    for (int i = 0; i < k; ++i) {
+      auto a = p.elements()[2 * i].intValue(), b = p.elements()[2 * i + 1].intValue();
+      if (a && b && *a == 0 && *b == 0) keep |= bitOf(*rk - 1 - i);
+    }
+    UnitDims f = x.unitDims();
+    std::vector<Value> outs = r.outputs();
+    for (Value &o : outs)
+      if (o.isTensor() && o.rank() == x.rank()) o = o.withUnitDims({f.ones & keep, f.others & keep});
+    return outs;
   };
 }
 
@@ -157,6 +215,91 @@ RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
 RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
 RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 
+/// The fused RNNs and cells: input, hidden states and weights share one
+/// dtype (the matmul kernels check it; measured on 1.13 CPU). Integral
+/// inputs raise in the in-place gate activations; bool has no matmul kernel
+/// and CPU none for half. Returns the common dtype, or nullopt when a list
+/// of unknown length may mix dtypes (then the results are unknown).
+struct RnnCheck {
+  std::optional<RuleError> error;
+  std::optional<DType> dtype;
+};
+
+/// The gate activation decides what integer inputs do: relu keeps them; the
+/// tanh cell's out-of-place tanh makes float32; the rest run in place and raise.
+enum class RnnAct : uint8_t { InPlace, Relu, TanhCell };
+
+RnnCheck rnnCheck(const OpCall &c, std::string_view in, std::initializer_list<std::string_view> args,
+                  RnnAct act = RnnAct::InPlace) {
+  DType d = c.dtype(in);
+  bool mayMix = false;
+  for (std::string_view n : args) {
+    const Value &v = c.arg(n);
+    std::vector<DTypeSet> sets;
+    if (v.isTensor()) sets.push_back(DTypeSet(c.dtype(n)));
+    else if (v.isList() && v.lengthKnown())
+      for (size_t i = 0; i < v.elements().size(); ++i) {
+        // An LSTM's cell state c only meets the gates elementwise: another
+        // dtype is accepted (1.13), with results not modelled here.
+        if (n == "hx" && i == 1 && !(v.elements()[i].dtypes() == DTypeSet(d))) mayMix = true;
+        else sets.push_back(v.elements()[i].dtypes());
+      }
+    else if (v.isList()) {
+      Value s = v.elementSummary();
+      if (s.isTensor() && !(s.dtypes() == DTypeSet(d))) mayMix = true;
+    }
+    for (const DTypeSet &ds : sets)
+      if (!(ds == DTypeSet(d)))
+        return {c.semantic("mat1 and mat2 must have the same dtype ({} and {})", name(d), name(*ds.begin())), {}};
+  }
+  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
+    return {c.missingKernel("no CPU matmul kernel for {}", name(d)), {}};
+  if (isIntegral(d) && act == RnnAct::Relu) return {std::nullopt, mayMix ? std::nullopt : std::optional(d)};
+  if (isIntegral(d) && act == RnnAct::TanhCell) return {std::nullopt, mayMix ? std::nullopt : std::optional(DType::Float32)};
+  if (isIntegral(d))
+    return {c.semantic("result type float32 can't be cast to the desired output type {}", name(d)), {}};
+  if (isComplex(d) && act == RnnAct::Relu) return {c.semantic("clamp is not supported for complex types"), {}};
+  if (mayMix) return {};
+  return {std::nullopt, d};
+}
+
+/// Samples for an RNN rule: the main one sweeps `in` with float32 weights;
+/// one variant per dtype with every tensor of that dtype; one sweeping each
+/// other argument. `shapes` maps argument -> shape (lists: "[..],[..]").
+void rnnSamples(Registry::Entry e, std::string in, std::vector<std::pair<std::string, std::vector<std::string>>> shapes,
+                std::map<std::string, std::string, std::less<>> fixed) {
+  auto spec = [](const std::string &dt, const std::vector<std::string> &sh, bool list) {
+    std::string out = list ? "[" : "";
+    for (size_t i = 0; i < sh.size(); ++i) out += (i ? "," : "") + dt + sh[i];
+    return list ? out + "]" : out;
+  };
+  auto with = [&](const std::string &sweepArg, const std::string &dt) {
+    std::map<std::string, std::string, std::less<>> m = fixed;
+    for (auto &[a, sh] : shapes) {
+      bool list = sh.size() > 1 || a == "hx_list" || a == "params";
+      std::string name = a == "hx_list" ? "hx" : a;
+      m[name] = spec(a == sweepArg ? "sweep!" : dt, sh, list);
+    }
+    return m;
+  };
+  for (auto &[a, v] : with(in, "float32")) e.sample(a, v);
+  for (const char *dt : {"float64", "bfloat16", "complex64", "float16", "int32", "bool"}) e.variant(with("", dt));
+  for (auto &[a, sh] : shapes)
+    if (a != in) e.variant(with(a, "float32"));
+}
+
+/// Composite losses whose CPU result, when every listed tensor has one
+/// floating dtype, is that dtype (measured); other mixes stay unknown.
+RuleFn sameFloatLoss(std::vector<std::string> args, std::function<Rank(const OpCall &)> rank) {
+  return [args, rank](const OpCall &c) -> RuleResult {
+    DType d = c.dtype(args[0]);
+    for (const std::string &n : args)
+      if (c.arg(n).isTensor() && c.dtype(n) != d) return Value::tensor(DTypeSet::all(), rank(c));
+    if (!isFloating(d)) return Value::tensor(DTypeSet::all(), rank(c));
+    return tensorOf(d, rank(c));
+  };
+}
+
 } // namespace
 
 void registerNnLayers(Registry &r) {
@@ -166,19 +309,22 @@ void registerNnLayers(Registry &r) {
                                   {"aten::max_pool3d", 5, "[1,1,1]"}, {"aten::avg_pool1d", 3, "[1]"},
                                   {"aten::avg_pool2d", 4, "[1,1]"}, {"aten::avg_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, keepInput("self", p.rank - 1)).sample("self", shape).sample("kernel_size", p.kernel);
+    r.add(p.key, pool, leadingFacts(keepInput("self", p.rank - 1), "self", p.rank - 2)).sample("self", shape)
+        .sample("kernel_size", p.kernel).variant({{"self", shape}, {"kernel_size", p.kernel}, {"stride", p.kernel}});
   }
   for (Pool p : std::vector<Pool>{{"aten::max_pool1d_with_indices", 3, "[1]"},
                                   {"aten::max_pool2d_with_indices", 4, "[1,1]"},
                                   {"aten::max_pool3d_with_indices", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, withIndices(p.rank - 1)).sample("self", shape).sample("kernel_size", p.kernel);
+    r.add(p.key, pool, leadingFacts(withIndices(p.rank - 1), "self", p.rank - 2)).sample("self", shape)
+        .sample("kernel_size", p.kernel);
   }
   for (Pool p : std::vector<Pool>{{"aten::adaptive_avg_pool1d", 3, "[1]"},
                                   {"aten::adaptive_avg_pool2d", 4, "[1,1]"},
                                   {"aten::adaptive_avg_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, adaptiveAvg(p.rank - 1)).sample("self", shape).sample("output_size", p.kernel);
+    r.add(p.key, pool, leadingFacts(adaptiveAvg(p.rank - 1), "self", p.rank - 2, "output_size")).sample("self", shape)
+        .sample("output_size", p.kernel);
   }
   r.add("aten::_adaptive_avg_pool2d", pool, keepInput("self", 3))
       .sample("self", "sweep![1,1,2,2]").sample("output_size", "[1,1]");
@@ -186,7 +332,8 @@ void registerNnLayers(Registry &r) {
                                   {"aten::adaptive_max_pool2d", 4, "[1,1]"},
                                   {"aten::adaptive_max_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, withIndices(p.rank - 1)).sample("self", shape).sample("output_size", p.kernel);
+    r.add(p.key, pool, leadingFacts(withIndices(p.rank - 1), "self", p.rank - 2, "output_size")).sample("self", shape)
+        .sample("output_size", p.kernel);
   }
   auto unpool = [](const OpCall &c) -> RuleResult {
     if (auto e = requireInt64(c, "indices")) return *e;
@@ -331,6 +478,12 @@ void registerNnLayers(Registry &r) {
            {"aten::upsample_linear1d.vec", "input", 3, {{"input", "sweep![1,1,2]"}, {"output_size", "[4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
            {"aten::upsample_bicubic2d.vec", "input", 4, {{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
            {"aten::upsample_trilinear3d.vec", "input", 5, {{"input", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}, {"align_corners", "False"}, {"scale_factors", "None"}}},
+           {"aten::_upsample_nearest_exact1d", "self", 3, {{"self", "sweep![1,1,2]"}, {"output_size", "[4]"}}},
+           {"aten::_upsample_nearest_exact2d", "self", 4, {{"self", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}}},
+           {"aten::_upsample_nearest_exact3d", "self", 5, {{"self", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}}},
+           {"aten::_upsample_nearest_exact1d.vec", "input", 3, {{"input", "sweep![1,1,2]"}, {"output_size", "[4]"}, {"scale_factors", "None"}}},
+           {"aten::_upsample_nearest_exact2d.vec", "input", 4, {{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"scale_factors", "None"}}},
+           {"aten::_upsample_nearest_exact3d.vec", "input", 5, {{"input", "sweep![1,1,2,2,2]"}, {"output_size", "[4,4,4]"}, {"scale_factors", "None"}}},
            {"aten::__interpolate", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"size", "4"}}},
            {"aten::__interpolate.scale_list", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"scale_factor", "[2.0,2.0]"}}},
            {"aten::__interpolate.size_list", "input", 3, {{"input", "sweep![1,1,2,2]"}, {"size", "[4,4]"}}},
@@ -346,18 +499,36 @@ void registerNnLayers(Registry &r) {
            {"aten::channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
            {"aten::native_channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
        }) {
-    auto e = r.add(k.key, rs, keepInput(k.in, k.minRank));
+    // Upsampling keeps N and C (and takes a known output size); padding
+    // keeps what it does not pad.
+    std::string key = k.key;
+    RuleFn fn = keepInput(k.in, k.minRank);
+    if (key.find("upsample") != std::string::npos) fn = leadingFacts(fn, k.in, k.minRank - 2, "output_size");
+    else if (key.find("_pad") != std::string::npos) fn = padFacts(fn, k.in, "padding");
+    auto e = r.add(k.key, rs, fn);
     for (auto &[a, v] : k.s) e.sample(a, v);
   }
-  r.add("aten::constant_pad_nd", rs, keepInput("self")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
+  r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
+      .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
       .sample("value", "0");
-  r.add("aten::pad", rs, keepInput("self")).sample("self", "sweep![2,2]").sample("pad", "[1,1]");
+  r.add("aten::pad", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
+      .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}});
   for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d"})
     r.add(k, rs, [](const OpCall &c) -> RuleResult {
        if (auto e = requireSame(c, {"input", "grid"})) return *e;
        return tensorOf(c.dtype("input"), c.rank("input"));
      }).sample("input", "sweep![1,1,2,2]").sample("grid", "sweep![1,2,2,2]").sample("interpolation_mode", "0")
         .sample("padding_mode", "0").sample("align_corners", "False");
+  // affine_grid: the grid is theta's dtype (floating only: it is built with
+  // linspace in theta's dtype), rank len(size) (N,H,W,2 or N,D,H,W,3).
+  r.add("aten::affine_grid_generator", rs, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("theta");
+     const Value &size = c.arg("size");
+     Rank rk = size.isList() && size.lengthKnown() ? Rank::exact(size.elements().size()) : Rank::top();
+     if (!isFloating(d)) return Value::tensor(DTypeSet::all(), rk);
+     return tensorOf(d, rk);
+   }).sample("theta", "sweep![1,2,3]").sample("size", "[1,1,2,2]").sample("align_corners", "False")
+      .variant({{"theta", "sweep![1,3,4]"}, {"size", "[1,1,2,2,2]"}});
   r.add("aten::im2col", rs, [](const OpCall &c) -> RuleResult {
      auto rk = c.rank("self").value();
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk - 1) : Rank::top());
@@ -497,6 +668,73 @@ void registerNnLayers(Registry &r) {
    }).sample("grad_output", "sweep![]").sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
       .sample("total_weight", "sweep![]");
+  auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
+  auto lossOfInput1 = [](const OpCall &c) { return lossRank(c, broadcast2(c, "input1", "input2")); };
+  // cosine_embedding_loss: one loss per row (rank of the input minus 1).
+  r.add("aten::cosine_embedding_loss", loss, sameFloatLoss({"input1", "input2"}, [](const OpCall &c) {
+     Rank b = broadcast2(c, "input1", "input2");
+     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   })).sample("input1", "sweep![2,3]").sample("input2", "sweep![2,3]").sample("target", "float32[2]")
+      .variant({{"input1", "float32[2,3]"}, {"input2", "float32[2,3]"}, {"target", "sweep![2]"}})
+      .variant({{"reduction", "0"}});
+  r.add("aten::margin_ranking_loss", loss, sameFloatLoss({"input1", "input2", "target"}, lossOfInput1))
+      .sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
+      .variant({{"input1", "float64[3]"}, {"input2", "float64[3]"}, {"target", "sweep![3]"}})
+      .variant({{"reduction", "0"}});
+  r.add("aten::hinge_embedding_loss", loss, sameFloatLoss({"self", "target"}, lossOfSelf))
+      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}});
+  r.add("aten::soft_margin_loss", loss, sameFloatLoss({"self", "target"}, lossOfSelf))
+      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}});
+  r.add("aten::triplet_margin_loss", loss, sameFloatLoss({"anchor", "positive", "negative"}, [](const OpCall &c) {
+     Rank b = broadcastRank({c.rank("anchor"), c.rank("positive"), c.rank("negative")});
+     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   })).sample("anchor", "sweep![2,3]").sample("positive", "sweep![2,3]").sample("negative", "float32[2,3]")
+      .variant({{"reduction", "0"}});
+  // multi(label)_margin_loss: an int64 target; CPU kernels for float/double
+  // only (half and bf16 exist on CUDA: left unknown).
+  auto marginLoss = [](bool label) {
+    return [label](const OpCall &c) -> RuleResult {
+      DType d = c.dtype("self");
+      auto sr = c.rank("self").value();
+      Rank elem = sr ? Rank::exact(std::max(*sr - 1, 0)) : Rank::top(); // one loss per sample
+      Rank out = lossRank(c, elem);
+      if (d != DType::Float32 && d != DType::Float64) return Value::tensor(DTypeSet::all(), out);
+      if (c.dtype("target") != DType::Int64)
+        return c.semantic("expected scalar type Long but found {}", name(c.dtype("target")));
+      if (!label && c.arg("weight").isTensor() && c.dtype("weight") != d) return Value::tensor(DTypeSet::all(), out);
+      return tensorOf(d, out);
+    };
+  };
+  r.add("aten::multi_margin_loss", loss, marginLoss(false))
+      .sample("self", "sweep![2,3]").sample("target", "sweep![2]=0").sample("weight", "None")
+      .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}});
+  r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
+      .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
+  // pairwise_distance is norm(x1 - x2 + eps, p, -1): the real type of the
+  // promoted difference (integers: float32); no bool subtraction.
+  r.add("aten::pairwise_distance", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("x1") == DType::Bool || c.dtype("x2") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     DType d = toRealValueType(applyKind(PromotionKind::IntToFloat, promote2(c, "x1", "x2")));
+     Rank b = broadcast2(c, "x1", "x2");
+     auto keep = c.arg("keepdim").boolValue();
+     if (!keep) return Value::tensor(DTypeSet(d), Rank::top());
+     return tensorOf(d, *keep ? b : (b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top()));
+   }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").variant({{"keepdim", "True"}})
+      .variant({{"x1", "sweep[3]"}, {"x2", "float32[3]"}});
+  // cdist: float or double operands of one dtype (CPU; half/bf16 are CUDA
+  // only), batch dims broadcast: rank of the larger operand.
+  for (const char *k : {"aten::cdist", "aten::_cdist_forward"})
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       DType a = c.dtype("x1"), b = c.dtype("x2");
+       for (DType d : {a, b})
+         if (!isFloating(d)) return c.semantic("cdist only supports floating-point dtypes, got {}", name(d));
+       Rank rk = broadcast2(c, "x1", "x2");
+       if (a == DType::Float16 || a == DType::BFloat16) return Value::tensor(DTypeSet::all(), rk);
+       if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
+       return tensorOf(a, rk);
+     }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None");
+
   // Spectral ops: integers go through the default float; CPU (pocketfft)
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";
@@ -513,6 +751,39 @@ void registerNnLayers(Registry &r) {
   r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2", "aten::fft_fftn", "aten::fft_ifftn"})
+    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]");
+  for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
+    r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]");
+  r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  // The inverse real transforms (and hfft) give the real type of the complex
+  // input (a real input is made complex first).
+  auto realOut = [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+      return c.semantic("unsupported dtype {}", name(d));
+    DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
+    return tensorOf(out, c.rank("self"));
+  };
+  r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]");
+  r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]");
+  for (const char *k : {"aten::fft_irfft2", "aten::fft_irfftn", "aten::fft_hfft2", "aten::fft_hfftn"})
+    r.add(k, spec, realOut).sample("self", "sweep![4,4]");
+  // fftshift is a roll over the dims: any dtype, same rank (a 0-dim tensor
+  // has no dim to roll: "`shifts` required").
+  for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"})
+    r.add(k, spec, [](const OpCall &c) -> RuleResult {
+       if (auto rk = c.rank("self").value(); rk && *rk == 0) return c.semantic("`shifts` required");
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep[4]");
+  // fftfreq: arange(n) scaled by 1/(n*d), in dtype= (default float32),
+  // which must be floating or complex.
+  for (const char *k : {"aten::fft_fftfreq", "aten::fft_rfftfreq"})
+    r.add(k, spec, [](const OpCall &c) -> RuleResult {
+       DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+       if (!isFloating(d) && !isComplex(d)) return c.semantic("requires a floating point or complex dtype, got {}", name(d));
+       return tensorOf(d, Rank::exact(1));
+     }).sample("n", "4");
   // stft (measured on 1.13): self must be a 1-D or 2-D floating or complex
   // tensor; it is multiplied by the window (plain promotion, both dim-tier);
   // return_complex defaults to "self or window is complex" (None on a real
@@ -585,6 +856,101 @@ void registerNnLayers(Registry &r) {
       .variant({{"proj_bias", "sweep![4]"}})
       .variant({{"average_attn_weights", "False"}})
       .variant({{"need_weights", "False"}});
+
+  // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
+  // keep the common dtype; the output sequence is 3-D (2-D packed data),
+  // hidden states have the rank of the given ones.
+  const char *rnn = "nn.rnn";
+  std::map<std::string, std::string, std::less<>> flags{
+      {"has_biases", "True"}, {"num_layers", "1"}, {"dropout", "0.0"}, {"train", "False"}, {"bidirectional", "False"}};
+  auto inputFlags = flags;
+  inputFlags["batch_first"] = "False";
+  // A hidden state out has the shape of the one given (rank and size-1 facts).
+  auto hiddenLike = [](const Value &h, const DTypeSet &ds) {
+    return h.isTensor() ? Value::tensor(ds, h.rank()).withUnitDims(h.unitDims()) : Value::tensor(ds, Rank::top());
+  };
+  auto rankAt = [hiddenLike](const Value &l, size_t i, const DTypeSet &ds) {
+    return l.isList() && l.lengthKnown() && l.elements().size() > i ? hiddenLike(l.elements()[i], ds)
+                                                                      : Value::tensor(ds, Rank::top());
+  };
+  // kind: 0 = lstm (hx is a list of h and c), 1 = gru/rnn (one hx).
+  auto seqRule = [rankAt, hiddenLike](bool lstm, bool packed, RnnAct act = RnnAct::InPlace) {
+    return [=](const OpCall &c) -> RuleResult {
+      std::string in = packed ? "data" : "input";
+      int want = packed ? 2 : 3;
+      if (auto rk = c.rank(in).value(); rk && *rk != want)
+        return c.semantic("expected a {}-D {}, got {}-D", want, in, *rk);
+      if (packed && c.dtype("batch_sizes") != DType::Int64)
+        return c.semantic("batch_sizes must be int64, got {}", name(c.dtype("batch_sizes")));
+      RnnCheck k = rnnCheck(c, in, {"hx", "params"}, act);
+      if (k.error) return *k.error;
+      DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
+      std::vector<Value> out{Value::tensor(ds, Rank::exact(want))};
+      if (lstm) {
+        out.push_back(rankAt(c.arg("hx"), 0, ds));
+        out.push_back(rankAt(c.arg("hx"), 1, ds));
+      } else {
+        out.push_back(hiddenLike(c.arg("hx"), ds));
+      }
+      return out;
+    };
+  };
+  rnnSamples(r.add("aten::lstm.input", rnn, seqRule(true, false)), "input",
+             {{"input", {"[3,1,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+             inputFlags);
+  rnnSamples(r.add("aten::gru.input", rnn, seqRule(false, false)), "input",
+             {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, inputFlags);
+  for (const char *k : {"aten::rnn_tanh.input", "aten::rnn_relu.input"})
+    rnnSamples(r.add(k, rnn, seqRule(false, false, std::string_view(k).find("relu") != std::string_view::npos
+                                                        ? RnnAct::Relu : RnnAct::InPlace)), "input",
+               {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, inputFlags);
+  auto packedFlags = flags;
+  packedFlags["batch_sizes"] = "int64[3]";
+  rnnSamples(r.add("aten::lstm.data", rnn, seqRule(true, true)), "data",
+             {{"data", {"[3,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+             packedFlags);
+  rnnSamples(r.add("aten::gru.data", rnn, seqRule(false, true)), "data",
+             {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, packedFlags);
+  for (const char *k : {"aten::rnn_tanh.data", "aten::rnn_relu.data"})
+    rnnSamples(r.add(k, rnn, seqRule(false, true, std::string_view(k).find("relu") != std::string_view::npos
+                                                       ? RnnAct::Relu : RnnAct::InPlace)), "data",
+               {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, packedFlags);
+  // Cells: hx (h, c for LSTM) gives the result ranks.
+  rnnSamples(r.add("aten::lstm_cell", rnn, [rankAt](const OpCall &c) -> RuleResult {
+               RnnCheck k = rnnCheck(c, "input", {"hx", "w_ih", "w_hh", "b_ih", "b_hh"});
+               if (k.error) return *k.error;
+               DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
+               return std::vector<Value>{rankAt(c.arg("hx"), 0, ds), rankAt(c.arg("hx"), 1, ds)};
+             }),
+             "input", {{"input", {"[1,4]"}}, {"hx_list", {"[1,2]", "[1,2]"}}, {"w_ih", {"[8,4]"}}, {"w_hh", {"[8,2]"}},
+                       {"b_ih", {"[8]"}}, {"b_hh", {"[8]"}}}, {});
+  for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) {
+    std::string g = std::string(k) == "aten::gru_cell" ? "6" : "2";
+    RnnAct act = std::string(k) == "aten::rnn_relu_cell" ? RnnAct::Relu
+                 : std::string(k) == "aten::rnn_tanh_cell" ? RnnAct::TanhCell : RnnAct::InPlace;
+    rnnSamples(r.add(k, rnn, [act, hiddenLike](const OpCall &c) -> RuleResult {
+                 RnnCheck kk = rnnCheck(c, "input", {"hx", "w_ih", "w_hh", "b_ih", "b_hh"}, act);
+                 if (kk.error) return *kk.error;
+                 return hiddenLike(c.arg("hx"), kk.dtype ? DTypeSet(*kk.dtype) : DTypeSet::all());
+               }),
+               "input", {{"input", {"[1,4]"}}, {"hx", {"[1,2]"}}, {"w_ih", {"[" + g + ",4]"}}, {"w_hh", {"[" + g + ",2]"}},
+                         {"b_ih", {"[" + g + "]"}}, {"b_hh", {"[" + g + "]"}}}, {});
+  }
+  // Packing for the .data forms: lengths must be a 1-D int64 tensor.
+  r.add("aten::_pack_padded_sequence", rnn, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("lengths") != DType::Int64)
+       return c.semantic("'lengths' argument should be a 1D CPU int64 tensor, but got {}", name(c.dtype("lengths")));
+     auto rk = c.rank("input").value();
+     if (rk && *rk < 2) return c.semantic("expected a batched input of at least 2 dims, got {}-D", *rk);
+     return std::vector<Value>{tensorOf(c.dtype("input"), rk ? Rank::exact(*rk - 1) : Rank::atLeast1()),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).sample("input", "sweep![2,1,3]").sample("lengths", "sweep![1]=2").sample("batch_first", "False");
+  r.add("aten::_pad_packed_sequence", rnn, [](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("data").value();
+     return std::vector<Value>{tensorOf(c.dtype("data"), rk ? Rank::exact(*rk + 1) : Rank::atLeast1()),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).sample("data", "sweep![2,3]").sample("batch_sizes", "int64[2]").sample("batch_first", "False")
+      .sample("padding_value", "0.0").sample("total_length", "2");
 
   r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), t = c.dtype("target");

@@ -55,6 +55,8 @@ std::optional<int> normDim(int64_t d, int rank) {
   return static_cast<int>(d < 0 ? d + n : d);
 }
 
+uint32_t bitOf(int i) { return i < 32 ? uint32_t{1} << i : 0; }
+
 std::optional<RuleError> notZeroDim(const OpCall &c, const char *what) {
   if (auto r = c.rank("self").value(); r && *r == 0)
     return c.semantic("{}() cannot be applied to a 0-dim tensor", what);
@@ -114,6 +116,35 @@ RuleFn joinRule(std::function<Rank(Rank)> rankOf, bool rejectZeroDim) {
     Joined j = joinList(l);
     if (!j.ok) return c.semantic("{}", j.error);
     return Value::tensor(j.dtypes, rankOf(j.rank));
+  };
+}
+
+/// cat's size-1 facts, when every input has the result's exact rank (no
+/// legacy empty 1-D input is skipped): off the cat dim the inputs' sizes are
+/// equal, so any input's fact holds; on it, two or more inputs of size 1
+/// sum to more than 1.
+RuleFn catFacts(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &l = c.arg("tensors");
+    if (!r.ok() || r.outputs().size() != 1 || !l.isList() || !l.lengthKnown()) return r;
+    Value out = r.outputs()[0];
+    auto rk = out.isTensor() ? out.rank().value() : std::nullopt;
+    auto dim = c.arg("dim").intValue();
+    if (!rk || *rk == 0 || *rk > 32 || !dim) return r;
+    auto nd = normDim(*dim, *rk);
+    if (!nd) return r;
+    UnitDims u;
+    uint32_t allOnesAtDim = bitOf(*nd);
+    for (const Value &e : l.elements()) {
+      if (e.rank() != Rank::exact(*rk)) return r;
+      UnitDims f = e.unitDims();
+      u.ones |= f.ones & ~bitOf(*nd);
+      u.others |= f.others & ~bitOf(*nd);
+      allOnesAtDim &= f.ones;
+    }
+    if (allOnesAtDim && l.elements().size() >= 2) u.others |= bitOf(*nd);
+    return out.withUnitDims(u);
   };
 }
 
@@ -183,8 +214,85 @@ RuleResult unsqueezeRule(const OpCall &c) {
   return tensorOf(d, Rank::exact(*r + 1)).withUnitDims(insertUnitDim(self.unitDims(), *nd));
 }
 
+/// Size-1 facts of a shape list: a known 1 is a size-1 dim, another known
+/// size a non-1 dim. For expand (`from` = self), -1 keeps self's dim
+/// (right-aligned).
+UnitDims factsOfSizes(const Value &sizes, const Value *from = nullptr) {
+  UnitDims u;
+  if (!sizes.isList() || !sizes.lengthKnown() || sizes.elements().size() > 32) return u;
+  const auto &el = sizes.elements();
+  int n = static_cast<int>(el.size());
+  auto inRank = from ? from->rank().value() : std::nullopt;
+  for (int i = 0; i < n; ++i) {
+    auto v = el[i].isNumber() ? el[i].intValue() : std::nullopt;
+    if (!v) continue;
+    if (*v == 1) u.ones |= bitOf(i);
+    else if (*v >= 0) u.others |= bitOf(i);
+    else if (*v == -1 && from && inRank && i - (n - *inRank) >= 0) {
+      int j = i - (n - *inRank);
+      UnitDims in = from->unitDims();
+      if (in.ones & bitOf(j)) u.ones |= bitOf(i);
+      if (in.others & bitOf(j)) u.others |= bitOf(i);
+    }
+  }
+  return u;
+}
+
+/// `fn`, with the facts of a shape list argument on its (exact-rank) result.
+RuleFn sizedBy(RuleFn fn, std::string list, bool expand) {
+  return [fn = std::move(fn), list, expand](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    if (!r.ok() || r.outputs().size() != 1 || !r.outputs()[0].isTensor()) return r;
+    const Value &self = c.arg("self");
+    return r.outputs()[0].withUnitDims(factsOfSizes(c.arg(list), expand ? &self : nullptr));
+  };
+}
+
+/// Facts of self's dims reordered: result dim i is self's dim perm[i].
+Value permuted(Value out, const Value &self, const std::vector<int> &perm) {
+  UnitDims in = self.unitDims(), u;
+  for (size_t i = 0; i < perm.size() && i < 32; ++i) {
+    if (in.ones & bitOf(perm[i])) u.ones |= bitOf(static_cast<int>(i));
+    if (in.others & bitOf(perm[i])) u.others |= bitOf(static_cast<int>(i));
+  }
+  return out.withUnitDims(u);
+}
+
+/// Same-rank rule that swaps dims a and b (given by argument names, or the
+/// last two when empty) in the facts.
+RuleFn swapping(RuleFn fn, std::string a, std::string b) {
+  return [fn = std::move(fn), a, b](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &self = c.arg("self");
+    auto rk = self.rank().value();
+    if (!r.ok() || !rk || r.outputs().size() != 1 || !r.outputs()[0].isTensor()) return r;
+    if (*rk < 2) return r.outputs()[0].withUnitDims(self.unitDims());
+    std::optional<int> x = *rk - 2, y = *rk - 1;
+    if (!a.empty()) {
+      auto va = c.arg(a).intValue(), vb = c.arg(b).intValue();
+      x = va ? normDim(*va, *rk) : std::nullopt;
+      y = vb ? normDim(*vb, *rk) : std::nullopt;
+    }
+    if (!x || !y) return r;
+    std::vector<int> perm(*rk);
+    for (int i = 0; i < *rk; ++i) perm[i] = i;
+    std::swap(perm[*x], perm[*y]);
+    return permuted(r.outputs()[0], self, perm);
+  };
+}
+
+/// A dim's size: 1 when the size-1 facts say so, else some int.
+Value dimSize(const Value &self, int d) {
+  return self.unitDims().ones & bitOf(d) ? Value::integer(1) : Value::number(NumKind::Int);
+}
+
 RuleResult sizeRule(const OpCall &c) {
-  if (auto r = c.rank("self").value()) return Value::list(std::vector<Value>(*r, Value::number(NumKind::Int)));
+  const Value &self = c.arg("self");
+  if (auto r = self.rank().value()) {
+    std::vector<Value> out;
+    for (int d = 0; d < *r; ++d) out.push_back(dimSize(self, d));
+    return Value::list(out);
+  }
   return Value::listOf(Value::number(NumKind::Int));
 }
 
@@ -195,16 +303,20 @@ void registerShapeViews(Registry &r) {
   auto sizeOf = [](std::string n) {
     return [n](const OpCall &c, Rank) { return lenRank(c, n); };
   };
-  r.add("aten::view", fam, keep(sizeOf("size"))).sample("self", "sweep[2,2]").sample("size", "[-1]");
-  r.add("aten::_unsafe_view", fam, keep(sizeOf("size"))).sample("self", "sweep[2,2]").sample("size", "[-1]");
-  r.add("aten::reshape", fam, keep(sizeOf("shape"))).sample("self", "sweep[2,2]").sample("shape", "[-1]");
+  r.add("aten::view", fam, sizedBy(keep(sizeOf("size")), "size", false)).sample("self", "sweep[2,2]").sample("size", "[-1]")
+      .variant({{"self", "sweep![2,2]"}, {"size", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2,1,-1]"}});
+  r.add("aten::_unsafe_view", fam, sizedBy(keep(sizeOf("size")), "size", false)).sample("self", "sweep[2,2]").sample("size", "[-1]");
+  r.add("aten::reshape", fam, sizedBy(keep(sizeOf("shape")), "shape", false)).sample("self", "sweep[2,2]").sample("shape", "[-1]")
+      .variant({{"self", "sweep![2,2]"}, {"shape", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"shape", "[2,1,-1]"}});
   r.add("aten::_reshape_alias", fam, keep(sizeOf("size")))
       .sample("self", "sweep![2,2]").sample("size", "[4]").sample("stride", "[1]");
   r.add("aten::as_strided", fam, keep(sizeOf("size")))
       .sample("self", "sweep![2,2]").sample("size", "[2]").sample("stride", "[1]");
-  r.add("aten::expand", fam, keep(sizeOf("size"))).sample("self", "sweep[2]").sample("size", "[2,2]");
-  r.add("aten::expand_copy", fam, keep(sizeOf("size"))).sample("self", "sweep[2]").sample("size", "[2,2]");
-  r.add("aten::broadcast_to", fam, keep(sizeOf("size"))).sample("self", "sweep[2]").sample("size", "[2,2]");
+  r.add("aten::expand", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]")
+      .variant({{"self", "sweep![1,2]"}, {"size", "[3,-1,-1]"}}).variant({{"self", "sweep![2,1]"}, {"size", "[-1,1]"}});
+  r.add("aten::expand_copy", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]");
+  r.add("aten::broadcast_to", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]")
+      .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}});
   r.add("aten::repeat", fam, keep(sizeOf("repeats"))).sample("self", "sweep[2]").sample("repeats", "[2,2]");
   r.add("aten::tile", fam, keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
@@ -229,14 +341,6 @@ void registerShapeViews(Registry &r) {
   // Same rank.
   struct Same { const char *key; std::map<std::string, std::string, std::less<>> samples; };
   for (const Same &s : std::vector<Same>{
-           {"aten::permute", {{"self", "sweep![2,2]"}, {"dims", "[1,0]"}}},
-           {"aten::transpose.int", {{"self", "sweep![2,2]"}, {"dim0", "0"}, {"dim1", "1"}}},
-           {"aten::swapaxes", {{"self", "sweep![2,2]"}, {"axis0", "0"}, {"axis1", "1"}}},
-           {"aten::swapdims", {{"self", "sweep![2,2]"}, {"dim0", "0"}, {"dim1", "1"}}},
-           {"aten::t", {{"self", "sweep[2]"}}},
-           {"aten::numpy_T", {{"self", "sweep[2,2]"}}},
-           {"aten::mT", {{"self", "sweep![2,2]"}}},
-           {"aten::adjoint", {{"self", "sweep![2,2]"}}},
            {"aten::alias", {{"self", "sweep"}}},
            {"aten::movedim.int", {{"self", "sweep![2,2]"}, {"source", "0"}, {"destination", "1"}}},
            {"aten::movedim.intlist", {{"self", "sweep![2,2]"}, {"source", "[0]"}, {"destination", "[1]"}}},
@@ -253,12 +357,58 @@ void registerShapeViews(Registry &r) {
            {"aten::triu", {{"self", "sweep![2,2]"}}},
            {"aten::tril_", {{"self", "sweep![2,2]"}}},
            {"aten::triu_", {{"self", "sweep![2,2]"}}},
-           {"aten::t_", {{"self", "sweep![2,2]"}}},
-           {"aten::transpose_", {{"self", "sweep![2,2]"}, {"dim0", "0"}, {"dim1", "1"}}},
        }) {
     auto e = r.add(s.key, fam, keep(same));
     for (auto &[a, v] : s.samples) e.sample(a, v);
   }
+  // Matrix transposes. torch lists each twice (`aten::mT` and
+  // `aten::mT.a`, identical schemas), and a graph node may resolve to either.
+  for (const char *k : {"aten::mT", "aten::mT.a", "aten::mH", "aten::mH.a", "aten::matrix_H", "aten::matrix_H.a",
+                        "aten::adjoint"})
+    r.add(k, fam, swapping([](const OpCall &c) -> RuleResult {
+       // 1.13 rejects 1-D (a 0-dim tensor is returned as is); matrix_H
+       // (tensor.H) also rejects batches.
+       auto rk = c.rank("self").value();
+       if (rk && *rk == 1) return c.semantic("only supported on matrices or batches of matrices, got a 1-D tensor");
+       if (rk && *rk > 2 && c.key().starts_with("aten::matrix_H"))
+         return c.semantic("tensor.H is only supported on matrices (2-D tensors), got {}-D", *rk);
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }, "", "")).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}}).variant({{"self", "sweep![3,1,2]"}});
+  // Reorders carry the size-1 facts along.
+  r.add("aten::permute", fam, [](const OpCall &c) -> RuleResult {
+     const Value &self = c.arg("self");
+     Value out = tensorOf(c.dtype("self"), self.rank());
+     auto rk = self.rank().value();
+     const Value &dims = c.arg("dims");
+     if (!rk || !dims.isList() || !dims.lengthKnown() || static_cast<int>(dims.elements().size()) != *rk) return out;
+     std::vector<int> perm;
+     for (const Value &d : dims.elements()) {
+       auto v = d.intValue();
+       auto nd = v ? normDim(*v, *rk) : std::nullopt;
+       if (!nd) return out;
+       perm.push_back(*nd);
+     }
+     return permuted(out, self, perm);
+   }).sample("self", "sweep![2,2]").sample("dims", "[1,0]").variant({{"self", "sweep![2,1,3]"}, {"dims", "[2,0,1]"}});
+  for (const char *k : {"aten::transpose.int", "aten::transpose_", "aten::swapdims", "aten::swapdims_"})
+    r.add(k, fam, swapping(keep(same), "dim0", "dim1")).sample("self", "sweep![2,2]").sample("dim0", "0").sample("dim1", "1")
+        .variant({{"self", "sweep![2,1,3]"}, {"dim0", "-1"}, {"dim1", "1"}});
+  for (const char *k : {"aten::swapaxes", "aten::swapaxes_"})
+    r.add(k, fam, swapping(keep(same), "axis0", "axis1")).sample("self", "sweep![2,2]").sample("axis0", "0")
+        .sample("axis1", "1").variant({{"self", "sweep![2,1,3]"}, {"axis0", "-1"}, {"axis1", "1"}});
+  // numpy_T (tensor.T) reverses every dim.
+  for (const char *k : {"aten::numpy_T", "aten::numpy_T.a"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       const Value &self = c.arg("self");
+       Value out = tensorOf(c.dtype("self"), self.rank());
+       auto rk = self.rank().value();
+       if (!rk) return out;
+       std::vector<int> perm;
+       for (int i = *rk - 1; i >= 0; --i) perm.push_back(i);
+       return permuted(out, self, perm);
+     }).sample("self", "sweep[2,2]").variant({{"self", "sweep![1,2,3]"}});
+  r.add("aten::t", fam, swapping(keep(same), "", "")).sample("self", "sweep[2]").variant({{"self", "sweep![1,2]"}});
+  r.add("aten::t_", fam, swapping(keep(same), "", "")).sample("self", "sweep![1,2]");
   r.add("aten::slice.Tensor", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "slice")) return *e;
      return tensorOf(c.dtype("self"), c.rank("self"));
@@ -322,33 +472,163 @@ void registerShapeViews(Registry &r) {
       .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1");
   r.add("aten::diagonal_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]");
 
-  // Splits: lists of unknown length.
+  // Splits: lists of unknown length. Every piece keeps self's size-1 facts
+  // off the split dim.
   auto splitRule = [](int rankDelta) {
     return [rankDelta](const OpCall &c) -> RuleResult {
       if (auto e = notZeroDim(c, "split")) return *e;
-      return tensorList(c.dtype("self"), plus(c.rank("self"), rankDelta));
+      const Value &self = c.arg("self");
+      Value piece = tensorOf(c.dtype("self"), plus(self.rank(), rankDelta));
+      auto rk = self.rank().value();
+      auto d = c.has("dim") ? c.arg("dim").intValue() : std::nullopt;
+      if (auto nd = rk && d ? normDim(*d, *rk) : std::nullopt; nd && rankDelta == 0) {
+        UnitDims u = self.unitDims();
+        piece = piece.withUnitDims({u.ones & ~bitOf(*nd), u.others & ~bitOf(*nd)});
+      }
+      return Value::listOf(piece);
     };
   };
-  r.add("aten::chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2");
-  r.add("aten::split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1");
+  r.add("aten::chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+  r.add("aten::split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
+      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}});
   r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
   r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]");
   r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
+  // The unsafe_ forms (LSTMCell/GRUCell gates) split the same way.
+  r.add("aten::unsafe_chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+  r.add("aten::unsafe_split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1");
+  r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
   r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2");
-  r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]");
+  r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]")
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
   r.add("aten::unbind.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "unbind")) return *e;
-     Rank rk = c.rank("self");
-     return tensorList(c.dtype("self"), rk.value() ? Rank::exact(*rk.value() - 1) : Rank::top());
-   }).sample("self", "sweep![2,2]");
+     const Value &self = c.arg("self");
+     auto rk = self.rank().value();
+     if (!rk) return tensorList(c.dtype("self"), Rank::top());
+     Value piece = tensorOf(c.dtype("self"), Rank::exact(*rk - 1));
+     if (auto d = c.arg("dim").intValue(); d && normDim(*d, *rk))
+       piece = piece.withUnitDims(removeDim(self.unitDims(), *normDim(*d, *rk)));
+     return Value::listOf(piece);
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}});
+
+  // hsplit/vsplit/dsplit need at least 1/2/3 dims.
+  struct DirSplit { const char *name; int minRank; const char *shape; };
+  for (const DirSplit &d : std::vector<DirSplit>{{"hsplit", 1, "[2]"}, {"vsplit", 2, "[2,2]"}, {"dsplit", 3, "[2,2,2]"}})
+    for (const char *ov : {".int", ".array"}) {
+      std::string key = std::string("aten::") + d.name + ov;
+      auto e = r.add(key, fam, [d](const OpCall &c) -> RuleResult {
+        if (auto rk = c.rank("self").value(); rk && *rk < d.minRank)
+          return c.semantic("torch.{} requires a tensor with at least {} dimension, but got {}-D", d.name, d.minRank, *rk);
+        return tensorList(c.dtype("self"), c.rank("self"));
+      });
+      e.sample("self", std::string("sweep") + d.shape);
+      if (std::string(ov) == ".int") e.sample("sections", "1");
+      else e.sample("indices", "[1]");
+    }
+  // meshgrid: 0-D or 1-D inputs of one dtype; N outputs of rank N.
+  for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) {
+    auto e = r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       const Value &l = c.arg("tensors");
+       if (!l.isList() || !l.lengthKnown()) {
+         Value s = l.isList() ? l.elementSummary() : Value::unknownTensor();
+         return Value::listOf(Value::tensor(s.isTensor() ? s.dtypes() : DTypeSet::all(), Rank::top()));
+       }
+       const auto &el = l.elements();
+       if (el.empty()) return c.semantic("expects a non-empty TensorList");
+       for (const Value &e : el) {
+         if (auto rk = e.rank().value(); rk && *rk > 1)
+           return c.semantic("expected 0D or 1D tensor in the tensor list but got a {}-D tensor", *rk);
+         if (*e.dtype() != *el[0].dtype()) return c.semantic("expects all tensors to have the same dtype");
+       }
+       if (c.has("indexing")) {
+         auto ix = c.arg("indexing").text();
+         if (ix && *ix != "ij" && *ix != "xy")
+           return c.semantic("indexing must be one of \"xy\" or \"ij\", but received: {}", *ix);
+       }
+       int n = static_cast<int>(el.size());
+       return Value::list(std::vector<Value>(el.size(), tensorOf(*el[0].dtype(), Rank::exact(n))));
+     });
+    e.sample("tensors", "[sweep,sweep]");
+    if (std::string_view(k).ends_with("indexing")) e.sample("indexing", "'xy'");
+  }
+  // cartesian_prod is meshgrid then stack: rank 1 for one input, else 2.
+  r.add("aten::cartesian_prod", fam, [](const OpCall &c) -> RuleResult {
+     const Value &l = c.arg("tensors");
+     if (!l.isList() || !l.lengthKnown()) return Value::unknownTensor();
+     const auto &el = l.elements();
+     if (el.empty()) return c.semantic("expects a non-empty TensorList");
+     for (const Value &e : el) {
+       if (auto rk = e.rank().value(); rk && *rk != 1)
+         return c.semantic("expected 1D tensor in the tensor list but got a {}-D tensor", *rk);
+       if (*e.dtype() != *el[0].dtype()) return c.semantic("meshgrid expects all tensors to have the same dtype");
+     }
+     return tensorOf(*el[0].dtype(), Rank::exact(el.size() == 1 ? 1 : 2));
+   }).sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[sweep]"}});
+  // combinations(1-D self, r): rank 2 (r = 0: an empty 1-D tensor).
+  r.add("aten::combinations", fam, [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("self").value(); rk && *rk != 1)
+       return c.semantic("expect a 1D vector, but got shape of rank {}", *rk);
+     auto k = c.arg("r").intValue();
+     if (k && *k < 0) return c.semantic("expect a non-negative number, but got {}", *k);
+     return tensorOf(c.dtype("self"), !k ? Rank::top() : Rank::exact(*k == 0 ? 1 : 2));
+   }).sample("self", "sweep[3]").variant({{"self", "sweep![3]"}, {"r", "0"}})
+      .variant({{"self", "sweep![3]"}, {"r", "1"}}).variant({{"self", "sweep![3]"}, {"with_replacement", "True"}});
+  r.add("aten::diagflat", fam, keep([](const OpCall &, Rank) { return Rank::exact(2); })).sample("self", "sweep[2,2]");
+  // block_diag: one rank-2 result of result_type(tensors) (0-D inputs in
+  // their own tier), each input 0-D to 2-D.
+  r.add("aten::block_diag", fam, [](const OpCall &c) -> RuleResult {
+     const Value &l = c.arg("tensors");
+     if (!l.isList() || !l.lengthKnown()) return Value::tensor(DTypeSet::all(), Rank::exact(2));
+     if (l.elements().empty()) return Value::tensor(DTypeSet::all(), Rank::exact(2));
+     std::vector<PromotionOperand> ops;
+     for (size_t i = 0; i < l.elements().size(); ++i) {
+       const Value &e = l.elements()[i];
+       if (auto rk = e.rank().value(); rk && *rk > 2)
+         return c.semantic("input tensors must have 2 or fewer dimensions, input {} has {}", i, *rk);
+       ops.push_back({*e.dtype(), e.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+     }
+     return tensorOf(*resultType(ops), Rank::exact(2));
+   }).sample("tensors", "[sweep,sweep![2,2]]");
+  // msort sorts along dim 0 (CPU has no complex sort: a kernel gap).
+  r.add("aten::msort", fam, keep(same)).sample("self", "sweep[3]");
+  // diff: n-th difference along dim of cat(prepend, self, append) (promoted
+  // like cat); bool uses logical_xor and stays bool.
+  r.add("aten::diff", fam, [](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("self").value();
+     if (rk && *rk == 0) return c.semantic("diff expects input to be at least one-dimensional");
+     DType d = c.dtype("self");
+     for (const char *n : {"prepend", "append"})
+       if (c.arg(n).isTensor()) {
+         if (auto pr = c.rank(n).value(); pr && rk && *pr != *rk)
+           return c.semantic("diff expects {} to have the same number of dimensions as the input", n);
+         d = promoteTypes(d, c.dtype(n));
+       }
+     return tensorOf(d, c.rank("self"));
+   }).sample("self", "sweep[3]").variant({{"self", "sweep![3]"}, {"prepend", "sweep![2]"}})
+      .variant({{"self", "sweep![3]"}, {"append", "sweep![2]"}, {"n", "2"}});
+  // vander: integral and bool inputs give int64, others keep their dtype.
+  r.add("aten::vander", fam, [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("x").value(); rk && *rk != 1) return c.semantic("x must be a one-dimensional tensor");
+     DType d = c.dtype("x");
+     return tensorOf(isIntegral(d, true) ? DType::Int64 : d, Rank::exact(2));
+   }).sample("x", "sweep[3]");
 
   // Joins.
-  r.add("aten::cat", fam, joinRule([](Rank rk) { return rk; }, true))
-      .sample("tensors", "[sweep![2],sweep![2]]");
-  r.add("aten::concat", fam, joinRule([](Rank rk) { return rk; }, true))
-      .sample("tensors", "[sweep![2],sweep![2]]");
-  r.add("aten::concatenate", fam, joinRule([](Rank rk) { return rk; }, true))
-      .sample("tensors", "[sweep![2],sweep![2]]");
+  r.add("aten::cat", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
+      .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
+  r.add("aten::concat", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
+      .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
+  r.add("aten::concatenate", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
+      .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
   r.add("aten::stack", fam, joinRule([](Rank rk) { return plus(rk, 1); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}});
@@ -362,6 +642,10 @@ void registerShapeViews(Registry &r) {
   r.add("aten::column_stack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}});
+  r.add("aten::dstack", fam, joinRule([](Rank rk) { return atLeast(rk, 3); }, false))
+      .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[sweep[],sweep[]]"}})
+      .variant({{"tensors", "[sweep![2,2,2],sweep![2,2,2]]"}});
   r.add("aten::broadcast_tensors", fam, [](const OpCall &c) -> RuleResult {
      const Value &l = c.arg("tensors");
      if (!l.isList() || !l.lengthKnown()) return Value::listOf(Value::unknownTensor());
@@ -386,13 +670,28 @@ void registerShapeViews(Registry &r) {
 
   // Python-level shape queries.
   const char *py = "view.query";
-  r.add("aten::size.int", py, [](const OpCall &) -> RuleResult { return Value::number(NumKind::Int); })
-      .sample("self", "sweep![2]").sample("dim", "0");
-  r.add("aten::size", py, sizeRule);
+  r.add("aten::size.int", py, [](const OpCall &c) -> RuleResult {
+     const Value &self = c.arg("self");
+     auto rk = self.rank().value();
+     auto d = c.arg("dim").intValue();
+     auto nd = rk && d ? normDim(*d, *rk) : std::nullopt;
+     if (nd && *rk > 0) return dimSize(self, *nd);
+     return Value::number(NumKind::Int);
+   }).sample("self", "sweep![2]").sample("dim", "0").variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  r.add("aten::size", py, sizeRule).variant({{"self", "sweep![1,2]"}});
   r.add("aten::numel", py, [](const OpCall &) -> RuleResult { return Value::number(NumKind::Int); });
   r.add("aten::dim", py, [](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank("self").value()) return Value::integer(*rk);
     return Value::number(NumKind::Int);
+  });
+  r.add("aten::is_floating_point", py, [](const OpCall &c) -> RuleResult {
+    return Value::boolean(isFloating(c.dtype("self")));
+  });
+  r.add("aten::is_complex", py, [](const OpCall &c) -> RuleResult { return Value::boolean(isComplex(c.dtype("self"))); });
+  // Signed: everything but bool and uint8.
+  r.add("aten::is_signed", py, [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    return Value::boolean(d != DType::Bool && d != DType::UInt8);
   });
   r.add("aten::len.Tensor", py, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "len")) return *e;
