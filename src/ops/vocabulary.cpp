@@ -2,6 +2,8 @@
 
 #include "ops/unit_dims.h"
 
+#include <algorithm>
+
 namespace dtf {
 
 DType applyKind(PromotionKind kind, DType r) {
@@ -60,17 +62,22 @@ RuleFn always(DType d, std::string rankFrom) {
   };
 }
 
-/// The in-place form of an out-of-place rule: result = self's dtype and
-/// rank; PyTorch raises when the out-of-place result cannot be cast to self.
-RuleFn inPlace(RuleFn outOfPlace) {
-  return [fn = std::move(outOfPlace)](const OpCall &c) -> RuleResult {
+RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
+  return [fn = std::move(outOfPlace), checks = std::move(checks)](const OpCall &c) -> RuleResult {
+    Rank self = c.rank("self");
+    for (const std::string &n : checks.fitInSelf) {
+      const Value &v = c.arg(n);
+      if (!v.isTensor()) continue;
+      Rank r = v.rank();
+      if ((self.value() && r.value() && *r.value() > *self.value()) || (self == Rank::exact(0) && r == Rank::atLeast1()))
+        return c.semantic("in-place output {} cannot hold the broadcast with {} {}", c.arg("self").str(), n, v.str());
+    }
     RuleResult r = fn(c);
     if (!r.ok()) return r;
-    DType self = c.dtype("self");
-    if (auto d = r.outputs().front().dtype(); d && !canCast(*d, self))
-      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*d),
-                        c10Name(self));
-    return tensorOf(self, c.rank("self"));
+    DType d = c.dtype("self");
+    if (auto out = r.outputs().front().dtype(); checks.castToSelf && out && !canCast(*out, d))
+      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*out), c10Name(d));
+    return tensorOf(d, self);
   };
 }
 
@@ -91,6 +98,37 @@ std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std:
 DType dtypeOrWrapped(const Value &v) {
   if (v.isTensor()) return *v.dtype();
   return wrappedNumberDType(*v.numKind());
+}
+
+std::optional<RuleError> complexValueInto(const OpCall &c, std::string_view arg, DType d) {
+  if (!c.has(arg)) return std::nullopt;
+  const Value &v = c.arg(arg);
+  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
+  auto z = v.complexValue();
+  if (!z || z->second == 0.0) return std::nullopt;
+  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg, v.str(),
+                 name(d));
+}
+
+std::optional<std::vector<int64_t>> knownInts(const Value &v) {
+  if (v.isNumber()) {
+    if (auto i = v.intValue()) return std::vector<int64_t>{*i};
+    return std::nullopt;
+  }
+  if (!v.isList() || !v.lengthKnown()) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Value &e : v.elements()) {
+    auto i = e.intValue();
+    if (!i) return std::nullopt;
+    out.push_back(*i);
+  }
+  return out;
+}
+
+std::optional<int> wrapDim(int64_t dim, int rank) {
+  int64_t n = std::max(rank, 1);
+  if (dim < -n || dim >= n) return std::nullopt;
+  return static_cast<int>(dim < 0 ? dim + n : dim);
 }
 
 } // namespace dtf

@@ -41,10 +41,19 @@ RuleFn sameAsN(std::string dtypeFrom, int numResults);
 /// Result always has dtype `d`; rank copied from `rankFrom` (empty: unknown).
 RuleFn always(DType d, std::string rankFrom = "self");
 
+/// What an in-place form checks besides running the out-of-place rule.
+struct InPlaceChecks {
+  /// Tensor arguments broadcast into self: one of higher rank than self's
+  /// (or of rank >= 1 into a 0-dim self) cannot be written back.
+  std::vector<std::string> fitInSelf;
+  /// The out-of-place result dtype must cast to self's (torch.can_cast);
+  /// off for ops whose kernels write any dtype (comparisons, masked_fill).
+  bool castToSelf = true;
+};
+
 /// The in-place form (`aten::relu_`) of an out-of-place rule: the result is
-/// self (its dtype and rank); PyTorch raises when the out-of-place result
-/// dtype cannot be cast to self's (torch.can_cast).
-RuleFn inPlace(RuleFn outOfPlace);
+/// self (its dtype and rank), after the checks PyTorch makes of `checks`.
+RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks = {});
 
 /// Every tensor argument among `names` that is present (not None) must have
 /// the first one's dtype (mm, conv, norms: no promotion in those kernels).
@@ -56,5 +65,20 @@ Rank broadcastArgs(const OpCall &c, const std::vector<std::string> &args);
 
 /// The dtype of a tensor, or of a number as a wrapped scalar.
 DType dtypeOrWrapped(const Value &v);
+
+/// A known complex number argument `arg` with a non-zero imaginary part
+/// converted into a real, non-bool dtype `d` raises ("value cannot be
+/// converted to type float without overflow"): a value-dependent error, only
+/// when the value is known. nullopt when the op has no such argument.
+std::optional<RuleError> complexValueInto(const OpCall &c, std::string_view arg, DType d);
+
+/// The values of an `int[]` argument (a single int counts as a one-element
+/// list); nullopt when its length or any element is unknown.
+std::optional<std::vector<int64_t>> knownInts(const Value &v);
+
+/// c10::maybe_wrap_dim: `dim` of a tensor of `rank` dims as 0..rank-1, a
+/// 0-dim tensor taking dims as if it had one (-1 and 0); nullopt when out of
+/// range ("Dimension out of range").
+std::optional<int> wrapDim(int64_t dim, int rank);
 
 } // namespace dtf

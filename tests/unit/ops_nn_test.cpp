@@ -143,6 +143,93 @@ TEST(OpsNn, EinsumPathDependence) {
   EXPECT_FALSE(o.outputs[0].dtype().has_value());
 }
 
+/// A tensor of this dtype and shape, with the shape's size-1 facts.
+Value shaped(DType d, std::vector<int> shape) {
+  UnitDims u;
+  for (size_t i = 0; i < shape.size(); ++i) (shape[i] == 1 ? u.ones : u.others) |= 1u << i;
+  return Value::tensor(d, Rank::exact(static_cast<int>(shape.size()))).withUnitDims(u);
+}
+
+/// _trilinear(i1, i2, i3, expand1..3, sumdim, unroll_dim) with shaped tensors.
+InferOutcome trilinear(Value i1, Value i2, Value i3, const std::string &e1, const std::string &e2,
+                       const std::string &e3, const std::string &sumdim, const std::string &unroll) {
+  const Schema *s = SchemaTable::builtin().find("aten::_trilinear");
+  std::vector<std::pair<std::string, Value>> args{{"i1", i1}, {"i2", i2}, {"i3", i3}};
+  const std::pair<const char *, std::string> lists[] = {
+      {"expand1", e1}, {"expand2", e2}, {"expand3", e3}, {"sumdim", sumdim}, {"unroll_dim", unroll}};
+  for (const auto &[n, text] : lists) args.emplace_back(n, *parseNotation(text, s->args[s->argIndex(n)].type.get()).value);
+  return infer(Registry::builtin(), *s, bindArguments(*s, {}, args).args);
+}
+
+TEST(OpsNn, TrilinearFollowsItsSumproductPairs) {
+  using D = DType;
+  // bilinear's own call: one dtype, rank i1.dim() + len(expand1) - len(sumdim).
+  expectTensor(trilinear(shaped(D::Float32, {2, 3}), shaped(D::Float32, {4, 3, 5}), shaped(D::Float32, {2, 5}),
+                         "[1,3]", "[0]", "[1,2]", "[2,3]", "1"),
+               0, D::Float32, 2);
+  // No sums: promoting muls, then an in-place add into i1's dtype.
+  expectTensor(trilinear(shaped(D::Float64, {2}), shaped(D::Float32, {2}), shaped(D::Float32, {2}), "[]", "[]",
+                         "[]", "[]", "0"),
+               0, D::Float64, 1);
+  expectError(trilinear(shaped(D::Int64, {2}), shaped(D::Float32, {2}), shaped(D::Int64, {2}), "[]", "[]", "[]",
+                        "[]", "0"));
+  // A sum over a dim of i3: bmm of (i1*i2) with i3 needs one dtype.
+  expectError(trilinear(shaped(D::Float32, {2, 3}), shaped(D::Float64, {2, 3}), shaped(D::Float32, {2, 3}), "[]",
+                        "[]", "[]", "[1]", "0"));
+  expectTensor(trilinear(shaped(D::Float32, {2, 3}), shaped(D::Int32, {2, 1}), shaped(D::Float32, {2, 1}), "[]",
+                         "[]", "[]", "[1]", "0"),
+               0, D::Float32, 1);
+  // ... after summing a dim only one side has: bool becomes int64.
+  expectError(trilinear(shaped(D::Bool, {2, 3}), shaped(D::Bool, {2, 1}), shaped(D::Bool, {2, 1}), "[]", "[]",
+                        "[]", "[1]", "0"));
+  // Summing i1 alone (int32 -> int64) before bmm with i2 raises; not when
+  // i2 has that dim too, nor when its size is unknown (it may).
+  expectError(trilinear(shaped(D::Int32, {2, 3}), shaped(D::Int32, {2, 1}), shaped(D::Int32, {2}), "[]", "[]",
+                        "[1]", "[1]", "0"));
+  expectTensor(trilinear(shaped(D::Int32, {2, 3}), shaped(D::Int32, {2, 3}), shaped(D::Int32, {2}), "[]", "[]",
+                         "[1]", "[1]", "0"),
+               0, D::Int32, 1);
+  expectTensor(trilinear(shaped(D::Int32, {2, 3}), Value::tensor(D::Int32, Rank::exact(2)), shaped(D::Int32, {2}),
+                         "[]", "[]", "[1]", "[1]", "0"),
+               0, D::Int32, 1);
+  // Ranks must agree after expansion, unless every slice is empty.
+  expectError(trilinear(shaped(D::Float32, {2}), shaped(D::Float32, {2, 2}), shaped(D::Float32, {2}), "[]", "[]",
+                        "[]", "[]", "0"));
+  expectTensor(trilinear(shaped(D::Float32, {2}), shaped(D::Float32, {2, 3}), shaped(D::Float32, {2, 4, 5}), "[1]",
+                         "[1]", "[1]", "[]", "1"),
+               0, D::Float32, 2);
+  // unroll_dim and the dim lists are range-checked against the total.
+  expectError(trilinear(shaped(D::Float32, {2}), shaped(D::Float32, {2}), shaped(D::Float32, {2}), "[]", "[]", "[]",
+                        "[]", "1"));
+  expectError(trilinear(shaped(D::Float32, {2}), shaped(D::Float32, {2}), shaped(D::Float32, {2}), "[]", "[]", "[]",
+                        "[1]", "0"));
+}
+
+/// einsum over shaped tensors (their size-1 facts known).
+InferOutcome einsum(const std::string &eq, std::vector<Value> tensors) {
+  const Schema *s = SchemaTable::builtin().find("aten::einsum");
+  std::vector<std::pair<std::string, Value>> args{{"equation", Value::string(eq)},
+                                                  {"tensors", Value::list(std::move(tensors))}};
+  return infer(Registry::builtin(), *s, bindArguments(*s, {}, args).args);
+}
+
+TEST(OpsNn, EinsumExactWithSizeFacts) {
+  using D = DType;
+  // A label of size != 1 in both operands: bmm, which keeps int32.
+  expectTensor(einsum("ij,jk->ik", {shaped(D::Int32, {2, 2}), shaped(D::Int32, {2, 2})}), 0, D::Int32, 2);
+  // Size 1 in both: a multiply. Size != 1 in one only: sum() there (int64) first.
+  expectTensor(einsum("ij,jk->ik", {shaped(D::Int32, {2, 1}), shaped(D::Int32, {1, 2})}), 0, D::Int32, 2);
+  expectTensor(einsum("ij,jk->ik", {shaped(D::Int32, {2, 3}), shaped(D::Int32, {1, 2})}), 0, D::Int64, 2);
+  expectTensor(einsum("ij,jk->ik", {shaped(D::Float32, {2, 1}), shaped(D::Float64, {1, 2})}), 0, D::Float64, 2);
+  expectError(einsum("ij,jk->ik", {shaped(D::Float32, {2, 2}), shaped(D::Float64, {2, 2})}));
+  expectError(einsum("ij,jk,kl->il", {shaped(D::Int32, {2, 2}), shaped(D::Int32, {2, 2}), shaped(D::Int64, {2, 2})}));
+  // One operand: sum() over contracted labels, none otherwise.
+  expectTensor(einsum("ii", {shaped(D::Int32, {2, 2})}), 0, D::Int64, 0);
+  expectTensor(einsum("ij->ji", {shaped(D::Int32, {2, 2})}), 0, D::Int32, 2);
+  // Subscripts must match each operand's rank.
+  expectError(einsum("ij,jk", {shaped(D::Int32, {2}), shaped(D::Int32, {2, 2})}));
+}
+
 TEST(OpsNn, MultiHeadAttention) {
   std::vector<std::pair<std::string, std::string>> a{
       {"query", "float32:r3"},       {"key", "float32:r3"},        {"value", "float32:r3"},

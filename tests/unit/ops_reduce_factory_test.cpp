@@ -27,6 +27,23 @@ std::string result(const InferOutcome &o, size_t i = 0) {
   return d + ":" + r;
 }
 
+TEST(ReduceRules, DimsAreRangeCheckedWithZeroDimAsOneDim) {
+  // A 0-dim tensor takes dims -1 and 0 (c10::maybe_wrap_dim), nothing else.
+  EXPECT_EQ(result(run("aten::sum.dim_IntList", {{"self", "float32:r0"}, {"dim", "[1]"}})), "error");
+  EXPECT_EQ(result(run("aten::sum.dim_IntList", {{"self", "float32:r0"}, {"dim", "[-1]"}})), "float32:0");
+  EXPECT_EQ(result(run("aten::sum.dim_IntList", {{"self", "int8:r0"}, {"dim", "[0]"}, {"keepdim", "True"}})),
+            "int64:0");
+  EXPECT_EQ(result(run("aten::sum.dim_IntList", {{"self", "float32:r2"}, {"dim", "[0,2]"}})), "error");
+  EXPECT_EQ(result(run("aten::mean.dim", {{"self", "float32:r2"}, {"dim", "[-3]"}})), "error");
+  EXPECT_EQ(result(run("aten::mean.dim", {{"self", "float32:r2"}, {"dim", "[-2]"}})), "float32:1");
+  EXPECT_EQ(result(run("aten::max.dim", {{"self", "float32:r0"}, {"dim", "1"}})), "error");
+  EXPECT_EQ(result(run("aten::cumsum", {{"self", "int32:r0"}, {"dim", "-2"}})), "error");
+  EXPECT_EQ(result(run("aten::argmax", {{"self", "float32:r1"}, {"dim", "1"}})), "error");
+  EXPECT_EQ(result(run("aten::sort", {{"self", "float32:r0"}})), "float32:0"); // dim=-1
+  // An unknown rank cannot be checked.
+  EXPECT_EQ(result(run("aten::sum.dim_IntList", {{"self", "float32"}, {"dim", "[5]"}})), "float32:?");
+}
+
 TEST(ReduceRules, SumPromotesIntegersToInt64AndHonoursDtype) {
   EXPECT_EQ(result(run("aten::sum", {{"self", "int8:r2"}})), "int64:0");
   EXPECT_EQ(result(run("aten::sum", {{"self", "bool:r1"}})), "int64:0");
@@ -71,6 +88,28 @@ TEST(ReduceRules, MaxDimGivesValuesAndInt64Indices) {
   EXPECT_EQ(result(run("aten::argmax", {{"self", "float32:r2"}})), "int64:0");
   EXPECT_EQ(result(run("aten::argmax", {{"self", "float32:r2"}, {"dim", "None"}, {"keepdim", "True"}})),
             "int64:2");
+}
+
+TEST(ReduceRules, LinalgNormVectorOrMatrix) {
+  auto norm = [](std::vector<std::pair<std::string, std::string>> a) { return result(run("aten::linalg_norm", a)); };
+  auto normStr = [](std::vector<std::pair<std::string, std::string>> a) {
+    return result(run("aten::linalg_norm.ord_str", a));
+  };
+  EXPECT_EQ(norm({{"self", "float32:r3"}, {"dim", "[]"}}), "error");
+  EXPECT_EQ(norm({{"self", "float32:r3"}, {"dim", "[0,1,2]"}}), "error");
+  EXPECT_EQ(norm({{"self", "float32:r3"}, {"ord", "2"}, {"dim", "[0,1]"}}), "float32:1");
+  EXPECT_EQ(norm({{"self", "float32:r3"}, {"ord", "3"}, {"dim", "[0,1]"}}), "error");
+  EXPECT_EQ(norm({{"self", "float32:r1"}, {"ord", "3"}}), "float32:0"); // a vector norm
+  // Singular-value norms reject low precision inputs; others keep them.
+  EXPECT_EQ(norm({{"self", "float16:r2"}, {"ord", "2"}}), "error");
+  EXPECT_EQ(norm({{"self", "float16:r2"}, {"ord", "1"}}), "float16:0");
+  EXPECT_EQ(normStr({{"self", "float16:r2"}, {"ord", "'nuc'"}}), "error");
+  EXPECT_EQ(normStr({{"self", "bfloat16:r2"}, {"ord", "'fro'"}}), "bfloat16:0");
+  // A string ord is a matrix norm: two dims, at least 2-D.
+  EXPECT_EQ(normStr({{"self", "float32:r1"}, {"ord", "'fro'"}}), "error");
+  EXPECT_EQ(normStr({{"self", "float32:r3"}, {"ord", "'fro'"}, {"dim", "[0]"}}), "error");
+  EXPECT_EQ(normStr({{"self", "complex64:r3"}, {"ord", "'nuc'"}, {"dim", "[0,2]"}}), "float32:1");
+  EXPECT_EQ(normStr({{"self", "float32:r3"}, {"ord", "'abc'"}, {"dim", "[0,2]"}}), "error");
 }
 
 TEST(ReduceRules, NormsAndLogsumexp) {

@@ -34,31 +34,6 @@ RuleFn checked(unsigned reject, std::optional<DType> out) {
   };
 }
 
-/// In-place form of `f`: self keeps its dtype and rank.
-RuleFn inplace(RuleFn f, bool castCheck) {
-  return [f, castCheck](const OpCall &c) -> RuleResult {
-    Rank rs = c.rank("self");
-    const Value &o = c.arg("other");
-    if (o.isTensor()) {
-      Rank ro = o.rank();
-      if ((rs.value() && ro.value() && *ro.value() > *rs.value()) ||
-          (rs == Rank::exact(0) && ro == Rank::atLeast1()))
-        return c.semantic("in-place output {} cannot hold the broadcast with other {}",
-                          c.arg("self").str(), o.str());
-    }
-    RuleResult r = f(c);
-    if (!r.ok()) return r;
-    DType self = c.dtype("self");
-    if (castCheck) {
-      DType d = *r.outputs()[0].dtype();
-      if (!canCast(d, self))
-        return c.semantic("result type {} can't be cast to the desired output type {}", name(d),
-                          name(self));
-    }
-    return tensorOf(self, rs);
-  };
-}
-
 /// isclose: identical dtypes, result bool.
 RuleResult isclose(const OpCall &c) {
   DType a = c.dtype("self"), b = c.dtype("other");
@@ -72,7 +47,7 @@ void registerComparisonLogical(Registry &r) {
   auto reg = [&](const std::string &key, const std::string &family, RuleFn f,
                  const std::string &inKey, bool castCheck) {
     r.add(key, family, f);
-    if (!inKey.empty()) r.add(inKey, family, inplace(f, castCheck));
+    if (!inKey.empty()) r.add(inKey, family, inPlace(f, {{"other"}, castCheck}));
   };
 
   // Comparisons: eq/ne accept complex, ordering comparisons do not.

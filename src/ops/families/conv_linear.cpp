@@ -55,6 +55,17 @@ Rank matmulRank(Rank a, Rank b) {
   return Rank::exact(std::max(x, y));
 }
 
+/// mm / bmm / mv: self and `other` of fixed ranks and one dtype; a result
+/// of rank `out`.
+RuleFn fixedMatmul(std::string other, int selfRank, int otherRank, int out) {
+  return [=](const OpCall &c) -> RuleResult {
+    if (auto e = requireRank(c, "self", selfRank)) return *e;
+    if (auto e = requireRank(c, other, otherRank)) return *e;
+    if (auto e = requireSame(c, {"self", other})) return *e;
+    return tensorOf(c.dtype("self"), Rank::exact(out));
+  };
+}
+
 RuleResult matmulRule(const OpCall &c) {
   for (const char *n : {"self", "other"})
     if (auto r = c.rank(n).value(); r && *r == 0)
@@ -162,9 +173,158 @@ RuleResult convBackwardRule(const OpCall &c) {
   return outs;
 }
 
+//===----------------------------------------------------------------------===//
+// sumproduct_pair (aten/native/Linear.cpp, 1.13): the pairwise contraction
+// under einsum and _trilinear.
+//===----------------------------------------------------------------------===//
+
+/// Whether a dim has a size other than 1: known no, known yes, or either.
+enum class Big : uint8_t { No, Yes, Maybe };
+
+/// Size != 1 after broadcasting two dims.
+Big broadcastBig(Big a, Big b) {
+  if (a == Big::Yes || b == Big::Yes) return Big::Yes;
+  return a == Big::No && b == Big::No ? Big::No : Big::Maybe;
+}
+
+struct PairOutcome {
+  std::vector<DType> dtypes;        ///< possible result dtypes
+  std::optional<std::string> error; ///< set when some case raises
+};
+
+/// sumproduct_pair(l, r, sums) on dtypes: no sums is a promoting mul;
+/// otherwise a summed dim of size != 1 in one operand only is sum()med first
+/// (bool and integers become int64), then bmm needs one dtype ("expected
+/// scalar type ... but found ...": a data_ptr check on every real device).
+PairOutcome sumproductPair(DType l, DType r, const std::vector<Big> &lb, const std::vector<Big> &rb,
+                           const std::vector<int> &sums) {
+  if (sums.empty()) return {{promoteTypes(l, r)}, std::nullopt};
+  // Reachable (left summed, right summed) pairs, as bits of a 4-state set.
+  auto can = [](Big b, bool big) { return b == Big::Maybe || (b == Big::Yes) == big; };
+  unsigned reach = 1;
+  for (int i : sums) {
+    unsigned next = 0;
+    for (unsigned st = 0; st < 4; ++st)
+      for (bool bl : {false, true})
+        for (bool br : {false, true})
+          if ((reach >> st & 1) && can(lb[i], bl) && can(rb[i], br))
+            next |= 1u << (st | (bl && !br ? 1u : 0u) | (br && !bl ? 2u : 0u));
+    reach = next;
+  }
+  auto summed = [](DType d) { return isIntegral(d, /*includeBool=*/true) ? DType::Int64 : d; };
+  PairOutcome out;
+  for (unsigned st = 0; st < 4; ++st) {
+    if (!(reach >> st & 1)) continue;
+    DType a = st & 1 ? summed(l) : l, b = st & 2 ? summed(r) : r;
+    if (a != b) out.error = fmt::format("bmm: expected scalar type {} but found {}", name(a), name(b));
+    else if (std::find(out.dtypes.begin(), out.dtypes.end(), a) == out.dtypes.end()) out.dtypes.push_back(a);
+  }
+  return out;
+}
+
+/// einsum's labels: one string per operand and the output's, without spaces.
+struct EinsumLabels {
+  std::vector<std::string> ops;
+  std::string out;
+  bool ellipsis = false;
+};
+
+EinsumLabels parseEinsum(const std::string &eq) {
+  EinsumLabels l;
+  std::string lhs = eq, rhs;
+  bool explicitOut = false;
+  if (auto arrow = eq.find("->"); arrow != std::string::npos) {
+    lhs = eq.substr(0, arrow);
+    rhs = eq.substr(arrow + 2);
+    explicitOut = true;
+  }
+  l.ellipsis = eq.find("...") != std::string::npos;
+  l.ops.emplace_back();
+  for (char ch : lhs) {
+    if (ch == ',') l.ops.emplace_back();
+    else if (std::isalpha(static_cast<unsigned char>(ch))) l.ops.back() += ch;
+  }
+  if (explicitOut) {
+    for (char ch : rhs)
+      if (std::isalpha(static_cast<unsigned char>(ch))) l.out += ch;
+    return l;
+  }
+  // Implicit output: the labels seen once, in order.
+  for (char ch = 'A'; ch <= 'z'; ++ch) {
+    if (!std::isalpha(static_cast<unsigned char>(ch))) continue;
+    size_t n = 0;
+    for (const std::string &o : l.ops) n += std::count(o.begin(), o.end(), ch);
+    if (n == 1) l.out += ch;
+  }
+  return l;
+}
+
+/// einsum with path=None, no ellipsis and every operand's size-1 facts
+/// known, followed on dtypes as 1.13 computes it: operands fold left to
+/// right; in each pair a contracted label of size != 1 in both operands is
+/// bmm-contracted once no later operand has it, one of size != 1 in one
+/// operand only (and no later one) is sum()med there first (bool and integers
+/// become int64); then sumproduct_pair. A lone operand with contracted labels
+/// is sum()med. nullopt when a fact is unknown.
+std::optional<RuleResult> einsumExact(const OpCall &c, const EinsumLabels &l, const std::vector<Value> &el) {
+  std::string labels;
+  for (const std::string &o : l.ops)
+    for (char ch : o)
+      if (labels.find(ch) == std::string::npos) labels += ch;
+  size_t nOut = l.out.size();
+  std::string perm = l.out;
+  for (char ch : labels)
+    if (perm.find(ch) == std::string::npos) perm += ch;
+  // Size != 1 of each label in each operand (a missing label has size 1).
+  std::vector<std::vector<Big>> bigs;
+  for (size_t k = 0; k < el.size(); ++k) {
+    UnitDims u = el[k].unitDims();
+    std::vector<Big> b(perm.size(), Big::No);
+    for (size_t i = 0; i < perm.size(); ++i) {
+      size_t j = l.ops[k].find(perm[i]);
+      if (j == std::string::npos) continue;
+      if (j >= 32 || !((u.ones | u.others) >> j & 1)) return std::nullopt;
+      b[i] = (u.others >> j & 1) ? Big::Yes : Big::No;
+    }
+    bigs.push_back(std::move(b));
+  }
+  std::vector<int> counts(perm.size(), 0);
+  for (const auto &b : bigs)
+    for (size_t i = 0; i < perm.size(); ++i) counts[i] += b[i] == Big::Yes;
+  auto summed = [](DType d) { return isIntegral(d, /*includeBool=*/true) ? DType::Int64 : d; };
+  DType d = *el[0].dtype();
+  std::vector<Big> big = bigs[0];
+  for (size_t k = 1; k < el.size(); ++k) {
+    DType db = *el[k].dtype();
+    std::vector<Big> bb = bigs[k];
+    std::vector<int> sums;
+    bool sumA = false, sumB = false;
+    for (size_t i = nOut; i < perm.size(); ++i) {
+      bool a = big[i] == Big::Yes, b = bb[i] == Big::Yes;
+      if (a && b) {
+        if (--counts[i] == 1) { sums.push_back(static_cast<int>(i)); counts[i] = 0; }
+      } else if (counts[i] == 1 && (a || b)) {
+        (a ? sumA : sumB) = true;
+        (a ? big : bb)[i] = Big::No;
+        counts[i] = 0;
+      }
+    }
+    if (sumA) d = summed(d);
+    if (sumB) db = summed(db);
+    PairOutcome p = sumproductPair(d, db, big, bb, sums);
+    if (p.error) return RuleResult(c.semantic("{}", *p.error));
+    d = p.dtypes.front();
+    for (size_t i = 0; i < perm.size(); ++i) big[i] = broadcastBig(big[i], bb[i]);
+    for (int i : sums) big[i] = Big::No;
+  }
+  if (el.size() == 1 && perm.size() > nOut) d = summed(d);
+  return RuleResult(tensorOf(d, Rank::exact(static_cast<int>(nOut))));
+}
+
 /// einsum (measured on 1.13). Whether a letter is summed with sum() (ints
 /// and bool become int64), contracted with bmm (operands must share one
-/// dtype) or broadcast-multiplied depends on the sizes, so:
+/// dtype) or broadcast-multiplied depends on the sizes: with every size-1
+/// fact known, einsumExact; otherwise
 ///   - one floating/complex dtype for every operand: that dtype;
 ///   - no letter summed away: a broadcasting multiply, promote_types over the
 ///     operands (every operand is unsqueezed first: no zero-dim tier);
@@ -176,38 +336,27 @@ RuleResult einsumRule(const OpCall &c) {
   const auto &el = ts.elements();
   auto eq = c.arg("equation").text();
   if (!eq) return Value::unknownTensor();
-  std::string lhs = *eq, rhs;
-  bool explicitOut = false;
-  if (auto arrow = eq->find("->"); arrow != std::string::npos) {
-    lhs = eq->substr(0, arrow);
-    rhs = eq->substr(arrow + 2);
-    explicitOut = true;
-  }
-  bool ellipsis = eq->find("...") != std::string::npos;
-  // Letters per operand.
-  std::vector<std::string> ops{""};
-  for (char ch : lhs) {
-    if (ch == ',') ops.emplace_back();
-    else if (std::isalpha(static_cast<unsigned char>(ch))) ops.back() += ch;
-  }
-  if (ops.size() != el.size()) return c.semantic("{} operands in the equation but {} tensors given", ops.size(), el.size());
-  std::string out;
-  if (explicitOut) {
-    for (char ch : rhs)
-      if (std::isalpha(static_cast<unsigned char>(ch))) out += ch;
-  } else {
-    for (char ch = 'A'; ch <= 'z'; ++ch) {
-      if (!std::isalpha(static_cast<unsigned char>(ch))) continue;
-      size_t n = 0;
-      for (const std::string &o : ops) n += std::count(o.begin(), o.end(), ch);
-      if (n == 1) out += ch;
+  EinsumLabels l = parseEinsum(*eq);
+  if (l.ops.size() != el.size()) return c.semantic("{} operands in the equation but {} tensors given", l.ops.size(), el.size());
+  if (!l.ellipsis) {
+    for (size_t k = 0; k < el.size(); ++k)
+      if (auto r = el[k].rank().value(); r && static_cast<size_t>(*r) != l.ops[k].size())
+        return c.semantic("the number of subscripts in the equation ({}) does not match the number of dimensions ({}) "
+                          "for operand {}", l.ops[k].size(), *r, k);
+    for (size_t i = 0; i < l.out.size(); ++i) {
+      bool seen = false;
+      for (const std::string &o : l.ops) seen |= o.find(l.out[i]) != std::string::npos;
+      if (!seen || l.out.find(l.out[i]) != i)
+        return c.semantic("output subscript {} appears more than once in the output or in no operand", l.out[i]);
     }
+    if (c.arg("path").isNone())
+      if (auto exact = einsumExact(c, l, el)) return *exact;
   }
   bool sums = false;
-  for (const std::string &o : ops)
+  for (const std::string &o : l.ops)
     for (char ch : o)
-      if (out.find(ch) == std::string::npos) sums = true;
-  Rank rank = ellipsis ? Rank::top() : Rank::exact(static_cast<int>(out.size()));
+      if (l.out.find(ch) == std::string::npos) sums = true;
+  Rank rank = l.ellipsis ? Rank::top() : Rank::exact(static_cast<int>(l.out.size()));
   DType d = *el[0].dtype();
   bool oneDtype = true;
   for (const Value &v : el)
@@ -235,10 +384,102 @@ RuleResult tensordotRule(const OpCall &c) {
   return tensorOf(c.dtype("self"), out);
 }
 
+//===----------------------------------------------------------------------===//
+// _trilinear (aten/native/Linear.cpp, 1.13), followed on dtypes: every
+// operand is unsqueezed at its expand dims to total = i1.dim() + len(expand1)
+// dims; for each slice k of unroll_dim, buf = sumproduct_pair(i1, i2, sums12),
+// then sumproduct_pair(buf, i3, sums23), added in place into zeros of i1's
+// dtype. So a result always has i1's dtype and rank total - len(sumdim); what
+// the dtypes decide is whether it raises. Sizes 0 (no slice, no check) are
+// not modelled: the harness and real programs use non-empty tensors.
+//===----------------------------------------------------------------------===//
+
+std::optional<size_t> listLength(const Value &v) {
+  if (!v.isList() || !v.lengthKnown()) return std::nullopt;
+  return v.elements().size();
+}
+
 RuleResult trilinearRule(const OpCall &c) {
-  DType d = c.dtype("i1");
-  if (c.dtype("i2") != d || c.dtype("i3") != d) return Value::unknownTensor();
-  return tensorOf(d, Rank::top());
+  const char *in[3] = {"i1", "i2", "i3"};
+  const char *lists[4] = {"expand1", "expand2", "expand3", "sumdim"};
+  DType d1 = c.dtype("i1");
+  // Rank: from any operand of known rank (when the call succeeds they agree).
+  std::optional<int> anyTotal;
+  for (int k = 0; k < 3 && !anyTotal; ++k)
+    if (auto r = c.rank(in[k]).value(); r && listLength(c.arg(lists[k])))
+      anyTotal = *r + static_cast<int>(*listLength(c.arg(lists[k])));
+  auto sumLen = listLength(c.arg("sumdim"));
+  Rank outRank = anyTotal && sumLen && *anyTotal >= static_cast<int>(*sumLen)
+                     ? Rank::exact(*anyTotal - static_cast<int>(*sumLen))
+                     : Rank::top();
+  Value result = tensorOf(d1, outRank);
+
+  // The checks need torch's own total (i1's) and every list value.
+  std::optional<std::vector<int64_t>> vals[4];
+  for (int k = 0; k < 4; ++k) vals[k] = knownInts(c.arg(lists[k]));
+  auto u = c.arg("unroll_dim").intValue();
+  auto r1 = c.rank("i1").value();
+  if (!r1 || !u || !vals[0] || !vals[1] || !vals[2] || !vals[3]) return result;
+  int total = *r1 + static_cast<int>(vals[0]->size());
+  if (total > 64) return result;
+  if (*u < 0 || *u >= total) return c.semantic("unroll_dim must be in [0, {}], got {}", total - 1, *u);
+  uint64_t bits[4] = {0, 0, 0, 0};
+  for (int k = 0; k < 4; ++k)
+    for (int64_t d : *vals[k]) {
+      auto w = wrapDim(d, total);
+      if (!w) return c.semantic("{}: dimension {} out of range for {} dims", lists[k], d, total);
+      if (bits[k] >> *w & 1)
+        return c.error(ErrorKind::ValueDependent, "{}: dim {} appears more than once", lists[k], *w);
+      bits[k] |= uint64_t{1} << *w;
+    }
+  auto has = [&](int k, int i) { return (bits[k] >> i & 1) != 0; };
+  // Every slice of unroll_dim is empty when all three expand it: no checks run.
+  bool loopRuns = !(has(0, *u) && has(1, *u) && has(2, *u));
+  for (int k = 1; k < 3; ++k)
+    if (auto r = c.rank(in[k]).value()) {
+      int dims = *r + static_cast<int>(vals[k]->size());
+      if (dims < total || (dims > total && loopRuns))
+        return c.semantic("{} has {} dims after expanding, i1 has {}", in[k], dims, total);
+    }
+  if (!loopRuns) return result;
+
+  // Size-1 facts of each operand after expansion, on one slice of unroll_dim.
+  auto bigness = [&](int k) {
+    std::vector<Big> b(total, Big::Maybe);
+    const Value &v = c.arg(in[k]);
+    UnitDims ud = v.unitDims();
+    bool exact = v.rank().value().has_value();
+    for (int i = 0, j = 0; i < total; ++i) {
+      if (has(k, i)) { b[i] = Big::No; continue; }
+      if (exact && j < 32) b[i] = ud.ones >> j & 1 ? Big::No : ud.others >> j & 1 ? Big::Yes : Big::Maybe;
+      ++j;
+    }
+    b[*u] = Big::No;
+    return b;
+  };
+  std::vector<int> sums12, sums23;
+  for (int i = 0; i < total; ++i)
+    if (has(3, i) && i != *u) (has(2, i) ? sums12 : sums23).push_back(i);
+  std::vector<Big> b1 = bigness(0), b2 = bigness(1), b3 = bigness(2), buf(total);
+  for (int i = 0; i < total; ++i) buf[i] = broadcastBig(b1[i], b2[i]);
+
+  // Succeeds in some case: i1's dtype; raises in every case: the first error.
+  std::optional<std::string> error;
+  bool succeeds = false;
+  PairOutcome first = sumproductPair(d1, c.dtype("i2"), b1, b2, sums12);
+  if (first.error) error = first.error;
+  for (DType t1 : first.dtypes) {
+    PairOutcome second = sumproductPair(t1, c.dtype("i3"), buf, b3, sums23);
+    if (second.error && !error) error = second.error;
+    for (DType t2 : second.dtypes) {
+      DType p = promoteTypes(d1, t2);
+      if (canCast(p, d1)) succeeds = true;
+      else if (!error)
+        error = fmt::format("add_: result type {} can't be cast to the desired output type {}", name(p), name(d1));
+    }
+  }
+  if (succeeds || !error) return result;
+  return c.semantic("{}", *error);
 }
 
 std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view n, const char *what) {
@@ -254,24 +495,10 @@ std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view
 
 void registerConvLinear(Registry &r) {
   const char *fam = "nn.linear";
-  r.add("aten::mm", fam, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireRank(c, "self", 2)) return *e;
-     if (auto e = requireRank(c, "mat2", 2)) return *e;
-     if (auto e = requireSame(c, {"self", "mat2"})) return *e;
-     return tensorOf(c.dtype("self"), Rank::exact(2));
-   }).sample("self", "sweep![2,2]").sample("mat2", "sweep![2,2]");
-  r.add("aten::bmm", fam, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireRank(c, "self", 3)) return *e;
-     if (auto e = requireRank(c, "mat2", 3)) return *e;
-     if (auto e = requireSame(c, {"self", "mat2"})) return *e;
-     return tensorOf(c.dtype("self"), Rank::exact(3));
-   }).sample("self", "sweep![1,2,2]").sample("mat2", "sweep![1,2,2]");
-  r.add("aten::mv", fam, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireRank(c, "self", 2)) return *e;
-     if (auto e = requireRank(c, "vec", 1)) return *e;
-     if (auto e = requireSame(c, {"self", "vec"})) return *e;
-     return tensorOf(c.dtype("self"), Rank::exact(1));
-   }).sample("self", "sweep![2,2]").sample("vec", "sweep![2]");
+  r.add("aten::mm", fam, fixedMatmul("mat2", 2, 2, 2)).sample("self", "sweep![2,2]").sample("mat2", "sweep![2,2]");
+  r.add("aten::bmm", fam, fixedMatmul("mat2", 3, 3, 3))
+      .sample("self", "sweep![1,2,2]").sample("mat2", "sweep![1,2,2]");
+  r.add("aten::mv", fam, fixedMatmul("vec", 2, 1, 1)).sample("self", "sweep![2,2]").sample("vec", "sweep![2]");
   for (const char *k : {"aten::dot", "aten::vdot"}) {
     std::string other = std::string(k) == "aten::dot" ? "tensor" : "other";
     r.add(k, fam, [other](const OpCall &c) -> RuleResult {
@@ -327,15 +554,28 @@ void registerConvLinear(Registry &r) {
       .variant({{"equation", "'ij,->ij'"}, {"tensors", "[sweep![2,2],sweep![]]"}})
       .variant({{"equation", "'ij->i'"}, {"tensors", "[sweep![2,2]]"}})
       .variant({{"equation", "'ii'"}, {"tensors", "[sweep![2,2]]"}})
-      .variant({{"equation", "'ij->ji'"}, {"tensors", "[sweep![2,2]]"}});
+      .variant({{"equation", "'ij->ji'"}, {"tensors", "[sweep![2,2]]"}})
+      .variant({{"tensors", "[sweep![2,1],sweep![1,2]]"}})
+      .variant({{"tensors", "[sweep![2,3],sweep![1,2]]"}})
+      .variant({{"equation", "'ij,jk,kl->il'"}, {"tensors", "[sweep![2,2],sweep![2,2],sweep![2,2]]"}})
+      .variant({{"equation", "'bij,bjk'"}, {"tensors", "[sweep![2,1,3],sweep![1,3,2]]"}});
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]");
-  // unroll_dim must be below i1's rank plus expand1's length.
+  // unroll_dim must be below i1's rank plus expand1's length. Variants: mul
+  // only; bmm in the second pair (with and without a pre-sum of buf); bmm
+  // with a pre-sum of i1 in the first pair; bilinear's own call; every slice
+  // empty (unroll_dim expanded everywhere).
   r.add("aten::_trilinear", fam, trilinearRule)
       .sample("i1", "sweep![2]").sample("i2", "sweep![2]").sample("i3", "sweep![2]").sample("expand1", "[]")
       .sample("expand2", "[]").sample("expand3", "[]").sample("sumdim", "[]").sample("unroll_dim", "0")
-      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,3]"}, {"i3", "sweep![2,3]"}, {"sumdim", "[1]"}, {"unroll_dim", "1"}});
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,3]"}, {"i3", "sweep![2,3]"}, {"sumdim", "[1]"}, {"unroll_dim", "1"}})
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,3]"}, {"i3", "sweep![2,3]"}, {"sumdim", "[1]"}})
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,1]"}, {"i3", "sweep![2,1]"}, {"sumdim", "[1]"}})
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![2,1]"}, {"expand3", "[1]"}, {"sumdim", "[1]"}})
+      .variant({{"i1", "sweep![2,3]"}, {"i2", "sweep![4,3,5]"}, {"i3", "sweep![2,5]"}, {"expand1", "[1,3]"},
+                {"expand2", "[0]"}, {"expand3", "[1,2]"}, {"sumdim", "[2,3]"}, {"unroll_dim", "1"}})
+      .variant({{"expand1", "[1]"}, {"expand2", "[1]"}, {"expand3", "[1]"}, {"unroll_dim", "1"}});
   r.add("aten::linalg_cross", fam, [](const OpCall &c) -> RuleResult {
      auto a = c.rank("self").value(), b = c.rank("other").value();
      if (a && b && *a != *b) return c.semantic("linalg.cross: inputs must have the same number of dimensions");
@@ -371,24 +611,19 @@ void registerConvLinear(Registry &r) {
 
   // Convolutions.
   const char *cf = "nn.conv";
-  r.add("aten::conv2d", cf, convRule(BiasCheck::Always))
-      .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv1d", cf, convRule(BiasCheck::ComplexOnly))
-      .sample("input", "sweep![1,1,3]").sample("weight", "sweep![1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv3d", cf, convRule(BiasCheck::ComplexOnly))
-      .sample("input", "sweep![1,1,3,3,3]").sample("weight", "sweep![1,1,1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv1d.padding", cf, convRule(BiasCheck::ComplexOnly))
-      .sample("input", "sweep![1,1,3]").sample("weight", "sweep![1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv2d.padding", cf, convRule(BiasCheck::ComplexOnly))
-      .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv3d.padding", cf, convRule(BiasCheck::ComplexOnly))
-      .sample("input", "sweep![1,1,3,3,3]").sample("weight", "sweep![1,1,1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv_transpose1d", cf, convRule(BiasCheck::Always))
-      .sample("input", "sweep![1,1,3]").sample("weight", "sweep![1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv_transpose2d.input", cf, convRule(BiasCheck::Always))
-      .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]");
-  r.add("aten::conv_transpose3d.input", cf, convRule(BiasCheck::Always))
-      .sample("input", "sweep![1,1,3,3,3]").sample("weight", "sweep![1,1,1,1,1]").sample("bias", "sweep![1]");
+  // The N-d forms, sampled with a 1x1 kernel over a 3^N input.
+  struct Conv { const char *key; BiasCheck check; int spatial; };
+  for (Conv cv : {Conv{"aten::conv1d", BiasCheck::ComplexOnly, 1}, Conv{"aten::conv2d", BiasCheck::Always, 2},
+                  Conv{"aten::conv3d", BiasCheck::ComplexOnly, 3}, Conv{"aten::conv1d.padding", BiasCheck::ComplexOnly, 1},
+                  Conv{"aten::conv2d.padding", BiasCheck::ComplexOnly, 2},
+                  Conv{"aten::conv3d.padding", BiasCheck::ComplexOnly, 3},
+                  Conv{"aten::conv_transpose1d", BiasCheck::Always, 1},
+                  Conv{"aten::conv_transpose2d.input", BiasCheck::Always, 2},
+                  Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
+    std::string in = "sweep![1,1", w = "sweep![1,1";
+    for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
+    r.add(cv.key, cf, convRule(cv.check)).sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]");
+  }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
     r.add(k, cf, convRule(BiasCheck::ByTransposed))
         .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")

@@ -9,6 +9,8 @@
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace dtf {
@@ -113,6 +115,25 @@ RuleFn reducing(RuleFn fn) {
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == Rank::exact(outRank)) o = o.withUnitDims(out);
     return outs;
+  };
+}
+
+/// Every `dim` of this family names a dim of self, wrapped by
+/// c10::maybe_wrap_dim: a known dim outside [-n, n-1], n = max(rank, 1) (a
+/// 0-dim tensor takes -1 and 0), raises "Dimension out of range".
+RuleFn checkingDimRange(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    if (!c.has("dim") || !c.has("self") || !c.arg("self").isTensor()) return fn(c);
+    auto r = c.rank("self").value();
+    const Value &dims = c.arg("dim");
+    if (!r || !(dims.isNumber() || dims.isList())) return fn(c);
+    std::vector<Value> one{dims};
+    for (const Value &e : dims.isNumber() ? one : dims.elements())
+      if (auto d = e.intValue(); d && !wrapDim(*d, *r)) {
+        int n = std::max(*r, 1);
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *d);
+      }
+    return fn(c);
   };
 }
 
@@ -335,6 +356,12 @@ RuleResult vectorNorm(const OpCall &c) {
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
 }
 
+/// linalg_norm: a vector norm over one dim (or the flattened input when
+/// neither ord nor dim is given), a matrix norm over two dims, over a 2-D
+/// input given an ord but no dim, or for a string ord. dim must have one or
+/// two entries. Matrix norms take ord in {+-1, +-2, +-inf, 'fro', 'nuc'} and
+/// an input of at least 2 dims; +-2 and 'nuc' (singular values) reject
+/// float16, bfloat16 and complex32 inputs.
 RuleResult linalgNorm(const OpCall &c) {
   const Value &ord = c.arg("ord");
   if (ord.isNumber())
@@ -342,13 +369,36 @@ RuleResult linalgNorm(const OpCall &c) {
   DType out;
   if (auto e = vectorNormDType(c, out)) return *e;
   if (auto e = checkDims(c, "dim")) return *e;
-  Rank self = c.rank("self");
+  auto n = c.rank("self").value();
+  const Value &dim = c.arg("dim");
+  std::optional<size_t> dims;
+  if (dim.isNumber()) dims = 1;
+  else if (dim.isList() && dim.lengthKnown()) dims = dim.elements().size();
+  if (dims && *dims != 1 && *dims != 2)
+    return c.semantic("if dim is specified, it must be of length 1 or 2, got {}", *dims);
   bool ordGiven = !ord.isNone();
-  if (ordGiven && c.arg("dim").isNone()) {
-    // The input must be 1-D or 2-D.
-    if (auto n = self.value(); n && (*n < 1 || *n > 2))
-      return c.semantic("if dim is not specified but ord is, the input must be 1-D or 2-D, got {}-D", *n);
+  if (ordGiven && dim.isNone() && n && (*n < 1 || *n > 2))
+    return c.semantic("if dim is not specified but ord is, the input must be 1-D or 2-D, got {}-D", *n);
+  std::optional<bool> matrix;
+  if (dims) matrix = *dims == 2;
+  else if (dim.isNone() && !ordGiven) matrix = false;
+  else if (dim.isNone() && n) matrix = *n == 2;
+  if (ord.isString() && matrix == false)
+    return c.semantic("a string ord ({}) is a matrix norm: it needs two dims", ord.str());
+  if (matrix != true) return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
+  if (n && *n < 2) return c.semantic("a matrix norm needs an input of at least 2 dimensions, got {}-D", *n);
+  bool singular = false; // ord +-2 or 'nuc': computed from singular values
+  if (auto f = ord.floatValue()) {
+    double a = std::abs(*f);
+    if (a != 1 && a != 2 && !std::isinf(a)) return c.semantic("matrix norm order {} not supported", *f);
+    singular = a == 2;
+  } else if (auto t = ord.text()) {
+    if (*t != "fro" && *t != "nuc") return c.semantic("matrix norm order '{}' not supported", *t);
+    singular = *t == "nuc";
   }
+  DType s = c.dtype("self");
+  if (singular && (s == DType::Float16 || s == DType::BFloat16 || s == DType::Complex32))
+    return c.semantic("matrix norm order {}: low precision dtypes not supported, got {}", ord.str(), name(s));
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
 }
 
@@ -417,14 +467,16 @@ RuleResult primVar(const OpCall &c) {
 
 void registerReductions(Registry &r) {
   const std::string fam = "reduction";
-  auto add = [&](std::string_view key, RuleFn fn) { return r.add(key, fam, reducing(std::move(fn))); };
+  auto add = [&](std::string_view key, RuleFn fn) {
+    return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  };
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
       .sample("dim", "[0]")
       .variant({{"dim", "[0]"}, {"keepdim", "True"}})
-      .variant({{"self", "sweep![2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}})
-      .variant({{"self", "sweep![2,3]"}, {"dim", "[0,-1]"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep[2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep[2,3]"}, {"dim", "[0,-1]"}, {"keepdim", "True"}})
       .variant({{"dim", "None"}});
   add("aten::nansum", sumLike("dim", "keepdim", true)).variant({{"dim", "[0]"}});
   add("aten::prod", sumLike("", "", false));
@@ -436,24 +488,19 @@ void registerReductions(Registry &r) {
   add("aten::mean.dim", meanLike("dim"))
       .sample("dim", "[0]")
       .variant({{"dim", "[-1]"}, {"keepdim", "True"}})
-      .variant({{"self", "sweep![2,3]"}, {"dim", "[0]"}, {"keepdim", "True"}});
+      .variant({{"self", "sweep[2,3]"}, {"dim", "[0]"}, {"keepdim", "True"}});
   add("aten::nanmean", nanmean).variant({{"dim", "[0]"}});
   // var / std
-  add("aten::var", varLike("", false));
-  add("aten::var.dim", varLike("dim", false)).sample("dim", "[0]");
-  add("aten::var.correction", varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
-  add("aten::std", varLike("", false));
-  add("aten::std.dim", varLike("dim", false)).sample("dim", "[0]");
-  add("aten::std.correction", varLike("dim", false)).sample("dim", "[0]").sample("correction", "1");
-  add("aten::var_mean", varLike("", true));
-  add("aten::var_mean.dim", varLike("dim", true)).sample("dim", "[0]");
-  add("aten::var_mean.correction", varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
-  add("aten::std_mean", varLike("", true));
-  add("aten::std_mean.dim", varLike("dim", true)).sample("dim", "[0]");
-  add("aten::std_mean.correction", varLike("dim", true)).sample("dim", "[0]").sample("correction", "1");
+  for (const char *n : {"var", "std", "var_mean", "std_mean"}) {
+    std::string b = std::string("aten::") + n;
+    bool withMean = b.ends_with("_mean");
+    add(b, varLike("", withMean));
+    add(b + ".dim", varLike("dim", withMean)).sample("dim", "[0]");
+    add(b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
+  }
   // amax / amin / aminmax / max / min
   add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
-      .variant({{"self", "sweep![2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
+      .variant({{"self", "sweep[2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
   add("aten::amin", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}, {"keepdim", "True"}});
   add("aten::aminmax", [](const OpCall &c) -> RuleResult {
      Rank self = c.rank("self");
@@ -490,8 +537,19 @@ void registerReductions(Registry &r) {
   add("aten::frobenius_norm", normLike("", ""));
   add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
   add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
-  add("aten::linalg_norm", linalgNorm).variant({{"dim", "[0]"}, {"ord", "2"}});
-  add("aten::linalg_norm.ord_str", linalgNorm).sample("ord", "'fro'").sample("self", "sweep![2,3]");
+  add("aten::linalg_norm", linalgNorm)
+      .variant({{"dim", "[0]"}, {"ord", "2"}})
+      .variant({{"self", "sweep[2,3]"}, {"ord", "2"}})
+      .variant({{"self", "sweep[2,3]"}, {"dim", "[0,-1]"}, {"ord", "-2"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep![2,3]"}, {"dim", "[0,1]"}, {"ord", "3"}})
+      .variant({{"dim", "[]"}});
+  add("aten::linalg_norm.ord_str", linalgNorm)
+      .sample("ord", "'fro'")
+      .sample("self", "sweep![2,3]")
+      .variant({{"ord", "'nuc'"}})
+      .variant({{"ord", "'nuc'"}, {"self", "sweep[2,3,4]"}, {"dim", "[0,2]"}})
+      .variant({{"dim", "[1]"}})
+      .variant({{"self", "sweep[2]"}});
   add("aten::count_nonzero", countNonzero).variant({{"dim", "0"}});
   add("aten::count_nonzero.dim_IntList", countNonzero).sample("dim", "[0]");
   // order statistics: values keep the dtype, indices are int64

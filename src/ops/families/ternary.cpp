@@ -29,46 +29,6 @@ namespace {
 
 std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
 
-/// A known complex number with a non-zero imaginary part going into a real,
-/// non-bool dtype: the value-dependent conversion error.
-std::optional<RuleError> complexInto(const OpCall &c, std::string_view arg, DType d) {
-  if (!c.has(arg)) return std::nullopt;
-  const Value &v = c.arg(arg);
-  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
-  auto z = v.complexValue();
-  if (!z || z->second == 0.0) return std::nullopt;
-  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg,
-                 v.str(), name(d));
-}
-
-bool tooBigFor(Rank self, Rank other) {
-  return (self.value() && other.value() && *other.value() > *self.value()) ||
-         (self == Rank::exact(0) && other == Rank::atLeast1());
-}
-
-/// In-place wrapper: self's dtype and rank, castable result, tensors fit.
-RuleFn inplace(RuleFn f, std::vector<std::string> others, bool castCheck = true) {
-  return [f, others, castCheck](const OpCall &c) -> RuleResult {
-    Rank rs = c.rank("self");
-    for (const std::string &o : others) {
-      const Value &v = c.arg(o);
-      if (v.isTensor() && tooBigFor(rs, v.rank()))
-        return c.semantic("in-place output {} cannot hold the broadcast with {} {}", s(c, "self"),
-                          o, v.str());
-    }
-    RuleResult r = f(c);
-    if (!r.ok()) return r;
-    DType self = c.dtype("self");
-    if (castCheck) {
-      DType d = *r.outputs()[0].dtype();
-      if (!canCast(d, self))
-        return c.semantic("result type {} can't be cast to the desired output type {}", name(d),
-                          name(self));
-    }
-    return tensorOf(self, rs);
-  };
-}
-
 RuleResult where(const OpCall &c) {
   DType cond = c.dtype("condition");
   if (cond != DType::Bool && cond != DType::UInt8)
@@ -101,7 +61,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     DType self = c.dtype("self");
     if (floatingKeepsSelf && isFloating(self)) {
       for (const char *b : {"min", "max"})
-        if (auto e = complexInto(c, b, self)) return *e;
+        if (auto e = complexValueInto(c, b, self)) return *e;
       return tensorOf(self, c.rank("self"));
     }
     std::vector<PromotionOperand> ops;
@@ -136,7 +96,7 @@ RuleResult maskedFill(const OpCall &c) {
   const Value &v = c.arg("value");
   if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
     return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
-  if (auto e = complexInto(c, "value", c.dtype("self"))) return *e;
+  if (auto e = complexValueInto(c, "value", c.dtype("self"))) return *e;
   return withBroadcastUnitDims(c, tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
@@ -154,7 +114,7 @@ RuleResult lerp(const OpCall &c) {
   if (w.isTensor() && *w.dtype() != a)
     return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
-  if (auto e = complexInto(c, "weight", a)) return *e;
+  if (auto e = complexValueInto(c, "weight", a)) return *e;
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
 }
 
@@ -165,7 +125,7 @@ RuleFn addc(bool isDiv) {
                         s(c, "tensor1"), s(c, "tensor2"));
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
-    if (auto e = complexInto(c, "value", r)) return *e;
+    if (auto e = complexValueInto(c, "value", r)) return *e;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"})), {"self", "tensor1", "tensor2"});
   };
 }
@@ -182,39 +142,39 @@ void registerTernary(Registry &r) {
     std::string b = std::string("aten::") + n;
     r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}});
     r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + "_", "clamp", inplace(clampRule(false, true), {}))
+    r.add(b + "_", "clamp", inPlace(clampRule(false, true)))
         .variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + "_.Tensor", "clamp", inplace(clampRule(true), {"min", "max"}))
+    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{"min", "max"}}))
         .variant({{"min", "None"}, {"max", "sweep"}});
   }
   for (const char *n : {"clamp_min", "clamp_max"}) {
     std::string b = std::string("aten::") + n;
     r.add(b, "clamp", clampRule(false));
     r.add(b + ".Tensor", "clamp", clampRule(true));
-    r.add(b + "_", "clamp", inplace(clampRule(false), {}));
-    r.add(b + "_.Tensor", "clamp", inplace(clampRule(true), {n[7] == 'i' ? "min" : "max"}));
+    r.add(b + "_", "clamp", inPlace(clampRule(false)));
+    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{n[7] == 'i' ? "min" : "max"}}));
   }
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
     r.add(std::string("aten::masked_fill") + ov, "masked", maskedFill)
         .sample("mask", "sweep");
     r.add(std::string("aten::masked_fill_") + ov, "masked",
-          inplace(maskedFill, {"mask"}, /*castCheck=*/false));
+          inPlace(maskedFill, {{"mask"}, /*castToSelf=*/false}));
   }
   r.add("aten::masked_scatter", "masked", maskedScatter)
       .sample("mask", "bool[2]=0");
-  r.add("aten::masked_scatter_", "masked", inplace(maskedScatter, {"mask"}, false))
+  r.add("aten::masked_scatter_", "masked", inPlace(maskedScatter, {{"mask"}, false}))
       .sample("mask", "bool[2]=0");
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
     r.add(std::string("aten::lerp") + ov, "lerp", lerp);
-    r.add(std::string("aten::lerp_") + ov, "lerp", inplace(lerp, {"end", "weight"}, false));
+    r.add(std::string("aten::lerp_") + ov, "lerp", inPlace(lerp, {{"end", "weight"}, false}));
   }
 
   r.add("aten::addcmul", "addc", addc(false));
-  r.add("aten::addcmul_", "addc", inplace(addc(false), {"tensor1", "tensor2"}));
+  r.add("aten::addcmul_", "addc", inPlace(addc(false), {{"tensor1", "tensor2"}}));
   r.add("aten::addcdiv", "addc", addc(true));
-  r.add("aten::addcdiv_", "addc", inplace(addc(true), {"tensor1", "tensor2"}));
+  r.add("aten::addcdiv_", "addc", inPlace(addc(true), {{"tensor1", "tensor2"}}));
 }
 
 } // namespace dtf
