@@ -160,15 +160,20 @@ RuleResult convBackwardRule(const OpCall &c) {
   if (c.dtype("grad_output") == DType::BFloat16 && c.dtype("input") == DType::BFloat16 &&
       c.dtype("weight") == DType::Float32)
     return std::vector<Value>{Value::unknownTensor(), Value::unknownTensor(), Value::unknownTensor()};
-  if (auto e = requireSame(c, {"grad_output", "input", "weight"})) return *e;
+  const Value &mask = c.arg("output_mask");
+  bool allRequested = mask.isList() && mask.lengthKnown() && mask.elements().size() == 3;
+  for (size_t i = 0; allRequested && i < 3; ++i) allRequested = mask.elements()[i].boolValue() == true;
+  // With outputs masked out torch checks only the dtypes the others need, and
+  // what a masked-out slot holds depends on the kernel path: not modelled.
+  if (auto e = requireSame(c, {"grad_output", "input", "weight"}))
+    return allRequested ? RuleResult(*e) : RuleResult(std::vector<Value>(3, Value::top()));
   DType d = c.dtype("input");
   std::vector<Value> outs{tensorOf(d, c.rank("input")), tensorOf(d, c.rank("weight")), tensorOf(d, Rank::exact(1))};
-  const Value &mask = c.arg("output_mask");
-  if (mask.isList() && mask.lengthKnown() && mask.elements().size() == 3)
+  if (!allRequested)
     for (int i = 0; i < 3; ++i) {
-      auto b = mask.elements()[i].boolValue();
-      if (b && !*b) outs[i] = Value::none();
-      else if (!b) outs[i] = Value::join(outs[i], Value::none());
+      auto b = mask.isList() && mask.lengthKnown() && mask.elements().size() == 3 ? mask.elements()[i].boolValue()
+                                                                                  : std::nullopt;
+      if (!b || !*b) outs[i] = Value::top(); // an undefined tensor, or one anyway on some paths
     }
   return outs;
 }
