@@ -84,21 +84,9 @@ DType inferredFromNumber(NumKind k) {
   return DType::Float32;
 }
 
-/// A complex fill value converted into a real (non-bool) dtype raises
-/// ("value cannot be converted to type float without overflow") when its
-/// imaginary part is non-zero: an error only when that value is known.
-std::optional<RuleError> complexFillInto(const OpCall &c, std::string_view arg, DType d) {
-  const Value &v = c.arg(arg);
-  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
-  auto z = v.complexValue();
-  if (!z || z->second == 0.0) return std::nullopt;
-  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg,
-                 v.str(), name(d));
-}
-
 RuleResult full(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
-  if (auto e = complexFillInto(c, "fill_value", d)) return *e;
+  if (auto e = complexValueInto(c, "fill_value", d)) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -137,7 +125,7 @@ RuleFn withFill(RuleFn f) {
     RuleResult r = f(c);
     if (!r.ok()) return r;
     if (auto d = r.outputs()[0].dtype())
-      if (auto e = complexFillInto(c, "fill_value", *d)) return *e;
+      if (auto e = complexValueInto(c, "fill_value", *d)) return *e;
     return r;
   };
 }
@@ -150,7 +138,7 @@ RuleResult triIndices(const OpCall &c) {
 /// scalar_tensor: the default dtype whatever the number's kind.
 RuleResult scalarTensor(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
-  if (auto e = complexFillInto(c, "s", d)) return *e;
+  if (auto e = complexValueInto(c, "s", d)) return *e;
   return tensorOf(d, Rank::exact(0));
 }
 
