@@ -176,7 +176,10 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     }
   }
 
-  std::vector<Value> concrete(args.begin(), args.end());
+  // Concrete arguments already (the common case): the rule reads them in place.
+  std::vector<Value> concrete;
+  if (!choices.empty()) concrete.assign(args.begin(), args.end());
+  std::span<const Value> callArgs = choices.empty() ? args : std::span<const Value>(concrete);
   std::vector<size_t> pick(choices.size(), 0);
   std::optional<std::vector<Value>> joined;
   std::optional<RuleError> firstError;
@@ -191,9 +194,9 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
       elems[*ch.elem] = alt;
       concrete[ch.arg] = Value::list(std::move(elems));
     }
-    RuleResult r = runRule(*rule, schema, concrete);
+    RuleResult r = runRule(*rule, schema, callArgs);
     if (r.ok()) {
-      if (!joined) joined = r.outputs();
+      if (!joined) joined = r.takeOutputs();
       else {
         auto &j = *joined;
         if (j.size() != r.outputs().size()) { internal = true; break; }

@@ -44,6 +44,7 @@ public:
   RuleResult(RuleError e) : v_(std::move(e)) {}
   bool ok() const { return v_.index() == 0; }
   const std::vector<Value> &outputs() const { return std::get<0>(v_); }
+  std::vector<Value> takeOutputs() { return std::move(std::get<0>(v_)); }
   const RuleError &error() const { return std::get<1>(v_); }
 
 private:

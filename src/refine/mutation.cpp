@@ -109,18 +109,21 @@ bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
 
 void Solver::findStaleListAliases() {
   // Which inputs each op kind may mutate as a list (any overload says `(a!)`).
-  std::vector<std::vector<size_t>> mutatedAt(g.numKinds());
+  // Nearly every graph: no op kind of it has a mutated list argument.
   bool anyKind = false;
+  for (ir::KindId k = 0; k < g.numKinds() && !anyKind; ++k)
+    if (kindClass_[k] == KindClass::Op)
+      for (const Schema *s : overloadsOf(k)) anyKind = anyKind || s->mutatesList;
+  if (!anyKind) return;
+  std::vector<std::vector<size_t>> mutatedAt(g.numKinds());
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     if (kindClass_[k] != KindClass::Op) continue; // kinds are interned from nodes: all used
     for (const Schema *s : overloadsOf(k))
       for (size_t i = 0; s->mutatesList && i < s->args.size(); ++i)
         if (s->args[i].type->mutated && s->args[i].type->kind == SchemaType::Kind::List) {
           mutatedAt[k].push_back(i);
-          anyKind = true;
         }
   }
-  if (!anyKind) return;
   auto listy = [&](ir::ValueId v) { return mayHoldList(*g.values[v].type); };
   // Only a node passing a list there mutates one (`add_` of tensors does not).
   bool anyMutation = false;

@@ -9,13 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "ops/infer.h"
 #include "refine/overload_match.h"
+#include "refine/eval_memo.h"
 #include "refine/solver.h"
 
 #include <fmt/format.h>
 
-#include <bit>
-#include <cstring>
-#include <unordered_map>
 
 namespace dtf::refine {
 namespace {
@@ -121,23 +119,29 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
     while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
     if (r < s.returns.size()) e.inPlace.emplace_back(i, r++);
   }
-  BindResult bound = bindArguments(s, args, {});
-  if (!bound.ok()) {
-    e.outputs.assign(numOutputs, Value::top());
-    e.reasons.assign(numOutputs, UnknownReason::NoOverload);
-    e.diags.push_back({Severity::Warning, "no-overload", fmt::format("{}: {}", s.key(), bound.error)});
-    return e;
+  // Graph nodes pass every argument (no copy then); defaults fill the rest.
+  std::span<const Value> boundArgs = args;
+  BindResult bound;
+  if (args.size() != s.args.size()) {
+    bound = bindArguments(s, args, {});
+    if (!bound.ok()) {
+      e.outputs.assign(numOutputs, Value::top());
+      e.reasons.assign(numOutputs, UnknownReason::NoOverload);
+      e.diags.push_back({Severity::Warning, "no-overload", fmt::format("{}: {}", s.key(), bound.error)});
+      return e;
+    }
+    boundArgs = bound.args;
   }
-  if (auto folded = foldPythonOp(s, bound.args)) {
+  if (auto folded = foldPythonOp(s, boundArgs)) {
     e.outputs.assign(numOutputs, *folded);
     e.reasons.assign(numOutputs, UnknownReason::UnknownInput);
     return e;
   }
-  InferOutcome out = infer(Registry::builtin(), s, bound.args);
-  e.outputs = out.outputs;
+  InferOutcome out = infer(Registry::builtin(), s, boundArgs);
+  e.outputs = std::move(out.outputs);
   e.outputs.resize(numOutputs, Value::top());
   bool inputsConcrete = true;
-  for (const Value &v : bound.args) inputsConcrete = inputsConcrete && concrete(v);
+  for (const Value &v : boundArgs) inputsConcrete = inputsConcrete && concrete(v);
   UnknownReason why = inputsConcrete ? UnknownReason::RuleUnknown : UnknownReason::UnknownInput;
   switch (out.status) {
   case InferOutcome::Status::Ok: break;
@@ -172,92 +176,9 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
   return inner ? unknownOfType(*inner) : Value::top();
 }
 
-inline void mix(size_t &h, uint64_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
-
-/// `ops` (the address of the op's overload list, kept by the schema table)
-/// identifies the op in every graph, so one memo can serve many graphs.
-using OpsId = const Schema *const *;
-
-struct EvalKeyView {
-  OpsId kind;
-  uint32_t numOutputs;
-  bool matchIsArgs;
-  std::span<const Value> vals; ///< the arguments, then the match arguments when they differ
-};
-
-struct EvalKey {
-  OpsId kind;
-  uint32_t numOutputs;
-  bool matchIsArgs;
-  std::vector<Value> vals;
-  EvalKeyView view() const { return {kind, numOutputs, matchIsArgs, vals}; }
-};
-
-/// Lookup without copying the arguments: pointers to the solver's state
-/// (matchIsArgs is true: no argument is top).
-struct EvalKeyPtrs {
-  OpsId kind;
-  uint32_t numOutputs;
-  std::span<const Value *const> vals;
-};
-
-struct EvalKeyHash {
-  using is_transparent = void;
-  static size_t head(OpsId kind, uint32_t numOutputs, bool matchIsArgs) {
-    size_t h = reinterpret_cast<uintptr_t>(kind) >> 3;
-    mix(h, numOutputs * 2 + matchIsArgs);
-    return h;
-  }
-  size_t operator()(const EvalKeyView &k) const {
-    size_t h = head(k.kind, k.numOutputs, k.matchIsArgs);
-    for (const Value &v : k.vals) mix(h, v.hash());
-    return h;
-  }
-  size_t operator()(const EvalKeyPtrs &k) const {
-    size_t h = head(k.kind, k.numOutputs, true);
-    for (const Value *v : k.vals) mix(h, v->hash());
-    return h;
-  }
-  size_t operator()(const EvalKey &k) const { return (*this)(k.view()); }
-};
-
-struct EvalKeyEq {
-  using is_transparent = void;
-  bool operator()(const EvalKeyView &a, const EvalKeyView &b) const {
-    if (a.kind != b.kind || a.numOutputs != b.numOutputs || a.matchIsArgs != b.matchIsArgs ||
-        a.vals.size() != b.vals.size())
-      return false;
-    for (size_t i = 0; i < a.vals.size(); ++i)
-      if (!a.vals[i].identical(b.vals[i])) return false;
-    return true;
-  }
-  bool operator()(const EvalKey &a, const EvalKeyView &b) const { return (*this)(a.view(), b); }
-  bool operator()(const EvalKeyView &a, const EvalKey &b) const { return (*this)(a, b.view()); }
-  bool operator()(const EvalKey &a, const EvalKey &b) const { return (*this)(a.view(), b.view()); }
-  bool operator()(const EvalKeyPtrs &a, const EvalKey &b) const {
-    if (a.kind != b.kind || a.numOutputs != b.numOutputs || !b.matchIsArgs || a.vals.size() != b.vals.size())
-      return false;
-    for (size_t i = 0; i < a.vals.size(); ++i)
-      if (!a.vals[i]->identical(b.vals[i])) return false;
-    return true;
-  }
-  bool operator()(const EvalKey &a, const EvalKeyPtrs &b) const { return (*this)(b, a); }
-};
-
-/// Most distinct evaluations kept; past it the memo starts over (bounded memory).
-constexpr size_t kMaxCachedEvaluations = 1 << 14;
-
 } // namespace
 
-class EvalMemo {
-public:
-  std::unordered_map<EvalKey, Evaluation, EvalKeyHash, EvalKeyEq> map;
-  std::vector<Value> key; ///< scratch for building lookup keys
-};
-
 Solver::~Solver() = default;
-
-std::shared_ptr<EvalMemo> makeEvalMemo() { return std::make_shared<EvalMemo>(); }
 
 std::span<const Schema *const> Solver::overloadsOf(ir::KindId k) {
   auto &slot = overloads_[k];
@@ -266,23 +187,23 @@ std::span<const Schema *const> Solver::overloadsOf(ir::KindId k) {
 }
 
 const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
-                                         bool matchIsArgs, size_t numOutputs) {
+                                         bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash) {
   EvalMemo &c = *memo_;
   std::span<const Value> vals = args;
   if (!matchIsArgs) {
     // Match arguments differ from the arguments only where those are top.
-    c.key.assign(args.begin(), args.end());
+    c.scratch.assign(args.begin(), args.end());
     for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].isTop()) c.key.push_back(matchArgs[i]);
-    vals = c.key;
+      if (args[i].isTop()) c.scratch.push_back(matchArgs[i]);
+    vals = c.scratch;
   }
   OpsId ops = overloadsOf(k).data();
-  EvalKeyView view{ops, static_cast<uint32_t>(numOutputs), matchIsArgs, vals};
-  auto it = c.map.find(view);
-  if (it != c.map.end()) return it->second;
+  auto nout = static_cast<uint32_t>(numOutputs);
+  size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
+  if (!hash)
+    if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
   Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs);
-  EvalKey key{ops, static_cast<uint32_t>(numOutputs), matchIsArgs, std::vector<Value>(vals.begin(), vals.end())};
-  return c.map.emplace(std::move(key), std::move(e)).first->second;
+  return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
 void Solver::transferOp(ir::NodeId n) {
@@ -294,10 +215,13 @@ void Solver::transferOp(ir::NodeId n) {
     return;
   }
   // Start the memo over between nodes only: evaluations handed out stay valid within one.
-  if (memo_->map.size() >= kMaxCachedEvaluations) memo_->map.clear();
+  memo_->startOverIfFull();
+  const OpsId ops = overloadsOf(kind).data();
+  const auto nout = static_cast<uint32_t>(node.outputs.size());
   std::vector<const Value *> &ptrs = argPtrs_;
   ptrs.clear();
   bool hasWrapped = false, anyTop = false;
+  size_t hash = EvalMemo::headHash(ops, nout, true); // the memo key's hash, while gathering
   for (ir::ValueId v : node.inputs) {
     const Value &a = get(v);
     if (a.isBottom()) { // not reached in this state (e.g. only a raising branch defines it)
@@ -305,6 +229,7 @@ void Solver::transferOp(ir::NodeId n) {
       return;
     }
     ptrs.push_back(&a);
+    EvalMemo::mix(hash, a.hash());
     anyTop = anyTop || a.isTop();
     hasWrapped = hasWrapped || (scalarTensorLiteral_[v] && isWrappedScalarConstant(v)); // cheap bit first
   }
@@ -318,18 +243,17 @@ void Solver::transferOp(ir::NodeId n) {
     haveArgs = true;
   };
   const Evaluation *e = nullptr;
-  if (!anyTop) {
-    auto it = memo_->map.find(EvalKeyPtrs{overloadsOf(kind).data(), static_cast<uint32_t>(node.outputs.size()), ptrs});
-    if (it != memo_->map.end()) e = &it->second;
-  }
+  if (!anyTop) e = memo_->find(hash, ops, nout, ptrs);
   if (!e) {
     materialize();
     matchArgs.clear();
     if (anyTop)
       for (size_t i = 0; i < args.size(); ++i) matchArgs.push_back(args[i].isTop() ? coarse(node.inputs[i]) : args[i]);
-    e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, node.outputs.size());
+    // Without top arguments the lookup above already missed: evaluate and keep under its hash.
+    e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, nout,
+                        anyTop ? std::nullopt : std::optional<size_t>(hash));
   }
-  Evaluation joinedEval; // Strict policy: both readings joined
+  std::optional<Evaluation> joinedEval; // Strict policy: both readings joined (rare; built only then)
   if (hasWrapped) {
     materialize();
     // A 0-dim constant used directly by an op is how the tracer records a
@@ -363,12 +287,12 @@ void Solver::transferOp(ir::NodeId n) {
         e = &w;
       } else {
         joinedEval = *e;
-        for (size_t i = 0; i < joinedEval.outputs.size(); ++i)
-          joinedEval.outputs[i] = Value::join(joinedEval.outputs[i], w.outputs[i]);
-        joinedEval.diags.push_back({Severity::Warning, "tensor-constant",
+        for (size_t i = 0; i < joinedEval->outputs.size(); ++i)
+          joinedEval->outputs[i] = Value::join(joinedEval->outputs[i], w.outputs[i]);
+        joinedEval->diags.push_back({Severity::Warning, "tensor-constant",
                                     "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
                                     "different results; results joined"});
-        e = &joinedEval;
+        e = &*joinedEval;
       }
     }
   }

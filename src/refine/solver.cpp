@@ -89,11 +89,11 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
   findStaleListAliases();
   scalarTensorLiteral_.assign(g.values.size(), false);
-  for (ir::ValueId v = 0; v < g.values.size(); ++v) {
-    ir::NodeId def = g.values[v].def;
-    if (def == ir::kNoId || kindClass(def) != KindClass::Constant) continue;
-    const ir::Attribute *a = g.attr(def, "value");
-    scalarTensorLiteral_[v] = a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+  for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
+    if (kindClass(n) != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
+    const ir::Attribute *a = g.attr(n, "value");
+    scalarTensorLiteral_[g.nodes[n].outputs[0]] =
+        a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
   }
 }
 

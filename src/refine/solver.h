@@ -104,8 +104,9 @@ private:
   std::span<const Schema *const> overloadsOf(ir::KindId k);
   /// evaluate() through the memo: the same kind, output count and argument
   /// values always give the same evaluation (rules are pure functions).
+  /// `hash`: the key's hash when the caller computed it and the memo missed.
   const Evaluation &evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
-                                   bool matchIsArgs, size_t numOutputs);
+                                   bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash = std::nullopt);
 
   std::vector<KindClass> kindClass_; ///< by KindId
   std::vector<std::optional<std::span<const Schema *const>>> overloads_; ///< by KindId, filled lazily
