@@ -149,7 +149,26 @@ class Recurrent(torch.nn.Module):
 CASES["recurrent"] = (Recurrent().double(), (torch.randn(2, 5, 4, dtype=torch.float64), T([5, 3])))
 
 
+def detection_ops(x, boxes, scores):
+    """torchvision's C++ ops as detection heads call them: nms, then RoI
+    pooling of the kept boxes (torch.ops.torchvision directly: the
+    torchvision.ops wrappers query the CUDA version, which cannot be traced)."""
+    tv = torch.ops.torchvision
+    keep = tv.nms(boxes, scores, 0.5)
+    kept = boxes[keep]
+    rois = torch.cat([torch.zeros(kept.shape[0], 1, dtype=kept.dtype), kept], dim=1)
+    pooled, argmax = tv.roi_pool(x, rois, 1.0, 2, 2)
+    channels, mapping = tv.ps_roi_align(x, rois, 1.0, 2, 2, 2)
+    return keep, tv.roi_align(x, rois, 1.0, 2, 2, 2, False), pooled, argmax, channels, mapping
+
+
+CASES["detection_ops"] = (detection_ops, (torch.rand(1, 4, 8, 8, dtype=torch.float64),
+                                          T([[0, 0, 4, 4], [1, 1, 5, 5.], [0, 0, 2, 2]], dtype=torch.float64),
+                                          torch.rand(3, dtype=torch.float64)))
+
+
 def main():
+    import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)
     for name, (fn, args) in CASES.items():
         class M(torch.nn.Module):
             def __init__(self):

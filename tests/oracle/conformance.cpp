@@ -1,5 +1,7 @@
 #include "conformance.h"
 
+#include "frontends/torchscript/torchvision_ops.h"
+
 #include "case_space.h"
 #include "ops/infer.h"
 #include "torch_runner.h"
@@ -181,6 +183,10 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     return tally;
   }
   auto op = findTorchOperator(rule.key);
+  if (!op && rule.key.starts_with("torchvision::") && torchscript::loadTorchvisionOps().empty()) {
+    tally.skipReason = "torchvision's operator library (python3-torchvision) is not installed";
+    return tally;
+  }
   if (!op) {
     tally.configError = "libtorch has no operator " + rule.key;
     return tally;

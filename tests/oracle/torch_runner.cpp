@@ -1,11 +1,14 @@
 #include "torch_runner.h"
 
+#include "frontends/torchscript/torchvision_ops.h"
+
 #include <c10/util/Exception.h>
 #include <c10/util/Logging.h>
 
 namespace dtf::oracle {
 
 std::shared_ptr<torch::jit::Operator> findTorchOperator(const std::string &key) {
+  if (key.starts_with("torchvision::")) torchscript::loadTorchvisionOps();
   std::string name = key, overload;
   size_t sep = key.find("::");
   if (size_t dot = key.find('.', sep); dot != std::string::npos) {

@@ -1,4 +1,5 @@
 #include "frontends/torchscript/module_loader.h"
+#include "frontends/torchscript/torchvision_ops.h"
 
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/passes/lower_graph.h>
@@ -11,6 +12,7 @@ namespace dtf::torchscript {
 
 std::string loadModuleAsIR(const std::string &path) {
   try {
+    loadTorchvisionOps(); // detection models call torchvision:: ops: they must be registered to load
     torch::jit::Module m = torch::jit::load(path);
     m.eval();
     std::shared_ptr<torch::jit::Graph> g = m.get_method("forward").graph()->copy();

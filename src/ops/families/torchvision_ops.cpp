@@ -1,0 +1,69 @@
+//===- ops/families/torchvision_ops.cpp - torchvision's detection ops -----===//
+//
+// torchvision registers its C++ ops (torchvision::nms, roi_align ...) with the
+// TorchScript operator registry, so traced detection models call them. Their
+// kernels dispatch on floating dtypes only: float and double on every device,
+// Half also on CPU for the RoI ops (not for nms), never BFloat16 in 0.14, so
+// any other dtype raises ("nms_kernel" not implemented for 'Int'). The boxes
+// or RoIs must have the input's dtype (torch checks, no promotion). Measured
+// on Debian's python3-torchvision 0.14 with torch 1.13.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+#include "ops/vocabulary.h"
+
+namespace dtf {
+namespace {
+
+/// The kernel exists for `d`: float32/float64 (and float16 when `half`).
+std::optional<RuleError> floatingKernel(const OpCall &c, std::string_view kernel, DType d, bool half) {
+  if (d == DType::Float32 || d == DType::Float64 || (half && d == DType::Float16)) return std::nullopt;
+  // nms has a Half kernel on CUDA only; no device has BFloat16, integer, bool or complex kernels.
+  ErrorKind k = d == DType::Float16 && !half ? ErrorKind::MissingKernel : ErrorKind::Semantic;
+  return c.error(k, "\"{}\" not implemented for {}", kernel, name(d));
+}
+
+/// nms(dets, scores, iou_threshold) -> int64 indices of the kept boxes.
+RuleResult nms(const OpCall &c) {
+  DType d = c.dtype("dets"), s = c.dtype("scores");
+  if (auto e = floatingKernel(c, "nms_kernel", d, false)) return *e;
+  if (d != s) return c.semantic("dets ({}) and scores ({}) must have the same dtype", name(d), name(s));
+  return tensorOf(DType::Int64, Rank::exact(1));
+}
+
+/// The RoI ops: (input [N,C,H,W], rois [K,5]) -> pooled [K,C',h,w] of the
+/// input's dtype, and for the pooling ones an int32 argmax/channel map.
+RuleFn roiOp(std::string kernel, bool withIndices) {
+  return [kernel, withIndices](const OpCall &c) -> RuleResult {
+    DType x = c.dtype("input"), r = c.dtype("rois");
+    if (x != r)
+      return c.semantic("expected tensor for argument #1 'input' ({}) to have the same type as tensor for "
+                        "argument #2 'rois' ({})",
+                        name(x), name(r));
+    if (auto e = floatingKernel(c, kernel, x, true)) return *e;
+    Value pooled = tensorOf(x, Rank::exact(4));
+    if (!withIndices) return pooled;
+    return std::vector<Value>{pooled, tensorOf(DType::Int32, Rank::exact(4))};
+  };
+}
+
+} // namespace
+
+void registerTorchvisionOps(Registry &r) {
+  const std::string f = "torchvision";
+  r.add("torchvision::nms", f, nms).sample("dets", "sweep![3,4]=0").sample("scores", "sweep![3]").sample("iou_threshold", "0.5");
+  auto roi = [&](std::string_view key, std::string kernel, bool indices) {
+    r.add(key, f, roiOp(std::move(kernel), indices))
+        .sample("input", "sweep![1,4,4,4]")
+        .sample("rois", "sweep![2,5]=0")
+        .sample("spatial_scale", "1.0")
+        .sample("pooled_height", "2")
+        .sample("pooled_width", "2");
+  };
+  roi("torchvision::roi_align", "roi_align_forward_kernel", false);
+  roi("torchvision::roi_pool", "roi_pool_forward_kernel", true);
+  roi("torchvision::ps_roi_align", "ps_roi_align_forward_kernel", true);
+  roi("torchvision::ps_roi_pool", "ps_roi_pool_forward_kernel", true);
+}
+
+} // namespace dtf
