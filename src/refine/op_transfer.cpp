@@ -40,7 +40,19 @@ bool returnsTensor(const Schema &s) {
 /// Ops on Python values (lists, ints) whose result the rule library does not
 /// model; nullopt when `key` is not one of them.
 std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
-  // Cheap filter first: every op below is `.int`, `.t` or aten::dim.
+  // Cheap filter first: every op below is `.int`, `.t`, aten::dim or an identity test.
+  const bool is = s.name == "aten::__is__", isNot = s.name == "aten::__isnot__";
+  if (is || isNot) {
+    // `w is None` (Optional arguments): known when each side is None or surely not None.
+    auto none = [](const Value &v) -> std::optional<bool> {
+      if (v.isNone()) return true;
+      if (v.isTop() || v.isBottom()) return std::nullopt;
+      return false;
+    };
+    auto l = none(a[0]), r = none(a[1]);
+    if (l && r && (*l || *r)) return Value::boolean((*l == *r) == is); // only None-ness is decided
+    return Value::number(NumKind::Bool);
+  }
   if (s.overload != "int" && s.overload != "t" && s.name != "aten::dim") return std::nullopt;
   const std::string key = s.key();
   auto ints = [&](auto f) -> Value {

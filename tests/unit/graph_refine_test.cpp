@@ -81,6 +81,43 @@ TEST(GraphRefine, IfJoinsBranches) {
   EXPECT_EQ(r["differ"].rank(), Rank::exact(1));
 }
 
+// Scripted `if w is None:` on an Optional argument: decided when the
+// argument is known None (or known not None); the other arm is unreached.
+TEST(GraphRefine, IsNoneTestOnAnOptionalArgumentIsDecided) {
+  const char *ir = R"(graph(%x.1 : Tensor, %w.1 : Tensor?):
+  %3 : NoneType = prim::Constant()
+  %4 : bool = aten::__is__(%w.1, %3)
+  %5 : bool = aten::__isnot__(%w.1, %3)
+  %40 : Tensor = prim::If(%4)
+    block0():
+      %7 : Tensor = aten::sum(%x.1, %3)
+      -> (%7)
+    block1():
+      %w.7 : Tensor = prim::unchecked_cast(%w.1)
+      %36 : Tensor = aten::mul(%x.1, %w.7)
+      %38 : Tensor = aten::sum(%36, %3)
+      -> (%38)
+  return (%40, %5)
+)";
+  Options none;
+  none.inputTypes = {{"x.1", Value::tensor(DType::Int32, Rank::exact(2))}, {"w.1", Value::none()}};
+  auto r = run(ir, none);
+  EXPECT_EQ(r["4"].boolValue(), std::optional<bool>(true));
+  EXPECT_EQ(r["5"].boolValue(), std::optional<bool>(false));
+  EXPECT_EQ(r["40"].str(), "int64:r0"); // sum of int32 is int64
+  EXPECT_FALSE(r.has("no-overload"));   // the mul arm is never analysed with a None w
+
+  Options given;
+  given.inputTypes = {{"x.1", Value::tensor(DType::Int32, Rank::exact(2))},
+                      {"w.1", Value::tensor(DType::Float64, Rank::exact(2))}};
+  auto g = run(ir, given);
+  EXPECT_EQ(g["4"].boolValue(), std::optional<bool>(false));
+  EXPECT_EQ(g["40"].str(), "float64:r0");
+
+  auto unknown = run(ir); // w may or may not be None: both arms joined
+  EXPECT_FALSE(unknown["4"].boolValue().has_value());
+}
+
 TEST(GraphRefine, RaisingBranchContributesNothing) {
   auto r = run(R"(graph(%x : Float(2), %c : bool):
   %s : str = prim::Constant[value="boom"]()
