@@ -166,6 +166,12 @@ CASES["detection_ops"] = (detection_ops, (torch.rand(1, 4, 8, 8, dtype=torch.flo
                                           T([[0, 0, 4, 4], [1, 1, 5, 5.], [0, 0, 2, 2]], dtype=torch.float64),
                                           torch.rand(3, dtype=torch.float64)))
 
+CASES["linalg_ops"] = (lambda a, c: (torch.linalg.inv(a), torch.linalg.qr(a)[0], torch.linalg.svd(c)[1], torch.linalg.svdvals(a),
+                                     torch.linalg.eigh(c)[0], torch.linalg.eig(a)[0], torch.linalg.eigvals(a), torch.pinverse(c),
+                                     torch.logdet(a), torch.matrix_exp(c), torch.linalg.cholesky(a), torch.linalg.inv_ex(a)[1],
+                                     torch.linalg.qr(a, mode="r")[0], torch.svd(c)[2], torch.linalg.eigvalsh(a)),
+                       (torch.eye(3, dtype=torch.float64).repeat(2, 1, 1) * 2, torch.eye(3, dtype=torch.complex64) * 2))
+
 
 def main():
     import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)

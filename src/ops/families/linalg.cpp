@@ -1,0 +1,116 @@
+//===- ops/families/linalg.cpp - matrix decompositions and functions ------===//
+//
+// torch.linalg's one-matrix ops (inv, cholesky, qr, svd, eigh, eig, pinv,
+// logdet, matrix_exp) and their older aliases. Measured on 1.13:
+// - the input must have at least 2 dims ("The input tensor A must have at
+//   least 2 dimensions"); square-ness is a size check we cannot see (a
+//   succeeding call has the dtypes below);
+// - they take float32/float64/complex64/complex128 only: integers and bool
+//   are rejected ("Expected a floating point or complex tensor as input"),
+//   Half/BFloat16/ComplexHalf either rejected ("Low precision dtypes not
+//   supported") or without a CPU kernel (matrix_exp also runs BFloat16);
+// - singular values and eigenvalues of Hermitian matrices are real (the
+//   input's real counterpart), eig's results are always complex, *_ex's
+//   info is int32 with the batch dims.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+#include "ops/vocabulary.h"
+
+namespace dtf {
+namespace {
+
+/// The rank of a result with `drop` fewer trailing dims than a matrix input
+/// of rank `r` (known to succeed, so r >= 2 when not exact).
+Rank dropped(Rank r, int drop) {
+  if (auto n = r.value()) return Rank::exact(*n - drop);
+  return drop < 2 ? Rank::atLeast1() : Rank::top();
+}
+
+/// What a result is, from the input's dtype `d` and rank `r`.
+enum class Out : uint8_t { Same, Real, Complex, Info, Int64 };
+struct Result {
+  Out dtype;
+  int drop; ///< trailing dims fewer than the input
+};
+
+/// The dtype checks every op here makes of its input `arg`; nullopt when fine.
+std::optional<RuleError> matrixInput(const OpCall &c, std::string_view arg, bool bfloat16Kernel) {
+  DType d = c.dtype(arg);
+  if (auto r = c.rank(arg).value(); r && *r < 2)
+    return c.semantic("the input tensor must have at least 2 dimensions, got {}", *r);
+  if (d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128) return std::nullopt;
+  if (bfloat16Kernel && d == DType::BFloat16) return std::nullopt;
+  if (isFloating(d) || isComplex(d)) // Half, BFloat16, ComplexHalf
+    return c.missingKernel("low precision dtypes are not supported (no kernel for {})", name(d));
+  return c.semantic("expected a floating point or complex tensor as input, got {}", name(d));
+}
+
+RuleFn decomposition(std::string arg, std::vector<Result> results, bool bfloat16Kernel = false) {
+  return [arg, results, bfloat16Kernel](const OpCall &c) -> RuleResult {
+    if (auto e = matrixInput(c, arg, bfloat16Kernel)) return *e;
+    DType d = c.dtype(arg);
+    Rank r = c.rank(arg);
+    std::vector<Value> out;
+    for (const Result &res : results) {
+      DType o = d;
+      switch (res.dtype) {
+      case Out::Same: break;
+      case Out::Real: o = toRealValueType(d); break;
+      case Out::Complex: o = toComplexType(d).value_or(d); break;
+      case Out::Info: o = DType::Int32; break;
+      case Out::Int64: o = DType::Int64; break;
+      }
+      out.push_back(tensorOf(o, dropped(r, res.drop)));
+    }
+    return out;
+  };
+}
+
+/// linalg_qr: mode='r' gives an empty one-dim Q.
+RuleResult qrWithMode(const OpCall &c) {
+  if (auto e = matrixInput(c, "A", false)) return *e;
+  DType d = c.dtype("A");
+  Rank r = c.rank("A");
+  auto mode = c.arg("mode").text();
+  Rank q = !mode ? Rank::top() : *mode == "r" ? Rank::exact(1) : r;
+  return std::vector<Value>{tensorOf(d, q), tensorOf(d, r)};
+}
+
+} // namespace
+
+void registerLinalg(Registry &r) {
+  const std::string f = "linalg";
+  const Result same{Out::Same, 0}, batchInfo{Out::Info, 2};
+  // The harness fills with one constant: only 1x1 matrices of 2 are invertible and positive
+  // definite (inv, cholesky raise on singular input, a value-dependent error).
+  auto add = [&](std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
+    r.add(key, f, decomposition(arg, std::move(results), bf16))
+        .sample(arg, "sweep[1,1]=2")
+        .variant({{arg, "sweep![3,1,1]=2"}});
+  };
+  add("aten::linalg_inv", "A", {same});
+  add("aten::inverse", "self", {same});
+  add("aten::linalg_inv_ex", "A", {same, batchInfo});
+  add("aten::linalg_cholesky", "self", {same});
+  add("aten::cholesky", "self", {same});
+  add("aten::linalg_cholesky_ex", "self", {same, batchInfo});
+  add("aten::qr", "self", {same, same});
+  add("aten::linalg_svd", "A", {same, {Out::Real, 1}, same});
+  add("aten::svd", "self", {same, {Out::Real, 1}, same});
+  add("aten::linalg_svdvals", "A", {{Out::Real, 1}});
+  add("aten::linalg_eigh", "self", {{Out::Real, 1}, same});
+  add("aten::linalg_eigvalsh", "self", {{Out::Real, 1}});
+  add("aten::linalg_eig", "self", {{Out::Complex, 1}, {Out::Complex, 0}});
+  add("aten::linalg_eigvals", "self", {{Out::Complex, 1}});
+  add("aten::pinverse", "self", {same});
+  add("aten::logdet", "self", {{Out::Same, 2}});
+  add("aten::matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
+  add("aten::linalg_matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
+  r.add("aten::linalg_qr", f, qrWithMode)
+      .sample("A", "sweep[2,2]")
+      .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
+      .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}});
+}
+
+} // namespace dtf
