@@ -1,7 +1,8 @@
 //===- ops/families/linalg.cpp - matrix decompositions and functions ------===//
 //
 // torch.linalg's one-matrix ops (inv, cholesky, qr, svd, eigh, eig, pinv,
-// logdet, matrix_exp) and their older aliases. Measured on 1.13:
+// logdet, matrix_exp) and their older aliases, and the products kron and
+// inner (their rules are next to their code). Measured on 1.13:
 // - the input must have at least 2 dims ("The input tensor A must have at
 //   least 2 dimensions"); square-ness is a size check we cannot see (a
 //   succeeding call has the dtypes below);
@@ -77,6 +78,32 @@ RuleResult qrWithMode(const OpCall &c) {
   return std::vector<Value>{tensorOf(d, q), tensorOf(d, r)};
 }
 
+/// kron(self, other): promote_types of the two (no result_type tiers: a
+/// 0-dim float64 with a float32 vector gives float64), rank the larger one.
+RuleResult kron(const OpCall &c) {
+  DType d = promoteTypes(c.dtype("self"), c.dtype("other"));
+  Rank a = c.rank("self"), b = c.rank("other");
+  Rank r = a.isExact() && b.isExact() ? Rank::exact(std::max(*a.value(), *b.value())) : broadcastRank({a, b});
+  return tensorOf(d, r);
+}
+
+/// inner(self, other): a 0-dim operand makes it `self * other` (result_type
+/// tiers, broadcast rank); otherwise a matrix product over the last dims:
+/// equal dtypes (no promotion), rank r1 + r2 - 2, no CPU kernel for Bool/Half.
+RuleResult inner(const OpCall &c) {
+  const Value &x = c.arg("self"), &y = c.arg("other");
+  Rank a = x.rank(), b = y.rank();
+  if (a == Rank::exact(0) || b == Rank::exact(0)) {
+    PromotionOperand ops[] = {tensorOperand(c.dtype("self"), x), tensorOperand(c.dtype("other"), y)};
+    return tensorOf(*resultType(ops), broadcastRank({a, b}));
+  }
+  if (auto e = requireSame(c, {"self", "other"})) return *e;
+  DType d = c.dtype("self");
+  if (d == DType::Bool || d == DType::Float16) return c.missingKernel("\"addmm_impl_cpu_\" not implemented for {}", name(d));
+  Rank r = a.isExact() && b.isExact() ? Rank::exact(*a.value() + *b.value() - 2) : Rank::top();
+  return tensorOf(d, r);
+}
+
 } // namespace
 
 void registerLinalg(Registry &r) {
@@ -107,6 +134,8 @@ void registerLinalg(Registry &r) {
   add("aten::logdet", "self", {{Out::Same, 2}});
   add("aten::matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
   add("aten::linalg_matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
+  r.add("aten::kron", f, kron).sample("self", "sweep[2,2]").sample("other", "sweep[3]");
+  r.add("aten::inner", f, inner).sample("self", "sweep[2,3]").sample("other", "sweep[3]");
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
