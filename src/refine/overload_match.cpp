@@ -33,7 +33,13 @@ int fitScore(const SchemaType &type, const Value &v) {
   case K::List: {
     if (!v.isList()) return -1;
     Value e = v.elementSummary();
-    if (e.isBottom() || !type.inner()) return 1; // empty list fits any list type
+    // An empty list fits any list type, but a dimension-name list least (the
+    // JIT prints Dimname[] as `str[]`): `torch.sum(x, [])` traces to an empty
+    // int[], which would otherwise tie sum.dim_IntList with sum.dim_DimnameList.
+    if (e.isBottom() || !type.inner()) {
+      K in = type.inner() ? type.inner()->kind : K::Any;
+      return in == K::Str || in == K::Dimname ? 0 : 1;
+    }
     int s = fitScore(*type.inner(), e);
     return s < 0 ? -1 : (s == 2 ? 2 : 1);
   }

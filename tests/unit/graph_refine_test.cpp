@@ -118,6 +118,20 @@ TEST(GraphRefine, IsNoneTestOnAnOptionalArgumentIsDecided) {
   EXPECT_FALSE(unknown["4"].boolValue().has_value());
 }
 
+// `torch.sum(x, [])` traces to an empty int[]: sum.dim_IntList, not the
+// dimension-name overload (printed `str[1] dim`), which has no rule.
+TEST(GraphRefine, EmptyDimListPicksTheIntListOverload) {
+  auto r = run(R"(graph(%x : Char(4)):
+  %4 : int[] = prim::ListConstruct()
+  %5 : bool = prim::Constant[value=0]()
+  %6 : NoneType = prim::Constant()
+  %7 : Tensor = aten::sum(%x, %4, %5, %6)
+  return (%7)
+)");
+  EXPECT_EQ(r["7"].str(), "int64:r0");
+  EXPECT_FALSE(r.has("no-rule"));
+}
+
 TEST(GraphRefine, RaisingBranchContributesNothing) {
   auto r = run(R"(graph(%x : Float(2), %c : bool):
   %s : str = prim::Constant[value="boom"]()
