@@ -1,8 +1,8 @@
 //===- ops/families/linalg.cpp - matrix decompositions and functions ------===//
 //
 // torch.linalg's one-matrix ops (inv, cholesky, qr, svd, eigh, eig, pinv,
-// logdet, matrix_exp) and their older aliases, and the products kron and
-// inner (their rules are next to their code). Measured on 1.13:
+// logdet, matrix_exp) and their older aliases, and the products kron,
+// inner and cross (their rules are next to their code). Measured on 1.13:
 // - the input must have at least 2 dims ("The input tensor A must have at
 //   least 2 dimensions"); square-ness is a size check we cannot see (a
 //   succeeding call has the dtypes below);
@@ -104,6 +104,20 @@ RuleResult inner(const OpCall &c) {
   return tensorOf(d, r);
 }
 
+/// cross(self, other, dim) (linalg_cross is in conv_linear.cpp): equal dtypes and equal ranks (no
+/// promotion, no broadcasting of ranks), a size-3 dim so never 0-dim; no
+/// kernel for Bool, Half or ComplexHalf.
+RuleResult cross(const OpCall &c) {
+  if (auto e = requireSame(c, {"self", "other"})) return *e;
+  DType d = c.dtype("self");
+  Rank a = c.rank("self"), b = c.rank("other");
+  if (a == Rank::exact(0) || b == Rank::exact(0)) return c.semantic("inputs must have a dimension of size 3");
+  if (a.isExact() && b.isExact() && a != b) return c.semantic("inputs must have the same number of dimensions");
+  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
+    return c.missingKernel("\"cross\" not implemented for {}", name(d));
+  return tensorOf(d, a.isExact() ? a : b);
+}
+
 } // namespace
 
 void registerLinalg(Registry &r) {
@@ -135,6 +149,7 @@ void registerLinalg(Registry &r) {
   add("aten::matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
   add("aten::linalg_matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
   r.add("aten::kron", f, kron).sample("self", "sweep[2,2]").sample("other", "sweep[3]");
+  r.add("aten::cross", f, cross).sample("self", "sweep[2,3]").sample("other", "sweep[2,3]");
   r.add("aten::inner", f, inner).sample("self", "sweep[2,3]").sample("other", "sweep[3]");
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
