@@ -75,7 +75,7 @@ void Solver::findInPlaceUses() {
     for (ir::NodeId n : g.blocks[b].nodes) {
       const ir::Node &node = g.nodes[n];
       for (ir::ValueId v : node.inputs) use(v, loopEnd ? loopEnd : nodePos_[n]);
-      uint32_t innerLoopEnd = loopEnd || kindClass_[node.kind] != KindClass::Loop ? loopEnd : end[n];
+      uint32_t innerLoopEnd = loopEnd || plan_->kindClass[node.kind] != KindClass::Loop ? loopEnd : end[n];
       for (ir::BlockId inner : node.blocks) {
         self(self, inner, depth + 1, innerLoopEnd);
         for (ir::ValueId v : g.blocks[inner].returns) use(v, innerLoopEnd ? innerLoopEnd : end[n]);
@@ -107,18 +107,13 @@ bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
   return lastUse_[v] > nodePos_[n];
 }
 
-void Solver::findStaleListAliases() {
+std::vector<bool> findStaleListAliases(const ir::Graph &g, const GraphPlan &plan) {
   // Which inputs each op kind may mutate as a list (any overload says `(a!)`).
   // Nearly every graph: no op kind of it has a mutated list argument.
-  bool anyKind = false;
-  for (ir::KindId k = 0; k < g.numKinds() && !anyKind; ++k)
-    if (kindClass_[k] == KindClass::Op)
-      for (const Schema *s : overloadsOf(k)) anyKind = anyKind || s->mutatesList;
-  if (!anyKind) return;
+  if (!plan.anyKindMutatesLists) return {};
   std::vector<std::vector<size_t>> mutatedAt(g.numKinds());
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
-    if (kindClass_[k] != KindClass::Op) continue; // kinds are interned from nodes: all used
-    for (const Schema *s : overloadsOf(k))
+    for (const Schema *s : plan.overloads[k]) // empty for prim constructs
       for (size_t i = 0; s->mutatesList && i < s->args.size(); ++i)
         if (s->args[i].type->mutated && s->args[i].type->kind == SchemaType::Kind::List) {
           mutatedAt[k].push_back(i);
@@ -129,7 +124,7 @@ void Solver::findStaleListAliases() {
   bool anyMutation = false;
   for (const ir::Node &n : g.nodes)
     for (size_t i : mutatedAt[n.kind]) anyMutation = anyMutation || (i < n.inputs.size() && listy(n.inputs[i]));
-  if (!anyMutation) return;
+  if (!anyMutation) return {};
 
   const size_t nv = g.values.size();
   std::vector<uint32_t> uses(nv, 0);
@@ -143,7 +138,7 @@ void Solver::findStaleListAliases() {
     if (listy(a) && listy(b)) uf.unite(a, b);
   };
   for (const ir::Node &n : g.nodes) {
-    KindClass c = kindClass_[n.kind];
+    KindClass c = plan.kindClass[n.kind];
     if (c == KindClass::If || c == KindClass::Loop) {
       size_t skip = c == KindClass::Loop ? 1 : 0; // a loop body returns (cond, carried...)
       for (ir::BlockId b : n.blocks) {
@@ -172,13 +167,15 @@ void Solver::findStaleListAliases() {
   for (const ir::Node &n : g.nodes)
     for (size_t i : mutatedAt[n.kind])
       if (i < n.inputs.size()) mutated[uf.find(n.inputs[i])] = true;
+  std::vector<bool> stale;
   for (ir::ValueId v = 0; v < nv; ++v) {
     ir::ValueId root = uf.find(v);
     if (listy(v) && mutated[root] && usedNames[root] > 1) {
-      if (staleLists_.empty()) staleLists_.assign(nv, false);
-      staleLists_[v] = true;
+      if (stale.empty()) stale.assign(nv, false);
+      stale[v] = true;
     }
   }
+  return stale;
 }
 
 } // namespace dtf::refine

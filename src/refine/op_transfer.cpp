@@ -192,12 +192,6 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
 
 Solver::~Solver() = default;
 
-std::span<const Schema *const> Solver::overloadsOf(ir::KindId k) {
-  auto &slot = overloads_[k];
-  if (!slot) slot = SchemaTable::builtin().overloadSpan(g.kindName(k));
-  return *slot;
-}
-
 const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
                                          bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash) {
   EvalMemo &c = *memo_;
@@ -243,7 +237,7 @@ void Solver::transferOp(ir::NodeId n) {
     ptrs.push_back(&a);
     EvalMemo::mix(hash, a.hash());
     anyTop = anyTop || a.isTop();
-    hasWrapped = hasWrapped || (scalarTensorLiteral_[v] && isWrappedScalarConstant(v)); // cheap bit first
+    hasWrapped = hasWrapped || (plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bit first
   }
   // The arguments as values (copied from the state) when the memo misses or they are needed.
   std::vector<Value> &args = args_, &matchArgs = matchArgs_;
@@ -265,7 +259,6 @@ void Solver::transferOp(ir::NodeId n) {
     e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, nout,
                         anyTop ? std::nullopt : std::optional<size_t>(hash));
   }
-  std::optional<Evaluation> joinedEval; // Strict policy: both readings joined (rare; built only then)
   if (hasWrapped) {
     materialize();
     // A 0-dim constant used directly by an op is how the tracer records a
@@ -298,13 +291,14 @@ void Solver::transferOp(ir::NodeId n) {
       if (opts.tensorConstants == TensorConstantPolicy::Traced) {
         e = &w;
       } else {
-        joinedEval = *e;
-        for (size_t i = 0; i < joinedEval->outputs.size(); ++i)
-          joinedEval->outputs[i] = Value::join(joinedEval->outputs[i], w.outputs[i]);
-        joinedEval->diags.push_back({Severity::Warning, "tensor-constant",
+        Evaluation &joined = joinedEval_; // Strict policy: both readings joined (rare)
+        joined = *e;
+        for (size_t i = 0; i < joined.outputs.size(); ++i)
+          joined.outputs[i] = Value::join(joined.outputs[i], w.outputs[i]);
+        joined.diags.push_back({Severity::Warning, "tensor-constant",
                                     "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
                                     "different results; results joined"});
-        e = &*joinedEval;
+        e = &joined;
       }
     }
   }

@@ -11,26 +11,9 @@
 #include <fmt/format.h>
 
 namespace dtf::refine {
-namespace {
-
-using TK = ir::TypeExpr::Kind;
-
-/// A literal read under its written type: `0` typed bool is False.
-Value literalAs(const Value &lit, const ir::TypeExpr &t) {
-  if (t.kind == TK::Bool && lit.intValue()) return Value::boolean(*lit.intValue() != 0);
-  if (t.kind == TK::Float && lit.floatValue()) return Value::floating(*lit.floatValue());
-  if (t.kind == TK::List && lit.isList() && !t.elems.empty()) {
-    std::vector<Value> elems;
-    for (const Value &e : lit.elements()) elems.push_back(literalAs(e, *t.elems[0]));
-    return Value::list(std::move(elems));
-  }
-  return lit;
-}
-
-} // namespace
 
 bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
-  if (!scalarTensorLiteral_[v]) return false; // not prim::Constant[value={number}]
+  if (!plan_->scalarTensorLiteral[v]) return false; // not prim::Constant[value={number}]
   const Value &val = get(v);
   if (!val.isTensor() || val.rank() != Rank::exact(0) || !val.dtype()) return false;
   // Python scalars are wrapped as double, int64, bool or complex128 tensors.
@@ -39,33 +22,12 @@ bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
 }
 
 void Solver::transferConstant(ir::NodeId n) {
+  // Its value depends on the node alone (graph_plan.cpp): from the plan when it kept it.
   const ir::Node &node = g.nodes[n];
   if (node.outputs.size() != 1) return;
-  ir::ValueId o = node.outputs[0];
-  const ir::TypeExpr &t = *g.values[o].type;
-  const ir::Attribute *a = g.attr(n, "value");
-  if (!a) {
-    set(o, t.kind == TK::None || t.text == "NoneType" ? Value::none() : coarse(o));
-    return;
-  }
-  using LK = ir::Attribute::LitKind;
-  switch (a->kind) {
-  case LK::TensorLiteral: {
-    // A tensor constant's dtype is program data, so the written type is used.
-    Rank r = a->literal.isNumber() ? Rank::exact(0) : (t.rank ? Rank::exact(*t.rank) : Rank::top());
-    if (t.rank) r = Rank::exact(*t.rank);
-    set(o, Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r), UnknownReason::Unsupported);
-    return;
-  }
-  case LK::String:
-    if (t.kind == TK::Device) set(o, Value::device(*a->literal.text()));
-    else set(o, a->literal);
-    return;
-  case LK::Int:
-  case LK::Float:
-  case LK::List: set(o, literalAs(a->literal, t)); return;
-  case LK::Other: set(o, coarse(o)); return;
-  }
+  if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) return set(node.outputs[0], f->value, f->reason);
+  GraphPlan::Fixed f = constantValue(g.attr(n, "value"), *g.values[node.outputs[0]].type);
+  set(node.outputs[0], std::move(f.value), f.reason);
 }
 
 Value Solver::constructed(const ir::Node &node, bool tuple) {
@@ -116,7 +78,8 @@ bool Solver::transferPrim(ir::NodeId n) {
   case KindClass::ListConstruct:
   case KindClass::TupleConstruct: {
     if (node.outputs.size() != 1) return true;
-    set(node.outputs[0], constructed(node, cls == KindClass::TupleConstruct));
+    if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) set(node.outputs[0], f->value, f->reason); // of constants
+    else set(node.outputs[0], constructed(node, cls == KindClass::TupleConstruct));
     return true;
   }
   case KindClass::ListUnpack:
@@ -158,8 +121,9 @@ bool Solver::transferPrim(ir::NodeId n) {
     return true;
   case KindClass::GetAttr:
     // Module attributes (parameters, buffers) are data: typed as written.
-    for (ir::ValueId o : node.outputs)
-      set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
+    if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) set(node.outputs[0], f->value, f->reason);
+    else
+      for (ir::ValueId o : node.outputs) set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
     return true;
   case KindClass::Unsupported:
     diag(Severity::Warning, n, "unsupported",

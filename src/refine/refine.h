@@ -70,6 +70,15 @@ enum class TensorConstantPolicy : uint8_t {
 class EvalMemo;
 std::shared_ptr<EvalMemo> makeEvalMemo();
 
+/// What the pass derives from a graph alone (node kinds and their overloads,
+/// list aliasing, constant values, written input types). refineGraph builds
+/// one per call; a caller refining one graph many times (different input
+/// types, a compiler re-running the pass) can build it once and pass it in
+/// Options::plan. Immutable, so it may be shared between threads. It belongs
+/// to one graph: build it after the graph is final.
+class GraphPlan;
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g);
+
 struct Options {
   /// Use the dtype/rank written on non-input values as facts? Never: they are
   /// only compared (type-conflict diagnostics) when this is true.
@@ -80,6 +89,10 @@ struct Options {
   std::vector<std::pair<std::string, Value>> inputTypes;
   /// Evaluations to reuse (see EvalMemo); null: a fresh memo for this call.
   std::shared_ptr<EvalMemo> memo;
+  /// The graph's plan (see GraphPlan); null: built for this call. A plan of
+  /// another graph (or of this graph before it changed) is refused
+  /// (std::invalid_argument).
+  std::shared_ptr<const GraphPlan> plan;
 };
 
 struct Result {

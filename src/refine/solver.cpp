@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <unordered_map>
+#include <stdexcept>
 
 namespace dtf::refine {
 
@@ -45,64 +45,27 @@ Result refineGraph(const ir::Graph &g, const Options &opts) {
 }
 
 Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opts(opts), out_(out) {
+  if (opts.plan && !opts.plan->builtFor(g))
+    throw std::invalid_argument("refineGraph: Options::plan was built for another graph (or before this one changed)");
+  if (!opts.plan) ownPlan_.emplace(g, /*fixedValues=*/false);
+  plan_ = opts.plan ? opts.plan.get() : &*ownPlan_;
   out_.values.assign(g.values.size(), Value());
   out_.reasons.assign(g.values.size(), UnknownReason::None);
   // Loops re-visit their bodies; past this many node visits they stop
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
-  // What to do with each node kind, decided once (not by string per node).
-  static const std::unordered_map<std::string_view, KindClass> kPrims = {
-      {"prim::RaiseException", KindClass::Raise},
-      {"prim::If", KindClass::If},
-      {"prim::Loop", KindClass::Loop},
-      {"prim::Constant", KindClass::Constant},
-      {"prim::ListConstruct", KindClass::ListConstruct},
-      {"prim::TupleConstruct", KindClass::TupleConstruct},
-      {"prim::ListUnpack", KindClass::ListUnpack},
-      {"prim::TupleUnpack", KindClass::TupleUnpack},
-      {"prim::TupleIndex", KindClass::TupleIndex},
-      {"prim::dtype", KindClass::DType},
-      {"prim::Uninitialized", KindClass::Uninitialized},
-      {"prim::unchecked_cast", KindClass::Passthrough},
-      {"prim::data", KindClass::Passthrough},
-      {"prim::shape_as_tensor_passthrough", KindClass::Passthrough},
-      {"prim::GetAttr", KindClass::GetAttr},
-      {"prim::CallMethod", KindClass::Unsupported},
-      {"prim::CallFunction", KindClass::Unsupported},
-      {"prim::PythonOp", KindClass::Unsupported},
-      {"prim::fork", KindClass::Unsupported},
-      {"prim::Enter", KindClass::Unsupported},
-      {"prim::Exit", KindClass::Unsupported},
-      {"prim::device", KindClass::Coarse},
-      {"prim::isinstance", KindClass::Coarse},
-      {"prim::is_cuda", KindClass::Coarse},
-      {"prim::layout", KindClass::Coarse},
-      {"prim::requires_grad", KindClass::Coarse},
-  };
-  kindClass_.assign(g.numKinds(), KindClass::Op);
-  for (ir::KindId k = 0; k < g.numKinds(); ++k) {
-    const std::string &name = g.kindName(k);
-    if (!name.starts_with("prim::")) continue;
-    if (auto it = kPrims.find(name); it != kPrims.end()) kindClass_[k] = it->second;
-  }
-  overloads_.resize(g.numKinds());
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
-  findStaleListAliases();
-  scalarTensorLiteral_.assign(g.values.size(), false);
-  for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
-    if (kindClass(n) != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
-    const ir::Attribute *a = g.attr(n, "value");
-    scalarTensorLiteral_[g.nodes[n].outputs[0]] =
-        a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
-  }
 }
 
 void Solver::run() {
-  for (ir::ValueId v : g.body().params) {
-    Value given = ir::valueOfType(*g.values[v].type, true);
+  const auto &params = g.body().params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Value *given = nullptr;
     for (const auto &[name, val] : opts.inputTypes)
-      if (name == g.values[v].name) given = val;
-    set(v, given);
+      if (name == g.values[params[i]].name) given = &val;
+    if (given) set(params[i], *given);
+    else if (!plan_->inputs.empty()) set(params[i], plan_->inputs[i]);
+    else set(params[i], ir::valueOfType(*g.values[params[i]].type, true));
   }
   visitBlock(0, 0);
   // Whatever is still bottom was never reached.
@@ -112,7 +75,7 @@ void Solver::run() {
 }
 
 void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
-  if (!staleLists_.empty() && staleLists_[v] && !val.isBottom()) {
+  if (isStaleList(v) && !val.isBottom()) {
     val = coarse(v); // may change behind an alias: only its written type is sure
     why = UnknownReason::Unsupported;
   }
@@ -123,7 +86,7 @@ void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
 }
 
 void Solver::joinInto(ir::ValueId v, const Value &val) {
-  if (!staleLists_.empty() && staleLists_[v]) return; // already as written
+  if (isStaleList(v)) return; // already as written
   Value j = Value::join(out_.values[v], val);
   if (!(j == out_.values[v])) {
     out_.values[v] = std::move(j);

@@ -7,8 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "refine/refine.h"
-#include "schema/schema.h"
+#include "refine/graph_plan.h"
 
 #include <memory>
 #include <optional>
@@ -44,15 +43,6 @@ struct Evaluation {
   std::vector<std::pair<uint32_t, uint32_t>> inPlace;
 };
 
-/// What the solver does with a node kind, decided once per kind.
-enum class KindClass : uint8_t {
-  Op, ///< schema'd op (aten::..., prim ops with a schema): transferOp
-  Raise, If, Loop,
-  Constant, ListConstruct, TupleConstruct, ListUnpack, TupleUnpack, TupleIndex, DType,
-  Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
-};
-
-
 class Solver {
 public:
   Solver(const ir::Graph &g, const Options &opts, Result &out);
@@ -83,8 +73,6 @@ private:
   void checkWrittenTypes(ir::NodeId n);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
-  /// Mark lists that may be mutated through another name (mutation.cpp).
-  void findStaleListAliases();
   /// Program positions and last uses (computed on the first need).
   void findInPlaceUses();
   /// Is `v` used after node `n` (or again, in a loop)?
@@ -99,22 +87,22 @@ private:
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
   void transferOp(ir::NodeId n);
   bool isWrappedScalarConstant(ir::ValueId v) const;
-  KindClass kindClass(ir::NodeId n) const { return kindClass_[g.nodes[n].kind]; }
-  /// Every overload of a node kind (looked up once per kind).
-  std::span<const Schema *const> overloadsOf(ir::KindId k);
+  KindClass kindClass(ir::NodeId n) const { return plan_->kindClass[g.nodes[n].kind]; }
+  /// Every overload of a node kind (empty: unknown op).
+  std::span<const Schema *const> overloadsOf(ir::KindId k) const { return plan_->overloads[k]; }
+  bool isStaleList(ir::ValueId v) const { return !plan_->staleLists.empty() && plan_->staleLists[v]; }
   /// evaluate() through the memo: the same kind, output count and argument
   /// values always give the same evaluation (rules are pure functions).
   /// `hash`: the key's hash when the caller computed it and the memo missed.
   const Evaluation &evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
                                    bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash = std::nullopt);
 
-  std::vector<KindClass> kindClass_; ///< by KindId
-  std::vector<std::optional<std::span<const Schema *const>>> overloads_; ///< by KindId, filled lazily
+  std::optional<GraphPlan> ownPlan_; ///< built here when Options::plan is null
+  const GraphPlan *plan_;
   std::shared_ptr<EvalMemo> memo_; ///< opts.memo, or one of this run's own
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;
-  std::vector<bool> scalarTensorLiteral_; ///< by value id: output of prim::Constant[value={number}]
-  std::vector<bool> staleLists_; ///< by value id: read as written (aliased + mutated); empty: none
+  Evaluation joinedEval_; ///< scratch of transferOp (Strict policy, rare): kept off its stack frame
   std::vector<uint32_t> useCount_, nodePos_, lastUse_; ///< by value / node / value id; empty until needed
 
   Result &out_;

@@ -26,6 +26,11 @@ Refined run(const std::string &text, Options opts = {}) {
   Refined out;
   out.g = ir::parseIR(text);
   out.r = refineGraph(*out.g, opts);
+  // A kept plan (Options::plan) must not change any value.
+  opts.plan = makeGraphPlan(*out.g);
+  Result planned = refineGraph(*out.g, opts);
+  for (size_t v = 0; v < out.r.values.size(); ++v)
+    EXPECT_TRUE(planned.values[v].identical(out.r.values[v])) << "%" << out.g->values[v].name << " with a plan";
   return out;
 }
 

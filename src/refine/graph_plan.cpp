@@ -1,0 +1,185 @@
+//===- refine/graph_plan.cpp - graph-only facts, computed once ------------===//
+#include "refine/graph_plan.h"
+
+#include <bit>
+#include <string_view>
+#include <unordered_map>
+
+namespace dtf::refine {
+namespace {
+
+using TK = ir::TypeExpr::Kind;
+
+/// A literal read under its written type: `0` typed bool is False.
+Value literalAs(const Value &lit, const ir::TypeExpr &t) {
+  if (t.kind == TK::Bool && lit.intValue()) return Value::boolean(*lit.intValue() != 0);
+  if (t.kind == TK::Float && lit.floatValue()) return Value::floating(*lit.floatValue());
+  if (t.kind == TK::List && lit.isList() && !t.elems.empty()) {
+    std::vector<Value> elems;
+    for (const Value &e : lit.elements()) elems.push_back(literalAs(e, *t.elems[0]));
+    return Value::list(std::move(elems));
+  }
+  return lit;
+}
+
+} // namespace
+
+GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
+  auto coarse = [&] { return ir::valueOfType(t, false); };
+  if (!a) return {t.kind == TK::None || t.text == "NoneType" ? Value::none() : coarse()};
+  using LK = ir::Attribute::LitKind;
+  switch (a->kind) {
+  case LK::TensorLiteral: {
+    // A tensor constant's dtype is program data, so the written type is used.
+    Rank r = a->literal.isNumber() ? Rank::exact(0) : Rank::top();
+    if (t.rank) r = Rank::exact(*t.rank);
+    return {Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r), UnknownReason::Unsupported};
+  }
+  case LK::String: return {t.kind == TK::Device ? Value::device(*a->literal.text()) : a->literal};
+  case LK::Int:
+  case LK::Float:
+  case LK::List: return {literalAs(a->literal, t)};
+  case LK::Other: break;
+  }
+  return {coarse()};
+}
+
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g) { return std::make_shared<GraphPlan>(g); }
+
+GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
+    : graph_(&g), numNodes_(g.nodes.size()), numValues_(g.values.size()) {
+  classifyKinds(g);
+  staleLists = findStaleListAliases(g, *this);
+  scalarTensorLiteral.assign(g.values.size(), false);
+  if (fixedValues) {
+    inputs.reserve(g.body().params.size());
+    for (ir::ValueId v : g.body().params) inputs.push_back(ir::valueOfType(*g.values[v].type, true));
+    findFixedValues(g); // sets scalarTensorLiteral on its way
+    return;
+  }
+  for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
+    if (kindClass[g.nodes[n].kind] != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
+    const ir::Attribute *a = g.attr(n, "value");
+    scalarTensorLiteral[g.nodes[n].outputs[0]] =
+        a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+  }
+}
+
+void GraphPlan::classifyKinds(const ir::Graph &g) {
+  // What to do with each node kind, decided once (not by string per node).
+  static const std::unordered_map<std::string_view, KindClass> kPrims = {
+      {"prim::RaiseException", KindClass::Raise},
+      {"prim::If", KindClass::If},
+      {"prim::Loop", KindClass::Loop},
+      {"prim::Constant", KindClass::Constant},
+      {"prim::ListConstruct", KindClass::ListConstruct},
+      {"prim::TupleConstruct", KindClass::TupleConstruct},
+      {"prim::ListUnpack", KindClass::ListUnpack},
+      {"prim::TupleUnpack", KindClass::TupleUnpack},
+      {"prim::TupleIndex", KindClass::TupleIndex},
+      {"prim::dtype", KindClass::DType},
+      {"prim::Uninitialized", KindClass::Uninitialized},
+      {"prim::unchecked_cast", KindClass::Passthrough},
+      {"prim::data", KindClass::Passthrough},
+      {"prim::shape_as_tensor_passthrough", KindClass::Passthrough},
+      {"prim::GetAttr", KindClass::GetAttr},
+      {"prim::CallMethod", KindClass::Unsupported},
+      {"prim::CallFunction", KindClass::Unsupported},
+      {"prim::PythonOp", KindClass::Unsupported},
+      {"prim::fork", KindClass::Unsupported},
+      {"prim::Enter", KindClass::Unsupported},
+      {"prim::Exit", KindClass::Unsupported},
+      {"prim::device", KindClass::Coarse},
+      {"prim::isinstance", KindClass::Coarse},
+      {"prim::is_cuda", KindClass::Coarse},
+      {"prim::layout", KindClass::Coarse},
+      {"prim::requires_grad", KindClass::Coarse},
+  };
+  kindClass.assign(g.numKinds(), KindClass::Op);
+  overloads.resize(g.numKinds());
+  for (ir::KindId k = 0; k < g.numKinds(); ++k) {
+    const std::string &name = g.kindName(k);
+    if (name.starts_with("prim::"))
+      if (auto it = kPrims.find(name); it != kPrims.end()) kindClass[k] = it->second;
+    if (kindClass[k] != KindClass::Op) continue;
+    overloads[k] = SchemaTable::builtin().overloadSpan(name);
+    for (const Schema *s : overloads[k]) anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
+  }
+}
+
+void GraphPlan::findFixedValues(const ir::Graph &g) {
+  auto stale = [&](ir::ValueId v) { return !staleLists.empty() && staleLists[v]; };
+  size_t candidates = 0, listCandidates = 0;
+  for (const ir::Node &node : g.nodes) {
+    KindClass c = kindClass[node.kind];
+    candidates += c == KindClass::Constant || c == KindClass::GetAttr;
+    listCandidates += c == KindClass::ListConstruct || c == KindClass::TupleConstruct;
+  }
+  if (candidates == 0) return;
+  fixed_.reserve(candidates + listCandidates);
+  slots_.resize(std::bit_ceil(2 * (candidates + listCandidates)));
+  // Lists of constants (`[1, 1]` strides appear dozens of times): one shared
+  // payload per distinct element list, as the solver's interning would give.
+  std::vector<std::pair<size_t, uint32_t>> lists(std::bit_ceil(2 * listCandidates + 1)); // (hash | 1, index)
+  std::vector<const Value *> elems;
+  for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
+    const ir::Node &node = g.nodes[n];
+    if (node.outputs.size() != 1) continue;
+    const ir::ValueId o = node.outputs[0];
+    const ir::TypeExpr &t = *g.values[o].type;
+    const KindClass c = kindClass[node.kind];
+    if (c == KindClass::Constant) {
+      const ir::Attribute *a = g.attr(n, "value");
+      scalarTensorLiteral[o] = a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+      Fixed f = constantValue(a, t);
+      addFixed(n, std::move(f.value), f.reason);
+    } else if (c == KindClass::GetAttr) { // module attributes (parameters, buffers) are data: typed as written
+      addFixed(n, ir::valueOfType(t, true), UnknownReason::Unsupported);
+    } else if ((c == KindClass::ListConstruct || c == KindClass::TupleConstruct) && !stale(o)) {
+      const bool tuple = c == KindClass::TupleConstruct;
+      size_t h = tuple;
+      elems.clear();
+      for (ir::ValueId v : node.inputs) {
+        ir::NodeId def = g.values[v].def;
+        const Fixed *f = def < n && !stale(v) && kindClass[g.nodes[def].kind] == KindClass::Constant ? fixedOf(def)
+                                                                                                    : nullptr;
+        if (!f) break;
+        elems.push_back(&f->value);
+        h = h * 0x100000001b3ULL ^ f->value.hash();
+      }
+      if (elems.size() != node.inputs.size()) continue;
+      h |= 1; // 0 marks a free slot
+      size_t mask = lists.size() - 1, slot = h & mask;
+      for (; lists[slot].first != 0; slot = (slot + 1) & mask) {
+        if (lists[slot].first != h) continue;
+        const Value &cand = fixed_[lists[slot].second].value;
+        bool same = cand.isTuple() == tuple && cand.elements().size() == elems.size();
+        for (size_t i = 0; i < elems.size() && same; ++i) same = cand.elements()[i].identical(*elems[i]);
+        if (same) break;
+      }
+      if (lists[slot].first != 0) { // the same list again: one entry (and one reference) for both
+        place(n, lists[slot].second);
+        continue;
+      }
+      std::vector<Value> vals;
+      vals.reserve(elems.size());
+      for (const Value *e : elems) vals.push_back(*e);
+      lists[slot] = {h, static_cast<uint32_t>(fixed_.size())};
+      addFixed(n, tuple ? Value::tuple(std::move(vals)) : Value::list(std::move(vals)), UnknownReason::None);
+    }
+  }
+}
+
+void GraphPlan::addFixed(ir::NodeId n, Value v, UnknownReason why) {
+  place(n, static_cast<uint32_t>(fixed_.size()));
+  fixed_.push_back({std::move(v), why});
+}
+
+void GraphPlan::place(ir::NodeId n, uint32_t index) {
+  // Sized by findFixedValues for every candidate: at most half full.
+  size_t i = slotHash(n) & (slots_.size() - 1);
+  while (slots_[i].node != ir::kNoId) i = (i + 1) & (slots_.size() - 1);
+  slots_[i] = {n, index};
+}
+
+} // namespace dtf::refine

@@ -1,0 +1,108 @@
+// A kept GraphPlan (Options::plan) must change nothing but the time: every
+// value, reason and diagnostic equal to a plain refineGraph call, on every
+// bundled example and corpus module, on the first and on a repeated use.
+#include "frontends/text/ir_parser.h"
+#include "refine/check.h"
+#include "refine/refine.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace dtf::refine {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<ir::Graph> load(const fs::path &p) {
+  std::ifstream in(p);
+  std::stringstream text;
+  text << in.rdbuf();
+  return ir::parseIR(text.str());
+}
+
+void expectSame(const ir::Graph &g, const Result &a, const Result &b, const std::string &what) {
+  ASSERT_EQ(a.values.size(), b.values.size()) << what;
+  for (size_t v = 0; v < a.values.size(); ++v) {
+    EXPECT_TRUE(a.values[v].identical(b.values[v]))
+        << what << ": %" << g.values[v].name << ": " << a.values[v].str() << " vs " << b.values[v].str();
+    EXPECT_EQ(a.reasons[v], b.reasons[v]) << what << ": %" << g.values[v].name;
+  }
+  ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size()) << what;
+  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
+    EXPECT_EQ(a.diagnostics[i].category, b.diagnostics[i].category) << what;
+    EXPECT_EQ(a.diagnostics[i].message, b.diagnostics[i].message) << what;
+    EXPECT_EQ(a.diagnostics[i].node, b.diagnostics[i].node) << what;
+  }
+}
+
+std::vector<fs::path> graphFiles() {
+  std::vector<fs::path> files;
+  for (const char *dir : {"examples", "tests/corpus"})
+    for (const auto &e : fs::directory_iterator(fs::path(DTF_SOURCE_DIR) / dir))
+      if (e.path().extension() == ".ir") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(GraphPlan, KeptPlanGivesTheSameResultsEverywhere) {
+  auto files = graphFiles();
+  ASSERT_GE(files.size(), 50u);
+  size_t values = 0;
+  for (const fs::path &p : files) {
+    auto g = load(p);
+    for (bool check : {false, true}) { // both option sets the tools use
+      Options opts = check ? checkOptions() : Options{};
+      Result plain = refineGraph(*g, opts);
+      opts.plan = makeGraphPlan(*g);
+      expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (first use)");
+      expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (reused)");
+      opts.memo = makeEvalMemo(); // plan and memo together (the warm benchmark)
+      refineGraph(*g, opts);
+      expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (with a warm memo)");
+      values += plain.values.size();
+    }
+  }
+  EXPECT_GT(values, 5'000u);
+}
+
+TEST(GraphPlan, InputTypesStillOverrideTheWrittenOnes) {
+  auto g = ir::parseIR(R"(graph(%x : Tensor, %y : Float(2, 3)):
+  %1 : int = prim::Constant[value=1]()
+  %z : Tensor = aten::add(%x, %y, %1)
+  return (%z)
+)");
+  Options opts;
+  opts.plan = makeGraphPlan(*g);
+  opts.inputTypes = {{"x", Value::tensor(DType::Float64, Rank::exact(2))}};
+  Result r = refineGraph(*g, opts);
+  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r2");
+  opts.inputTypes = {{"x", Value::tensor(DType::Int32, Rank::exact(1))}};
+  r = refineGraph(*g, opts); // the same plan, other input types
+  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float32:r2");
+}
+
+TEST(GraphPlan, APlanOfAnotherGraphIsRefused) {
+  const char *text = R"(graph(%x : Float(2)):
+  %y : Tensor = aten::relu(%x)
+  return (%y)
+)";
+  auto a = ir::parseIR(text), b = ir::parseIR(text);
+  Options opts;
+  opts.plan = makeGraphPlan(*a);
+  EXPECT_NO_THROW(refineGraph(*a, opts));
+  try {
+    refineGraph(*b, opts);
+    ADD_FAILURE() << "a plan of another graph was accepted";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("another graph"), std::string::npos) << e.what();
+  }
+  // The graph grew after the plan was built: refused too.
+  a->addValue("z", a->values[0].type);
+  EXPECT_THROW(refineGraph(*a, opts), std::invalid_argument);
+}
+
+} // namespace
+} // namespace dtf::refine
