@@ -53,46 +53,54 @@ int fitScore(const SchemaType &type, const Value &v) {
 
 namespace {
 
+/// How well `s` fits the arguments (sum of fitScore), or -1.
+int overloadScore(const Schema &s, std::span<const Value> args, size_t numOutputs, bool exactArity) {
+  if (s.varargs) return -1;
+  if (!s.varReturns && s.returns.size() != numOutputs) return -1;
+  if (args.size() > s.args.size()) return -1;
+  if (exactArity && args.size() != s.args.size()) return -1;
+  int score = 0;
+  for (size_t i = 0; i < s.args.size(); ++i) {
+    if (i >= args.size()) {
+      if (!s.args[i].defaultText) return -1;
+      continue;
+    }
+    int f = fitScore(*s.args[i].type, args[i]);
+    if (f < 0) return -1;
+    score += f;
+  }
+  // An overload with `out=` arguments is never what a graph node meant
+  // when another one fits as well.
+  if (s.overload.ends_with("out")) score -= 1;
+  return score;
+}
+
 OverloadMatch matchWithArity(std::span<const Schema *const> overloads, std::span<const Value> args,
                              size_t numOutputs, bool exactArity) {
   OverloadMatch best;
   int bestScore = -1;
-  std::vector<const Schema *> tied;
+  size_t ties = 0; // overloads with bestScore (no allocation unless several)
   for (const Schema *s : overloads) {
-    if (s->varargs) continue;
-    if (!s->varReturns && s->returns.size() != numOutputs) continue;
-    if (args.size() > s->args.size()) continue;
-    if (exactArity && args.size() != s->args.size()) continue;
-    bool ok = true;
-    int score = 0;
-    for (size_t i = 0; i < s->args.size() && ok; ++i) {
-      if (i >= args.size()) {
-        ok = s->args[i].defaultText.has_value();
-        continue;
-      }
-      int f = fitScore(*s->args[i].type, args[i]);
-      if (f < 0) ok = false;
-      else score += f;
-    }
-    if (!ok) continue;
-    // An overload with `out=` arguments is never what a graph node meant
-    // when another one fits as well.
-    if (s->overload.ends_with("out")) score -= 1;
+    int score = overloadScore(*s, args, numOutputs, exactArity);
+    if (score < 0 || score < bestScore) continue;
     if (score > bestScore) {
       bestScore = score;
-      tied = {s};
-    } else if (score == bestScore) {
-      tied.push_back(s);
+      best.schema = s;
+      ties = 1;
+    } else {
+      ++ties;
     }
   }
-  if (tied.size() == 1) {
+  if (ties == 1) {
     best.status = OverloadMatch::Status::Ok;
-    best.schema = tied[0];
     return best;
   }
-  best.status = tied.empty() ? OverloadMatch::Status::NoMatch : OverloadMatch::Status::Ambiguous;
-  best.tied = tied;
-  for (const Schema *s : tied.empty() ? std::vector<const Schema *>(overloads.begin(), overloads.end()) : tied) {
+  best.schema = nullptr;
+  best.status = ties == 0 ? OverloadMatch::Status::NoMatch : OverloadMatch::Status::Ambiguous;
+  for (const Schema *s : overloads)
+    if (ties > 0 && overloadScore(*s, args, numOutputs, exactArity) == bestScore) best.tied.push_back(s);
+  for (const Schema *s : best.tied.empty() ? std::vector<const Schema *>(overloads.begin(), overloads.end())
+                                           : best.tied) {
     if (best.candidates.size() > 300) { best.candidates += ", ..."; break; }
     best.candidates += (best.candidates.empty() ? "" : ", ") + s->key();
   }
