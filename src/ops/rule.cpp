@@ -1,6 +1,7 @@
 #include "ops/rule.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace dtf {
@@ -57,16 +58,21 @@ Rank broadcastRank(std::initializer_list<Rank> ranks) {
 }
 
 DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
-  std::vector<PromotionOperand> ops;
-  for (std::string_view n : names) {
-    const Value &v = call.arg(n);
+  // On the stack for the usual few names (this runs on every rule call).
+  std::array<PromotionOperand, 8> small;
+  std::vector<PromotionOperand> large;
+  if (names.size() > small.size()) large.resize(names.size());
+  std::span<PromotionOperand> ops = large.empty() ? std::span<PromotionOperand>(small) : large;
+  size_t n = 0;
+  for (std::string_view name : names) {
+    const Value &v = call.arg(name);
     if (v.isTensor()) {
-      ops.push_back(tensorOperand(call.dtype(n), v));
+      ops[n++] = tensorOperand(call.dtype(name), v);
     } else if (v.isNumber()) {
-      ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
+      ops[n++] = {wrappedNumberDType(*v.numKind()), Tier::Wrapped};
     }
   }
-  auto r = resultType(ops);
+  auto r = resultType(ops.first(n));
   if (!r) throw std::logic_error(call.key() + ": promoteArgs over no operands");
   return *r;
 }

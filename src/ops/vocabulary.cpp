@@ -17,20 +17,24 @@ DType applyKind(PromotionKind kind, DType r) {
   return r;
 }
 
-Rank broadcastArgs(const OpCall &c, const std::vector<std::string> &args) {
-  std::vector<Rank> ranks;
-  for (const std::string &a : args) {
+namespace {
+/// The broadcast rank of the named tensor and number arguments (numbers are
+/// 0-dim), one argument at a time: no list of ranks is built.
+template <typename Names>
+Rank broadcastNamed(const OpCall &c, const Names &args) {
+  Rank acc = Rank::exact(0); // the broadcast of nothing; exact(0) is its identity
+  for (const auto &a : args) {
     const Value &v = c.arg(a);
-    if (v.isTensor()) ranks.push_back(v.rank());
-    else if (v.isNumber()) ranks.push_back(Rank::exact(0));
+    if (v.isTensor()) acc = broadcastRank({acc, v.rank()});
+    // numbers are 0-dim: no change
   }
-  return broadcastRank(ranks);
+  return acc;
 }
+} // namespace
 
-Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args) {
-  std::vector<std::string> v(args.begin(), args.end());
-  return broadcastArgs(c, v);
-}
+Rank broadcastArgs(const OpCall &c, const std::vector<std::string> &args) { return broadcastNamed(c, args); }
+
+Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args) { return broadcastNamed(c, args); }
 
 RuleFn elementwise(PromotionKind kind, std::vector<std::string> args) {
   return [kind, args](const OpCall &c) -> RuleResult {

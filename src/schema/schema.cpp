@@ -31,8 +31,12 @@ std::string SchemaType::str() const {
 }
 
 int Schema::argIndex(std::string_view argName) const {
-  for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].name == argName) return static_cast<int>(i);
+  // Rules look arguments up by name on every call: size and first letter
+  // reject nearly every other argument before a full comparison.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &n = args[i].name;
+    if (n.size() == argName.size() && (n.empty() || n[0] == argName[0]) && n == argName) return static_cast<int>(i);
+  }
   return -1;
 }
 
