@@ -22,9 +22,9 @@ const Evaluation &EvalMemo::insert(size_t hash, OpsId ops, uint32_t numOutputs, 
     for (const Slot &s : old)
       if (s.entry != 0) place(s.hash, s.entry);
   }
-  entries_.push_back(std::make_unique<Entry>(Entry{ops, numOutputs, matchIsArgs, std::move(key), std::move(e)}));
+  entries_.push_back(Entry{ops, numOutputs, matchIsArgs, std::move(key), std::move(e)});
   place(hash, static_cast<uint32_t>(entries_.size()));
-  return entries_.back()->eval;
+  return entries_.back().eval;
 }
 
 void EvalMemo::startOverIfFull() {

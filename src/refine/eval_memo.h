@@ -4,7 +4,7 @@
 // evaluation serves every node that repeats them (resnet18: 68 op nodes, 12
 // distinct evaluations). An open-addressing table of hashes and entry
 // indices: a lookup hashes the arguments once and compares them only on a
-// full-hash match; entries live on the heap, so references stay valid until
+// full-hash match; entries live in a deque, so references stay valid until
 // the memo starts over (between nodes only).
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,7 @@
 
 #include "refine/solver.h"
 
+#include <deque>
 #include <memory>
 
 namespace dtf::refine {
@@ -69,7 +70,7 @@ private:
     size_t mask = slots_.size() - 1;
     for (size_t s = hash & mask; slots_[s].entry != 0; s = (s + 1) & mask) {
       if (slots_[s].hash != hash) continue;
-      const Entry &e = *entries_[slots_[s].entry - 1];
+      const Entry &e = entries_[slots_[s].entry - 1];
       if (e.ops != ops || e.numOutputs != numOutputs || e.matchIsArgs != matchIsArgs || e.key.size() != n) continue;
       bool same = true;
       for (size_t i = 0; i < n && same; ++i) same = e.key[i].identical(at(i));
@@ -84,7 +85,7 @@ private:
     uint32_t entry = 0; ///< 1 + index into entries_; 0: free
   };
   std::vector<Slot> slots_; ///< power-of-two size, at most half full
-  std::vector<std::unique_ptr<Entry>> entries_; ///< heap entries: references survive growth
+  std::deque<Entry> entries_; ///< a deque: references survive growth, no allocation per entry
 };
 
 } // namespace dtf::refine

@@ -55,6 +55,8 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
+  for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
+  argPtrs_.reserve(16);
 }
 
 void Solver::run() {
