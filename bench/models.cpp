@@ -52,6 +52,7 @@ struct MetaRoute {
 
 struct Model {
   std::string name, path, origin; ///< origin: "bundled" or "zoo"
+  std::string text;               ///< the IR text
   std::unique_ptr<ir::Graph> g;
   std::string parseError;
   // libtorch side
@@ -100,6 +101,25 @@ void stripTorch(Model &m) {
   for (tj::Value *v : m.stripped) v->setType(c10::TensorType::get());
 }
 
+/// Parse `text` with libtorch and reset every tensor type DtypePropagation
+/// must infer (all but graph inputs, constants and GetAttr results).
+std::shared_ptr<tj::Graph> parseStripped(const std::string &text, std::unordered_map<std::string, tj::Value *> &vmap,
+                                         std::vector<tj::Value *> &stripped) {
+  auto tg = std::make_shared<tj::Graph>();
+  tj::parseIR(text, tg.get(), vmap, /*parse_tensor_constants=*/true);
+  forEachNode(tg->block(), [&](tj::Node *n) {
+    bool data = n->kind() == c10::prim::Constant || n->kind() == c10::prim::GetAttr;
+    if (!data)
+      for (tj::Value *o : n->outputs())
+        if (o->type()->cast<c10::TensorType>()) stripped.push_back(o);
+    for (tj::Block *b : n->blocks())
+      for (tj::Value *p : b->inputs())
+        if (p->type()->cast<c10::TensorType>()) stripped.push_back(p);
+  });
+  for (tj::Value *v : stripped) v->setType(c10::TensorType::get());
+  return tg;
+}
+
 /// The torch analysis result for one of our values.
 Verdict torchVerdict(const Model &m, ir::ValueId v) {
   const ir::TypeExpr &t = *m.g->values[v].type;
@@ -113,6 +133,7 @@ Verdict torchVerdict(const Model &m, ir::ValueId v) {
 
 void prepare(Model &m) {
   std::string text = readFile(m.path);
+  m.text = text;
   try {
     m.g = ir::parseIR(text);
   } catch (const std::exception &e) {
@@ -121,18 +142,7 @@ void prepare(Model &m) {
   }
   // libtorch: the same text.
   try {
-    m.tg = std::make_shared<tj::Graph>();
-    tj::parseIR(text, m.tg.get(), m.vmap, /*parse_tensor_constants=*/true);
-    forEachNode(m.tg->block(), [&](tj::Node *n) {
-      bool data = n->kind() == c10::prim::Constant || n->kind() == c10::prim::GetAttr;
-      if (!data)
-        for (tj::Value *o : n->outputs())
-          if (o->type()->cast<c10::TensorType>()) m.stripped.push_back(o);
-      for (tj::Block *b : n->blocks())
-        for (tj::Value *p : b->inputs())
-          if (p->type()->cast<c10::TensorType>()) m.stripped.push_back(p);
-    });
-    stripTorch(m);
+    m.tg = parseStripped(text, m.vmap, m.stripped);
     tj::DtypePropagation(m.tg);
   } catch (const std::exception &e) {
     std::string msg = e.what();
@@ -203,6 +213,7 @@ std::string dtfName(const Model &m) { return "refine/dtypeflow/" + m.name; }
 std::string torchName(const Model &m) { return "refine/DtypePropagation/" + m.name; }
 std::string plannedName(const Model &m) { return "refine/dtypeflow-planned/" + m.name; }
 std::string warmName(const Model &m) { return "refine/dtypeflow-warm/" + m.name; }
+std::string torchFirstName(const Model &m) { return "refine/DtypePropagation-first/" + m.name; }
 
 void benchDtypeflow(benchmark::State &state, Model *m) {
   refine::Options opts = refine::checkOptions();
@@ -265,11 +276,48 @@ void benchTorch(benchmark::State &state, Model *m) {
     state.counters["x_dtypeflow"] = total / static_cast<double>(state.iterations()) / it->second;
 }
 
+/// DtypePropagation's first run on a freshly parsed graph (parsing not
+/// timed): what a one-shot use costs, with each node's operator resolved in
+/// the run, next to dtypeflow's one-shot (cold) pass.
+void benchTorchFirst(benchmark::State &state, Model *m) {
+  if (!m->torchError.empty()) {
+    state.SkipWithError(("DtypePropagation throws: " + m->torchError).c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  for (auto _ : state) {
+    std::unordered_map<std::string, tj::Value *> vmap;
+    std::vector<tj::Value *> stripped;
+    auto tg = parseStripped(m->text, vmap, stripped); // not timed
+    auto t0 = std::chrono::steady_clock::now();
+    bool changed = tj::DtypePropagation(tg);
+    auto t1 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(changed);
+    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+  }
+}
+
 /// "1234" / "12.3": route time over dtypeflow's pass time.
 std::string timesOurs(double routeMs, double oursSeconds) {
   if (oursSeconds <= 0) return "-";
   double x = routeMs * 1e-3 / oursSeconds;
   return x < 10 ? fmt::format("{:.1f}", x) : fmt::format("{:.0f}", x);
+}
+
+/// One-shot use on both sides: dtypeflow's cold pass (nothing kept) next to
+/// DtypePropagation's first run on a freshly parsed graph.
+void printOneShot() {
+  const auto &t = timings();
+  fmt::print("\n== One-shot: dtypeflow's cold pass vs DtypePropagation's first run on a freshly parsed graph ==\n");
+  fmt::print("{:<20} | {:>10} | {:>10} {:>8} | {:>10} {:>8}\n", "model", "dtypeflow", "DP first", "ratio", "DP steady",
+             "ratio");
+  for (auto &mp : models()) {
+    const Model &m = *mp;
+    auto a = t.find(dtfName(m)), f = t.find(torchFirstName(m)), b = t.find(torchName(m));
+    if (!m.g || a == t.end() || f == t.end() || b == t.end() || !m.torchError.empty()) continue;
+    fmt::print("{:<20} | {:>10.1f} | {:>10.1f} {:>8.1f} | {:>10.1f} {:>8.1f}\n", m.name, a->second * 1e6,
+               f->second * 1e6, f->second / a->second, b->second * 1e6, b->second / a->second);
+  }
 }
 
 /// One row per model, one (ms, x) column pair per route of --meta; failures grouped by message.
@@ -357,6 +405,11 @@ void registerModelBenchmarks() {
     benchmark::RegisterBenchmark(torchName(*p).c_str(), benchTorch, p)
         ->Unit(benchmark::kMicrosecond)
         ->UseManualTime();
+    // Each iteration parses a graph (untimed, up to ~10 ms): a fixed count keeps the run short.
+    benchmark::RegisterBenchmark(torchFirstName(*p).c_str(), benchTorchFirst, p)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseManualTime()
+        ->Iterations(200);
   }
 }
 
@@ -413,6 +466,7 @@ void printModelSummary() {
       fmt::print("  {}: dtypeflow dtype-only: {} right, {} unknown, {} wrong\n", mp->name, mp->ours_dtypeOnly.correct,
                  mp->ours_dtypeOnly.unknown, mp->ours_dtypeOnly.wrong);
   }
+  printOneShot();
   printMetaRoutes();
 }
 
