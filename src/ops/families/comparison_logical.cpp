@@ -41,6 +41,34 @@ RuleResult isclose(const OpCall &c) {
   return withBroadcastUnitDims(c, tensorOf(DType::Bool, broadcastArgs(c, {"self", "other"})), {"self", "other"});
 }
 
+/// isin(elements, test_elements) and its Scalar forms: a bool result shaped
+/// like `elements` (0-dim for a number). Bool, BFloat16 and complex operands
+/// are unsupported (measured: ComplexHalf elements with a number are
+/// accepted); two tensors are compared in their promoted dtype, which has no
+/// Half kernel, and a number looked up in a Half tensor neither.
+RuleFn isinRule(std::string elemArg, std::string testArg) {
+  return [=](const OpCall &c) -> RuleResult {
+    const Value &e = c.arg(elemArg), &t = c.arg(testArg);
+    for (const Value *v : {&e, &t}) {
+      if (v->isNumber()) {
+        NumKind k = *v->numKind();
+        if (k == NumKind::Bool || k == NumKind::Complex)
+          return c.semantic("unsupported input type encountered for isin(): a {} number", name(k));
+        continue;
+      }
+      DType d = *v->dtype();
+      bool complexOk = d == DType::Complex32 && v == &e && t.isNumber();
+      if (d == DType::Bool || d == DType::BFloat16 || (isComplex(d) && !complexOk))
+        return c.semantic("unsupported input type encountered for isin(): {}", name(d));
+    }
+    if (t.isTensor() && *t.dtype() == DType::Float16 && (e.isNumber() || promoteTypes(*e.dtype(), DType::Float16) == DType::Float16))
+      return c.missingKernel("\"isin_default_cpu\" not implemented for Half");
+    if (e.isTensor() && t.isTensor() && promoteTypes(*e.dtype(), *t.dtype()) == DType::Float16)
+      return c.missingKernel("\"isin_default_cpu\" not implemented for Half");
+    return tensorOf(DType::Bool, e.isTensor() ? e.rank() : Rank::exact(0));
+  };
+}
+
 } // namespace
 
 void registerComparisonLogical(Registry &r) {
@@ -68,6 +96,12 @@ void registerComparisonLogical(Registry &r) {
   }
 
   r.add("aten::isclose", "comparison", isclose);
+  r.add("aten::isin.Tensor_Tensor", "comparison", isinRule("elements", "test_elements"))
+      .sample("elements", "sweep[2,2]").sample("test_elements", "sweep[3]");
+  r.add("aten::isin.Tensor_Scalar", "comparison", isinRule("elements", "test_element"))
+      .sample("elements", "sweep[2,2]");
+  r.add("aten::isin.Scalar_Tensor", "comparison", isinRule("element", "test_elements"))
+      .sample("test_elements", "sweep[3]");
 
   // Bitwise and/or/xor: bool or integers.
   const unsigned intOrBool = kFloat | kComplex;

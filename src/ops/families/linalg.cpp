@@ -118,6 +118,127 @@ RuleResult cross(const OpCall &c) {
   return tensorOf(d, a.isExact() ? a : b);
 }
 
+/// matrix_power(self, n) / linalg_matrix_power: the dtype never changes.
+/// n = 0 builds an identity (no BFloat16/ComplexHalf `eye` kernel), n = 1
+/// copies, n >= 2 multiplies (no Bool/Half/ComplexHalf matmul kernel), n < 0
+/// inverts (float32/float64/complex only). An unknown n: the dtype of a
+/// call that succeeds.
+RuleResult matrixPower(const OpCall &c) {
+  DType d = c.dtype("self");
+  Rank r = c.rank("self");
+  if (auto k = r.value(); k && *k < 2)
+    return c.semantic("the input tensor A must have at least 2 dimensions, got {}", *k);
+  if (auto n = c.arg("n").intValue()) {
+    if (*n < 0)
+      if (auto e = matrixInput(c, "self", false)) return *e;
+    if (*n == 0 && (d == DType::BFloat16 || d == DType::Complex32))
+      return c.missingKernel("\"eye\" not implemented for {}", name(d));
+    if (*n >= 2 && (d == DType::Bool || d == DType::Float16 || d == DType::Complex32))
+      return c.missingKernel("\"addmm_impl_cpu_\" not implemented for {}", name(d));
+  }
+  return tensorOf(d, r);
+}
+
+/// addr(self, vec1, vec2, beta, alpha): the outer product of two 1-D vectors
+/// plus self broadcast to it (self at most 2-D); promote_types of all three
+/// (no result_type tiers: a 0-dim float64 self makes a float64 result).
+/// beta and alpha: bool only for a bool result, no float or complex factor
+/// for an integral one, a complex factor into a real one only without an
+/// imaginary part.
+RuleResult addr(const OpCall &c) {
+  for (const char *v : {"vec1", "vec2"})
+    if (auto k = c.rank(v).value(); k && *k != 1) return c.semantic("expected 1-D argument {}, but got {}-D", v, *k);
+  if (auto k = c.rank("self").value(); k && *k > 2)
+    return c.semantic("self ({}-D) does not broadcast to the 2-D outer product", *k);
+  DType d = promoteTypes(promoteTypes(c.dtype("self"), c.dtype("vec1")), c.dtype("vec2"));
+  for (const char *factor : {"beta", "alpha"}) {
+    NumKind k = *c.arg(factor).numKind();
+    if (k == NumKind::Bool && d != DType::Bool)
+      return c.semantic("boolean {} is only supported for a bool result, not {}", factor, name(d));
+    if ((k == NumKind::Float || k == NumKind::Complex) && !isFloating(d) && !isComplex(d))
+      return c.semantic("for integral input tensors, argument {} must not be a floating point number", factor);
+    if (k == NumKind::Complex && !isComplex(d))
+      if (auto e = complexValueInto(c, factor, d)) return *e;
+  }
+  if (d == DType::Complex32) return c.missingKernel("\"addr_cpu\" not implemented for ComplexHalf");
+  return tensorOf(d, Rank::exact(2));
+}
+
+/// The tensors of a `Tensor[]` argument, when the list's length is known.
+std::optional<std::vector<Value>> tensorList(const OpCall &c, std::string_view arg) {
+  const Value &l = c.arg(arg);
+  if (!l.isList() || !l.lengthKnown()) return std::nullopt;
+  return l.elements();
+}
+
+/// A list of unknown length: the result has one of its elements' dtypes.
+Value unknownLengthResult(const OpCall &c, std::string_view arg, Rank r) {
+  Value e = c.arg(arg).elementSummary();
+  return Value::tensor(e.isTensor() ? e.dtypes() : DTypeSet::all(), r);
+}
+
+/// The tensors' common dtype: all must be equal (no promotion).
+std::optional<RuleError> sameDTypes(const OpCall &c, const std::vector<Value> &ts) {
+  for (size_t i = 1; i < ts.size(); ++i)
+    if (*ts[i].dtype() != *ts[0].dtype())
+      return c.semantic("all tensors must have the same dtype, but tensor 0 is {} and tensor {} is {}",
+                        name(*ts[0].dtype()), i, name(*ts[i].dtype()));
+  return std::nullopt;
+}
+
+/// linalg_multi_dot(tensors): two or more, one dtype; the first and the last
+/// 1-D or 2-D (a 1-D end drops that dim of the result), the others 2-D.
+RuleResult multiDot(const OpCall &c) {
+  auto ts = tensorList(c, "tensors");
+  if (!ts) return unknownLengthResult(c, "tensors", Rank::top());
+  if (ts->size() < 2) return c.semantic("expected at least 2 tensors but got {}", ts->size());
+  if (auto e = sameDTypes(c, *ts)) return *e;
+  int out = 2;
+  bool exact = true;
+  for (size_t i = 0; i < ts->size(); ++i) {
+    auto k = (*ts)[i].rank().value();
+    bool end = i == 0 || i + 1 == ts->size();
+    if (!k) { exact = exact && !end; continue; }
+    if (end && *k != 1 && *k != 2) return c.semantic("tensor {} must be 1D or 2D but got {}D", i, *k);
+    if (!end && *k != 2) return c.semantic("tensor {} must be 2D but got {}D", i, *k);
+    if (end && *k == 1) --out;
+  }
+  DType d = *(*ts)[0].dtype();
+  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
+    return c.missingKernel("no matrix product kernel for {}", name(d));
+  return tensorOf(d, exact ? Rank::exact(out) : Rank::top());
+}
+
+/// chain_matmul(matrices): one or more 2-D matrices of one dtype; a single
+/// one is returned as it is (any dtype).
+RuleResult chainMatmul(const OpCall &c) {
+  auto ts = tensorList(c, "matrices");
+  if (!ts) return unknownLengthResult(c, "matrices", Rank::exact(2));
+  if (ts->empty()) return c.semantic("chain_matmul(): expected one or more matrices");
+  for (size_t i = 0; i < ts->size(); ++i)
+    if (auto k = (*ts)[i].rank().value(); k && *k != 2) return c.semantic("tensor {} is {}-D, expected 2-D", i, *k);
+  if (auto e = sameDTypes(c, *ts)) return *e;
+  DType d = *(*ts)[0].dtype();
+  if (ts->size() > 1 && (d == DType::Bool || d == DType::Float16 || d == DType::Complex32))
+    return c.missingKernel("no matrix product kernel for {}", name(d));
+  return tensorOf(d, Rank::exact(2));
+}
+
+/// linalg_vecdot(x, y, dim): floating or complex, one dtype; the broadcast
+/// rank less the reduced dim (a 0-dim broadcast stays 0-dim); no ComplexHalf
+/// kernel (Half has one except for two 1-D operands: a kernel gap, not a rule).
+RuleResult vecdot(const OpCall &c) {
+  DType d = c.dtype("x");
+  if (!isFloating(d) && !isComplex(d))
+    return c.semantic("expected a floating point or complex tensor as input, got {}", name(d));
+  if (c.dtype("y") != d)
+    return c.semantic("expected x and y to have the same dtype, but found {} and {}", name(d), name(c.dtype("y")));
+  if (d == DType::Complex32) return c.missingKernel("no vecdot kernel for ComplexHalf");
+  Rank b = broadcastArgs(c, {"x", "y"});
+  if (auto k = b.value()) return tensorOf(d, Rank::exact(std::max(*k - 1, 0)));
+  return tensorOf(d, Rank::top());
+}
+
 } // namespace
 
 void registerLinalg(Registry &r) {
@@ -151,6 +272,27 @@ void registerLinalg(Registry &r) {
   r.add("aten::kron", f, kron).sample("self", "sweep[2,2]").sample("other", "sweep[3]");
   r.add("aten::cross", f, cross).sample("self", "sweep[2,3]").sample("other", "sweep[2,3]");
   r.add("aten::inner", f, inner).sample("self", "sweep[2,3]").sample("other", "sweep[3]");
+  for (const char *k : {"aten::matrix_power", "aten::linalg_matrix_power"})
+    r.add(k, f, matrixPower)
+        .sample("self", "sweep[2,2]")
+        .sample("n", "2")
+        .variant({{"self", "sweep[2,2]"}, {"n", "0"}})
+        .variant({{"self", "sweep[2,2]"}, {"n", "1"}})
+        .variant({{"self", "sweep![3,1,1]=2"}, {"n", "-1"}});
+  r.add("aten::addr", f, addr)
+      .sample("self", "sweep[2,3]").sample("vec1", "sweep![2]").sample("vec2", "sweep![3]")
+      .variant({{"self", "sweep[3]"}, {"vec1", "sweep![2]"}, {"vec2", "sweep![3]"}});
+  r.add("aten::linalg_multi_dot", f, multiDot)
+      .sample("tensors", "[sweep![2,2],sweep![2,2]]")
+      .variant({{"tensors", "[sweep![2],sweep![2,2]]"}})
+      .variant({{"tensors", "[sweep![2],sweep![2]]"}})
+      .variant({{"tensors", "[sweep![2,2],sweep![2,2],sweep![2]]"}});
+  r.add("aten::chain_matmul", f, chainMatmul)
+      .sample("matrices", "[sweep![2,2],sweep![2,2]]")
+      .variant({{"matrices", "[sweep![2,2]]"}});
+  r.add("aten::linalg_vecdot", f, vecdot)
+      .sample("x", "sweep[2,3]").sample("y", "sweep[3]")
+      .variant({{"x", "sweep![2,1,3]"}, {"y", "sweep![4,3]"}});
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})

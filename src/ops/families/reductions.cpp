@@ -526,6 +526,7 @@ void registerReductions(Registry &r) {
   add("aten::cumprod_", cumOpInPlace).sample("dim", "0");
   add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
   add("aten::logsumexp", logsumexp).sample("dim", "[0]");
+  add("aten::special_logsumexp", logsumexp).sample("dim", "[0]");
   // norms
   add("aten::norm.Scalar", normLike("", "p"));
   add("aten::norm.ScalarOpt_dim", normLike("dim", "p")).sample("dim", "[0]");

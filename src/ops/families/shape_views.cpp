@@ -445,11 +445,12 @@ void registerShapeViews(Registry &r) {
    }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}});
   r.add("aten::diag_embed", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
       .sample("self", "sweep![2]");
-  r.add("aten::diagonal", fam, [](const OpCall &c) -> RuleResult {
-     auto rk = c.rank("self").value();
-     if (rk && *rk < 2) return c.semantic("diagonal() needs at least 2 dimensions, got {}-D", *rk);
-     return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk - 1) : Rank::top());
-   }).sample("self", "sweep![2,2]");
+  for (auto [key, arg] : {std::pair{"aten::diagonal", "self"}, std::pair{"aten::linalg_diagonal", "A"}})
+    r.add(key, fam, [arg = std::string(arg)](const OpCall &c) -> RuleResult {
+       auto rk = c.rank(arg).value();
+       if (rk && *rk < 2) return c.semantic("diagonal() needs at least 2 dimensions, got {}-D", *rk);
+       return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
+     }).sample(arg, "sweep![2,2]");
   for (int k : {1, 2, 3}) {
     std::string base = "aten::atleast_" + std::to_string(k) + "d";
     r.add(base, fam, keep([k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
@@ -636,9 +637,10 @@ void registerShapeViews(Registry &r) {
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}})
       .variant({{"tensors", "[sweep,sweep]"}});
-  r.add("aten::vstack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
-      .sample("tensors", "[sweep![2],sweep![2]]")
-      .variant({{"tensors", "[sweep[],sweep[]]"}});
+  for (const char *k : {"aten::vstack", "aten::row_stack"})
+    r.add(k, fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
+        .sample("tensors", "[sweep![2],sweep![2]]")
+        .variant({{"tensors", "[sweep[],sweep[]]"}});
   r.add("aten::column_stack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}});
