@@ -149,11 +149,15 @@ void registerRandom(Registry &r) {
   // samplers that keep self's dtype
   for (const char *k : {"aten::uniform", "aten::uniform_", "aten::normal_functional", "aten::normal_",
                         "aten::exponential", "aten::exponential_", "aten::log_normal_", "aten::cauchy_",
-                        "aten::random_", "aten::poisson", "aten::_standard_gamma"})
+                        "aten::random_", "aten::poisson", "aten::_standard_gamma",
+                        // the functional forms of the in-place samplers
+                        "aten::log_normal", "aten::cauchy", "aten::random"})
     r.add(k, fam, keepSelf);
-  r.add("aten::geometric_", fam, keepSelf).sample("p", "0.5");
-  r.add("aten::random_.to", fam, randomTo).sample("to", "2").variant({{"to", "3"}});
-  r.add("aten::random_.from", fam, randomTo).sample("from", "0").sample("to", "2");
+  for (const char *k : {"aten::geometric_", "aten::geometric"}) r.add(k, fam, keepSelf).sample("p", "0.5");
+  for (const char *k : {"aten::random_.to", "aten::random.to"})
+    r.add(k, fam, randomTo).sample("to", "2").variant({{"to", "3"}});
+  for (const char *k : {"aten::random_.from", "aten::random.from"})
+    r.add(k, fam, randomTo).sample("from", "0").sample("to", "2");
   r.add("aten::normal.Tensor_Tensor", fam, normalTT);
   r.add("aten::normal.Tensor_float", fam, normalTF);
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");

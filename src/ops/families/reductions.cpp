@@ -463,6 +463,45 @@ RuleResult primVar(const OpCall &c) {
   return tensorOf(toRealValueType(s), r);
 }
 
+/// cov(self, correction, fweights, aweights) / corrcoef(self): at most 2-D
+/// (2-D: a matrix result, else 0-dim), not bool; fweights integral,
+/// aweights floating; computed in result_type(self, weights), integers as
+/// float32. The final product has no Half kernel (a Half self with float32
+/// aweights is fine).
+RuleResult covariance(const OpCall &c) {
+  DType d = c.dtype("self");
+  if (d == DType::Bool) return c.semantic("cov(): bool dtype is not supported for input");
+  auto k = c.rank("self").value();
+  if (k && *k > 2) return c.semantic("cov(): expected input to have two or fewer dimensions but got {}", *k);
+  for (const char *w : {"fweights", "aweights"}) {
+    if (!c.has(w) || !c.arg(w).isTensor()) continue;
+    DType wd = c.dtype(w);
+    bool fw = std::string_view(w) == "fweights";
+    if (fw ? !isIntegral(wd, false) : !isFloating(wd))
+      return c.semantic("cov(): expected {} to have {} dtype but got {}", w, fw ? "integral" : "floating point", name(wd));
+    if (auto wk = c.rank(w).value(); wk && *wk > 1)
+      return c.semantic("cov(): expected {} to have one or fewer dimensions but got {}", w, *wk);
+    d = promoteTypes(d, wd);
+  }
+  if (isIntegral(d, true)) d = DType::Float32;
+  if (d == DType::Float16 || d == DType::Complex32) return c.missingKernel("no matrix product kernel for {}", name(d));
+  return tensorOf(d, !k ? Rank::top() : Rank::exact(*k == 2 ? 2 : 0));
+}
+
+/// sum_to_size(self, size): a sum down to `size` (len(size) <= rank), so
+/// integers become int64, except when size already is self's shape (self
+/// is returned): with integers, either.
+RuleResult sumToSize(const OpCall &c) {
+  DType d = c.dtype("self");
+  auto size = knownInts(c.arg("size"));
+  Rank self = c.rank("self");
+  if (size && self.value() && static_cast<int>(size->size()) > *self.value())
+    return c.semantic("size of {} dims is not expandable to self's {} dims", size->size(), *self.value());
+  Rank r = size ? Rank::exact(static_cast<int>(size->size())) : Rank::top();
+  if (isIntegral(d, true)) return Value::tensor(DTypeSet::join(d, DType::Int64), r);
+  return tensorOf(d, r);
+}
+
 } // namespace
 
 void registerReductions(Registry &r) {
@@ -527,6 +566,14 @@ void registerReductions(Registry &r) {
   add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
   add("aten::logsumexp", logsumexp).sample("dim", "[0]");
   add("aten::special_logsumexp", logsumexp).sample("dim", "[0]");
+  add("aten::cov", covariance).sample("self", "sweep[2,3]").sample("fweights", "None").sample("aweights", "None")
+      .variant({{"self", "sweep![2,3]"}, {"fweights", "sweep![3]"}, {"aweights", "None"}})
+      .variant({{"self", "sweep![2,3]"}, {"fweights", "None"}, {"aweights", "sweep![3]"}})
+      .variant({{"self", "sweep![3]"}, {"fweights", "None"}, {"aweights", "None"}});
+  add("aten::corrcoef", covariance).sample("self", "sweep[2,3]").variant({{"self", "sweep![3]"}});
+  add("aten::sum_to_size", sumToSize).sample("self", "sweep[2,3]").sample("size", "[1,3]")
+      .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
+      .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}});
   // norms
   add("aten::norm.Scalar", normLike("", "p"));
   add("aten::norm.ScalarOpt_dim", normLike("dim", "p")).sample("dim", "[0]");
