@@ -239,6 +239,42 @@ RuleResult vecdot(const OpCall &c) {
   return tensorOf(d, Rank::top());
 }
 
+/// The larger of two exact ranks (batch broadcasting), else top.
+Rank maxRank(Rank a, Rank b) {
+  if (a.isExact() && b.isExact()) return Rank::exact(std::max(*a.value(), *b.value()));
+  return Rank::top();
+}
+
+/// Solvers of A X = B: A a float32/float64/complex matrix (batch), B of the
+/// same dtype unless `anyB` (solve_triangular casts B to A's dtype) and at
+/// least 2-D unless `vectorB`. The result: B's shape broadcast with A's
+/// batch. linalg_solve also takes a vector B (1-D, or A's shape less the
+/// last dim: a size check we cannot see, so that rank is left unknown).
+RuleFn solver(std::string a, std::string b, bool anyB, bool vectorB, std::vector<Result> extra = {}) {
+  return [=](const OpCall &c) -> RuleResult {
+    if (auto e = matrixInput(c, a, false)) return *e;
+    DType d = c.dtype(a);
+    if (!anyB && c.dtype(b) != d)
+      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", a, b, name(d), name(c.dtype(b)));
+    Rank ra = c.rank(a), rb = c.rank(b);
+    auto kb = rb.value();
+    if (kb && *kb == 0) return c.semantic("{} must have at least 1 dimension", b);
+    if (kb && *kb == 1 && !vectorB) return c.semantic("{} must have at least 2 dimensions", b);
+    Rank out = maxRank(ra, rb);
+    if (vectorB && kb && ra.isExact()) {
+      int ka = *ra.value();
+      if (*kb == 1) out = Rank::exact(ka - 1);
+      else if (*kb == ka - 1) out = Rank::top(); // a batch of vectors or of matrices, by B's sizes
+    } else if (vectorB) {
+      out = Rank::top();
+    }
+    std::vector<Value> outs{tensorOf(d, out)};
+    for (const Result &res : extra)
+      outs.push_back(tensorOf(res.dtype == Out::Info ? DType::Int32 : d, res.dtype == Out::Info ? dropped(ra, res.drop) : out));
+    return outs;
+  };
+}
+
 } // namespace
 
 void registerLinalg(Registry &r) {
@@ -293,6 +329,24 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_vecdot", f, vecdot)
       .sample("x", "sweep[2,3]").sample("y", "sweep[3]")
       .variant({{"x", "sweep![2,1,3]"}, {"y", "sweep![4,3]"}});
+  // Solvers and factorizations (A: a 1x1 matrix of 2 per batch, invertible and positive definite).
+  auto solve = [&](std::string_view key, RuleFn fn, std::string a, std::string b) -> Registry::Entry {
+    return r.add(key, f, std::move(fn))
+        .sample(a, "sweep![1,1]=2")
+        .sample(b, "sweep![1,2]")
+        .variant({{a, "sweep![3,1,1]=2"}, {b, "sweep![1,2]"}})
+        .variant({{a, "sweep![1,1]=2"}, {b, "sweep![3,1,2]"}});
+  };
+  solve("aten::linalg_solve", solver("A", "B", false, true), "A", "B")
+      .variant({{"A", "sweep![3,1,1]=2"}, {"B", "sweep![1]"}});
+  solve("aten::linalg_solve_ex", solver("A", "B", false, true, {{Out::Info, 2}}), "A", "B");
+  solve("aten::cholesky_solve", solver("input2", "self", false, false), "input2", "self");
+  solve("aten::linalg_solve_triangular", solver("self", "B", true, false), "self", "B");
+  solve("aten::triangular_solve", solver("A", "self", false, false, {same}), "A", "self");
+  add("aten::cholesky_inverse", "self", {same});
+  add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}});
+  add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo});
+  add("aten::linalg_lu", "A", {same, same, same});
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
