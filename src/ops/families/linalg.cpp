@@ -18,6 +18,8 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
+
 namespace dtf {
 namespace {
 
@@ -275,6 +277,57 @@ RuleFn solver(std::string a, std::string b, bool anyB, bool vectorB, std::vector
   };
 }
 
+/// nuclear_norm(self, keepdim): one 2-D matrix; nuclear_norm.dim: the two
+/// `dim`s of a batch are reduced. A real result, keepdim keeping the rank.
+RuleResult nuclearNorm(const OpCall &c) {
+  if (auto e = matrixInput(c, "self", false)) return *e;
+  Rank r = c.rank("self");
+  if (!c.has("dim") && r.value() && *r.value() != 2)
+    return c.semantic("nuclear_norm: expected a 2-D tensor, got {}-D", *r.value());
+  auto keep = c.arg("keepdim").boolValue();
+  Rank out = !keep ? Rank::top() : *keep ? r : dropped(r, 2);
+  return tensorOf(toRealValueType(c.dtype("self")), out);
+}
+
+/// linalg_cond(self, p): a real condition number per matrix; p one of None,
+/// +-1, +-2, +-inf, 'fro', 'nuc'.
+RuleResult condRule(const OpCall &c) {
+  const Value &p = c.arg("p");
+  if (auto t = p.text(); t && *t != "fro" && *t != "nuc")
+    return c.semantic("linalg.cond got an invalid norm type: {}", *t);
+  if (p.isNumber()) {
+    if (p.numKind() == NumKind::Complex) return c.semantic("linalg.cond: the norm type must be real");
+    if (auto v = p.floatValue(); v && std::abs(*v) != 1 && std::abs(*v) != 2 && !std::isinf(*v))
+      return c.semantic("linalg.cond got an invalid norm type: {}", *v);
+  }
+  return decomposition("self", {{Out::Real, 2}})(c);
+}
+
+/// linalg_vander(x, N): powers along a new last dim; integers become int64,
+/// no Bool, Half or BFloat16 kernel; x at least 1-D.
+RuleResult vander(const OpCall &c) {
+  DType d = c.dtype("x");
+  if (auto k = c.rank("x").value(); k && *k == 0) return c.semantic("x must have at least one dimension");
+  if (d == DType::Bool || d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+    return c.missingKernel("no cumulative product kernel for {}", name(d));
+  Rank r = c.rank("x");
+  return tensorOf(isIntegral(d, false) ? DType::Int64 : d, r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
+}
+
+/// norm_except_dim(v, pow, dim): the norm over every dim but `dim`, kept as
+/// size 1 (dim = -1: over everything, 0-dim); floating or complex only, a
+/// real result.
+RuleResult normExceptDim(const OpCall &c) {
+  DType d = c.dtype("v");
+  if (!isFloating(d) && !isComplex(d))
+    return c.semantic("norm(): input dtype should be either floating point or complex, got {}", name(d));
+  auto dim = c.arg("dim").intValue();
+  if (dim && *dim != -1 && c.rank("v") == Rank::exact(0))
+    return c.semantic("dimension specified as {} but tensor has no dimensions", *dim);
+  Rank r = !dim ? Rank::top() : *dim == -1 ? Rank::exact(0) : c.rank("v");
+  return tensorOf(toRealValueType(d), r);
+}
+
 } // namespace
 
 void registerLinalg(Registry &r) {
@@ -347,6 +400,24 @@ void registerLinalg(Registry &r) {
   add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}});
   add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo});
   add("aten::linalg_lu", "A", {same, same, same});
+  r.add("aten::linalg_cond", f, condRule).sample("self", "sweep[1,1]=2").variant({{"self", "sweep![3,1,1]=2"}});
+  r.add("aten::linalg_cond.p_str", f, condRule)
+      .sample("self", "sweep[1,1]=2").sample("p", "'fro'")
+      .variant({{"self", "sweep![3,1,1]=2"}, {"p", "'nuc'"}})
+      .variant({{"self", "sweep![1,1]=2"}, {"p", "'max'"}});
+  // (The tensor-tolerance overloads broadcast the tolerance with the batch: not covered.)
+  for (const char *k : {"aten::linalg_matrix_rank", "aten::linalg_matrix_rank.atol_rtol_float"})
+    add(k, "self", {{Out::Int64, 2}});
+  for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"}) add(k, "self", {same});
+  add("aten::geqrf", "self", {same, {Out::Same, 1}});
+  // prod(shape[ind:]) == prod(shape[:ind]) is a size check: 1x1 matrices pass it.
+  r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
+  r.add("aten::nuclear_norm", f, nuclearNorm).sample("self", "sweep[2,2]").variant({{"keepdim", "True"}});
+  r.add("aten::nuclear_norm.dim", f, nuclearNorm).sample("self", "sweep![3,2,2]").sample("dim", "[1,2]")
+      .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}});
+  r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}});
+  r.add("aten::norm_except_dim", f, normExceptDim).sample("v", "sweep[2,3]").sample("dim", "0")
+      .variant({{"v", "sweep[2,3]"}, {"dim", "-1"}});
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})

@@ -502,6 +502,33 @@ RuleResult sumToSize(const OpCall &c) {
   return tensorOf(d, r);
 }
 
+/// quantile / nanquantile: float32/float64 input; q a float or a tensor of
+/// the input's dtype, at most 1-D; a 1-D q prepends a dim to the reduced
+/// result (dim=None: every dim reduced, keepdim keeps them as size 1).
+RuleResult quantile(const OpCall &c) {
+  DType d = c.dtype("self");
+  if (d != DType::Float32 && d != DType::Float64)
+    return c.semantic("quantile() input tensor must be either float or double dtype, got {}", name(d));
+  const Value &q = c.arg("q");
+  Rank qr = Rank::exact(0);
+  if (q.isTensor()) {
+    if (*q.dtype() != d) return c.semantic("quantile() q tensor must be same dtype as the input tensor");
+    qr = q.rank();
+    if (auto k = qr.value(); k && *k > 1) return c.semantic("quantile() q must be a scalar or 1D tensor");
+  }
+  Rank self = c.rank("self");
+  auto keep = c.arg("keepdim").boolValue();
+  const Value &dim = c.arg("dim");
+  Rank red = Rank::top();
+  if (keep && self.value()) {
+    int k = *self.value();
+    if (dim.isNone()) red = *keep ? self : Rank::exact(0);
+    else red = *keep ? self : Rank::exact(std::max(k - 1, 0));
+  }
+  if (!qr.isExact() || !red.isExact()) return tensorOf(d, Rank::top());
+  return tensorOf(d, Rank::exact(*red.value() + *qr.value()));
+}
+
 } // namespace
 
 void registerReductions(Registry &r) {
@@ -566,6 +593,12 @@ void registerReductions(Registry &r) {
   add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
   add("aten::logsumexp", logsumexp).sample("dim", "[0]");
   add("aten::special_logsumexp", logsumexp).sample("dim", "[0]");
+  for (const char *k : {"aten::quantile", "aten::nanquantile", "aten::quantile.scalar", "aten::nanquantile.scalar"}) {
+    bool scalar = std::string(k).ends_with("scalar");
+    r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")
+                 .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}})
+                 .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}, {"keepdim", "True"}});
+  }
   add("aten::cov", covariance).sample("self", "sweep[2,3]").sample("fweights", "None").sample("aweights", "None")
       .variant({{"self", "sweep![2,3]"}, {"fweights", "sweep![3]"}, {"aweights", "None"}})
       .variant({{"self", "sweep![2,3]"}, {"fweights", "None"}, {"aweights", "sweep![3]"}})
