@@ -218,6 +218,18 @@ RuleResult oneHot(const OpCall &c) {
   return tensorOf(DType::Int64, Rank::atLeast1());
 }
 
+/// range(start, end, step, dtype): the deprecated inclusive arange; float32
+/// unless dtype= says otherwise (ints too, unlike arange); no Bool, Half or
+/// complex kernel.
+RuleResult rangeRule(const OpCall &c) {
+  for (const char *a : {"start", "end", "step"})
+    if (c.has(a) && c.arg(a).numKind() == NumKind::Complex) return c.semantic("range: {} must be real", a);
+  DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+  if (d == DType::Bool || d == DType::Float16 || isComplex(d))
+    return c.missingKernel("\"range_cpu\" not implemented for {}", name(d));
+  return tensorOf(d, Rank::exact(1));
+}
+
 } // namespace
 
 void registerFactories(Registry &r) {
@@ -227,6 +239,9 @@ void registerFactories(Registry &r) {
       .variant({{"start", "sweep"}, {"end", "5"}});
   r.add("aten::arange.start_step", fam, arange({"start", "end", "step"}))
       .sample("start", "0").sample("end", "5").sample("step", "sweep")
+      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
+  r.add("aten::range", fam, rangeRule).sample("start", "0").sample("end", "sweep").variant({{"start", "sweep"}, {"end", "5"}});
+  r.add("aten::range.step", fam, rangeRule).sample("start", "0").sample("end", "5").sample("step", "sweep")
       .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
   r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});

@@ -187,7 +187,7 @@ void registerMiscCoverage(Registry &r) {
   });
   // igamma/igammac compute in the promoted dtype: floating only (the
   // integral and complex kernels are missing).
-  for (const char *op : {"aten::igamma", "aten::igammac"})
+  for (const char *op : {"aten::igamma", "aten::igammac", "aten::special_gammainc", "aten::special_gammaincc"})
     r.add(op, "misc.igamma", [](const OpCall &c) -> RuleResult {
       DType p = promoteArgs(c, {"self", "other"});
       Rank rk = broadcastRank({c.rank("self"), c.rank("other")});

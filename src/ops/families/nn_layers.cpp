@@ -513,12 +513,15 @@ void registerNnLayers(Registry &r) {
       .sample("value", "0");
   r.add("aten::pad", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}});
-  for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d"})
+  for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d", "aten::grid_sampler_3d"}) {
+    bool threeD = std::string_view(k).ends_with("3d");
     r.add(k, rs, [](const OpCall &c) -> RuleResult {
        if (auto e = requireSame(c, {"input", "grid"})) return *e;
        return tensorOf(c.dtype("input"), c.rank("input"));
-     }).sample("input", "sweep![1,1,2,2]").sample("grid", "sweep![1,2,2,2]").sample("interpolation_mode", "0")
+     }).sample("input", threeD ? "sweep![1,1,2,2,2]" : "sweep![1,1,2,2]")
+        .sample("grid", threeD ? "sweep![1,2,2,2,3]" : "sweep![1,2,2,2]").sample("interpolation_mode", "0")
         .sample("padding_mode", "0").sample("align_corners", "False");
+  }
   // affine_grid: the grid is theta's dtype (floating only: it is built with
   // linspace in theta's dtype), rank len(size) (N,H,W,2 or N,D,H,W,3).
   r.add("aten::affine_grid_generator", rs, [](const OpCall &c) -> RuleResult {
@@ -653,12 +656,20 @@ void registerNnLayers(Registry &r) {
   // nll_loss2d needs a 4-D input and a 3-D target.
   r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
-  r.add("aten::nll_loss_forward", loss, [](const OpCall &c) -> RuleResult {
-     RuleResult out = nllRule(c);
-     if (!out.ok()) return out;
-     return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("self"), Rank::exact(0))};
-   }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
-      .sample("reduction", "1").sample("ignore_index", "-100");
+  // The *_forward ops also return the total weight (0-dim, self's dtype).
+  auto withTotalWeight = [](RuleFn rule) {
+    return [rule](const OpCall &c) -> RuleResult {
+      RuleResult out = rule(c);
+      if (!out.ok()) return out;
+      return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("self"), Rank::exact(0))};
+    };
+  };
+  r.add("aten::nll_loss_forward", loss, withTotalWeight(nllRule)).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100");
+  r.add("aten::nll_loss2d_forward", loss, withTotalWeight(nll2dRule)).sample("self", "sweep![1,2,1,1]")
+      .sample("target", "sweep![1,1,1]=0").sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
+      .variant({{"self", "sweep![1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}, {"weight", "None"}, {"reduction", "0"},
+                {"ignore_index", "-100"}});
   r.add("aten::nll_loss_backward", loss, [](const OpCall &c) -> RuleResult {
      DType t = c.dtype("target");
      if (t != DType::Int64 && t != DType::UInt8)
