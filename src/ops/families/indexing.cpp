@@ -192,6 +192,20 @@ void registerIndexing(Registry &r) {
        return tensorOf(c.dtype("self"), c.rank("self"));
      }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("alpha", "1");
+  for (const char *k : {"aten::index_reduce", "aten::index_reduce_"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt32or64(c, "index")) return *e;
+       if (auto e = sameAsSelf(c, "source")) return *e;
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
+        .sample("reduce", "'prod'").variant({{"self", "sweep![2,2]"}, {"dim", "0"}, {"index", "sweep![1]=0"},
+                                             {"source", "sweep![1,2]"}, {"reduce", "'amax'"}});
+  for (const char *k : {"aten::put", "aten::put_"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = indexInt64(c, "index")) return *e;
+       if (auto e = sameAsSelf(c, "source")) return *e;
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep[2,2]").sample("index", "sweep[1]=0").sample("source", "sweep[1]");
   for (const char *k : {"aten::index_copy", "aten::index_copy_"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;
@@ -282,11 +296,12 @@ void registerIndexing(Registry &r) {
                                tensorOf(DType::Int64, Rank::exact(1))};
    }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
       .variant({{"self", "sweep![2,2]"}, {"dim", "0"}}).variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}});
-  r.add("aten::unique_dim", fam, [](const OpCall &c) -> RuleResult {
-     return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
-                               tensorOf(DType::Int64, Rank::exact(1))};
-   }).sample("self", "sweep![2,2]").sample("dim", "0")
-      .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}});
+  for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
+                                 tensorOf(DType::Int64, Rank::exact(1))};
+     }).sample("self", "sweep![2,2]").sample("dim", "0")
+        .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}});
 }
 
 } // namespace dtf
