@@ -319,6 +319,23 @@ void registerNnLayers(Registry &r) {
     r.add(p.key, pool, leadingFacts(withIndices(p.rank - 1), "self", p.rank - 2)).sample("self", shape)
         .sample("kernel_size", p.kernel);
   }
+  // fractional_max_pool2d/3d: float32/float64 (CPU), random_samples of the
+  // input's dtype; the values and int64 indices keep the input's rank.
+  for (int k : {2, 3}) {
+    std::string key = "aten::fractional_max_pool" + std::to_string(k) + "d";
+    r.add(key, pool, [k](const OpCall &c) -> RuleResult {
+       DType d = c.dtype("self");
+       auto rk = c.rank("self").value();
+       if (rk && *rk != k + 1 && *rk != k + 2)
+         return c.semantic("fractional_max_pool{}d: expected a {}-D or {}-D input, got {}-D", k, k + 1, k + 2, *rk);
+       if (d != DType::Float32 && d != DType::Float64) return c.missingKernel("no fractional_max_pool kernel for {}", name(d));
+       if (c.dtype("random_samples") != d)
+         return c.semantic("random_samples ({}) must have the input's dtype ({})", name(c.dtype("random_samples")), name(d));
+       Rank r = c.rank("self");
+       return std::vector<Value>{tensorOf(d, r), tensorOf(DType::Int64, r)};
+     }).sample("self", k == 2 ? "sweep![1,1,4,4]" : "sweep![1,1,4,4,4]").sample("kernel_size", k == 2 ? "[2,2]" : "[2,2,2]")
+        .sample("output_size", k == 2 ? "[2,2]" : "[2,2,2]").sample("random_samples", "sweep![1,1," + std::to_string(k) + "]=0.5");
+  }
   for (Pool p : std::vector<Pool>{{"aten::adaptive_avg_pool1d", 3, "[1]"},
                                   {"aten::adaptive_avg_pool2d", 4, "[1,1]"},
                                   {"aten::adaptive_avg_pool3d", 5, "[1,1,1]"}}) {
@@ -410,6 +427,15 @@ void registerNnLayers(Registry &r) {
      Rank out = ir.value() ? Rank::exact(*ir.value() + 1) : Rank::atLeast1();
      return tensorOf(c.dtype("weight"), out);
    }).sample("weight", "sweep![2,2]").sample("indices", "sweep[2]=0");
+  // embedding_renorm: rescales rows of a floating or complex weight in place.
+  for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"})
+    r.add(k, emb, [](const OpCall &c) -> RuleResult {
+       DType d = c.dtype("self"), i = c.dtype("indices");
+       if (!isFloating(d) && !isComplex(d)) return c.missingKernel("no embedding_renorm kernel for {}", name(d));
+       if (i != DType::Int32 && i != DType::Int64)
+         return c.semantic("expected indices to be int32 or int64, but got {}", name(i));
+       return tensorOf(d, c.rank("self"));
+     }).sample("self", "sweep![3,2]").sample("indices", "sweep[2]=0").sample("max_norm", "1.0").sample("norm_type", "2.0");
   auto bag = [](const OpCall &c) -> RuleResult {
     DType w = c.dtype("weight");
     if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64)
@@ -721,6 +747,15 @@ void registerNnLayers(Registry &r) {
       .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}});
   r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
       .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
+  // The forward op also returns is_target: self's dtype and shape.
+  r.add("aten::multilabel_margin_loss_forward", loss, [marginLoss](const OpCall &c) -> RuleResult {
+     RuleResult out = marginLoss(true)(c);
+     if (!out.ok()) return out;
+     const Value &loss = out.outputs()[0];
+     return std::vector<Value>{loss, Value::tensor(loss.dtypes(), c.rank("self"))};
+   }).sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").sample("reduction", "1")
+      .variant({{"self", "sweep![2,3]"}, {"target", "sweep![2,3]=0"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![3]"}, {"target", "sweep![3]=0"}, {"reduction", "0"}});
   // pairwise_distance is norm(x1 - x2 + eps, p, -1): the real type of the
   // promoted difference (integers: float32); no bool subtraction.
   r.add("aten::pairwise_distance", loss, [](const OpCall &c) -> RuleResult {
