@@ -318,6 +318,16 @@ RuleResult luUnpack(const OpCall &c) {
   return std::vector<Value>{tensorOf(d, p), tensorOf(d, lu), tensorOf(d, lu)};
 }
 
+/// Every tensor argument among `names` must have `first`'s dtype, which
+/// must be a float32/float64/complex matrix input.
+std::optional<RuleError> sameMatrixDTypes(const OpCall &c, std::string_view first, std::initializer_list<std::string_view> names) {
+  if (auto e = matrixInput(c, first, false)) return *e;
+  for (std::string_view n : names)
+    if (c.dtype(n) != c.dtype(first))
+      return c.semantic("expected {} ({}) to have the dtype of {} ({})", n, name(c.dtype(n)), first, name(c.dtype(first)));
+  return std::nullopt;
+}
+
 /// linalg_vander(x, N): powers along a new last dim; integers become int64,
 /// no Bool, Half or BFloat16 kernel; x at least 1-D.
 RuleResult vander(const OpCall &c) {
@@ -436,6 +446,28 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}});
   r.add("aten::norm_except_dim", f, normExceptDim).sample("v", "sweep[2,3]").sample("dim", "0")
       .variant({{"v", "sweep[2,3]"}, {"dim", "-1"}});
+  // Householder products: Q from geqrf's (input, tau), and Q times a matrix.
+  for (auto [key, in] : {std::pair{"aten::linalg_householder_product", "input"}, std::pair{"aten::orgqr", "self"}}) {
+    std::string a = in, tau = std::string(key) == "aten::orgqr" ? "input2" : "tau";
+    r.add(key, f, [a, tau](const OpCall &c) -> RuleResult {
+       if (auto e = sameMatrixDTypes(c, a, {tau})) return *e;
+       if (c.rank(tau) == Rank::exact(0)) return c.semantic("{} must have at least 1 dimension", tau);
+       return tensorOf(c.dtype(a), c.rank(a));
+     }).sample(a, "sweep[2,2]").sample(tau, "sweep[1]");
+  }
+  r.add("aten::ormqr", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = sameMatrixDTypes(c, "self", {"input2", "input3"})) return *e;
+     return tensorOf(c.dtype("self"), c.rank("input3"));
+   }).sample("self", "sweep![2,2]").sample("input2", "sweep![1]").sample("input3", "sweep![2,2]");
+  // lu_solve(B, LU, pivots): int32 pivots; X has B's shape (with LU's batch).
+  r.add("aten::lu_solve", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = sameMatrixDTypes(c, "LU_data", {"self"})) return *e;
+     if (c.dtype("LU_pivots") != DType::Int32)
+       return c.semantic("LU_pivots must be int32, got {}", name(c.dtype("LU_pivots")));
+     if (auto k = c.rank("self").value(); k && *k < 2) return c.semantic("B must have at least 2 dimensions");
+     return tensorOf(c.dtype("LU_data"), maxRank(c.rank("self"), c.rank("LU_data")));
+   }).sample("self", "sweep![1,2]").sample("LU_data", "sweep![1,1]=2").sample("LU_pivots", "sweep![1]=1")
+      .variant({{"self", "sweep![3,1,2]"}, {"LU_data", "sweep![1,1]=2"}, {"LU_pivots", "int32[1]=1"}});
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
