@@ -203,6 +203,27 @@ void registerMiscCoverage(Registry &r) {
     if (!isFloating(d)) return c.missingKernel("no histc kernel for {}", name(d));
     return tensorOf(d, Rank::exact(1));
   });
+  // histogram(self, bins, range, weight, density) -> (hist, bin_edges):
+  // float32/float64 only; bins (a tensor) and weight of self's dtype; both
+  // results 1-D of self's dtype (measured: tensor bins also take BFloat16).
+  for (const char *k : {"aten::histogram.bin_ct", "aten::histogram.bins_tensor"})
+    r.add(k, "misc.histc", [](const OpCall &c) -> RuleResult {
+       DType d = c.dtype("self");
+       bool binsTensor = c.arg("bins").isTensor();
+       if (binsTensor && c.rank("bins").isExact() && c.rank("bins") != Rank::exact(1))
+         return c.semantic("torch.histogram: the bins tensor must have one dimension");
+       if (d != DType::Float32 && d != DType::Float64 && !(binsTensor && d == DType::BFloat16))
+         return c.semantic("torch.histogram: input tensor must be float32 or float64, got {}", name(d));
+       for (const char *a : {"bins", "weight"})
+         if (c.has(a) && c.arg(a).isTensor() && c.dtype(a) != d)
+           return c.semantic("torch.histogram: {} ({}) must have the input's dtype ({})", a, name(c.dtype(a)), name(d));
+       if (c.arg("weight").isTensor() && c.rank("weight").isExact() && c.rank("self").isExact() &&
+           c.rank("weight") != c.rank("self"))
+         return c.semantic("torch.histogram: the weight tensor must have the input's shape");
+       return std::vector<Value>{tensorOf(d, Rank::exact(1)), tensorOf(d, Rank::exact(1))};
+     }).sample("self", "sweep[5]").sample("weight", "None")
+        .variant({{"self", "sweep![2,5]"}, {"weight", "None"}})
+        .variant({{"self", "sweep![5]"}, {"weight", "sweep[5]"}});
   // trapezoid rule over dim: integral inputs give float32, bool is refused;
   // the sum drops dim (cumulative_trapezoid keeps it). With x: y and x
   // promoted first.

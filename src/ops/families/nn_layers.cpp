@@ -747,6 +747,27 @@ void registerNnLayers(Registry &r) {
       .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}});
   r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
       .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
+  // ctc_loss: float32/float64 log-probabilities (T, N, C) or unbatched (T, C),
+  // targets of any dtype (cast to int64), integral length tensors; one loss
+  // per batch item for reduction='none'.
+  for (const char *k : {"aten::ctc_loss.IntList", "aten::ctc_loss.Tensor"}) {
+    bool tensors = std::string_view(k).ends_with("Tensor");
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       DType d = c.dtype("log_probs");
+       for (const char *len : {"input_lengths", "target_lengths"})
+         if (c.arg(len).isTensor() && !isIntegral(c.dtype(len), false))
+           return c.semantic("ctc_loss: {} must be integral, got {}", len, name(c.dtype(len)));
+       if (d != DType::Float32 && d != DType::Float64) return c.missingKernel("no ctc_loss kernel for {}", name(d));
+       auto lp = c.rank("log_probs").value();
+       if (lp && *lp != 2 && *lp != 3) return c.semantic("ctc_loss: log_probs must be 2-D or 3-D, got {}-D", *lp);
+       auto red = c.arg("reduction").intValue();
+       Rank out = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : lp ? Rank::exact(*lp == 3 ? 1 : 0) : Rank::top();
+       return tensorOf(d, out);
+     }).sample("log_probs", "sweep![5,1,3]=-1").sample("targets", "sweep![1,2]=1")
+        .sample("input_lengths", tensors ? "int64[1]=5" : "[5]").sample("target_lengths", tensors ? "int64[1]=2" : "[2]")
+        .variant({{"log_probs", "sweep![5,1,3]=-1"}, {"targets", "int64[1,2]=1"}, {"input_lengths", tensors ? "sweep![1]=5" : "[5]"},
+                  {"target_lengths", tensors ? "sweep![1]=2" : "[2]"}, {"reduction", "0"}});
+  }
   // The forward op also returns is_target: self's dtype and shape.
   r.add("aten::multilabel_margin_loss_forward", loss, [marginLoss](const OpCall &c) -> RuleResult {
      RuleResult out = marginLoss(true)(c);

@@ -630,6 +630,21 @@ void registerShapeViews(Registry &r) {
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
+  // pad_sequence: a new tensor of the first sequence's dtype (the others
+  // are copied into it, any dtype), one more dim; 0-dim sequences refused.
+  r.add("aten::pad_sequence", fam, [](const OpCall &c) -> RuleResult {
+     const Value &l = c.arg("sequences");
+     if (!l.isList() || !l.lengthKnown()) {
+       Value e = l.elementSummary();
+       return Value::tensor(e.isTensor() ? e.dtypes() : DTypeSet::all(), Rank::top());
+     }
+     if (l.elements().empty()) return c.semantic("received an empty list of sequences");
+     for (const Value &e : l.elements())
+       if (e.rank() == Rank::exact(0)) return c.semantic("pad_sequence: a 0-dim sequence has no length");
+     const Value &first = l.elements()[0];
+     Rank r = first.rank();
+     return tensorOf(*first.dtype(), r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
+   }).sample("sequences", "[sweep![2,3],sweep![1,3]]").variant({{"sequences", "[sweep[2],sweep[1]]"}});
   r.add("aten::stack", fam, joinRule([](Rank rk) { return plus(rk, 1); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}});
