@@ -92,6 +92,8 @@ void registerConversions(Registry &r) {
   r.add("aten::to.prim_Device", fam, keepingShape(toPrimDtype)).sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}});
   r.add("aten::to.prim_other", fam, keepingShape(sameAs("self")));
   r.add("aten::cpu", fam, keepingShape(sameAs("self")));
+  r.add("aten::data", fam, keepingShape(sameAs("self")));
+  r.add("aten::chalf", fam, keepingShape(castTo(DType::Complex32)));
   r.add("aten::_cast_Byte", fam, keepingShape(castTo(DType::UInt8)));
   r.add("aten::_cast_Char", fam, keepingShape(castTo(DType::Int8)));
   r.add("aten::_cast_Short", fam, keepingShape(castTo(DType::Int16)));

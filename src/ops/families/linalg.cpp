@@ -328,6 +328,31 @@ std::optional<RuleError> sameMatrixDTypes(const OpCall &c, std::string_view firs
   return std::nullopt;
 }
 
+/// linalg_lstsq(self, b, rcond, driver) -> (solution, residuals, rank,
+/// singular_values): one float32/float64/complex dtype; the solution has
+/// b's shape (a 1-D b: 1-D); the other shapes depend on the driver and the
+/// sizes (often empty), so only their dtypes are known: real, int64, real.
+RuleResult lstsq(const OpCall &c) {
+  if (auto e = sameMatrixDTypes(c, "self", {"b"})) return *e;
+  DType d = c.dtype("self"), re = toRealValueType(d);
+  Rank b = c.rank("b");
+  if (b == Rank::exact(0)) return c.semantic("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim()");
+  Rank sol = b == Rank::exact(1) ? Rank::exact(1) : maxRank(c.rank("self"), b);
+  return std::vector<Value>{tensorOf(d, sol), tensorOf(re, Rank::top()), tensorOf(DType::Int64, Rank::top()),
+                            tensorOf(re, Rank::top())};
+}
+
+/// symeig(self, eigenvectors, upper): real eigenvalues, and the eigenvectors
+/// (an empty 1-D tensor unless asked for).
+RuleResult symeig(const OpCall &c) {
+  if (auto e = matrixInput(c, "self", false)) return *e;
+  DType d = c.dtype("self");
+  Rank r = c.rank("self");
+  auto ev = c.arg("eigenvectors").boolValue();
+  return std::vector<Value>{tensorOf(toRealValueType(d), dropped(r, 1)),
+                            tensorOf(d, !ev ? Rank::top() : *ev ? r : Rank::exact(1))};
+}
+
 /// linalg_vander(x, N): powers along a new last dim; integers become int64,
 /// no Bool, Half or BFloat16 kernel; x at least 1-D.
 RuleResult vander(const OpCall &c) {
@@ -435,6 +460,11 @@ void registerLinalg(Registry &r) {
     add(k, "self", {{Out::Int64, 2}});
   for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"}) add(k, "self", {same});
   add("aten::geqrf", "self", {same, {Out::Same, 1}});
+  add("aten::linalg_ldl_factor", "self", {same, {Out::Info, 1}});
+  add("aten::linalg_ldl_factor_ex", "self", {same, {Out::Info, 1}, batchInfo});
+  r.add("aten::linalg_lstsq", f, lstsq).sample("self", "sweep![1,1]=2").sample("b", "sweep[1,2]")
+      .variant({{"self", "sweep![1,1]=2"}, {"b", "sweep![1]"}});
+  r.add("aten::symeig", f, symeig).sample("self", "sweep[1,1]=2").variant({{"eigenvectors", "True"}});
   r.add("aten::lu_unpack", f, luUnpack).sample("LU_data", "sweep[2,2]").sample("LU_pivots", "sweep![2]=1")
       .variant({{"LU_data", "sweep![3,2,2]"}, {"LU_pivots", "int32[3,2]=1"}, {"unpack_data", "False"}})
       .variant({{"LU_data", "sweep![2,2]"}, {"LU_pivots", "int32[2]=1"}, {"unpack_pivots", "False"}});
