@@ -172,6 +172,19 @@ CASES["linalg_ops"] = (lambda a, c: (torch.linalg.inv(a), torch.linalg.qr(a)[0],
                                      torch.linalg.qr(a, mode="r")[0], torch.svd(c)[2], torch.linalg.eigvalsh(a)),
                        (torch.eye(3, dtype=torch.float64).repeat(2, 1, 1) * 2, torch.eye(3, dtype=torch.complex64) * 2))
 
+CASES["linalg_more"] = (lambda a, v, i, x: (torch.matrix_power(a, 2), torch.linalg.matrix_power(a, -1), torch.addr(a, v, v.float()),
+                                          torch.linalg.multi_dot([a, a, v]), torch.linalg.vecdot(a, v), torch.isin(i, i[:2]),
+                                          torch.isin(x, 2.0), torch.cov(x), torch.corrcoef(x.double()), torch.quantile(x, 0.5, dim=1),
+                                          torch.linalg.solve(a, v), torch.linalg.solve_triangular(a, a, upper=True),
+                                          torch.linalg.lu_factor(a)[1], torch.linalg.cond(a), torch.linalg.matrix_rank(a),
+                                          torch.linalg.pinv(a), torch.linalg.vander(i), torch.row_stack([x, x]),
+                                          torch.special.logsumexp(x, 1), torch.nuclear_norm(a), torch.linalg.lstsq(a, a)[0],
+                                          torch.histogram(x.flatten(), 3)[0], i.sum_to_size(1)),
+                        (torch.eye(3, dtype=torch.float64) * 2, torch.ones(3, dtype=torch.float64), T([1, 2, 3]), torch.randn(2, 4)))
+CASES["seq_losses"] = (lambda lp, t, a, b: (F.ctc_loss(lp, t, [5], [2]), F.ctc_loss(lp, t, [5], [2], reduction="none"),
+                                           torch.nn.utils.rnn.pad_sequence([a, b]), torch.nn.utils.rnn.pad_sequence([a, b], batch_first=True)),
+                       (torch.randn(5, 1, 3).log_softmax(2), T([[1, 2]]), torch.randn(3, 2, dtype=torch.float64), torch.randn(2, 2, dtype=torch.float64)))
+
 
 def main():
     import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)

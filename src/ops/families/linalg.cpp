@@ -455,10 +455,27 @@ void registerLinalg(Registry &r) {
       .sample("self", "sweep[1,1]=2").sample("p", "'fro'")
       .variant({{"self", "sweep![3,1,1]=2"}, {"p", "'nuc'"}})
       .variant({{"self", "sweep![1,1]=2"}, {"p", "'max'"}});
-  // (The tensor-tolerance overloads broadcast the tolerance with the batch: not covered.)
   for (const char *k : {"aten::linalg_matrix_rank", "aten::linalg_matrix_rank.atol_rtol_float"})
     add(k, "self", {{Out::Int64, 2}});
   for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"}) add(k, "self", {same});
+  // The tensor-tolerance forms (what torch.linalg.matrix_rank(A) and
+  // pinv(A) trace to, with None tolerances): exact without tolerances; a
+  // tolerance tensor broadcasts with the batch, so then only unknown.
+  auto withTolerances = [](std::string a, Result res) {
+    return [a, res](const OpCall &c) -> RuleResult {
+      RuleResult out = decomposition(a, {res})(c);
+      if (!out.ok() || (c.arg("atol").isNone() && c.arg("rtol").isNone())) return out;
+      return Value::tensor(DTypeSet::all(), Rank::top());
+    };
+  };
+  r.add("aten::linalg_matrix_rank.atol_rtol_tensor", f, withTolerances("input", {Out::Int64, 2}))
+      .sample("input", "sweep[1,1]=2").sample("atol", "None").sample("rtol", "None")
+      .variant({{"input", "sweep![3,1,1]=2"}, {"atol", "None"}, {"rtol", "None"}})
+      .variant({{"input", "sweep![1,1]=2"}, {"atol", "float32[]"}, {"rtol", "None"}});
+  r.add("aten::linalg_pinv.atol_rtol_tensor", f, withTolerances("self", same))
+      .sample("self", "sweep[1,1]=2").sample("atol", "None").sample("rtol", "None")
+      .variant({{"self", "sweep![3,1,1]=2"}, {"atol", "None"}, {"rtol", "None"}})
+      .variant({{"self", "sweep![1,1]=2"}, {"atol", "float32[]"}, {"rtol", "None"}});
   add("aten::geqrf", "self", {same, {Out::Same, 1}});
   add("aten::linalg_ldl_factor", "self", {same, {Out::Info, 1}});
   add("aten::linalg_ldl_factor_ex", "self", {same, {Out::Info, 1}, batchInfo});
