@@ -185,19 +185,19 @@ void registerIndexing(Registry &r) {
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
         .sample("reduce", "'add'");
 
+  // index_add / index_reduce: an int32/int64 index, a source of self's dtype.
+  auto indexAccumulate = [](const OpCall &c) -> RuleResult {
+    if (auto e = indexInt32or64(c, "index")) return *e;
+    if (auto e = sameAsSelf(c, "source")) return *e;
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  };
   for (const char *k : {"aten::index_add", "aten::index_add_"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
-       if (auto e = indexInt32or64(c, "index")) return *e;
-       if (auto e = sameAsSelf(c, "source")) return *e;
-       return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
+    r.add(k, fam, indexAccumulate)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("alpha", "1");
   for (const char *k : {"aten::index_reduce", "aten::index_reduce_"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
-       if (auto e = indexInt32or64(c, "index")) return *e;
-       if (auto e = sameAsSelf(c, "source")) return *e;
-       return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
+    r.add(k, fam, indexAccumulate)
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("reduce", "'prod'").variant({{"self", "sweep![2,2]"}, {"dim", "0"}, {"index", "sweep![1]=0"},
                                              {"source", "sweep![1,2]"}, {"reduce", "'amax'"}});
   for (const char *k : {"aten::put", "aten::put_"})
