@@ -631,6 +631,15 @@ void registerReductions(Registry &r) {
       .variant({{"ord", "'nuc'"}, {"self", "sweep[2,3,4]"}, {"dim", "[0,2]"}})
       .variant({{"dim", "[1]"}})
       .variant({{"self", "sweep[2]"}});
+  // linalg_matrix_norm is linalg_norm with two dims (default [-2, -1]).
+  add("aten::linalg_matrix_norm", linalgNorm)
+      .sample("self", "sweep[2,3]").sample("ord", "2")
+      .variant({{"self", "sweep![2,2,3]"}, {"ord", "sweep"}, {"keepdim", "True"}})
+      .variant({{"self", "sweep![2,3]"}, {"ord", "-1"}, {"dim", "[1,0]"}});
+  add("aten::linalg_matrix_norm.str_ord", linalgNorm)
+      .sample("self", "sweep[2,3]").sample("ord", "'fro'")
+      .variant({{"self", "sweep![2,2,3]"}, {"ord", "'nuc'"}})
+      .variant({{"self", "sweep![2,3]"}, {"ord", "'max'"}});
   add("aten::count_nonzero", countNonzero).variant({{"dim", "0"}});
   add("aten::count_nonzero.dim_IntList", countNonzero).sample("dim", "[0]");
   // order statistics: values keep the dtype, indices are int64
