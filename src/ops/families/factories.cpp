@@ -279,6 +279,15 @@ void registerFactories(Registry &r) {
   r.add("aten::tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2");
   r.add("aten::tensor.float", fam, tensorOfNumber(DType::Float32)).sample("t", "2.5");
   r.add("aten::tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j");
+  // as_tensor: the same as tensor() for numbers and lists; a tensor is kept (or cast to dtype=).
+  r.add("aten::as_tensor.list", fam, tensorFromList);
+  r.add("aten::as_tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True");
+  r.add("aten::as_tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2");
+  r.add("aten::as_tensor.float", fam, tensorOfNumber(DType::Float32)).sample("t", "2.5");
+  r.add("aten::as_tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j");
+  r.add("aten::as_tensor", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("data")), c.rank("data"));
+  });
   r.add("prim::NumToTensor.Scalar", fam, numToTensor);
   r.add("prim::NumToTensor.bool", fam, numToTensor).sample("a", "True").variant({{"a", "False"}});
   r.add("aten::_shape_as_tensor", fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(1)); });
