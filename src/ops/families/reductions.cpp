@@ -498,8 +498,25 @@ RuleResult sumToSize(const OpCall &c) {
   if (size && self.value() && static_cast<int>(size->size()) > *self.value())
     return c.semantic("size of {} dims is not expandable to self's {} dims", size->size(), *self.value());
   Rank r = size ? Rank::exact(static_cast<int>(size->size())) : Rank::top();
-  if (isIntegral(d, true)) return Value::tensor(DTypeSet::join(d, DType::Int64), r);
-  return tensorOf(d, r);
+  if (!isIntegral(d, true)) return tensorOf(d, r);
+  // Integers: summed (int64) unless size is self's shape. The size-1 facts
+  // decide it when a target dim of 1 meets a dim known not to be 1, or
+  // every dim is a known 1 matching a target 1.
+  std::optional<bool> same;
+  if (size && self.value()) {
+    int k = *self.value(), n = static_cast<int>(size->size());
+    UnitDims u = c.arg("self").unitDims();
+    if (n != k) same = false;
+    bool allOnes = true;
+    for (int i = 0; i < k && same != false; ++i) {
+      bool one = u.ones >> i & 1, notOne = u.others >> i & 1;
+      if ((*size)[i] == 1 && notOne) same = false;
+      allOnes = allOnes && one && (*size)[i] == 1;
+    }
+    if (same != false && allOnes) same = true;
+  }
+  if (same) return tensorOf(*same ? d : DType::Int64, r);
+  return Value::tensor(DTypeSet::join(d, DType::Int64), r);
 }
 
 /// quantile / nanquantile: float32/float64 input; q a float or a tensor of
