@@ -515,6 +515,21 @@ void registerLinalg(Registry &r) {
      return tensorOf(c.dtype("LU_data"), maxRank(c.rank("self"), c.rank("LU_data")));
    }).sample("self", "sweep![1,2]").sample("LU_data", "sweep![1,1]=2").sample("LU_pivots", "sweep![1]=1")
       .variant({{"self", "sweep![3,1,2]"}, {"LU_data", "sweep![1,1]=2"}, {"LU_pivots", "int32[1]=1"}});
+  r.add("aten::linalg_ldl_solve", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = sameMatrixDTypes(c, "LD", {"B"})) return *e;
+     if (!isIntegral(c.dtype("pivots"), false))
+       return c.semantic("pivots must be an integer tensor, got {}", name(c.dtype("pivots")));
+     if (auto k = c.rank("B").value(); k && *k < 2) return c.semantic("B must have at least 2 dimensions");
+     return tensorOf(c.dtype("LD"), maxRank(c.rank("LD"), c.rank("B")));
+   }).sample("LD", "sweep![1,1]=2").sample("pivots", "sweep![1]=1").sample("B", "sweep![1,2]");
+  // tensorsolve(A, B): X with A's trailing dims, rank(A) - rank(B) (dims=None).
+  r.add("aten::linalg_tensorsolve", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = sameMatrixDTypes(c, "self", {"other"})) return *e;
+     Rank a = c.rank("self"), b = c.rank("other");
+     if (!c.arg("dims").isNone() || !a.isExact() || !b.isExact()) return tensorOf(c.dtype("self"), Rank::top());
+     if (*a.value() <= *b.value()) return c.semantic("tensorsolve: A must have more dims than B");
+     return tensorOf(c.dtype("self"), Rank::exact(*a.value() - *b.value()));
+   }).sample("self", "sweep![1,1]=2").sample("other", "sweep![1]");
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})

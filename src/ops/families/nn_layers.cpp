@@ -884,6 +884,21 @@ void registerNnLayers(Registry &r) {
         .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
         .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}});
 
+  // istft: the inverse of a complex stft (freq, frames) or batched; a real
+  // signal unless return_complex; the window joins the dtype.
+  r.add("aten::istft", spec, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     if (!isComplex(d)) return c.semantic("istft requires a complex-valued input tensor, got {}", name(d));
+     auto rk = c.rank("self").value();
+     if (rk && *rk != 2 && *rk != 3) return c.semantic("expected a 2D or 3D tensor, got {}-D", *rk);
+     Rank out = rk ? Rank::exact(*rk - 1) : Rank::atLeast1();
+     if (d == DType::Complex32) return Value::tensor(DTypeSet::all(), out);
+     auto rc = c.arg("return_complex").boolValue();
+     if (!rc || present(c, "window")) return Value::tensor(DTypeSet::all(), out);
+     return tensorOf(*rc ? d : toRealValueType(d), out);
+   }).sample("self", "sweep![5,3]").sample("n_fft", "8").sample("window", "None").sample("return_complex", "False")
+      .variant({{"self", "sweep![2,5,3]"}, {"return_complex", "False"}});
+
   // The fused attention of nn.MultiheadAttention (torchvision ViT): every
   // operand must share query's dtype (the bmm/addmm kernels check it);
   // query/key/value are 3-D; the weights are averaged over heads (3-D) or

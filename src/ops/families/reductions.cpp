@@ -657,6 +657,19 @@ void registerReductions(Registry &r) {
       .sample("self", "sweep[2,3]").sample("ord", "'fro'")
       .variant({{"self", "sweep![2,2,3]"}, {"ord", "'nuc'"}})
       .variant({{"self", "sweep![2,3]"}, {"ord", "'max'"}});
+  // segment_reduce: floating data (no complex), reduced per segment along
+  // `axis`: data's dtype and rank; lengths or offsets must be given.
+  r.add("aten::segment_reduce", fam, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("data");
+     if (!c.arg("indices").isNone()) return c.semantic("segment_reduce(): indices based reduction is not supported yet");
+     if (c.arg("lengths").isNone() && c.arg("offsets").isNone())
+       return c.semantic("segment_reduce: either lengths or offsets must be defined");
+     if (!isFloating(d)) return c.missingKernel("no segment_reduce kernel for {}", name(d));
+     if (c.rank("data") == Rank::exact(0)) return c.semantic("segment_reduce: data must have at least one dimension");
+     return tensorOf(d, c.rank("data"));
+   }).sample("data", "sweep[4]").sample("reduce", "'sum'").sample("lengths", "int64[2]=2").sample("offsets", "None")
+      .sample("indices", "None")
+      .variant({{"data", "sweep![4,3]"}, {"reduce", "'max'"}, {"lengths", "int32[2]=2"}, {"offsets", "None"}, {"indices", "None"}});
   add("aten::count_nonzero", countNonzero).variant({{"dim", "0"}});
   add("aten::count_nonzero.dim_IntList", countNonzero).sample("dim", "[0]");
   // order statistics: values keep the dtype, indices are int64
