@@ -30,9 +30,9 @@ namespace dtf {
 class DTypeSet {
 public:
   constexpr DTypeSet() = default;
-  constexpr DTypeSet(DType d) : bits_(uint64_t{1} << index(d)) {}
+  constexpr DTypeSet(DType d) : bits_(static_cast<Bits>(1u << index(d))) {}
   static constexpr DTypeSet all() { return fromBits((uint64_t{1} << kNumDTypes) - 1); }
-  static constexpr DTypeSet fromBits(uint64_t bits) { DTypeSet s; s.bits_ = bits; return s; }
+  static constexpr DTypeSet fromBits(uint64_t bits) { DTypeSet s; s.bits_ = static_cast<Bits>(bits); return s; }
 
   constexpr bool empty() const { return bits_ == 0; }
   constexpr bool isAll() const { return *this == all(); }
@@ -43,7 +43,7 @@ public:
     if (bits_ == 0 || (bits_ & (bits_ - 1)) != 0) return std::nullopt; // not one bit
     return static_cast<DType>(std::countr_zero(bits_));
   }
-  constexpr void insert(DType d) { bits_ |= uint64_t{1} << index(d); }
+  constexpr void insert(DType d) { bits_ = static_cast<Bits>(bits_ | 1u << index(d)); }
   constexpr uint64_t bits() const { return bits_; }
   static constexpr DTypeSet join(DTypeSet a, DTypeSet b) { return fromBits(a.bits_ | b.bits_); }
   constexpr bool operator==(const DTypeSet &) const = default;
@@ -61,7 +61,10 @@ public:
   constexpr iterator end() const { return iterator(0); }
 
 private:
-  uint64_t bits_ = 0;
+  // Two bytes (every Value carries one): room for 16 dtypes.
+  using Bits = uint16_t;
+  static_assert(kNumDTypes <= 16, "DTypeSet holds at most 16 dtypes");
+  Bits bits_ = 0;
 };
 
 //===----------------------------------------------------------------------===//
