@@ -99,6 +99,11 @@ std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std:
   return std::nullopt;
 }
 
+DTypeSet elementDTypes(const Value &list) {
+  Value e = list.isList() ? list.elementSummary() : Value::top();
+  return e.isTensor() ? e.dtypes() : DTypeSet::all();
+}
+
 DType dtypeOrWrapped(const Value &v) {
   if (v.isTensor()) return *v.dtype();
   return wrappedNumberDType(*v.numKind());

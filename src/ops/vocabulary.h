@@ -63,6 +63,10 @@ std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std:
 Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args);
 Rank broadcastArgs(const OpCall &c, const std::vector<std::string> &args);
 
+/// The dtypes an element of a `Tensor[]` value may have (all when it is not
+/// a list of tensors): for a result taken from a list of unknown length.
+DTypeSet elementDTypes(const Value &list);
+
 /// The dtype of a tensor, or of a number as a wrapped scalar.
 DType dtypeOrWrapped(const Value &v);
 

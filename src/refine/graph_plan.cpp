@@ -1,7 +1,9 @@
 //===- refine/graph_plan.cpp - graph-only facts, computed once ------------===//
 #include "refine/graph_plan.h"
+#include "refine/list_interner.h"
 
 #include <bit>
+#include <cstdint>
 #include <string_view>
 #include <unordered_map>
 
@@ -20,6 +22,11 @@ Value literalAs(const Value &lit, const ir::TypeExpr &t) {
     return Value::list(std::move(elems));
   }
   return lit;
+}
+
+/// prim::Constant[value={2.5}]: a 0-dim tensor literal, how the tracer records a Python scalar.
+bool isScalarTensorLiteral(const ir::Attribute *a) {
+  return a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
 }
 
 } // namespace
@@ -59,9 +66,7 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
   }
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
     if (kindClass[g.nodes[n].kind] != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
-    const ir::Attribute *a = g.attr(n, "value");
-    scalarTensorLiteral[g.nodes[n].outputs[0]] =
-        a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+    scalarTensorLiteral[g.nodes[n].outputs[0]] = isScalarTensorLiteral(g.attr(n, "value"));
   }
 }
 
@@ -109,18 +114,15 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
 
 void GraphPlan::findFixedValues(const ir::Graph &g) {
   auto stale = [&](ir::ValueId v) { return !staleLists.empty() && staleLists[v]; };
-  size_t candidates = 0, listCandidates = 0;
+  size_t candidates = 0;
   for (const ir::Node &node : g.nodes) {
     KindClass c = kindClass[node.kind];
-    candidates += c == KindClass::Constant || c == KindClass::GetAttr;
-    listCandidates += c == KindClass::ListConstruct || c == KindClass::TupleConstruct;
+    candidates += c == KindClass::Constant || c == KindClass::GetAttr || c == KindClass::ListConstruct ||
+                  c == KindClass::TupleConstruct;
   }
-  if (candidates == 0) return;
-  fixed_.reserve(candidates + listCandidates);
-  slots_.resize(std::bit_ceil(2 * (candidates + listCandidates)));
-  // Lists of constants (`[1, 1]` strides appear dozens of times): one shared
-  // payload per distinct element list, as the solver's interning would give.
-  std::vector<std::pair<size_t, uint32_t>> lists(std::bit_ceil(2 * listCandidates + 1)); // (hash | 1, index)
+  fixed_.reserve(candidates);
+  slots_.resize(std::bit_ceil(2 * candidates + 1));
+  ListInterner lists(SIZE_MAX); // lists of constants: one shared payload each, as the solver's
   std::vector<const Value *> elems;
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
     const ir::Node &node = g.nodes[n];
@@ -130,14 +132,12 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
     const KindClass c = kindClass[node.kind];
     if (c == KindClass::Constant) {
       const ir::Attribute *a = g.attr(n, "value");
-      scalarTensorLiteral[o] = a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+      scalarTensorLiteral[o] = isScalarTensorLiteral(a);
       Fixed f = constantValue(a, t);
       addFixed(n, std::move(f.value), f.reason);
     } else if (c == KindClass::GetAttr) { // module attributes (parameters, buffers) are data: typed as written
       addFixed(n, ir::valueOfType(t, true), UnknownReason::Unsupported);
     } else if ((c == KindClass::ListConstruct || c == KindClass::TupleConstruct) && !stale(o)) {
-      const bool tuple = c == KindClass::TupleConstruct;
-      size_t h = tuple;
       elems.clear();
       for (ir::ValueId v : node.inputs) {
         ir::NodeId def = g.values[v].def;
@@ -145,41 +145,20 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
                                                                                                     : nullptr;
         if (!f) break;
         elems.push_back(&f->value);
-        h = h * 0x100000001b3ULL ^ f->value.hash();
       }
       if (elems.size() != node.inputs.size()) continue;
-      h |= 1; // 0 marks a free slot
-      size_t mask = lists.size() - 1, slot = h & mask;
-      for (; lists[slot].first != 0; slot = (slot + 1) & mask) {
-        if (lists[slot].first != h) continue;
-        const Value &cand = fixed_[lists[slot].second].value;
-        bool same = cand.isTuple() == tuple && cand.elements().size() == elems.size();
-        for (size_t i = 0; i < elems.size() && same; ++i) same = cand.elements()[i].identical(*elems[i]);
-        if (same) break;
-      }
-      if (lists[slot].first != 0) { // the same list again: one entry (and one reference) for both
-        place(n, lists[slot].second);
-        continue;
-      }
-      std::vector<Value> vals;
-      vals.reserve(elems.size());
-      for (const Value *e : elems) vals.push_back(*e);
-      lists[slot] = {h, static_cast<uint32_t>(fixed_.size())};
-      addFixed(n, tuple ? Value::tuple(std::move(vals)) : Value::list(std::move(vals)), UnknownReason::None);
+      addFixed(n, lists.intern(c == KindClass::TupleConstruct, elems.size(), [&](size_t i) -> const Value & { return *elems[i]; }),
+               UnknownReason::None);
     }
   }
 }
 
 void GraphPlan::addFixed(ir::NodeId n, Value v, UnknownReason why) {
-  place(n, static_cast<uint32_t>(fixed_.size()));
-  fixed_.push_back({std::move(v), why});
-}
-
-void GraphPlan::place(ir::NodeId n, uint32_t index) {
   // Sized by findFixedValues for every candidate: at most half full.
   size_t i = slotHash(n) & (slots_.size() - 1);
   while (slots_[i].node != ir::kNoId) i = (i + 1) & (slots_.size() - 1);
-  slots_[i] = {n, index};
+  slots_[i] = {n, static_cast<uint32_t>(fixed_.size())};
+  fixed_.push_back({std::move(v), why});
 }
 
 } // namespace dtf::refine

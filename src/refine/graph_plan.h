@@ -68,7 +68,6 @@ private:
   void classifyKinds(const ir::Graph &g);
   void findFixedValues(const ir::Graph &g);
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
-  void place(ir::NodeId n, uint32_t index); ///< node n's output has fixed_[index]
   static size_t slotHash(ir::NodeId n) { return n * 0x9e3779b1u; }
 
   const ir::Graph *graph_;

@@ -25,46 +25,19 @@ void Solver::transferConstant(ir::NodeId n) {
   // Its value depends on the node alone (graph_plan.cpp): from the plan when it kept it.
   const ir::Node &node = g.nodes[n];
   if (node.outputs.size() != 1) return;
-  if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) return set(node.outputs[0], f->value, f->reason);
+  if (setFixed(n)) return;
   GraphPlan::Fixed f = constantValue(g.attr(n, "value"), *g.values[node.outputs[0]].type);
   set(node.outputs[0], std::move(f.value), f.reason);
 }
 
 Value Solver::constructed(const ir::Node &node, bool tuple) {
-  // Interned: the same elements give one shared payload (`[1, 1]` strides
-  // appear dozens of times), so no allocation, and later memo lookups
-  // compare one pointer and reuse one hash.
-  size_t h = tuple;
-  for (ir::ValueId v : node.inputs) h = h * 0x100000001b3ULL ^ get(v).hash();
-  h |= 1; // 0 marks a free slot
-  if (interned_.empty()) interned_.resize(64);
-  size_t mask = interned_.size() - 1, slot = h & mask;
-  for (; interned_[slot].first != 0; slot = (slot + 1) & mask) {
-    if (interned_[slot].first != h) continue;
-    const Value &cand = interned_[slot].second;
-    if (cand.isTuple() != tuple || cand.elements().size() != node.inputs.size()) continue;
-    bool same = true;
-    for (size_t i = 0; i < node.inputs.size() && same; ++i) same = cand.elements()[i].identical(get(node.inputs[i]));
-    if (same) return cand;
-  }
-  std::vector<Value> elems;
-  elems.reserve(node.inputs.size());
-  for (ir::ValueId v : node.inputs) elems.push_back(get(v));
-  Value made = tuple ? Value::tuple(std::move(elems)) : Value::list(std::move(elems));
-  if (internedCount_ >= kMaxInterned) return made;
-  interned_[slot] = {h, made};
-  if (++internedCount_ * 2 > interned_.size()) { // grow: rehash into twice the slots
-    std::vector<std::pair<size_t, Value>> old(interned_.size() * 2);
-    old.swap(interned_);
-    mask = interned_.size() - 1;
-    for (auto &[hh, v] : old) {
-      if (hh == 0) continue;
-      size_t s = hh & mask;
-      while (interned_[s].first != 0) s = (s + 1) & mask;
-      interned_[s] = {hh, std::move(v)};
-    }
-  }
-  return made;
+  return interned_.intern(tuple, node.inputs.size(), [&](size_t i) -> const Value & { return get(node.inputs[i]); });
+}
+
+bool Solver::setFixed(ir::NodeId n) {
+  const GraphPlan::Fixed *f = plan_->fixedOf(n);
+  if (f) set(g.nodes[n].outputs[0], f->value, f->reason);
+  return f != nullptr;
 }
 
 bool Solver::transferPrim(ir::NodeId n) {
@@ -78,8 +51,7 @@ bool Solver::transferPrim(ir::NodeId n) {
   case KindClass::ListConstruct:
   case KindClass::TupleConstruct: {
     if (node.outputs.size() != 1) return true;
-    if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) set(node.outputs[0], f->value, f->reason); // of constants
-    else set(node.outputs[0], constructed(node, cls == KindClass::TupleConstruct));
+    if (!setFixed(n)) set(node.outputs[0], constructed(node, cls == KindClass::TupleConstruct)); // plan: of constants
     return true;
   }
   case KindClass::ListUnpack:
@@ -121,8 +93,7 @@ bool Solver::transferPrim(ir::NodeId n) {
     return true;
   case KindClass::GetAttr:
     // Module attributes (parameters, buffers) are data: typed as written.
-    if (const GraphPlan::Fixed *f = plan_->fixedOf(n)) set(node.outputs[0], f->value, f->reason);
-    else
+    if (!setFixed(n))
       for (ir::ValueId o : node.outputs) set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
     return true;
   case KindClass::Unsupported:

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "refine/graph_plan.h"
+#include "refine/list_interner.h"
 
 #include <memory>
 #include <optional>
@@ -82,6 +83,8 @@ private:
   /// prim ops handled without a schema; false if `n` is not one of them.
   bool transferPrim(ir::NodeId n);
   void transferConstant(ir::NodeId n);
+  /// Set `n`'s only output from the plan when it kept its value; false otherwise.
+  bool setFixed(ir::NodeId n);
   /// prim::ListConstruct / TupleConstruct result, interned by element values.
   Value constructed(const ir::Node &node, bool tuple);
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
@@ -110,11 +113,8 @@ private:
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)
   uint64_t visits_ = 0, visitBudget_ = 0;
   std::unordered_set<std::string> seen_; ///< dedup of diagnostics
-  /// Constructed lists/tuples by element hash: open addressing, linear
-  /// probing, power-of-two size; past kMaxInterned entries nothing new is kept.
-  std::vector<std::pair<size_t, Value>> interned_;
-  size_t internedCount_ = 0;
-  static constexpr size_t kMaxInterned = 1 << 14;
+  /// Constructed lists/tuples, one payload per distinct element list.
+  ListInterner interned_{1 << 14};
 };
 
 } // namespace dtf::refine

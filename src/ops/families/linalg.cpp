@@ -173,12 +173,6 @@ std::optional<std::vector<Value>> tensorList(const OpCall &c, std::string_view a
   return l.elements();
 }
 
-/// A list of unknown length: the result has one of its elements' dtypes.
-Value unknownLengthResult(const OpCall &c, std::string_view arg, Rank r) {
-  Value e = c.arg(arg).elementSummary();
-  return Value::tensor(e.isTensor() ? e.dtypes() : DTypeSet::all(), r);
-}
-
 /// The tensors' common dtype: all must be equal (no promotion).
 std::optional<RuleError> sameDTypes(const OpCall &c, const std::vector<Value> &ts) {
   for (size_t i = 1; i < ts.size(); ++i)
@@ -192,7 +186,7 @@ std::optional<RuleError> sameDTypes(const OpCall &c, const std::vector<Value> &t
 /// 1-D or 2-D (a 1-D end drops that dim of the result), the others 2-D.
 RuleResult multiDot(const OpCall &c) {
   auto ts = tensorList(c, "tensors");
-  if (!ts) return unknownLengthResult(c, "tensors", Rank::top());
+  if (!ts) return Value::tensor(elementDTypes(c.arg("tensors")), Rank::top());
   if (ts->size() < 2) return c.semantic("expected at least 2 tensors but got {}", ts->size());
   if (auto e = sameDTypes(c, *ts)) return *e;
   int out = 2;
@@ -215,7 +209,7 @@ RuleResult multiDot(const OpCall &c) {
 /// one is returned as it is (any dtype).
 RuleResult chainMatmul(const OpCall &c) {
   auto ts = tensorList(c, "matrices");
-  if (!ts) return unknownLengthResult(c, "matrices", Rank::exact(2));
+  if (!ts) return Value::tensor(elementDTypes(c.arg("matrices")), Rank::exact(2));
   if (ts->empty()) return c.semantic("chain_matmul(): expected one or more matrices");
   for (size_t i = 0; i < ts->size(); ++i)
     if (auto k = (*ts)[i].rank().value(); k && *k != 2) return c.semantic("tensor {} is {}-D, expected 2-D", i, *k);
@@ -241,6 +235,14 @@ RuleResult vecdot(const OpCall &c) {
   return tensorOf(d, Rank::top());
 }
 
+/// A float32/float64/complex matrix `first`, and every tensor among `others` of its dtype.
+std::optional<RuleError> sameMatrixDTypes(const OpCall &c, std::string_view first, std::initializer_list<std::string_view> others) {
+  if (auto e = matrixInput(c, first, false)) return *e;
+  for (std::string_view n : others)
+    if (auto e = requireSame(c, {first, n})) return *e;
+  return std::nullopt;
+}
+
 /// The larger of two exact ranks (batch broadcasting), else top.
 Rank maxRank(Rank a, Rank b) {
   if (a.isExact() && b.isExact()) return Rank::exact(std::max(*a.value(), *b.value()));
@@ -254,10 +256,8 @@ Rank maxRank(Rank a, Rank b) {
 /// last dim: a size check we cannot see, so that rank is left unknown).
 RuleFn solver(std::string a, std::string b, bool anyB, bool vectorB, std::vector<Result> extra = {}) {
   return [=](const OpCall &c) -> RuleResult {
-    if (auto e = matrixInput(c, a, false)) return *e;
+    if (auto e = anyB ? matrixInput(c, a, false) : sameMatrixDTypes(c, a, {b})) return *e;
     DType d = c.dtype(a);
-    if (!anyB && c.dtype(b) != d)
-      return c.semantic("expected {} and {} to have the same dtype, but got {} and {}", a, b, name(d), name(c.dtype(b)));
     Rank ra = c.rank(a), rb = c.rank(b);
     auto kb = rb.value();
     if (kb && *kb == 0) return c.semantic("{} must have at least 1 dimension", b);
@@ -316,16 +316,6 @@ RuleResult luUnpack(const OpCall &c) {
   Rank lu = !data ? Rank::top() : *data ? r : Rank::exact(1);
   Rank p = !piv ? Rank::top() : *piv ? r : Rank::exact(1);
   return std::vector<Value>{tensorOf(d, p), tensorOf(d, lu), tensorOf(d, lu)};
-}
-
-/// Every tensor argument among `names` must have `first`'s dtype, which
-/// must be a float32/float64/complex matrix input.
-std::optional<RuleError> sameMatrixDTypes(const OpCall &c, std::string_view first, std::initializer_list<std::string_view> names) {
-  if (auto e = matrixInput(c, first, false)) return *e;
-  for (std::string_view n : names)
-    if (c.dtype(n) != c.dtype(first))
-      return c.semantic("expected {} ({}) to have the dtype of {} ({})", n, name(c.dtype(n)), first, name(c.dtype(first)));
-  return std::nullopt;
 }
 
 /// linalg_lstsq(self, b, rcond, driver) -> (solution, residuals, rank,

@@ -634,10 +634,7 @@ void registerShapeViews(Registry &r) {
   // are copied into it, any dtype), one more dim; 0-dim sequences refused.
   r.add("aten::pad_sequence", fam, [](const OpCall &c) -> RuleResult {
      const Value &l = c.arg("sequences");
-     if (!l.isList() || !l.lengthKnown()) {
-       Value e = l.elementSummary();
-       return Value::tensor(e.isTensor() ? e.dtypes() : DTypeSet::all(), Rank::top());
-     }
+     if (!l.isList() || !l.lengthKnown()) return Value::tensor(elementDTypes(l), Rank::top());
      if (l.elements().empty()) return c.semantic("received an empty list of sequences");
      for (const Value &e : l.elements())
        if (e.rank() == Rank::exact(0)) return c.semantic("pad_sequence: a 0-dim sequence has no length");
