@@ -2,7 +2,6 @@
 #include "refine/graph_plan.h"
 #include "refine/list_interner.h"
 
-#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
@@ -57,11 +56,12 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
     : graph_(&g), numNodes_(g.nodes.size()), numValues_(g.values.size()) {
   classifyKinds(g);
   staleLists = findStaleListAliases(g, *this);
-  scalarTensorLiteral.assign(g.values.size(), false);
+  scalarTensorLiteral.assign(g.values.size(), 0);
   if (fixedValues) {
     inputs.reserve(g.body().params.size());
     for (ir::ValueId v : g.body().params) inputs.push_back(ir::valueOfType(*g.values[v].type, true));
     findFixedValues(g); // sets scalarTensorLiteral on its way
+    if (anyKindMutatesTensors) inPlaceUses.emplace(g, kindClass, /*positions=*/true);
     return;
   }
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -108,7 +108,10 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
       if (auto it = kPrims.find(name); it != kPrims.end()) kindClass[k] = it->second;
     if (kindClass[k] != KindClass::Op) continue;
     overloads[k] = SchemaTable::builtin().overloadSpan(name);
-    for (const Schema *s : overloads[k]) anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
+    for (const Schema *s : overloads[k]) {
+      anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
+      anyKindMutatesTensors = anyKindMutatesTensors || !s->inPlace.empty();
+    }
   }
 }
 
@@ -121,7 +124,7 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
                   c == KindClass::TupleConstruct;
   }
   fixed_.reserve(candidates);
-  slots_.resize(std::bit_ceil(2 * candidates + 1));
+  fixedIndex_.assign(g.nodes.size(), kNotFixed);
   ListInterner lists(SIZE_MAX); // lists of constants: one shared payload each, as the solver's
   std::vector<const Value *> elems;
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -154,10 +157,7 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
 }
 
 void GraphPlan::addFixed(ir::NodeId n, Value v, UnknownReason why) {
-  // Sized by findFixedValues for every candidate: at most half full.
-  size_t i = slotHash(n) & (slots_.size() - 1);
-  while (slots_[i].node != ir::kNoId) i = (i + 1) & (slots_.size() - 1);
-  slots_[i] = {n, static_cast<uint32_t>(fixed_.size())};
+  fixedIndex_[n] = static_cast<uint32_t>(fixed_.size());
   fixed_.push_back({std::move(v), why});
 }
 

@@ -14,6 +14,7 @@
 #include "refine/refine.h"
 #include "schema/schema.h"
 
+#include <optional>
 #include <span>
 
 namespace dtf::refine {
@@ -24,6 +25,23 @@ enum class KindClass : uint8_t {
   Raise, If, Loop,
   Constant, ListConstruct, TupleConstruct, ListUnpack, TupleUnpack, TupleIndex, DType,
   Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
+};
+
+/// Where each value is used, for in-place tensor ops (mutation.cpp): does a
+/// later node (or the next iteration of a loop) read the mutated input?
+/// Use counts first; program positions (`positions`, or findPositions later)
+/// only when a value used more than once is mutated.
+class InPlaceUses {
+public:
+  InPlaceUses(const ir::Graph &g, std::span<const KindClass> kindClass, bool positions);
+  void findPositions(const ir::Graph &g, std::span<const KindClass> kindClass);
+  /// Is `v` used after node `n` (or again, in a loop)? nullopt: positions needed.
+  std::optional<bool> usedAfter(ir::ValueId v, ir::NodeId n, const ir::Graph &g,
+                                std::span<const KindClass> kindClass) const;
+
+private:
+  std::vector<uint32_t> useCount, lastUse; ///< by value id
+  std::vector<uint32_t> nodePos;           ///< by node id: pre-order position (empty: not computed)
 };
 
 class GraphPlan {
@@ -42,8 +60,11 @@ public:
   std::vector<KindClass> kindClass;                      ///< by KindId
   std::vector<std::span<const Schema *const>> overloads; ///< by KindId (empty: unknown op)
   bool anyKindMutatesLists = false; ///< some overload of some kind has a `t[](a!)` argument
+  bool anyKindMutatesTensors = false; ///< some overload of some kind is in place (Schema::inPlace)
+  /// Kept plans of graphs with in-place kinds: computed here, not per call.
+  std::optional<InPlaceUses> inPlaceUses;
   /// By value id: the output of prim::Constant[value={number}] (a 0-dim tensor literal).
-  std::vector<bool> scalarTensorLiteral;
+  std::vector<uint8_t> scalarTensorLiteral; ///< bytes, not bits: read for every op argument
   /// By value id: a list read as written (aliased and mutated); empty: none.
   std::vector<bool> staleLists;
   /// The written types of the graph inputs, by position (empty: not computed).
@@ -57,27 +78,19 @@ public:
   /// The fixed value of `n`'s only output (prim::Constant, prim::GetAttr, a
   /// list of constants), or null (not one, or not computed).
   const Fixed *fixedOf(ir::NodeId n) const {
-    if (slots_.empty()) return nullptr;
-    size_t mask = slots_.size() - 1;
-    for (size_t s = slotHash(n) & mask; slots_[s].node != ir::kNoId; s = (s + 1) & mask)
-      if (slots_[s].node == n) return &fixed_[slots_[s].index];
-    return nullptr;
+    if (fixedIndex_.empty() || fixedIndex_[n] == kNotFixed) return nullptr;
+    return &fixed_[fixedIndex_[n]];
   }
 
 private:
   void classifyKinds(const ir::Graph &g);
   void findFixedValues(const ir::Graph &g);
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
-  static size_t slotHash(ir::NodeId n) { return n * 0x9e3779b1u; }
 
   const ir::Graph *graph_;
   size_t numNodes_, numValues_;
-  /// Open addressing from node id to an index into fixed_ (at most half full).
-  struct Slot {
-    ir::NodeId node = ir::kNoId;
-    uint32_t index = 0;
-  };
-  std::vector<Slot> slots_;
+  static constexpr uint32_t kNotFixed = UINT32_MAX;
+  std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)
   std::vector<Fixed> fixed_;
 };
 

@@ -52,30 +52,39 @@ struct UnionFind {
 
 } // namespace
 
-void Solver::findInPlaceUses() {
+InPlaceUses::InPlaceUses(const ir::Graph &g, std::span<const KindClass> kindClass, bool positions) {
+  useCount.assign(g.values.size(), 0);
+  for (const ir::Node &node : g.nodes)
+    for (ir::ValueId in : node.inputs) ++useCount[in];
+  for (const ir::Block &b : g.blocks)
+    for (ir::ValueId r : b.returns) ++useCount[r];
+  if (positions) findPositions(g, kindClass);
+}
+
+void InPlaceUses::findPositions(const ir::Graph &g, std::span<const KindClass> kindClass) {
   // Program order (pre-order positions; `end` = last position in a node's
   // blocks), and every use inside a loop counted at the end of its outermost
   // loop (the body runs again after a mutation later in it).
-  nodePos_.assign(g.nodes.size(), 0);
+  nodePos.assign(g.nodes.size(), 0);
   std::vector<uint32_t> end(g.nodes.size(), 0);
   uint32_t pos = 0;
   auto number = [&](auto &self, ir::BlockId b, int depth) -> void {
     if (depth > ir::kMaxNesting) return;
     for (ir::NodeId n : g.blocks[b].nodes) {
-      nodePos_[n] = ++pos;
+      nodePos[n] = ++pos;
       for (ir::BlockId inner : g.nodes[n].blocks) self(self, inner, depth + 1);
       end[n] = pos;
     }
   };
   number(number, 0, 0);
-  lastUse_.assign(g.values.size(), 0);
-  auto use = [&](ir::ValueId v, uint32_t at) { lastUse_[v] = std::max(lastUse_[v], at); };
+  lastUse.assign(g.values.size(), 0);
+  auto use = [&](ir::ValueId v, uint32_t at) { lastUse[v] = std::max(lastUse[v], at); };
   auto uses = [&](auto &self, ir::BlockId b, int depth, uint32_t loopEnd) -> void {
     if (depth > ir::kMaxNesting) return;
     for (ir::NodeId n : g.blocks[b].nodes) {
       const ir::Node &node = g.nodes[n];
-      for (ir::ValueId v : node.inputs) use(v, loopEnd ? loopEnd : nodePos_[n]);
-      uint32_t innerLoopEnd = loopEnd || plan_->kindClass[node.kind] != KindClass::Loop ? loopEnd : end[n];
+      for (ir::ValueId v : node.inputs) use(v, loopEnd ? loopEnd : nodePos[n]);
+      uint32_t innerLoopEnd = loopEnd || kindClass[node.kind] != KindClass::Loop ? loopEnd : end[n];
       for (ir::BlockId inner : node.blocks) {
         self(self, inner, depth + 1, innerLoopEnd);
         for (ir::ValueId v : g.blocks[inner].returns) use(v, innerLoopEnd ? innerLoopEnd : end[n]);
@@ -86,25 +95,29 @@ void Solver::findInPlaceUses() {
   for (ir::ValueId v : g.body().returns) use(v, UINT32_MAX);
 }
 
-bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
+std::optional<bool> InPlaceUses::usedAfter(ir::ValueId v, ir::NodeId n, const ir::Graph &g,
+                                           std::span<const KindClass> kindClass) const {
   // Cheap first: a value used once (by this op) outside any loop has no later reader.
-  if (useCount_.empty()) {
-    useCount_.assign(g.values.size(), 0);
-    for (const ir::Node &node : g.nodes)
-      for (ir::ValueId in : node.inputs) ++useCount_[in];
-    for (const ir::Block &b : g.blocks)
-      for (ir::ValueId r : b.returns) ++useCount_[r];
-  }
   bool inLoop = false;
   for (ir::BlockId b = g.nodes[n].parent; b != 0 && !inLoop;) {
     ir::NodeId owner = g.blocks[b].owner;
     if (owner == ir::kNoId) break;
-    inLoop = kindClass(owner) == KindClass::Loop;
+    inLoop = kindClass[g.nodes[owner].kind] == KindClass::Loop;
     b = g.nodes[owner].parent;
   }
-  if (useCount_[v] <= 1 && !inLoop) return false;
-  if (nodePos_.empty()) findInPlaceUses();
-  return lastUse_[v] > nodePos_[n];
+  if (useCount[v] <= 1 && !inLoop) return false;
+  if (nodePos.empty()) return std::nullopt;
+  return lastUse[v] > nodePos[n];
+}
+
+bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
+  const auto &kinds = plan_->kindClass;
+  if (plan_->inPlaceUses) return *plan_->inPlaceUses->usedAfter(v, n, g, kinds);
+  // This call's own facts: use counts on the first in-place op, positions on the first that needs them.
+  if (!ownUses_) ownUses_.emplace(g, kinds, /*positions=*/false);
+  if (auto later = ownUses_->usedAfter(v, n, g, kinds)) return *later;
+  ownUses_->findPositions(g, kinds);
+  return *ownUses_->usedAfter(v, n, g, kinds);
 }
 
 std::vector<bool> findStaleListAliases(const ir::Graph &g, const GraphPlan &plan) {

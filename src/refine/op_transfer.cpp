@@ -109,7 +109,8 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
       }
       for (PendingDiag &d : c.diags) joined.diags.push_back(std::move(d));
     }
-    joined.schema = nullptr; // no single schema: skip the mutated-list update below
+    // joined.schema: the first tied overload (no tied one mutates a list; in-place ties, as index_put_ and
+    // its hacked twin, mutate the same argument)
     return joined;
   } else if (m.status == OverloadMatch::Status::Ambiguous) {
     failed = UnknownReason::AmbiguousOverload;
@@ -124,13 +125,6 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
   e.resolved = true;
   e.schema = m.schema;
   const Schema &s = *m.schema;
-  for (const SchemaArg &a : s.args) e.mutatesLists = e.mutatesLists || (a.type->mutated && a.type->kind == K::List);
-  // The k-th mutated tensor result is the k-th mutated tensor argument (`Tensor(a!) self -> Tensor(a!)`).
-  for (uint32_t i = 0, r = 0; i < s.args.size(); ++i) {
-    if (!s.args[i].type->mutated || s.args[i].type->kind != K::Tensor) continue;
-    while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
-    if (r < s.returns.size()) e.inPlace.emplace_back(i, r++);
-  }
   // Graph nodes pass every argument (no copy then); defaults fill the rest.
   std::span<const Value> boundArgs = args;
   BindResult bound;
@@ -311,7 +305,7 @@ void Solver::transferOp(ir::NodeId n) {
   }
   // In-place tensor ops: a later reader of the mutated input sees the result
   // too (rank/sizes may have changed); joined, so sound under If and Loop.
-  for (auto [arg, ret] : e->inPlace) {
+  for (auto [arg, ret] : e->schema ? std::span(e->schema->inPlace) : std::span<const std::pair<uint32_t, uint32_t>>()) {
     if (arg >= node.inputs.size() || ret >= node.outputs.size()) continue;
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
@@ -322,7 +316,7 @@ void Solver::transferOp(ir::NodeId n) {
     if (!fullyKnown(out_.values[in])) out_.reasons[in] = UnknownReason::BranchJoin;
     mutated_.push_back(in);
   }
-  if (!e->schema || !e->mutatesLists) return;
+  if (!e->schema || !e->schema->mutatesList) return;
   // Mutated list arguments: their state after this node includes what was added.
   const Schema &schema = *e->schema;
   for (size_t i = 0; i < schema.args.size() && i < node.inputs.size(); ++i) {

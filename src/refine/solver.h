@@ -38,10 +38,7 @@ struct Evaluation {
   std::vector<Value> outputs;
   std::vector<UnknownReason> reasons;
   std::vector<PendingDiag> diags;
-  bool resolved = false;
-  bool mutatesLists = false; ///< the schema has a mutated list argument (`t[](a!)`)
-  /// (argument, result) pairs where the result is the mutated tensor argument.
-  std::vector<std::pair<uint32_t, uint32_t>> inPlace;
+  bool resolved = false; ///< `schema` ran (its Schema::inPlace and mutatesList apply)
 };
 
 class Solver {
@@ -74,9 +71,7 @@ private:
   void checkWrittenTypes(ir::NodeId n);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
-  /// Program positions and last uses (computed on the first need).
-  void findInPlaceUses();
-  /// Is `v` used after node `n` (or again, in a loop)?
+  /// Is `v` used after node `n` (or again, in a loop)? (the plan's facts, or this call's)
   bool usedAfter(ir::ValueId v, ir::NodeId n);
 
   // --- transfer functions -------------------------------------------------
@@ -106,7 +101,7 @@ private:
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;
   Evaluation joinedEval_; ///< scratch of transferOp (Strict policy, rare): kept off its stack frame
-  std::vector<uint32_t> useCount_, nodePos_, lastUse_; ///< by value / node / value id; empty until needed
+  std::optional<InPlaceUses> ownUses_; ///< when the plan has none: built on the first need
 
   Result &out_;
   int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint

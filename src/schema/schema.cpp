@@ -242,7 +242,13 @@ private:
 SchemaParseResult parseSchema(std::string_view text) {
   try {
     Schema s = Parser(text).parse();
-    for (const SchemaArg &a : s.args) s.mutatesList = s.mutatesList || (a.type->mutated && a.type->kind == SchemaType::Kind::List);
+    using K = SchemaType::Kind;
+    for (const SchemaArg &a : s.args) s.mutatesList = s.mutatesList || (a.type->mutated && a.type->kind == K::List);
+    for (uint32_t i = 0, r = 0; i < s.args.size(); ++i) {
+      if (!s.args[i].type->mutated || s.args[i].type->kind != K::Tensor) continue;
+      while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
+      if (r < s.returns.size()) s.inPlace.emplace_back(i, r++);
+    }
     return {std::move(s), {}};
   } catch (const ParseError &e) {
     return {std::nullopt, fmt::format("column {}: {}", e.pos + 1, e.what())};

@@ -52,6 +52,9 @@ struct Schema {
   bool varReturns = false; ///< `-> ...`
   std::string text;        ///< the original declaration
   bool mutatesList = false; ///< some argument is a mutated list (`t[](a!)`)
+  /// (argument, result) pairs where the result is the mutated tensor argument
+  /// (`Tensor(a!) self -> Tensor(a!)`: the k-th mutated tensor result is the k-th such argument).
+  std::vector<std::pair<uint32_t, uint32_t>> inPlace;
 
   /// `aten::add.Tensor`, or `aten::add` for the default overload.
   std::string key() const { return overload.empty() ? name : name + "." + overload; }
