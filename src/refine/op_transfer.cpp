@@ -146,11 +146,17 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
   InferOutcome out = infer(Registry::builtin(), s, boundArgs);
   e.outputs = std::move(out.outputs);
   e.outputs.resize(numOutputs, Value::top());
-  bool inputsConcrete = true;
-  for (const Value &v : boundArgs) inputsConcrete = inputsConcrete && concrete(v);
-  UnknownReason why = inputsConcrete ? UnknownReason::RuleUnknown : UnknownReason::UnknownInput;
+  UnknownReason why = UnknownReason::UnknownInput;
   switch (out.status) {
-  case InferOutcome::Status::Ok: break;
+  case InferOutcome::Status::Ok: {
+    // Only an output left unknown needs the reason: the rule's own, or an unknown input's.
+    bool allKnown = true;
+    for (const Value &v : e.outputs) allKnown = allKnown && fullyKnown(v); // not a tensor: the reason may matter
+    bool inputsConcrete = !allKnown;
+    for (size_t i = 0; i < boundArgs.size() && inputsConcrete; ++i) inputsConcrete = concrete(boundArgs[i]);
+    if (inputsConcrete) why = UnknownReason::RuleUnknown;
+    break;
+  }
   case InferOutcome::Status::Error:
     why = UnknownReason::AfterError;
     e.diags.push_back({Severity::Error, "dtype-error",
