@@ -14,15 +14,27 @@ void EvalMemo::place(size_t hash, uint32_t entry) {
   slots_[s] = {hash, entry};
 }
 
-const Evaluation &EvalMemo::insert(size_t hash, OpsId ops, uint32_t numOutputs, bool matchIsArgs,
-                                   std::vector<Value> key, Evaluation e) {
+void EvalMemo::insertAlias(size_t hash, std::shared_ptr<const OpSignature> sig, std::vector<Value> key,
+                           const Evaluation &target) {
+  growIfNeeded();
+  const OpSignature *id = sig.get();
+  entries_.push_back(Entry{id, id->numOutputs, true, std::move(key), {}, &target, std::move(sig)});
+  place(hash, static_cast<uint32_t>(entries_.size()));
+}
+
+void EvalMemo::growIfNeeded() {
   if ((entries_.size() + 1) * 2 > slots_.size()) { // grow: rehash into twice the slots (64 at first)
     std::vector<Slot> old(std::max<size_t>(64, slots_.size() * 2));
     old.swap(slots_);
     for (const Slot &s : old)
       if (s.entry != 0) place(s.hash, s.entry);
   }
-  entries_.push_back(Entry{ops, numOutputs, matchIsArgs, std::move(key), std::move(e)});
+}
+
+const Evaluation &EvalMemo::insert(size_t hash, OpsId ops, uint32_t numOutputs, bool matchIsArgs,
+                                   std::vector<Value> key, Evaluation e) {
+  growIfNeeded();
+  entries_.push_back(Entry{ops, numOutputs, matchIsArgs, std::move(key), std::move(e), nullptr, nullptr});
   place(hash, static_cast<uint32_t>(entries_.size()));
   return entries_.back().eval;
 }

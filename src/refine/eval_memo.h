@@ -19,7 +19,9 @@ namespace dtf::refine {
 
 /// The address of an op's overload list (kept by the schema table)
 /// identifies the op in every graph, so one memo can serve many graphs.
-using OpsId = const Schema *const *;
+/// Entries keyed by a plan's OpSignature (graph_plan.h) use its address
+/// instead, and keep the signature alive, so no other object can take it.
+using OpsId = const void *;
 
 class EvalMemo {
 public:
@@ -49,6 +51,10 @@ public:
   /// Keep `e` under this key (hash as computed by hashOf); returns the kept copy.
   const Evaluation &insert(size_t hash, OpsId ops, uint32_t numOutputs, bool matchIsArgs, std::vector<Value> key,
                            Evaluation e);
+  /// Keep `target` (an evaluation of this memo) also under a signature key:
+  /// the signature and the values of its site's varying arguments.
+  void insertAlias(size_t hash, std::shared_ptr<const OpSignature> sig, std::vector<Value> key,
+                   const Evaluation &target);
   /// Start over when full (call between nodes only: returned references die).
   void startOverIfFull();
   size_t size() const { return entries_.size(); }
@@ -63,6 +69,8 @@ private:
     bool matchIsArgs;
     std::vector<Value> key;
     Evaluation eval;
+    const Evaluation *alias = nullptr;       ///< set: this entry answers with another one's evaluation
+    std::shared_ptr<const OpSignature> sig;  ///< a signature key's signature, kept alive
   };
   template <typename At>
   const Evaluation *lookup(size_t hash, OpsId ops, uint32_t numOutputs, bool matchIsArgs, size_t n, At at) const {
@@ -74,11 +82,12 @@ private:
       if (e.ops != ops || e.numOutputs != numOutputs || e.matchIsArgs != matchIsArgs || e.key.size() != n) continue;
       bool same = true;
       for (size_t i = 0; i < n && same; ++i) same = e.key[i].identical(at(i));
-      if (same) return &e.eval;
+      if (same) return e.alias ? e.alias : &e.eval;
     }
     return nullptr;
   }
   void place(size_t hash, uint32_t entry);
+  void growIfNeeded();
 
   struct Slot {
     size_t hash = 0;

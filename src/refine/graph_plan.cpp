@@ -62,6 +62,7 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
     for (ir::ValueId v : g.body().params) inputs.push_back(ir::valueOfType(*g.values[v].type, true));
     findFixedValues(g); // sets scalarTensorLiteral on its way
     if (anyKindMutatesTensors) inPlaceUses.emplace(g, kindClass, /*positions=*/true);
+    findOpSites(g);
     return;
   }
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -153,6 +154,55 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
       addFixed(n, lists.intern(c == KindClass::TupleConstruct, elems.size(), [&](size_t i) -> const Value & { return *elems[i]; }),
                UnknownReason::None);
     }
+  }
+}
+
+void GraphPlan::findOpSites(const ir::Graph &g) {
+  // A constant argument must keep its value for the whole run: numbers, None,
+  // strings and devices always do; lists only while no op kind of the graph
+  // mutates a list (append(l, x) grows l's state after its definition);
+  // tensors never (an in-place op may join into them). 0-dim tensor literals
+  // read as Python scalars take transferOp's general path.
+  auto constantArg = [&](ir::ValueId v) -> const Value * {
+    if (scalarTensorLiteral[v]) return nullptr;
+    ir::NodeId def = g.values[v].def;
+    const Fixed *f = def != ir::kNoId ? fixedOf(def) : nullptr;
+    if (!f || f->value.isTensor() || f->value.isBottom() || f->value.isTop()) return nullptr;
+    if ((f->value.isList() || f->value.isTuple()) && anyKindMutatesLists) return nullptr;
+    return &f->value;
+  };
+  std::unordered_map<size_t, std::vector<std::shared_ptr<const OpSignature>>> interned;
+  for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
+    const ir::Node &node = g.nodes[n];
+    if (kindClass[node.kind] != KindClass::Op || overloads[node.kind].empty()) continue;
+    OpSignature sig{overloads[node.kind].data(), static_cast<uint32_t>(node.outputs.size()), {}};
+    OpSite site;
+    bool literal = false;
+    for (uint32_t i = 0; i < node.inputs.size(); ++i) {
+      literal = literal || scalarTensorLiteral[node.inputs[i]];
+      if (const Value *c = constantArg(node.inputs[i])) sig.constants.emplace_back(i, *c);
+      else site.varying.push_back(i);
+    }
+    if (literal || sig.constants.empty()) continue; // nothing to gain, or the wrapped-scalar path
+    size_t h = reinterpret_cast<uintptr_t>(sig.ops) * 31 + sig.numOutputs;
+    for (const auto &[i, c] : sig.constants) h = (h * 0x100000001b3ULL) ^ (i + c.hash() * 0x9e3779b97f4a7c15ULL);
+    auto same = [&](const OpSignature &o) {
+      if (o.ops != sig.ops || o.numOutputs != sig.numOutputs || o.constants.size() != sig.constants.size()) return false;
+      for (size_t k = 0; k < o.constants.size(); ++k)
+        if (o.constants[k].first != sig.constants[k].first || !o.constants[k].second.identical(sig.constants[k].second))
+          return false;
+      return true;
+    };
+    auto &bucket = interned[h];
+    for (const auto &known : bucket)
+      if (same(*known)) site.signature = known;
+    if (!site.signature) {
+      site.signature = std::make_shared<const OpSignature>(std::move(sig));
+      bucket.push_back(site.signature);
+    }
+    if (siteIndex_.empty()) siteIndex_.assign(g.nodes.size(), kNotFixed);
+    siteIndex_[n] = static_cast<uint32_t>(sites_.size());
+    sites_.push_back(std::move(site));
   }
 }
 

@@ -14,6 +14,7 @@
 #include "refine/refine.h"
 #include "schema/schema.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -42,6 +43,22 @@ public:
 private:
   std::vector<uint32_t> useCount, lastUse; ///< by value id
   std::vector<uint32_t> nodePos;           ///< by node id: pre-order position (empty: not computed)
+};
+
+/// What a kept plan knows of an op node's arguments: the ones that are
+/// constants of the graph (numbers, None, strings, devices, lists of them),
+/// which no node can change. Nodes with the same op, output count and
+/// constant arguments share one signature, so a memo keyed by (signature,
+/// the other arguments' values) hashes and compares only those others (a
+/// convolution: 2-3 tensors instead of 13 arguments).
+struct OpSignature {
+  const Schema *const *ops = nullptr; ///< the op's overload list (EvalMemo's op identity)
+  uint32_t numOutputs = 0;
+  std::vector<std::pair<uint32_t, Value>> constants; ///< (input position, value), by position
+};
+struct OpSite {
+  std::shared_ptr<const OpSignature> signature;
+  std::vector<uint32_t> varying; ///< the other input positions, in order
 };
 
 class GraphPlan {
@@ -82,9 +99,16 @@ public:
     return &fixed_[fixedIndex_[n]];
   }
 
+  /// The op node's site (kept plans, ops with a constant argument), or null.
+  const OpSite *siteOf(ir::NodeId n) const {
+    if (siteIndex_.empty() || siteIndex_[n] == kNotFixed) return nullptr;
+    return &sites_[siteIndex_[n]];
+  }
+
 private:
   void classifyKinds(const ir::Graph &g);
   void findFixedValues(const ir::Graph &g);
+  void findOpSites(const ir::Graph &g);
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
 
   const ir::Graph *graph_;
@@ -92,6 +116,8 @@ private:
   static constexpr uint32_t kNotFixed = UINT32_MAX;
   std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)
   std::vector<Fixed> fixed_;
+  std::vector<uint32_t> siteIndex_; ///< by node id: index into sites_, or kNotFixed (empty: none)
+  std::vector<OpSite> sites_;
 };
 
 /// The value of prim::Constant's output typed `t` (attribute `value`: `a`, null if absent).

@@ -212,6 +212,38 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
+const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool &unreached) {
+  // Key: the signature (op, output count, constant arguments) and the varying arguments' values.
+  const ir::Node &node = g.nodes[n];
+  const OpSignature &sig = *site.signature;
+  std::vector<const Value *> &ptrs = argPtrs_;
+  ptrs.clear();
+  lastSiteMissed_ = false;
+  size_t hash = EvalMemo::headHash(&sig, sig.numOutputs, true);
+  for (uint32_t i : site.varying) {
+    const Value &a = get(node.inputs[i]);
+    if (a.isBottom()) { unreached = true; return nullptr; }
+    if (a.isTop()) return nullptr; // the general path matches it by its written type
+    ptrs.push_back(&a);
+    EvalMemo::mix(hash, a.hash());
+  }
+  if (const Evaluation *e = memo_->find(hash, &sig, sig.numOutputs, ptrs)) return e;
+  std::vector<Value> key;
+  key.reserve(ptrs.size());
+  for (const Value *p : ptrs) key.push_back(*p);
+  args_.clear();
+  for (ir::ValueId v : node.inputs) args_.push_back(get(v));
+  lastSiteMissed_ = true;
+  if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
+    return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
+                          evaluate(overloadsOf(node.kind), args_, args_, node.outputs.size()));
+  // A shared memo: the evaluation under its full key too (found by the general
+  // path and by other graphs' calls), and the signature key keeps its signature alive.
+  const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size());
+  memo_->insertAlias(hash, site.signature, std::move(key), e);
+  return &e;
+}
+
 void Solver::transferOp(ir::NodeId n) {
   const ir::Node &node = g.nodes[n];
   const ir::KindId kind = node.kind;
@@ -222,42 +254,49 @@ void Solver::transferOp(ir::NodeId n) {
   }
   // Start the memo over between nodes only: evaluations handed out stay valid within one.
   memo_->startOverIfFull();
-  const OpsId ops = overloadsOf(kind).data();
-  const auto nout = static_cast<uint32_t>(node.outputs.size());
-  std::vector<const Value *> &ptrs = argPtrs_;
-  ptrs.clear();
-  bool hasWrapped = false, anyTop = false;
-  size_t hash = EvalMemo::headHash(ops, nout, true); // the memo key's hash, while gathering
-  for (ir::ValueId v : node.inputs) {
-    const Value &a = get(v);
-    if (a.isBottom()) { // not reached in this state (e.g. only a raising branch defines it)
-      for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
-      return;
-    }
-    ptrs.push_back(&a);
-    EvalMemo::mix(hash, a.hash());
-    anyTop = anyTop || a.isTop();
-    hasWrapped = hasWrapped || (plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bit first
-  }
   // The arguments as values (copied from the state) when the memo misses or they are needed.
   std::vector<Value> &args = args_, &matchArgs = matchArgs_;
   bool haveArgs = false;
   auto materialize = [&] {
     if (haveArgs) return;
     args.clear();
-    for (const Value *p : ptrs) args.push_back(*p);
+    for (ir::ValueId v : node.inputs) args.push_back(get(v));
     haveArgs = true;
   };
   const Evaluation *e = nullptr;
-  if (!anyTop) e = memo_->find(hash, ops, nout, ptrs);
-  if (!e) {
-    materialize();
-    matchArgs.clear();
-    if (anyTop)
-      for (size_t i = 0; i < args.size(); ++i) matchArgs.push_back(args[i].isTop() ? coarse(node.inputs[i]) : args[i]);
-    // Without top arguments the lookup above already missed: evaluate and keep under its hash.
-    e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, nout,
-                        anyTop ? std::nullopt : std::optional<size_t>(hash));
+  bool unreached = false, hasWrapped = false, anyTop = false;
+  if (const OpSite *site = plan_->siteOf(n)) {
+    e = siteEvaluation(n, *site, unreached);
+    haveArgs = e && lastSiteMissed_; // a miss copied them already
+  }
+  if (!e && !unreached) { // the general path: every argument in the key
+    const OpsId ops = overloadsOf(kind).data();
+    const auto nout = static_cast<uint32_t>(node.outputs.size());
+    std::vector<const Value *> &ptrs = argPtrs_;
+    ptrs.clear();
+    size_t hash = EvalMemo::headHash(ops, nout, true); // the memo key's hash, while gathering
+    for (ir::ValueId v : node.inputs) {
+      const Value &a = get(v);
+      if (a.isBottom()) { unreached = true; break; }
+      ptrs.push_back(&a);
+      EvalMemo::mix(hash, a.hash());
+      anyTop = anyTop || a.isTop();
+      hasWrapped = hasWrapped || (plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bit first
+    }
+    if (!unreached && !anyTop) e = memo_->find(hash, ops, nout, ptrs);
+    if (!unreached && !e) {
+      materialize();
+      matchArgs.clear();
+      if (anyTop)
+        for (size_t i = 0; i < args.size(); ++i) matchArgs.push_back(args[i].isTop() ? coarse(node.inputs[i]) : args[i]);
+      // Without top arguments the lookup above already missed: evaluate and keep under its hash.
+      e = &evaluateCached(kind, args, anyTop ? matchArgs : args, !anyTop, nout,
+                          anyTop ? std::nullopt : std::optional<size_t>(hash));
+    }
+  }
+  if (unreached) { // an argument not reached in this state (e.g. only a raising branch defines it)
+    for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
+    return;
   }
   if (hasWrapped) {
     materialize();

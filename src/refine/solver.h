@@ -95,6 +95,12 @@ private:
   const Evaluation &evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
                                    bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash = std::nullopt);
 
+  /// The memo's answer for an op node with a plan site (OpSite), keyed by its
+  /// signature; null when a varying argument is top (general path) or
+  /// bottom (`unreached`).
+  const Evaluation *siteEvaluation(ir::NodeId n, const OpSite &site, bool &unreached);
+  bool lastSiteMissed_ = false; ///< siteEvaluation filled args_ with the node's arguments
+
   std::optional<GraphPlan> ownPlan_; ///< built here when Options::plan is null
   const GraphPlan *plan_;
   std::shared_ptr<EvalMemo> memo_; ///< opts.memo, or one of this run's own
