@@ -68,6 +68,27 @@ TEST(GraphPlan, KeptPlanGivesTheSameResultsEverywhere) {
   EXPECT_GT(values, 5'000u);
 }
 
+TEST(GraphPlan, OneMemoSharedByEveryGraphAndPlanChangesNothing) {
+  // A compiler session: one memo for all graphs, each graph's plan dropped
+  // after its call (signature keys keep their signatures alive; a new plan
+  // can never reuse an old signature's address while the memo holds it), and
+  // a second round on fresh plans finds the first round's evaluations.
+  auto files = graphFiles();
+  auto memo = makeEvalMemo();
+  for (int round = 0; round < 2; ++round)
+    for (const fs::path &p : files) {
+      auto g = load(p);
+      Options opts = checkOptions();
+      Result plain = refineGraph(*g, opts);
+      opts.memo = memo;
+      opts.plan = makeGraphPlan(*g);
+      expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (shared memo, round " +
+                                                       std::to_string(round) + ")");
+      opts.plan = nullptr; // and without a plan, on the same memo
+      expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (shared memo, no plan)");
+    }
+}
+
 TEST(GraphPlan, InputTypesStillOverrideTheWrittenOnes) {
   auto g = ir::parseIR(R"(graph(%x : Tensor, %y : Float(2, 3)):
   %1 : int = prim::Constant[value=1]()
