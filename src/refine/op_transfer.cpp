@@ -354,7 +354,7 @@ void Solver::transferOp(ir::NodeId n) {
     if (arg >= node.inputs.size() || ret >= node.outputs.size()) continue;
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
-    if (!now.isTensor() || !get(in).isTensor()) continue;
+    if (!now.isTensor() || !get(in).isTensor() || now.identical(get(in))) continue; // (relu_: nearly always)
     Value j = Value::join(get(in), now);
     if (j == get(in) || !usedAfter(in, n)) continue;
     out_.values[in] = std::move(j);
