@@ -2,6 +2,7 @@
 #include "refine/graph_plan.h"
 #include "refine/list_interner.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
@@ -61,6 +62,7 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
     inputs.reserve(g.body().params.size());
     for (ir::ValueId v : g.body().params) inputs.push_back(ir::valueOfType(*g.values[v].type, true));
     findFixedValues(g); // sets scalarTensorLiteral on its way
+    markSharedLiterals(g);
     if (anyKindMutatesTensors) inPlaceUses.emplace(g, kindClass, /*positions=*/true);
     findOpSites(g);
     return;
@@ -69,6 +71,19 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
     if (kindClass[g.nodes[n].kind] != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
     scalarTensorLiteral[g.nodes[n].outputs[0]] = isScalarTensorLiteral(g.attr(n, "value"));
   }
+  markSharedLiterals(g);
+}
+
+void GraphPlan::markSharedLiterals(const ir::Graph &g) {
+  if (std::find(scalarTensorLiteral.begin(), scalarTensorLiteral.end(), 1) == scalarTensorLiteral.end()) return;
+  std::vector<uint8_t> seen(g.values.size(), 0);
+  auto use = [&](ir::ValueId v) {
+    if (scalarTensorLiteral[v] && seen[v]++) scalarTensorLiteral[v] = kSharedLiteral;
+  };
+  for (const ir::Node &node : g.nodes)
+    for (ir::ValueId v : node.inputs) use(v);
+  for (const ir::Block &b : g.blocks)
+    for (ir::ValueId v : b.returns) use(v);
 }
 
 void GraphPlan::classifyKinds(const ir::Graph &g) {

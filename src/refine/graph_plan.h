@@ -81,7 +81,13 @@ public:
   /// Kept plans of graphs with in-place kinds: computed here, not per call.
   std::optional<InPlaceUses> inPlaceUses;
   /// By value id: the output of prim::Constant[value={number}] (a 0-dim tensor literal).
-  std::vector<uint8_t> scalarTensorLiteral; ///< bytes, not bits: read for every op argument
+  /// (bytes, not bits: read for every op argument.) kSharedLiteral: used by
+  /// more than one node. The tracer makes a fresh constant for each Python
+  /// scalar it meets, but one constant for a tensor (a module attribute,
+  /// `torch.tensor(1.5, dtype=torch.float64)`) however often it is used; a
+  /// single use cannot tell the two apart.
+  std::vector<uint8_t> scalarTensorLiteral;
+  static constexpr uint8_t kSharedLiteral = 2;
   /// By value id: a list read as written (aliased and mutated); empty: none.
   std::vector<bool> staleLists;
   /// The written types of the graph inputs, by position (empty: not computed).
@@ -109,6 +115,7 @@ private:
   void classifyKinds(const ir::Graph &g);
   void findFixedValues(const ir::Graph &g);
   void findOpSites(const ir::Graph &g);
+  void markSharedLiterals(const ir::Graph &g);
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
 
   const ir::Graph *graph_;

@@ -326,17 +326,24 @@ void Solver::transferOp(ir::NodeId n) {
       wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
     }
     const Evaluation &w = *wp;
+    bool shared = false; // a constant several nodes use is a tensor, unless the graph's constants were pooled
+    for (ir::ValueId v : node.inputs)
+      shared = shared || (plan_->scalarTensorLiteral[v] == GraphPlan::kSharedLiteral && isWrappedScalarConstant(v));
     if (w.resolved && !(w.outputs == e->outputs)) {
-      if (opts.tensorConstants == TensorConstantPolicy::Traced) {
+      if (opts.tensorConstants == TensorConstantPolicy::Traced && !shared) {
         e = &w;
       } else {
-        Evaluation &joined = joinedEval_; // Strict policy: both readings joined (rare)
+        Evaluation &joined = joinedEval_; // Strict policy, or a shared constant: both readings joined (rare)
         joined = *e;
         for (size_t i = 0; i < joined.outputs.size(); ++i)
           joined.outputs[i] = Value::join(joined.outputs[i], w.outputs[i]);
-        joined.diags.push_back({Severity::Warning, "tensor-constant",
-                                    "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
-                                    "different results; results joined"});
+        joined.diags.push_back(
+            {Severity::Warning, "tensor-constant",
+             shared ? "a 0-dim tensor constant used by several nodes (a tensor, as the tracer records one, or "
+                      "Python scalars merged by constant pooling) gives different results read as a tensor and "
+                      "as a Python scalar; results joined"
+                    : "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
+                      "different results; results joined"});
         e = &joined;
       }
     }

@@ -370,11 +370,13 @@ namespace {
 // and `torch.mul(3, z)` (z int32, 0-dim): the scalar is a wrapped number in
 // eager mode, so torch 1.13 gives float32, float32 and int32.
 TEST(GraphRefine, TracedScalarInATensorOnlyPositionIsAWrappedNumber) {
+  // One constant per use, as the tracer makes them for Python scalars.
   auto r = run(R"(graph(%x : Byte(3), %z : Int()):
   %c : Double(requires_grad=0, device=cpu) = prim::Constant[value={2.5}]()
   %q : Tensor = aten::floor_divide(%c, %x)
   %one : int = prim::Constant[value=1]()
-  %s : Tensor = aten::add(%c, %x, %one)
+  %c2 : Double(requires_grad=0, device=cpu) = prim::Constant[value={2.5}]()
+  %s : Tensor = aten::add(%c2, %x, %one)
   %k : Long(requires_grad=0, device=cpu) = prim::Constant[value={3}]()
   %m : Tensor = aten::mul(%k, %z)
   return (%q, %s, %m)
@@ -382,6 +384,23 @@ TEST(GraphRefine, TracedScalarInATensorOnlyPositionIsAWrappedNumber) {
   EXPECT_EQ(r["q"].str(), "float32:r1");
   EXPECT_EQ(r["s"].str(), "float32:r1");
   EXPECT_EQ(r["m"].str(), "int32:r0");
+}
+
+// The tracer bakes a tensor it did not make (a module attribute
+// `self.c = torch.tensor(1.5, dtype=torch.float64)`) into one constant that
+// every use shares, and a Python scalar into a fresh constant per use; so a
+// shared 0-dim literal is a tensor in a plain trace, or pooled Python scalars
+// after constant pooling: both readings joined (unknown where they differ).
+TEST(GraphRefine, SharedScalarLiteralIsReadBothWays) {
+  auto r = run(R"(graph(%x : Int(2, 3), %y : Float(2, 3)):
+  %c : Double(requires_grad=0, device=cpu) = prim::Constant[value={1.5}]()
+  %m : Tensor = aten::mul(%x, %c)
+  %g : Tensor = aten::mul(%y, %c)
+  return (%m, %g)
+)");
+  EXPECT_EQ(r["m"].str(), "{float32|float64}:r2"); // float64 as a tensor, float32 as a Python scalar
+  EXPECT_EQ(r["g"].str(), "float32:r2");            // both readings agree
+  EXPECT_TRUE(r.has("tensor-constant"));
 }
 
 // `x ** 1j` traces to a complex constant printed `0.+1.j`.
