@@ -403,6 +403,21 @@ TEST(GraphRefine, SharedScalarLiteralIsReadBothWays) {
   EXPECT_TRUE(r.has("tensor-constant"));
 }
 
+// Quantized tensor types (outside the dtype lattice): read as tensors of
+// unknown dtype and the written rank; dequantize is float32 whatever its input.
+TEST(GraphRefine, QuantizedTensorTypesAreTensorsOfUnknownDType) {
+  auto r = run(R"(graph(%x : Float(2, 3)):
+  %s : float = prim::Constant[value=0.1]()
+  %z : int = prim::Constant[value=0]()
+  %dt : int = prim::Constant[value=13]()
+  %q : QUInt8(2, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::quantize_per_tensor(%x, %s, %z, %dt)
+  %d : Float(2, 3) = aten::dequantize(%q)
+  return (%q, %d)
+)");
+  EXPECT_FALSE(r["q"].dtype().has_value()) << r["q"].str();
+  EXPECT_EQ(r["d"].str(), "float32:r2");
+}
+
 // `x ** 1j` traces to a complex constant printed `0.+1.j`.
 TEST(GraphRefine, ComplexLiteralConstant) {
   auto r = run(R"(graph(%x : Float(3)):

@@ -13,6 +13,9 @@ using TK = Token::Kind;
 TypeExpr::Kind scalarKind(std::string_view name) {
   using K = TypeExpr::Kind;
   if (name == "Tensor" || dtypeFromTorchTypeName(name)) return K::Tensor;
+  // Quantized tensors (QUInt8, QInt8, QInt32, QUInt4x2, QUInt2x4): dtypes
+  // outside the lattice, so a tensor whose dtype is left unknown.
+  if (name.starts_with("QInt") || name.starts_with("QUInt")) return K::Tensor;
   if (name == "int") return K::Int;
   if (name == "float") return K::Float;
   if (name == "bool") return K::Bool;

@@ -113,6 +113,13 @@ void registerConversions(Registry &r) {
       .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
   r.add("aten::dequantize.tensors", fam, dequantizeList)
       .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
+  // Quantizing makes a quantized dtype (quint8, qint8, qint32 ...), outside
+  // the lattice: the rank is known, the dtype stays unknown (never a guess).
+  for (const char *k : {"aten::quantize_per_tensor", "aten::quantize_per_tensor.tensor_qparams",
+                        "aten::quantize_per_channel", "aten::quantize_per_tensor_dynamic",
+                        "aten::_make_per_tensor_quantized_tensor", "aten::_make_per_channel_quantized_tensor"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult { return Value::tensor(DTypeSet::all(), c.rank("self")); })
+        .skipConformance("the result has a quantized dtype, which the lattice does not model");
   r.add("aten::int_repr", fam, [](const OpCall &c) -> RuleResult {
     // Quantized dtypes are not modelled: the integer representation of a
     // quantized tensor is int8/uint8/int32, and a plain tensor is rejected.
