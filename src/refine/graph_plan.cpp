@@ -116,14 +116,25 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
       {"prim::layout", KindClass::Coarse},
       {"prim::requires_grad", KindClass::Coarse},
   };
+  static const std::unordered_map<std::string_view, bool> kWrapping = [] {
+    std::unordered_map<std::string_view, bool> m;
+    for (std::string_view op : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide",
+                                "aten::floor_divide", "aten::multiply", "aten::subtract", "aten::divide",
+                                "aten::add_", "aten::sub_", "aten::mul_", "aten::div_", "aten::true_divide_",
+                                "aten::floor_divide_", "aten::multiply_", "aten::subtract_", "aten::divide_"})
+      m.emplace(op, true);
+    return m;
+  }();
   kindClass.assign(g.numKinds(), KindClass::Op);
   overloads.resize(g.numKinds());
+  takesWrappedNumbers.assign(g.numKinds(), 0);
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
     if (name.starts_with("prim::"))
       if (auto it = kPrims.find(name); it != kPrims.end()) kindClass[k] = it->second;
     if (kindClass[k] != KindClass::Op) continue;
     overloads[k] = SchemaTable::builtin().overloadSpan(name);
+    takesWrappedNumbers[k] = kWrapping.count(name) != 0;
     for (const Schema *s : overloads[k]) {
       anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
       anyKindMutatesTensors = anyKindMutatesTensors || !s->inPlace.empty();

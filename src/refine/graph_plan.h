@@ -76,6 +76,13 @@ public:
 
   std::vector<KindClass> kindClass;                      ///< by KindId
   std::vector<std::span<const Schema *const>> overloads; ///< by KindId (empty: unknown op)
+  /// By KindId: an op the tracer passes Python scalars to as 0-dim tensor
+  /// constants (wrapped numbers). PyTorch's Python argument parser lets
+  /// numbers stand for tensors only for add, sub, mul, div, true_divide,
+  /// floor_divide and their in-place forms; every other op gets a Scalar
+  /// argument (`torch.where(c, x, 2.5)` traces to where.ScalarOther), so a
+  /// 0-dim tensor constant it takes is a real tensor (a module attribute).
+  std::vector<uint8_t> takesWrappedNumbers;
   bool anyKindMutatesLists = false; ///< some overload of some kind has a `t[](a!)` argument
   bool anyKindMutatesTensors = false; ///< some overload of some kind is in place (Schema::inPlace)
   /// Kept plans of graphs with in-place kinds: computed here, not per call.

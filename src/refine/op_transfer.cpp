@@ -275,13 +275,14 @@ void Solver::transferOp(ir::NodeId n) {
     std::vector<const Value *> &ptrs = argPtrs_;
     ptrs.clear();
     size_t hash = EvalMemo::headHash(ops, nout, true); // the memo key's hash, while gathering
+    const bool wraps = plan_->takesWrappedNumbers[kind];
     for (ir::ValueId v : node.inputs) {
       const Value &a = get(v);
       if (a.isBottom()) { unreached = true; break; }
       ptrs.push_back(&a);
       EvalMemo::mix(hash, a.hash());
       anyTop = anyTop || a.isTop();
-      hasWrapped = hasWrapped || (plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bit first
+      hasWrapped = hasWrapped || (wraps && plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bits first
     }
     if (!unreached && !anyTop) e = memo_->find(hash, ops, nout, ptrs);
     if (!unreached && !e) {

@@ -52,7 +52,11 @@ struct Diagnostic {
 };
 
 /// How to read a 0-dim tensor constant (`prim::Constant[value={2.5}]` typed
-/// Double/Long/Bool/ComplexDouble) used directly as an op argument.
+/// Double/Long/Bool/ComplexDouble) used directly by add, sub, mul, div,
+/// true_divide or floor_divide (the only ops PyTorch's Python binding passes
+/// numbers to as tensors; for every other op such a constant is a tensor).
+/// A constant several nodes share is always read both ways (a traced Python
+/// scalar gets a constant of its own; a baked tensor one for all its uses).
 enum class TensorConstantPolicy : uint8_t {
   /// As the tracer records it: a Python scalar (wrapped number), measured on
   /// torch 1.13 (`ids * 2.5` traces to mul(%ids, {2.5}) -> Float). Falls back

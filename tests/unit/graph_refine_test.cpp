@@ -403,6 +403,23 @@ TEST(GraphRefine, SharedScalarLiteralIsReadBothWays) {
   EXPECT_TRUE(r.has("tensor-constant"));
 }
 
+// Only add/sub/mul/div/true_divide/floor_divide take Python numbers as
+// tensors; `torch.where(c, x, 2.5)` traces to where.ScalarOther with a float.
+// So a 0-dim Double constant given to where is a real tensor (an attribute).
+TEST(GraphRefine, ScalarLiteralOutsideTheWrappingOpsIsATensor) {
+  auto r = run(R"(graph(%x : Long(2, 3)):
+  %z : int = prim::Constant[value=0]()
+  %m : Tensor = aten::gt(%x, %z)
+  %c : Double(requires_grad=0, device=cpu) = prim::Constant[value={1.5}]()
+  %w : Tensor = aten::where(%m, %x, %c)
+  %c2 : Double(requires_grad=0, device=cpu) = prim::Constant[value={1.5}]()
+  %p : Tensor = aten::mul(%x, %c2)
+  return (%w, %p)
+)");
+  EXPECT_EQ(r["w"].str(), "float64:r2"); // int64 with a 0-dim float64 tensor
+  EXPECT_EQ(r["p"].str(), "float32:r2"); // mul: read as the Python scalar the tracer records
+}
+
 // Quantized tensor types (outside the dtype lattice): read as tensors of
 // unknown dtype and the written rank; dequantize is float32 whatever its input.
 TEST(GraphRefine, QuantizedTensorTypesAreTensorsOfUnknownDType) {
