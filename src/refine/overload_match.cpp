@@ -32,6 +32,12 @@ int fitScore(const SchemaType &type, const Value &v) {
     return type.inner() ? fitScore(*type.inner(), v) : 0;
   case K::List: {
     if (!v.isList()) return -1;
+    // A known element that cannot be the element type rules the overload out
+    // (None in `[%i, None, %j]` fits Tensor?[] but not Tensor[]: index.Tensor,
+    // not its hacked twin), which the elements' join alone would hide.
+    if (v.lengthKnown() && type.inner() && type.inner()->kind == K::Tensor)
+      for (const Value &el : v.elements())
+        if (fitScore(*type.inner(), el) < 0) return -1;
     Value e = v.elementSummary();
     // An empty list fits any list type, but a dimension-name list least (the
     // JIT prints Dimname[] as `str[]`): `torch.sum(x, [])` traces to an empty

@@ -420,6 +420,19 @@ TEST(GraphRefine, ScalarLiteralOutsideTheWrappingOpsIsATensor) {
   EXPECT_EQ(r["p"].str(), "float32:r2"); // mul: read as the Python scalar the tracer records
 }
 
+// `x[i, :, j]` traces to index(x, [i, None, j]): only index.Tensor takes a
+// None element (its hacked twin takes Tensor[]), so the rank is known.
+TEST(GraphRefine, IndexWithNoneElementsKeepsTheRank) {
+  auto r = run(R"(graph(%x : Float(3, 4, 5), %i : Long(2, 2), %j : Long(2)):
+  %n : NoneType = prim::Constant()
+  %l : Tensor?[] = prim::ListConstruct(%i, %n, %j)
+  %y : Tensor = aten::index(%x, %l)
+  return (%y)
+)");
+  EXPECT_EQ(r["y"].str(), "float32:r3");
+  EXPECT_FALSE(r.has("possible-dtype-error"));
+}
+
 // Quantized tensor types (outside the dtype lattice): read as tensors of
 // unknown dtype and the written rank; dequantize is float32 whatever its input.
 TEST(GraphRefine, QuantizedTensorTypesAreTensorsOfUnknownDType) {
