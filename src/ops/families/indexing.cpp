@@ -236,7 +236,12 @@ void registerIndexing(Registry &r) {
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
 
   for (const char *k : {"aten::nonzero", "aten::argwhere"})
-    r.add(k, fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(2)); });
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+      // (number of nonzeros, self's rank): dim 1 is 1 exactly for a 1-D self.
+      Value out = tensorOf(DType::Int64, Rank::exact(2));
+      if (auto rk = c.rank("self").value()) out = out.withUnitDims(*rk == 1 ? UnitDims{2u, 0u} : UnitDims{0u, 2u});
+      return out;
+    });
   r.add("aten::nonzero_numpy", fam, [](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank("self").value())
       return Value::list(std::vector<Value>(std::max(*rk, 1), tensorOf(DType::Int64, Rank::exact(1))));
