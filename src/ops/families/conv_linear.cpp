@@ -232,6 +232,8 @@ struct EinsumLabels {
   std::vector<std::string> ops;
   std::string out;
   bool ellipsis = false;
+  std::vector<bool> opEllipsis; ///< by operand: has `...`
+  bool outEllipsis = false;     ///< the output has the ellipsis dims (written, or implicit)
 };
 
 EinsumLabels parseEinsum(const std::string &eq) {
@@ -245,15 +247,19 @@ EinsumLabels parseEinsum(const std::string &eq) {
   }
   l.ellipsis = eq.find("...") != std::string::npos;
   l.ops.emplace_back();
+  l.opEllipsis.push_back(false);
   for (char ch : lhs) {
-    if (ch == ',') l.ops.emplace_back();
+    if (ch == ',') { l.ops.emplace_back(); l.opEllipsis.push_back(false); }
+    else if (ch == '.') l.opEllipsis.back() = true;
     else if (std::isalpha(static_cast<unsigned char>(ch))) l.ops.back() += ch;
   }
   if (explicitOut) {
     for (char ch : rhs)
       if (std::isalpha(static_cast<unsigned char>(ch))) l.out += ch;
+    l.outEllipsis = rhs.find("...") != std::string::npos;
     return l;
   }
+  l.outEllipsis = l.ellipsis; // implicit output: the ellipsis dims first, then the lone labels
   // Implicit output: the labels seen once, in order.
   for (char ch = 'A'; ch <= 'z'; ++ch) {
     if (!std::isalpha(static_cast<unsigned char>(ch))) continue;
@@ -361,11 +367,26 @@ RuleResult einsumRule(const OpCall &c) {
   for (const std::string &o : l.ops)
     for (char ch : o)
       if (l.out.find(ch) == std::string::npos) sums = true;
-  Rank rank = l.ellipsis ? Rank::top() : Rank::exact(static_cast<int>(l.out.size()));
+  // With `...`: as many dims as the widest operand's beyond its labels (they broadcast).
+  std::optional<int> ellDims = 0;
+  for (size_t k = 0; k < el.size() && l.ellipsis; ++k) {
+    if (!l.opEllipsis[k]) continue;
+    auto r = el[k].rank().value();
+    if (!r || *r < static_cast<int>(l.ops[k].size())) { ellDims.reset(); break; }
+    ellDims = std::max(*ellDims, *r - static_cast<int>(l.ops[k].size()));
+  }
+  bool sumsUnknown = false; // ellipsis dims summed away, their count unknown
+  if (l.ellipsis && !l.outEllipsis) {
+    if (!ellDims) sumsUnknown = true;
+    else sums = sums || *ellDims > 0;
+  }
+  Rank rank = Rank::exact(static_cast<int>(l.out.size()));
+  if (l.ellipsis && l.outEllipsis) rank = ellDims ? Rank::exact(static_cast<int>(l.out.size()) + *ellDims) : Rank::top();
   DType d = *el[0].dtype();
   bool oneDtype = true;
   for (const Value &v : el)
     if (*v.dtype() != d) oneDtype = false;
+  if (sumsUnknown && !(oneDtype && (isFloating(d) || isComplex(d)))) return Value::tensor(DTypeSet::all(), rank);
   if (!sums) {
     DType p = d;
     for (const Value &v : el) p = promoteTypes(p, *v.dtype());
@@ -559,6 +580,9 @@ void registerConvLinear(Registry &r) {
       .variant({{"equation", "'ij,->ij'"}, {"tensors", "[sweep![2,2],sweep![]]"}})
       .variant({{"equation", "'ij->i'"}, {"tensors", "[sweep![2,2]]"}})
       .variant({{"equation", "'ii'"}, {"tensors", "[sweep![2,2]]"}})
+      .variant({{"equation", "'...j,j'"}, {"tensors", "[sweep![2,1,2],sweep![2]]"}})
+      .variant({{"equation", "'b...->b'"}, {"tensors", "[sweep![2,2,1]]"}})
+      .variant({{"equation", "'...ij,...jk->...ik'"}, {"tensors", "[sweep![1,2,2],sweep![2,2]]"}})
       .variant({{"equation", "'ij->ji'"}, {"tensors", "[sweep![2,2]]"}})
       .variant({{"tensors", "[sweep![2,1],sweep![1,2]]"}})
       .variant({{"tensors", "[sweep![2,3],sweep![1,2]]"}})
