@@ -65,6 +65,7 @@ GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
     markSharedLiterals(g);
     if (anyKindMutatesTensors) inPlaceUses.emplace(g, kindClass, /*positions=*/true);
     findOpSites(g);
+    buildInitialState(g);
     return;
   }
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -180,6 +181,31 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
       addFixed(n, lists.intern(c == KindClass::TupleConstruct, elems.size(), [&](size_t i) -> const Value & { return *elems[i]; }),
                UnknownReason::None);
     }
+  }
+}
+
+void GraphPlan::buildInitialState(const ir::Graph &g) {
+  initialValues.assign(g.values.size(), Value());
+  initialReasons.assign(g.values.size(), UnknownReason::None);
+  const auto &params = g.body().params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    ir::ValueId v = params[i];
+    if (!staleLists.empty() && staleLists[v]) { // as Solver::set reads a list that may change behind an alias
+      initialValues[v] = ir::valueOfType(*g.values[v].type, false);
+      initialReasons[v] = storedReason(initialValues[v], UnknownReason::Unsupported);
+      continue;
+    }
+    initialReasons[v] = storedReason(inputs[i], UnknownReason::None);
+    initialValues[v] = inputs[i];
+  }
+  preplaced_.assign(g.nodes.size(), 0);
+  for (ir::NodeId n : g.body().nodes) {
+    const Fixed *f = fixedOf(n);
+    if (!f) continue;
+    ir::ValueId o = g.nodes[n].outputs[0];
+    initialReasons[o] = storedReason(f->value, f->reason);
+    initialValues[o] = f->value;
+    preplaced_[n] = 1;
   }
 }
 

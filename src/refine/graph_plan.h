@@ -100,6 +100,15 @@ public:
   /// The written types of the graph inputs, by position (empty: not computed).
   std::vector<Value> inputs;
 
+  /// Kept plans: the state a call starts from (by value id): the inputs'
+  /// written types and every top-level fixed value already in place, with
+  /// the reasons Solver::set would give them. Top-level blocks are never
+  /// re-visited or marked unreached before their nodes run, so the solver
+  /// skips those nodes (isPreplaced). Empty for a per-call plan.
+  std::vector<Value> initialValues;
+  std::vector<UnknownReason> initialReasons;
+  bool isPreplaced(ir::NodeId n) const { return !preplaced_.empty() && preplaced_[n]; }
+
   /// A node output whose value never depends on the analysis state.
   struct Fixed {
     Value value;
@@ -123,6 +132,7 @@ private:
   void findFixedValues(const ir::Graph &g);
   void findOpSites(const ir::Graph &g);
   void markSharedLiterals(const ir::Graph &g);
+  void buildInitialState(const ir::Graph &g);
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
 
   const ir::Graph *graph_;
@@ -130,9 +140,18 @@ private:
   static constexpr uint32_t kNotFixed = UINT32_MAX;
   std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)
   std::vector<Fixed> fixed_;
+  std::vector<uint8_t> preplaced_;   ///< by node id: its output is in initialValues
   std::vector<uint32_t> siteIndex_; ///< by node id: index into sites_, or kNotFixed (empty: none)
   std::vector<OpSite> sites_;
 };
+
+/// The reason Solver::set keeps for a value set with reason `why`: none for a
+/// fully known tensor, an unknown input's for a tensor set without one.
+inline UnknownReason storedReason(const Value &v, UnknownReason why) {
+  if (v.isTensor() && fullyKnown(v)) return UnknownReason::None;
+  if (v.isTensor() && why == UnknownReason::None) return UnknownReason::UnknownInput;
+  return why;
+}
 
 /// The value of prim::Constant's output typed `t` (attribute `value`: `a`, null if absent).
 GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t);

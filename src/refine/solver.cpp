@@ -49,8 +49,13 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opt
     throw std::invalid_argument("refineGraph: Options::plan was built for another graph (or before this one changed)");
   if (!opts.plan) ownPlan_.emplace(g, /*fixedValues=*/false);
   plan_ = opts.plan ? opts.plan.get() : &*ownPlan_;
-  out_.values.assign(g.values.size(), Value());
-  out_.reasons.assign(g.values.size(), UnknownReason::None);
+  if (!plan_->initialValues.empty()) { // a kept plan: inputs and top-level fixed values in place
+    out_.values = plan_->initialValues;
+    out_.reasons = plan_->initialReasons;
+  } else {
+    out_.values.assign(g.values.size(), Value());
+    out_.reasons.assign(g.values.size(), UnknownReason::None);
+  }
   // Loops re-visit their bodies; past this many node visits they stop
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
@@ -66,8 +71,7 @@ void Solver::run() {
     for (const auto &[name, val] : opts.inputTypes)
       if (name == g.values[params[i]].name) given = &val;
     if (given) set(params[i], *given);
-    else if (!plan_->inputs.empty()) set(params[i], plan_->inputs[i]);
-    else set(params[i], ir::valueOfType(*g.values[params[i]].type, true));
+    else if (plan_->initialValues.empty()) set(params[i], ir::valueOfType(*g.values[params[i]].type, true));
   }
   visitBlock(0, 0);
   // Whatever is still bottom was never reached.
@@ -81,10 +85,8 @@ void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
     val = coarse(v); // may change behind an alias: only its written type is sure
     why = UnknownReason::Unsupported;
   }
-  if (val.isTensor() && fullyKnown(val)) why = UnknownReason::None;
-  else if (val.isTensor() && why == UnknownReason::None) why = UnknownReason::UnknownInput;
+  out_.reasons[v] = storedReason(val, why);
   out_.values[v] = std::move(val);
-  out_.reasons[v] = why;
 }
 
 void Solver::joinInto(ir::ValueId v, const Value &val) {
@@ -120,6 +122,7 @@ bool Solver::visitBlock(ir::BlockId b, int depth) {
   }
   const auto &nodes = g.blocks[b].nodes;
   for (size_t i = 0; i < nodes.size(); ++i) {
+    if (b == 0 && plan_->isPreplaced(nodes[i])) continue; // its value is in the initial state
     if (!visitNode(nodes[i], depth)) {
       // prim::RaiseException: the rest of the block never runs.
       for (size_t j = i + 1; j < nodes.size(); ++j)
