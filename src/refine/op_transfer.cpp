@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
 
 namespace dtf::refine {
 namespace {
@@ -40,8 +42,12 @@ bool returnsTensor(const Schema &s) {
 /// Ops on Python values (lists, ints) whose result the rule library does not
 /// model; nullopt when `key` is not one of them.
 std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
-  // Cheap filter first: every op below is `.int`, `.t`, aten::dim or an identity test.
-  const bool is = s.name == "aten::__is__", isNot = s.name == "aten::__isnot__";
+  // Cheap filter first (string_view: sizes compare before bytes): every op
+  // below is `.int`, `.t`, aten::dim or an identity test (no overload name).
+  using namespace std::string_view_literals;
+  const std::string_view name = s.name, overload = s.overload;
+  if (!overload.empty() && overload != "int"sv && overload != "t"sv) return std::nullopt;
+  const bool is = name == "aten::__is__"sv, isNot = name == "aten::__isnot__"sv;
   if (is || isNot) {
     // `w is None` (Optional arguments): known when each side is None or surely not None.
     auto none = [](const Value &v) -> std::optional<bool> {
@@ -53,7 +59,7 @@ std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
     if (l && r && (*l || *r)) return Value::boolean((*l == *r) == is); // only None-ness is decided
     return Value::number(NumKind::Bool);
   }
-  if (s.overload != "int" && s.overload != "t" && s.name != "aten::dim") return std::nullopt;
+  if (overload.empty() && name != "aten::dim"sv) return std::nullopt;
   const std::string key = s.key();
   auto ints = [&](auto f) -> Value {
     auto x = a[0].intValue(), y = a[1].intValue();
