@@ -11,6 +11,25 @@ int numberFit(const Value &v, NumKind k) {
   return v.numKinds().contains(k) ? 1 : -1;
 }
 
+/// What fitScore reads of a list's element summary (the join of its
+/// elements): for numbers only their kinds, for tensors only that they are
+/// tensors. Built from those bits when every element is a number or every
+/// one a tensor (no joins of known values); the real join otherwise.
+Value listSummaryForFit(const Value &list) {
+  if (!list.lengthKnown()) return list.elementSummary();
+  const std::vector<Value> &elems = list.elements();
+  if (elems.empty()) return Value();
+  uint8_t kinds = 0;
+  bool numbers = true, tensors = true;
+  for (const Value &el : elems) {
+    numbers = numbers && el.isNumber() && !el.numKinds().empty();
+    tensors = tensors && el.isTensor();
+    if (numbers) kinds |= el.numKinds().bits();
+    if (!numbers && !tensors) return list.elementSummary();
+  }
+  return numbers ? Value::number(NumKinds::fromBits(kinds)) : Value::unknownTensor();
+}
+
 } // namespace
 
 int fitScore(const SchemaType &type, const Value &v) {
@@ -38,7 +57,7 @@ int fitScore(const SchemaType &type, const Value &v) {
     if (v.lengthKnown() && type.inner() && type.inner()->kind == K::Tensor)
       for (const Value &el : v.elements())
         if (fitScore(*type.inner(), el) < 0) return -1;
-    Value e = v.elementSummary();
+    Value e = listSummaryForFit(v);
     // An empty list fits any list type, but a dimension-name list least (the
     // JIT prints Dimname[] as `str[]`): `torch.sum(x, [])` traces to an empty
     // int[], which would otherwise tie sum.dim_IntList with sum.dim_DimnameList.
