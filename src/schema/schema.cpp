@@ -31,8 +31,14 @@ std::string SchemaType::str() const {
 }
 
 int Schema::argIndex(std::string_view argName) const {
-  // Rules look arguments up by name on every call: size and first letter
-  // reject nearly every other argument before a full comparison.
+  // Rules look arguments up by name on every call: one word compare (length
+  // and first 7 bytes) decides for nearly every argument.
+  if (argKeys.size() == args.size()) {
+    const uint64_t k = argNameKey(argName);
+    for (size_t i = 0; i < argKeys.size(); ++i)
+      if (argKeys[i] == k && (argName.size() <= 7 || args[i].name == argName)) return static_cast<int>(i);
+    return -1;
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &n = args[i].name;
     if (n.size() == argName.size() && (n.empty() || n[0] == argName[0]) && n == argName) return static_cast<int>(i);
@@ -249,6 +255,7 @@ SchemaParseResult parseSchema(std::string_view text) {
       while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
       if (r < s.returns.size()) s.inPlace.emplace_back(i, r++);
     }
+    for (const SchemaArg &a : s.args) s.argKeys.push_back(argNameKey(a.name));
     return {std::move(s), {}};
   } catch (const ParseError &e) {
     return {std::nullopt, fmt::format("column {}: {}", e.pos + 1, e.what())};

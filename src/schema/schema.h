@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <optional>
@@ -55,12 +56,24 @@ struct Schema {
   /// (argument, result) pairs where the result is the mutated tensor argument
   /// (`Tensor(a!) self -> Tensor(a!)`: the k-th mutated tensor result is the k-th such argument).
   std::vector<std::pair<uint32_t, uint32_t>> inPlace;
+  /// By argument: argNameKey of its name (parseSchema fills it; argIndex
+  /// compares these words before any string).
+  std::vector<uint64_t> argKeys;
 
   /// `aten::add.Tensor`, or `aten::add` for the default overload.
   std::string key() const { return overload.empty() ? name : name + "." + overload; }
   /// Index of the argument with this name, or -1.
   int argIndex(std::string_view argName) const;
 };
+
+/// A word that differs for names that differ in length or in their first 7
+/// bytes (the bytes, and the length in the top byte): equal keys and a name
+/// of at most 7 bytes mean equal names.
+inline uint64_t argNameKey(std::string_view n) {
+  uint64_t k = static_cast<uint64_t>(std::min<size_t>(n.size(), 255)) << 56;
+  for (size_t i = 0; i < n.size() && i < 7; ++i) k |= static_cast<uint64_t>(static_cast<unsigned char>(n[i])) << (8 * i);
+  return k;
+}
 
 /// Parse one declaration; on failure, the message names the column.
 struct SchemaParseResult {
