@@ -1,10 +1,6 @@
 #include "refine/eval_memo.h"
 
 namespace dtf::refine {
-namespace {
-/// Most distinct evaluations kept; past it the memo starts over (bounded memory).
-constexpr size_t kMaxCachedEvaluations = 1 << 14;
-} // namespace
 
 std::shared_ptr<EvalMemo> makeEvalMemo() { return std::make_shared<EvalMemo>(); }
 
@@ -39,7 +35,7 @@ const Evaluation &EvalMemo::insert(size_t hash, OpsId ops, uint32_t numOutputs, 
   return entries_.back().eval;
 }
 
-void EvalMemo::startOverIfFull() {
+void EvalMemo::startOver() {
   if (entries_.size() < kMaxCachedEvaluations) return;
   entries_.clear();
   slots_.clear();

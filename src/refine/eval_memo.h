@@ -56,13 +56,21 @@ public:
   void insertAlias(size_t hash, std::shared_ptr<const OpSignature> sig, std::vector<Value> key,
                    const Evaluation &target);
   /// Start over when full (call between nodes only: returned references die).
-  void startOverIfFull();
+  void startOverIfFull() {
+    // The table is at most half full, so below this many slots there are
+    // fewer entries than the bound: one compare per op node.
+    if (slots_.size() >= 2 * kMaxCachedEvaluations) startOver();
+  }
   size_t size() const { return entries_.size(); }
 
   /// Scratch for building lookup keys (reused; not re-entrant).
   std::vector<Value> scratch;
 
+  /// Most distinct evaluations kept; past it the memo starts over (bounded memory).
+  static constexpr size_t kMaxCachedEvaluations = 1 << 14;
+
 private:
+  void startOver();
   struct Entry {
     OpsId ops;
     uint32_t numOutputs;
