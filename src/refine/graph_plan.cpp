@@ -1,6 +1,7 @@
 //===- refine/graph_plan.cpp - graph-only facts, computed once ------------===//
 #include "refine/graph_plan.h"
 #include "refine/list_interner.h"
+#include "refine/overload_match.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -249,6 +250,10 @@ void GraphPlan::findOpSites(const ir::Graph &g) {
     for (const auto &known : bucket)
       if (same(*known)) site.signature = known;
     if (!site.signature) {
+      std::vector<Value> asTensors(node.inputs.size(), Value::unknownTensor());
+      for (const auto &[i, c] : sig.constants) asTensors[i] = c;
+      OverloadMatch m = matchOverload(overloads[node.kind], asTensors, node.outputs.size());
+      if (m.status == OverloadMatch::Status::Ok) sig.whenTensors = m.schema;
       site.signature = std::make_shared<const OpSignature>(std::move(sig));
       bucket.push_back(site.signature);
     }

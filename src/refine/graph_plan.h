@@ -55,6 +55,10 @@ struct OpSignature {
   const Schema *const *ops = nullptr; ///< the op's overload list (EvalMemo's op identity)
   uint32_t numOutputs = 0;
   std::vector<std::pair<uint32_t, Value>> constants; ///< (input position, value), by position
+  /// The overload chosen when every other argument is a tensor (overload
+  /// matching sees only that a value is a tensor, not its dtype or rank),
+  /// resolved once with the plan; null when that match is not unique.
+  const Schema *whenTensors = nullptr;
 };
 struct OpSite {
   std::shared_ptr<const OpSignature> signature;

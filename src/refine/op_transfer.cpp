@@ -91,10 +91,17 @@ bool mutatesList(const std::vector<const Schema *> &schemas) {
   return false;
 }
 
+/// `resolved`: the overload matching already chose (OpSignature::whenTensors), or null.
 Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Value> args,
-                    std::span<const Value> matchArgs, size_t numOutputs) {
+                    std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr) {
   Evaluation e;
-  OverloadMatch m = matchOverload(overloads, matchArgs, numOutputs);
+  OverloadMatch m;
+  if (resolved) {
+    m.status = OverloadMatch::Status::Ok;
+    m.schema = resolved;
+  } else {
+    m = matchOverload(overloads, matchArgs, numOutputs);
+  }
   UnknownReason failed = UnknownReason::None;
   if (m.status == OverloadMatch::Status::NoMatch) {
     failed = UnknownReason::NoOverload;
@@ -199,7 +206,8 @@ Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
 Solver::~Solver() = default;
 
 const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
-                                         bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash) {
+                                         bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash,
+                                         const Schema *resolved) {
   EvalMemo &c = *memo_;
   std::span<const Value> vals = args;
   if (!matchIsArgs) {
@@ -214,7 +222,7 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
-  Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs);
+  Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs, resolved);
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
@@ -226,10 +234,12 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   ptrs.clear();
   lastSiteMissed_ = false;
   size_t hash = EvalMemo::headHash(&sig, sig.numOutputs, true);
+  bool allTensors = true;
   for (uint32_t i : site.varying) {
     const Value &a = get(node.inputs[i]);
     if (a.isBottom()) { unreached = true; return nullptr; }
     if (a.isTop()) return nullptr; // the general path matches it by its written type
+    allTensors = allTensors && a.isTensor();
     ptrs.push_back(&a);
     EvalMemo::mix(hash, a.hash());
   }
@@ -240,12 +250,13 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   args_.clear();
   for (ir::ValueId v : node.inputs) args_.push_back(get(v));
   lastSiteMissed_ = true;
+  const Schema *resolved = allTensors ? sig.whenTensors : nullptr;
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
-                          evaluate(overloadsOf(node.kind), args_, args_, node.outputs.size()));
+                          evaluate(overloadsOf(node.kind), args_, args_, node.outputs.size(), resolved));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
-  const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size());
+  const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size(), std::nullopt, resolved);
   memo_->insertAlias(hash, site.signature, std::move(key), e);
   return &e;
 }

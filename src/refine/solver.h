@@ -92,8 +92,10 @@ private:
   /// evaluate() through the memo: the same kind, output count and argument
   /// values always give the same evaluation (rules are pure functions).
   /// `hash`: the key's hash when the caller computed it and the memo missed.
+  /// `resolved`: the overload, when the caller knows matching would choose it.
   const Evaluation &evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
-                                   bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash = std::nullopt);
+                                   bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash = std::nullopt,
+                                   const Schema *resolved = nullptr);
 
   /// The memo's answer for an op node with a plan site (OpSite), keyed by its
   /// signature; null when a varying argument is top (general path) or
