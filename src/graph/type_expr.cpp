@@ -41,12 +41,28 @@ TypePtr tensorType() {
     auto e = std::make_shared<TypeExpr>();
     e->kind = TypeExpr::Kind::Tensor;
     e->text = "Tensor";
+    finishType(*e);
     return e;
   }();
   return t;
 }
 
+namespace {
+Value computeValueOfType(const TypeExpr &t, bool withTensorDetails);
+} // namespace
+
 Value valueOfType(const TypeExpr &t, bool withTensorDetails) {
+  const std::optional<Value> &kept = withTensorDetails ? t.inputValue : t.coarseValue;
+  return kept ? *kept : computeValueOfType(t, withTensorDetails);
+}
+
+void finishType(TypeExpr &t) {
+  t.inputValue = computeValueOfType(t, true);
+  t.coarseValue = computeValueOfType(t, false);
+}
+
+namespace {
+Value computeValueOfType(const TypeExpr &t, bool withTensorDetails) {
   using K = TypeExpr::Kind;
   switch (t.kind) {
   case K::Tensor: {
@@ -73,6 +89,7 @@ Value valueOfType(const TypeExpr &t, bool withTensorDetails) {
   default: return Value::top();
   }
 }
+} // namespace
 
 std::string annotatedTypeText(const TypeExpr &written, const Value &v) {
   using K = TypeExpr::Kind;

@@ -31,6 +31,9 @@ struct TypeExpr {
   UnitDims unitDims;          ///< `Float(1, 3)`: dim 0 is 1, dim 1 is not
   std::vector<TypePtr> elems; ///< List/Optional: one; Tuple: each
   std::string text;           ///< as written
+  /// valueOfType(*this, true) and (.., false), kept by finishType once the
+  /// type is complete (a parsed graph's values read them on every refinement).
+  std::optional<Value> inputValue, coarseValue;
 
   bool isTensor() const { return kind == Kind::Tensor; }
   /// A tensor type with both dtype and rank written.
@@ -47,6 +50,9 @@ TypePtr tensorType();
 /// What a written type says about a value: dtype + rank for tensors when
 /// `withTensorDetails` (graph inputs), otherwise just its coarse kind.
 Value valueOfType(const TypeExpr &t, bool withTensorDetails);
+
+/// Keep valueOfType's answers in `t` (call when `t` will not change again).
+void finishType(TypeExpr &t);
 
 /// The type to print for a value whose written type is `written`: refined
 /// tensor types (`Float(*, *)`, `Long()`), or the written spelling.

@@ -159,6 +159,7 @@ private:
     t->text = std::string(src_.substr(begin, lastEnd_ - begin));
     auto it = types_.find(t->text);
     if (it != types_.end()) return it->second;
+    finishType(*t);
     types_.emplace(t->text, t);
     return t;
   }
