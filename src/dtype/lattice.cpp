@@ -252,8 +252,7 @@ size_t Value::aggregateHash() const {
       cached = e ? e : 1;
       agg_->hash.store(cached, std::memory_order_relaxed);
     }
-    mix(h, cached);
-    break;
+    return listHash(kind_, cached);
   }
   default: break;
   }

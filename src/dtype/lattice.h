@@ -294,6 +294,7 @@ public:
       return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ &&
              (!hasNum_ || (numIsFloat_ == o.numIsFloat_ && std::bit_cast<uint64_t>(i_) == std::bit_cast<uint64_t>(o.i_) &&
                            std::bit_cast<uint64_t>(im_) == std::bit_cast<uint64_t>(o.im_)));
+    if (agg_ == o.agg_ && (kind_ == ValueKind::List || kind_ == ValueKind::Tuple)) return true; // one shared payload
     return identicalSlow(o);
   }
   /// A hash consistent with identical(); list hashes are computed once per payload.
@@ -305,7 +306,18 @@ public:
     if (kind_ == ValueKind::Number)
       return ((hasNum_ ? std::bit_cast<uint64_t>(i_) : 0) * 0xff51afd7ed558ccdULL) ^
              (uint64_t(numKinds_.bits()) << 3 | hasNum_ << 1 | numIsFloat_);
+    if ((kind_ == ValueKind::List || kind_ == ValueKind::Tuple) && agg_) {
+      // A list's payload hash, once computed, is kept with the payload.
+      size_t kept = agg_->hash.load(std::memory_order_relaxed);
+      if (kept != 0) return listHash(kind_, kept);
+    }
     return aggregateHash();
+  }
+  /// The hash of a list or tuple whose payload hash is `payloadHash` (aggregateHash's mixing).
+  static size_t listHash(ValueKind k, size_t payloadHash) {
+    size_t h = static_cast<size_t>(k);
+    h ^= payloadHash + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
   }
 
   /// Compact human form: `float32:r2`, `?:r?`, `int=3`, `[int64:r1,None]`.
