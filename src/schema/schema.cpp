@@ -33,10 +33,11 @@ std::string SchemaType::str() const {
 int Schema::argIndex(std::string_view argName) const {
   // Rules look arguments up by name on every call: one word compare (length
   // and first 7 bytes) decides for nearly every argument.
-  if (argKeys.size() == args.size()) {
+  if (const size_t n = argKeys.size(); n == args.size()) {
     const uint64_t k = argNameKey(argName);
-    for (size_t i = 0; i < argKeys.size(); ++i)
-      if (argKeys[i] == k && (argName.size() <= 7 || args[i].name == argName)) return static_cast<int>(i);
+    const uint64_t *keys = argKeys.data();
+    for (size_t i = 0; i < n; ++i)
+      if (keys[i] == k && (argName.size() <= 7 || args[i].name == argName)) return static_cast<int>(i);
     return -1;
   }
   for (size_t i = 0; i < args.size(); ++i) {

@@ -70,8 +70,18 @@ struct Schema {
 /// bytes (the bytes, and the length in the top byte): equal keys and a name
 /// of at most 7 bytes mean equal names.
 inline uint64_t argNameKey(std::string_view n) {
+  auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(n[i])) << (8 * i); };
   uint64_t k = static_cast<uint64_t>(std::min<size_t>(n.size(), 255)) << 56;
-  for (size_t i = 0; i < n.size() && i < 7; ++i) k |= static_cast<uint64_t>(static_cast<unsigned char>(n[i])) << (8 * i);
+  switch (std::min<size_t>(n.size(), 7)) { // one jump, no loop
+  case 7: k |= byte(6); [[fallthrough]];
+  case 6: k |= byte(5); [[fallthrough]];
+  case 5: k |= byte(4); [[fallthrough]];
+  case 4: k |= byte(3); [[fallthrough]];
+  case 3: k |= byte(2); [[fallthrough]];
+  case 2: k |= byte(1); [[fallthrough]];
+  case 1: k |= byte(0); [[fallthrough]];
+  default: break;
+  }
   return k;
 }
 
