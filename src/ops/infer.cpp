@@ -164,8 +164,33 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     throw std::invalid_argument(schema.key() + ": expected " + std::to_string(schema.args.size()) +
                                 " arguments, got " + std::to_string(args.size()));
 
+  auto wrongCount = [&](std::vector<Value> &outputs) {
+    if (outputs.size() == schema.returns.size() || schema.varReturns) return false;
+    out.outputs = unknownOutputs(schema);
+    out.possibleError = RuleError{ErrorKind::Semantic, "internal: " + schema.key() +
+                                                           ": rule returned a wrong number of results"};
+    return true;
+  };
+
   std::vector<Choice> choices;
   collectChoices(schema, args, choices);
+  if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
+    RuleResult r = runRule(*rule, schema, args);
+    if (r.ok()) {
+      std::vector<Value> outputs = r.takeOutputs();
+      if (!wrongCount(outputs)) out.outputs = std::move(outputs);
+      return out;
+    }
+    // Never guess: a rule that cannot answer leaves the call unknown; otherwise PyTorch raises.
+    if (isInternal(r.error())) {
+      out.possibleError = r.error();
+    } else {
+      out.status = InferOutcome::Status::Error;
+      out.error = r.error();
+    }
+    out.outputs = unknownOutputs(schema);
+    return out;
+  }
   size_t cases = 1;
   for (const Choice &c : choices) {
     cases *= c.alternatives.size();
@@ -176,10 +201,8 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     }
   }
 
-  // Concrete arguments already (the common case): the rule reads them in place.
-  std::vector<Value> concrete;
-  if (!choices.empty()) concrete.assign(args.begin(), args.end());
-  std::span<const Value> callArgs = choices.empty() ? args : std::span<const Value>(concrete);
+  std::vector<Value> concrete(args.begin(), args.end());
+  std::span<const Value> callArgs = concrete;
   std::vector<size_t> pick(choices.size(), 0);
   std::optional<std::vector<Value>> joined;
   std::optional<RuleError> firstError;
@@ -224,13 +247,8 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     out.outputs = unknownOutputs(schema);
     return out;
   }
+  if (wrongCount(*joined)) return out;
   out.outputs = std::move(*joined);
-  if (out.outputs.size() != schema.returns.size() && !schema.varReturns) {
-    out.outputs = unknownOutputs(schema);
-    out.possibleError = RuleError{ErrorKind::Semantic, "internal: " + schema.key() +
-                                                           ": rule returned a wrong number of results"};
-    return out;
-  }
   out.possibleError = firstError;
   return out;
 }
