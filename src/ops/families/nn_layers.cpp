@@ -172,19 +172,32 @@ RuleFn batchNormRule(bool native) {
 }
 
 /// Dropout in training with 0 < p < 1 needs a floating (or complex) input.
+/// True when dropout really draws a mask: train and 0 < p < 1 (p == 0,
+/// !train return the input, p == 1 multiplies by zero). Unknown: nullopt.
+std::optional<bool> dropoutDraws(const OpCall &c) {
+  auto train = c.arg("train").boolValue();
+  auto p = c.arg("p").floatValue();
+  if (train && !*train) return false;
+  if (p && (*p <= 0 || *p >= 1)) return false;
+  if (train && p) return true;
+  return std::nullopt;
+}
+
 std::optional<RuleError> dropoutCheck(const OpCall &c, std::string_view in) {
   DType d = c.dtype(in);
   if (!isIntegral(d, true)) return std::nullopt;
-  auto train = c.arg("train").boolValue();
-  auto p = c.arg("p").floatValue();
-  if (train && *train && p && *p > 0 && *p < 1)
+  if (dropoutDraws(c).value_or(false))
     return c.semantic("result type float32 can't be cast to the desired output type {}", name(d));
   return std::nullopt;
 }
 
 RuleFn dropoutRule(std::string in, bool feature) {
   return [in, feature](const OpCall &c) -> RuleResult {
-    if (feature)
+    // _dropout_impl checks p first, whatever train is.
+    if (auto p = c.arg("p").floatValue(); p && !(*p >= 0 && *p <= 1))
+      return c.semantic("dropout probability has to be between 0 and 1, but got {}", *p);
+    // The feature noise (which needs 2 dims) is drawn only when dropout draws.
+    if (feature && dropoutDraws(c).value_or(false))
       if (auto e = requireRankAtLeast(c, in, 2)) return *e;
     if (auto e = dropoutCheck(c, in)) return *e;
     return tensorOf(c.dtype(in), c.rank(in));
@@ -203,6 +216,15 @@ Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
 
 /// nll_loss takes int64 or uint8 targets; nll_loss2d only int64 (measured).
 RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
+  auto selfRank = c.rank("self").value();
+  if (c.key() == "aten::nll_loss" || c.key() == "aten::nll_loss_forward") {
+    // nll_loss's own checks (nll_loss_nd routes other ranks elsewhere).
+    if (selfRank && (*selfRank < 1 || *selfRank > 2)) return c.semantic("input tensor should be 1D or 2D");
+    if (auto tr = c.rank("target").value(); tr && *tr > 1)
+      return c.semantic("0D or 1D target tensor expected, multi-target not supported");
+  } else if (c.key() == "aten::nll_loss_nd" && selfRank && *selfRank >= 3) {
+    allowByte = false; // goes through nll_loss2d
+  }
   DType t = c.dtype("target");
   if (t != DType::Int64 && !(allowByte && t == DType::UInt8))
     return c.semantic("expected target to be int64, but got {}", name(t));
@@ -473,18 +495,26 @@ void registerNnLayers(Registry &r) {
   const char *drop = "nn.dropout";
   for (const char *k : {"aten::dropout", "aten::alpha_dropout"})
     r.add(k, drop, dropoutRule("input", false)).sample("p", "0.5").sample("train", "True")
-        .variant({{"train", "False"}});
+        .variant({{"train", "False"}}).variant({{"p", "2.0"}, {"train", "False"}});
   for (const char *k : {"aten::feature_dropout", "aten::feature_alpha_dropout"})
-    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
+        .variant({{"input", "sweep[2]"}, {"train", "False"}}).variant({{"input", "sweep[2]"}, {"p", "1.0"}})
+        .variant({{"input", "sweep[2]"}}).variant({{"p", "1.5"}, {"train", "False"}});
   for (const char *k : {"aten::dropout_", "aten::alpha_dropout_"})
     r.add(k, drop, dropoutRule("self", false)).sample("p", "0.5").sample("train", "True");
   for (const char *k : {"aten::feature_dropout_", "aten::feature_alpha_dropout_"})
-    r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+    r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
+        .variant({{"self", "sweep[2]"}, {"train", "False"}});
   r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
+     // The CPU kernel draws bernoulli(1 - p) only when training.
+     auto train = c.arg("train").boolValue();
+     if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
+       return c.semantic("bernoulli_ expects p to be in [0, 1], but got p={}", 1 - *p);
      if (auto e = dropoutCheck(c, "input")) return *e;
      Rank rk = c.rank("input");
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
-   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}});
+   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
+      .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}});
 
   // Resampling, padding, shuffles: the input's dtype and rank.
   const char *rs = "nn.resample";
@@ -675,10 +705,11 @@ void registerNnLayers(Registry &r) {
    }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
       .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None");
+      .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}});
   // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
   r.add("aten::nll_loss_nd", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None");
+      .sample("weight", "None").variant({{"self", "float32[1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}})
+      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}});
   // nll_loss2d needs a 4-D input and a 3-D target.
   r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
