@@ -79,6 +79,51 @@ TEST(FuzzFound, NllLossRanksAndByteTargets) {
                DType::Float32, 3);
 }
 
+TEST(FuzzFound, FlipAndDiagonalDims) {
+  expectError(run("aten::fliplr", {{"self", "int64:r1"}}));
+  expectError(run("aten::flipud", {{"self", "int64:r0"}}));
+  expectTensor(run("aten::flipud", {{"self", "int64:r1"}}), 0, DType::Int64, 1);
+  expectError(run("aten::diag_embed", {{"self", "int64:r0"}}));
+  expectError(run("aten::diag_embed", {{"self", "int64:r1"}, {"dim1", "-1"}, {"dim2", "-1"}}));
+  expectError(run("aten::diag_embed", {{"self", "int64:r2"}, {"dim1", "0"}, {"dim2", "3"}}));
+  expectTensor(run("aten::diag_embed", {{"self", "int64:r2"}, {"dim1", "0"}, {"dim2", "2"}}), 0, DType::Int64, 3);
+  expectError(run("aten::diagonal", {{"self", "float32:r2"}, {"dim1", "0"}, {"dim2", "-2"}}));
+  expectError(run("aten::linalg_diagonal", {{"A", "int32:r2"}, {"offset", "1"}, {"dim1", "-1"}}));
+  expectTensor(run("aten::linalg_diagonal", {{"A", "int32:r3"}, {"dim1", "2"}, {"dim2", "0"}}), 0, DType::Int32, 2);
+}
+
+TEST(FuzzFound, CrossEntropyWithClassProbabilities) {
+  // The weight takes part in the promotion (float32 * complex32 -> complex64).
+  expectTensor(run("aten::cross_entropy_loss",
+                   {{"self", "float32:r1"}, {"target", "float32:r1"}, {"weight", "complex32:r1"}, {"reduction", "2"}}),
+               0, DType::Complex64, 0);
+  expectTensor(run("aten::cross_entropy_loss",
+                   {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "float64:r1"}, {"reduction", "1"}}),
+               0, DType::Float64, 0);
+  // reduction none sums the class dim away.
+  expectTensor(run("aten::cross_entropy_loss", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"reduction", "0"}}),
+               0, DType::Float32, 1);
+  expectTensor(run("aten::cross_entropy_loss", {{"self", "float32:r1"}, {"target", "float32:r1"}, {"reduction", "0"}}),
+               0, DType::Float32, 0);
+  expectError(run("aten::cross_entropy_loss", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "float64:r0"}}));
+}
+
+TEST(FuzzFound, TrapezoidDxAndDim) {
+  expectError(run("aten::trapezoid.dx", {{"y", "float32:r2"}, {"dx", "True"}}));
+  expectError(run("aten::cumulative_trapezoid.dx", {{"y", "float32:r2"}, {"dx", "1j"}}));
+  expectError(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-3"}}));
+  expectTensor(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-2"}}), 0, DType::Float32, 1);
+}
+
+TEST(FuzzFound, TensorRequiresGradNeedsFloatingOrComplex) {
+  expectError(run("aten::tensor.int", {{"t", "2"}, {"requires_grad", "True"}}));
+  expectError(run("aten::tensor.float", {{"t", "2.5"}, {"dtype", "int64"}, {"requires_grad", "True"}}));
+  expectTensor(run("aten::tensor.int", {{"t", "2"}, {"dtype", "float16"}, {"requires_grad", "True"}}), 0,
+               DType::Float16, 0);
+  expectError(run("aten::tensor", {{"data", "[1,2]"}, {"requires_grad", "True"}}));
+  expectTensor(run("aten::tensor", {{"data", "[1.5,2.5]"}, {"requires_grad", "True"}}), 0, DType::Float32, 1);
+}
+
 TEST(FuzzFound, NotationRejectsMalformedOperands) {
   for (const char *bad : {"j", "+j", "1+j", "int8:", "float32:r999"})
     EXPECT_FALSE(parseNotation(bad, nullptr).value.has_value()) << bad;

@@ -1071,7 +1071,17 @@ void registerNnLayers(Registry &r) {
      if (sr && tr && *sr == *tr) {
        // Class probabilities.
        if (!isFloating(t)) return c.semantic("expected floating point type for target with class probabilities, got {}", name(t));
-       return tensorOf(promote2(c, "self", "target"), lossRank(c, c.rank("target")));
+       // -(log_softmax(self) * target * weight).sum(...): the weight takes
+       // part in the promotion; reduction none sums the class dim away.
+       DType d = promote2(c, "self", "target");
+       if (present(c, "weight")) {
+         if (auto wr = c.rank("weight").value(); wr && *wr != 1)
+           return c.semantic("weight tensor should be defined either for all classes or no classes, got a {}-D weight", *wr);
+         d = promoteArgs(c, {"self", "target", "weight"});
+       }
+       auto red = c.arg("reduction").intValue();
+       Rank rk = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : *sr > 0 ? Rank::exact(*sr - 1) : Rank::top();
+       return tensorOf(d, rk);
      }
      if (!sr || !tr) {
        if (isFloating(t)) return Value::unknownTensor();
@@ -1082,7 +1092,9 @@ void registerNnLayers(Registry &r) {
        return c.semantic("expected weight to have the dtype of self ({})", name(s));
      return tensorOf(s, lossRank(c, c.rank("target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
-      .variant({{"target", "sweep![2,2]=0"}});
+      .variant({{"target", "sweep![2,2]=0"}})
+      .variant({{"self", "float32[2,2]"}, {"target", "float32[2,2]"}, {"weight", "sweep![2]"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2,2,2]"}, {"target", "sweep![2,2,2]"}, {"reduction", "0"}});
 }
 
 } // namespace dtf

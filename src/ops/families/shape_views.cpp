@@ -357,13 +357,18 @@ void registerShapeViews(Registry &r) {
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
-           {"aten::fliplr", {{"self", "sweep![2,2]"}}},
-           {"aten::flipud", {{"self", "sweep![2,2]"}}},
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
        }) {
     auto e = r.add(s.key, fam, keep(same));
     for (auto &[a, v] : s.samples) e.sample(a, v);
   }
+  // fliplr needs 2 dims, flipud 1.
+  for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
+    r.add(key, fam, [minRank](const OpCall &c) -> RuleResult {
+       if (auto rk = c.rank("self").value(); rk && *rk < minRank)
+         return c.semantic("input must be >= {}-d, got {}-D", minRank, *rk);
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
   // tril/triu wrap dims -2 and -1 (a 0-dim or 1-D self raises); rot90 needs
   // two distinct rotation dims of a tensor with at least 2 dims.
   for (const char *k : {"aten::tril", "aten::triu", "aten::tril_", "aten::triu_"})
@@ -485,14 +490,31 @@ void registerShapeViews(Registry &r) {
      if (rk && *rk != 1 && *rk != 2) return c.semantic("diag(): supports 1D or 2D tensors, got {}-D", *rk);
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk == 1 ? 2 : 1) : Rank::atLeast1());
    }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}});
-  r.add("aten::diag_embed", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
-      .sample("self", "sweep![2]");
+  // dim1 and dim2 must be two distinct dims of a tensor of rank `rk`.
+  auto diagDims = [](const OpCall &c, int rk) -> std::optional<RuleError> {
+    auto d1 = c.arg("dim1").intValue(), d2 = c.arg("dim2").intValue();
+    auto n1 = d1 ? normDim(*d1, rk) : std::nullopt, n2 = d2 ? normDim(*d2, rk) : std::nullopt;
+    for (auto [d, n] : {std::pair{d1, n1}, std::pair{d2, n2}})
+      if (d && (!n || rk == 0))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})",
+                          -std::max(rk, 1), std::max(rk, 1) - 1, *d);
+    if (n1 && n2 && *n1 == *n2) return c.semantic("diagonal dimensions cannot be identical {}, {}", *d1, *d2);
+    return std::nullopt;
+  };
+  r.add("aten::diag_embed", fam, [diagDims](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("self").value();
+     if (rk)
+       if (auto e = diagDims(c, *rk + 1)) return *e;
+     return tensorOf(c.dtype("self"), plus(c.rank("self"), 1));
+   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}});
   for (auto [key, arg] : {std::pair{"aten::diagonal", "self"}, std::pair{"aten::linalg_diagonal", "A"}})
-    r.add(key, fam, [arg = std::string(arg)](const OpCall &c) -> RuleResult {
+    r.add(key, fam, [arg = std::string(arg), diagDims](const OpCall &c) -> RuleResult {
        auto rk = c.rank(arg).value();
        if (rk && *rk < 2) return c.semantic("diagonal() needs at least 2 dimensions, got {}-D", *rk);
+       if (rk)
+         if (auto e = diagDims(c, *rk)) return *e;
        return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
-     }).sample(arg, "sweep![2,2]");
+     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}});
   for (int k : {1, 2, 3}) {
     std::string base = "aten::atleast_" + std::to_string(k) + "d";
     r.add(base, fam, keep([k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
