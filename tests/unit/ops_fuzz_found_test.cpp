@@ -124,6 +124,30 @@ TEST(FuzzFound, TensorRequiresGradNeedsFloatingOrComplex) {
   expectTensor(run("aten::tensor", {{"data", "[1.5,2.5]"}, {"requires_grad", "True"}}), 0, DType::Float32, 1);
 }
 
+TEST(FuzzFound, IndexFillComplexScalar) {
+  expectError(run("aten::index_fill.int_Scalar", {{"self", "int64:r0"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "0.5-1j"}}));
+  expectError(run("aten::index_fill_.int_Scalar", {{"self", "float32:r1"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "1j"}}));
+  expectTensor(run("aten::index_fill.int_Scalar", {{"self", "complex64:r1"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "1j"}}),
+               0, DType::Complex64, 1);
+}
+
+TEST(FuzzFound, SortStableNeedsStable) {
+  expectError(run("aten::sort.stable", {{"self", "bfloat16:r3"}, {"stable", "None"}, {"descending", "True"}}));
+  expectTensor(run("aten::sort.stable", {{"self", "bfloat16:r3"}, {"stable", "False"}}), 1, DType::Int64, 3);
+}
+
+TEST(FuzzFound, NativeDropoutTrainNoneTrains) {
+  expectError(run("aten::native_dropout", {{"input", "int8:r2"}, {"p", "1e-05"}, {"train", "None"}}));
+  expectTensor(run("aten::native_dropout", {{"input", "int8:r2"}, {"p", "1e-05"}, {"train", "False"}}), 0, DType::Int8, 2);
+}
+
+TEST(FuzzFound, FftDimsMustExist) {
+  expectError(run("aten::fft_fft2", {{"self", "int32:r0"}, {"norm", "'ortho'"}}));
+  expectError(run("aten::fft_ifft2", {{"self", "float32:r1"}}));
+  expectError(run("aten::fft_irfft", {{"self", "complex64:r2"}, {"dim", "2"}}));
+  expectTensor(run("aten::fft_fft2", {{"self", "int32:r2"}}), 0, DType::Complex64, 2);
+}
+
 TEST(FuzzFound, NotationRejectsMalformedOperands) {
   for (const char *bad : {"j", "+j", "1+j", "int8:", "float32:r999"})
     EXPECT_FALSE(parseNotation(bad, nullptr).value.has_value()) << bad;

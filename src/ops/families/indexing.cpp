@@ -215,8 +215,11 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;
+       if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
+         return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2");
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
+      .variant({{"index", "int64[1]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;

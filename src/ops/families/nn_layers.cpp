@@ -175,7 +175,8 @@ RuleFn batchNormRule(bool native) {
 /// True when dropout really draws a mask: train and 0 < p < 1 (p == 0,
 /// !train return the input, p == 1 multiplies by zero). Unknown: nullopt.
 std::optional<bool> dropoutDraws(const OpCall &c) {
-  auto train = c.arg("train").boolValue();
+  // native_dropout's `bool? train`: None trains.
+  auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
   auto p = c.arg("p").floatValue();
   if (train && !*train) return false;
   if (p && (*p <= 0 || *p >= 1)) return false;
@@ -507,14 +508,14 @@ void registerNnLayers(Registry &r) {
         .variant({{"self", "sweep[2]"}, {"train", "False"}});
   r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
      // The CPU kernel draws bernoulli(1 - p) only when training.
-     auto train = c.arg("train").boolValue();
+     auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
      if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
        return c.semantic("bernoulli_ expects p to be in [0, 1], but got p={}", 1 - *p);
      if (auto e = dropoutCheck(c, "input")) return *e;
      Rank rk = c.rank("input");
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
    }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
-      .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}});
+      .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}}).variant({{"train", "None"}});
 
   // Resampling, padding, shuffles: the input's dtype and rank.
   const char *rs = "nn.resample";
@@ -836,8 +837,22 @@ void registerNnLayers(Registry &r) {
   // Spectral ops: integers go through the default float; CPU (pocketfft)
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";
-  auto fftRule = [](bool realOnly) {
-    return [realOnly](const OpCall &c) -> RuleResult {
+  // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
+  // a 0-dim tensor wraps like a 1-D one).
+  auto fftDims = [](const OpCall &c) -> std::optional<RuleError> {
+    auto rk = c.rank("self").value();
+    if (!rk || !c.has("dim")) return std::nullopt;
+    const Value &dim = c.arg("dim");
+    std::vector<Value> dims = dim.isList() && dim.lengthKnown() ? dim.elements() : std::vector<Value>{dim};
+    int n = std::max(*rk, 1);
+    for (const Value &d : dims)
+      if (auto v = d.intValue(); v && (*v < -n || *v >= n))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *v);
+    return std::nullopt;
+  };
+  auto fftRule = [fftDims](bool realOnly) {
+    return [realOnly, fftDims](const OpCall &c) -> RuleResult {
+      if (auto e = fftDims(c)) return *e;
       DType d = c.dtype("self");
       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
         return c.semantic("unsupported dtype {}", name(d));
@@ -849,14 +864,17 @@ void registerNnLayers(Registry &r) {
   r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
-  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2", "aten::fft_fftn", "aten::fft_ifftn"})
+  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
+    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}});
+  for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
     r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]");
   for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
     r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]");
   r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]");
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
-  auto realOut = [](const OpCall &c) -> RuleResult {
+  auto realOut = [fftDims](const OpCall &c) -> RuleResult {
+    if (auto e = fftDims(c)) return *e;
     DType d = c.dtype("self");
     if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
       return c.semantic("unsupported dtype {}", name(d));
