@@ -148,6 +148,13 @@ TEST(FuzzFound, FftDimsMustExist) {
   expectTensor(run("aten::fft_fft2", {{"self", "int32:r2"}}), 0, DType::Complex64, 2);
 }
 
+TEST(FuzzFound, TakeAlongDimAndCosineSimilarityDims) {
+  expectError(run("aten::take_along_dim", {{"self", "uint8:r3"}, {"indices", "int64:r1"}, {"dim", "1"}}));
+  expectTensor(run("aten::take_along_dim", {{"self", "uint8:r3"}, {"indices", "int64:r1"}}), 0, DType::UInt8, 1);
+  expectError(run("aten::cosine_similarity", {{"x1", "float16:r0"}, {"x2", "int32:r1"}}));
+  expectTensor(run("aten::cosine_similarity", {{"x1", "float32:r2"}, {"x2", "int32:r1"}}), 0, DType::Float32, 1);
+}
+
 TEST(FuzzFound, NotationRejectsMalformedOperands) {
   for (const char *bad : {"j", "+j", "1+j", "int8:", "float32:r999"})
     EXPECT_FALSE(parseNotation(bad, nullptr).value.has_value()) << bad;

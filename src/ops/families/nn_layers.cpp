@@ -607,8 +607,15 @@ void registerNnLayers(Registry &r) {
      if (!isFloating(d))
        return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
      Rank b = broadcast2(c, "x1", "x2");
+     // The norms are summed over dim of the broadcast operands.
+     auto n = b.value();
+     if (auto dim = c.arg("dim").intValue(); n && dim) {
+       int64_t m = std::max(*n, 1);
+       if (*dim < -m || *dim >= m)
+         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -m, m - 1, *dim);
+     }
      return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
-   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]");
+   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]").variant({{"x1", "sweep[2]"}, {"x2", "float32[2]"}});
   r.add("aten::pdist", loss, [](const OpCall &c) -> RuleResult {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
