@@ -15,6 +15,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// A value as quoted in an error message: long values are shortened.
+std::string quoted(std::string_view s) {
+  if (s.size() <= 80) return std::string(s);
+  return fmt::format("{}...{} ({} characters)", s.substr(0, 40), s.substr(s.size() - 20), s.size());
+}
+
 NotationResult fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 NotationResult ok(Value v) { return {std::move(v), {}}; }
 
@@ -24,6 +30,9 @@ std::optional<Value> numberLiteral(std::string_view s) {
   if (s.empty()) return std::nullopt;
   if (s.back() == 'j') { // imaginary literal `2.5j`, or `a+bj`
     std::string_view body = s.substr(0, s.size() - 1);
+    // Python needs digits before the `j` (`j`, `1+j` are names, not numbers).
+    if (body.empty() || (!std::isdigit(static_cast<unsigned char>(body.back())) && body.back() != '.'))
+      return std::nullopt;
     size_t split = body.find_last_of("+-");
     double re = 0, im = 1;
     std::string_view imText = body;
@@ -71,11 +80,13 @@ NotationResult tensorNotation(std::string_view s) {
   DTypeSet dts;
   if (d == "?") dts = DTypeSet::all();
   else if (auto dt = parseDType(d)) dts = *dt;
-  else return fail(fmt::format("'{}': unknown dtype '{}'", s, d));
+  else return fail(fmt::format("'{}': unknown dtype '{}'", quoted(s), quoted(d)));
   Rank rank = Rank::top();
+  if (s.find(':') != std::string_view::npos && r.empty())
+    return fail(fmt::format("'{}': rank must be written :rN or :r?", quoted(s)));
   if (!r.empty()) {
     if (r.size() < 2 || r[0] != 'r')
-      return fail(fmt::format("'{}': rank must be written :rN or :r?", s));
+      return fail(fmt::format("'{}': rank must be written :rN or :r?", quoted(s)));
     std::string_view n = r.substr(1);
     if (n == "?") rank = Rank::top();
     else if (n == "+") rank = Rank::atLeast1();
@@ -83,9 +94,9 @@ NotationResult tensorNotation(std::string_view s) {
       int v;
       auto [p, e] = std::from_chars(n.data(), n.data() + n.size(), v);
       if (e != std::errc() || p != n.data() + n.size() || v < 0)
-        return fail(fmt::format("'{}': bad rank '{}'", s, n));
+        return fail(fmt::format("'{}': bad rank '{}'", quoted(s), n));
       if (v > Rank::kMaxRank)
-        return fail(fmt::format("'{}': rank {} exceeds the maximum {}", s, v, Rank::kMaxRank));
+        return fail(fmt::format("'{}': rank {} exceeds the maximum {}", quoted(s), v, Rank::kMaxRank));
       rank = Rank::exact(v);
     }
   }
@@ -114,9 +125,25 @@ std::optional<std::vector<std::string_view>> splitList(std::string_view body) {
 
 } // namespace
 
+namespace {
+
+/// Lists nested deeper than this are refused (the parser recurses per level).
+constexpr int kMaxNesting = 64;
+
+NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth);
+
+} // namespace
+
 NotationResult parseNotation(std::string_view text, const SchemaType *expected) {
+  return parseAt(text, expected, 0);
+}
+
+namespace {
+
+NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth) {
   std::string_view s = trim(text);
   if (s.empty()) return fail("empty value");
+  if (depth > kMaxNesting) return fail(fmt::format("lists nested deeper than {} levels are refused", kMaxNesting));
   K kind = expected ? expected->kind : K::Any;
 
   if (s == "None") {
@@ -124,28 +151,28 @@ NotationResult parseNotation(std::string_view text, const SchemaType *expected) 
       return fail(fmt::format("None given where {} is expected", expected->str()));
     return ok(Value::none());
   }
-  if (kind == K::Optional) return parseNotation(s, expected->inner());
+  if (kind == K::Optional) return parseAt(s, expected->inner(), depth);
 
   if (s.front() == '[' || s.front() == '(') {
     char close = s.front() == '[' ? ']' : ')';
-    if (s.back() != close) return fail(fmt::format("'{}': unbalanced brackets", s));
+    if (s.back() != close) return fail(fmt::format("'{}': unbalanced brackets", quoted(s)));
     if (expected && kind != K::List && kind != K::Tuple && kind != K::Any && kind != K::TypeVar)
-      return fail(fmt::format("a list '{}' given where {} is expected", s, expected->str()));
+      return fail(fmt::format("a list '{}' given where {} is expected", quoted(s), expected->str()));
     auto parts = splitList(s.substr(1, s.size() - 2));
-    if (!parts) return fail(fmt::format("'{}': unbalanced brackets", s));
+    if (!parts) return fail(fmt::format("'{}': unbalanced brackets", quoted(s)));
     const SchemaType *elemType = expected && kind == K::List ? expected->inner() : nullptr;
     std::vector<Value> elems;
     for (size_t i = 0; i < parts->size(); ++i) {
       const SchemaType *et = elemType;
       if (expected && kind == K::Tuple && i < expected->children.size()) et = expected->children[i].get();
-      auto e = parseNotation((*parts)[i], et);
+      auto e = parseAt((*parts)[i], et, depth + 1);
       if (!e.value) return e;
       elems.push_back(*e.value);
     }
     return ok(s.front() == '(' ? Value::tuple(std::move(elems)) : Value::list(std::move(elems)));
   }
   if (s.front() == '\'' || s.front() == '"') {
-    if (s.size() < 2 || s.back() != s.front()) return fail(fmt::format("'{}': unterminated string", s));
+    if (s.size() < 2 || s.back() != s.front()) return fail(fmt::format("'{}': unterminated string", quoted(s)));
     return ok(Value::string(std::string(s.substr(1, s.size() - 2))));
   }
 
@@ -153,11 +180,11 @@ NotationResult parseNotation(std::string_view text, const SchemaType *expected) 
   case K::ScalarType: {
     if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d));
     if (auto lit = numberLiteral(s); lit && lit->intValue()) {
-      if (!fromC10Code(*lit->intValue())) return fail(fmt::format("'{}': not a dtype code", s));
+      if (!fromC10Code(*lit->intValue())) return fail(fmt::format("'{}': not a dtype code", quoted(s)));
       return ok(*lit);
     }
     if (s == "?" || s == "int") return ok(Value::number(NumKind::Int));
-    return fail(fmt::format("'{}': unknown dtype", s));
+    return fail(fmt::format("'{}': unknown dtype", quoted(s)));
   }
   case K::Str:
     return ok(s == "str" ? Value::unknownString() : Value::string(std::string(s)));
@@ -185,21 +212,21 @@ NotationResult parseNotation(std::string_view text, const SchemaType *expected) 
       if (s == "Sum") return ok(Value::integer(2));
       if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d)); // `int? dtype=long`
     }
-    return fail(fmt::format("'{}': expected a {} value", s, expected->str()));
+    return fail(fmt::format("'{}': expected a {} value", quoted(s), expected->str()));
   }
   case K::Tensor:
     if (numberWord(s) || numberLiteral(s))
-      return fail(fmt::format("'{}': a number given where a Tensor is expected", s));
+      return fail(fmt::format("'{}': a number given where a Tensor is expected", quoted(s)));
     return tensorNotation(s);
   case K::List:
     if (auto w = numberWord(s); w && expected->inner() && expected->inner()->kind != K::Tensor)
       return ok(Value::listOf(Value::number(*w)));
     if (expected->inner()) {
       // A scalar where a list is expected (schema default `int[2] stride=1`).
-      auto e = parseNotation(s, expected->inner());
+      auto e = parseAt(s, expected->inner(), depth + 1);
       if (e.value && e.value->isNumber()) return e;
     }
-    return fail(fmt::format("'{}': expected a list for {}", s, expected->str()));
+    return fail(fmt::format("'{}': expected a list for {}", quoted(s), expected->str()));
   default:
     break;
   }
@@ -208,5 +235,7 @@ NotationResult parseNotation(std::string_view text, const SchemaType *expected) 
   if (auto lit = numberLiteral(s)) return ok(*lit);
   return tensorNotation(s);
 }
+
+} // namespace
 
 } // namespace dtf

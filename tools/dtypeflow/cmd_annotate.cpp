@@ -133,7 +133,9 @@ void addCommon(CLI::App *sub, CommonFlags &f) {
                   "how to read a 0-dim tensor constant used directly by an op: 'traced' (a Python\n"
                   "scalar, as torch.jit.trace records it) or 'strict' (both readings must agree)")
       ->check(CLI::IsMember({"traced", "strict"}));
-  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x=float32:r4 (operand notation)");
+  // One NAME=TYPE per --input (repeat the flag), so `--input x=float32:r4 FILE` leaves FILE alone.
+  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x=float32:r4 (operand notation)")
+      ->allow_extra_args(false);
   sub->add_flag("-v,--verbose", f.verbose, "print every diagnostic (also each op without a rule)");
 }
 
@@ -143,9 +145,10 @@ refine::Options optionsFrom(const CommonFlags &f) {
                                                     : refine::TensorConstantPolicy::Traced;
   for (const std::string &spec : f.inputTypes) {
     auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec));
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec.substr(0, 80)));
     auto v = parseNotation(spec.substr(eq + 1), nullptr);
-    if (!v.value) throw UsageError(fmt::format("--input '{}': {}", spec, v.error));
+    if (!v.value) throw UsageError(fmt::format("--input {}: {}", spec.substr(0, std::min<size_t>(eq, 80)), v.error));
     o.inputTypes.emplace_back(spec.substr(0, eq), *v.value);
   }
   return o;

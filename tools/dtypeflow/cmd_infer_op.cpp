@@ -84,12 +84,18 @@ Action addInferOp(CLI::App &app) {
       "(exit 1) where PyTorch would raise.\n"
       "Example: infer-op aten::add.Tensor self=int32:r1 other=float64:r0 alpha=2");
   auto op = std::make_shared<std::string>();
-  auto args = std::make_shared<std::vector<std::string>>();
   auto asJson = std::make_shared<bool>(false);
   sub->add_option("OP", *op, "overload key, e.g. aten::sum.dim_IntList")->required();
-  sub->add_option("ARGS", *args, "NAME=VALUE (or positional VALUE) in the operand notation");
+  // The arguments (NAME=VALUE or positional VALUE) are read verbatim from the
+  // extras: a vector option would let CLI11 split a bracketed value (`[1,2]`,
+  // a positional list) into several arguments.
+  sub->allow_extras();
+  sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
   sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\"}");
   return [=] {
+    auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
+    for (const std::string &a : *args)
+      if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
     const Schema &schema = lookupOp(*op);
     std::vector<Value> positional;
     std::vector<std::pair<std::string, Value>> named;

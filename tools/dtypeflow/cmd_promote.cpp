@@ -36,11 +36,17 @@ Action addResultType(CLI::App &app) {
   auto *sub = app.add_subcommand(
       "result-type", "The dtype torch.result_type gives for these operands (or 'unknown' when\n"
                      "the unknowns could change it). Example: result-type int8:r1 float -> float32");
-  auto operands = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
-  sub->add_option("operands", *operands, "tensors (DTYPE:rN) and Python numbers")->required();
+  // The operands are read verbatim from the extras: a vector option would let
+  // CLI11 read `[a,b]` as two operands.
+  sub->allow_extras();
+  sub->footer("OPERANDS: tensors (DTYPE:rN) and Python numbers, one or more.");
   sub->add_flag("--json", *json, "print {\"dtype\": ..., \"possible\": [...]}");
   return [=] {
+    auto operands = std::make_shared<std::vector<std::string>>(sub->remaining());
+    for (const std::string &a : *operands)
+      if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
+    if (operands->empty()) throw UsageError("operands is required");
     std::vector<Value> vals;
     for (auto &t : *operands) vals.push_back(parseOperand(t));
     print(resultTypeSet(vals), *json);

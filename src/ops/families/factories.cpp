@@ -143,9 +143,21 @@ RuleResult scalarTensor(const OpCall &c) {
 }
 
 /// aten::tensor.{bool,int,float,complex}: by the Python kind, rank 0.
+/// aten::tensor's requires_grad=True: only floating and complex tensors
+/// can require gradients.
+std::optional<RuleError> requiresGradCheck(const OpCall &c, DType d) {
+  if (!c.has("requires_grad")) return std::nullopt;
+  auto rg = c.arg("requires_grad").boolValue();
+  if (rg && *rg && !isFloating(d) && !isComplex(d))
+    return c.semantic("only tensors of floating point and complex dtype can require gradients, got {}", name(d));
+  return std::nullopt;
+}
+
 RuleFn tensorOfNumber(DType byKind) {
   return [=](const OpCall &c) -> RuleResult {
-    return tensorOf(c.dtypeArg("dtype").value_or(byKind), Rank::exact(0));
+    DType d = c.dtypeArg("dtype").value_or(byKind);
+    if (auto e = requiresGradCheck(c, d)) return *e;
+    return tensorOf(d, Rank::exact(0));
   };
 }
 
@@ -189,9 +201,12 @@ RuleResult tensorFromList(const OpCall &c) {
   if (ls.complexLeaf) return c.semantic("complex lists are not supported by aten::tensor");
   if (ls.nonNumberLeaf) return c.semantic("input must be of ints, floats, or bools");
   Rank r = ls.depth ? Rank::exact(*ls.depth) : Rank::top();
-  if (auto dt = c.dtypeArg("dtype")) return tensorOf(*dt, r);
-  if (!ls.kind) return Value::tensor(DTypeSet::all(), r);
-  return tensorOf(inferredFromNumber(*ls.kind), r);
+  if (!c.arg("dtype").isNone() || ls.kind) {
+    DType d = c.arg("dtype").isNone() ? inferredFromNumber(*ls.kind) : *c.dtypeArg("dtype");
+    if (auto e = requiresGradCheck(c, d)) return *e;
+    return tensorOf(d, r);
+  }
+  return Value::tensor(DTypeSet::all(), r);
 }
 
 /// prim::NumToTensor: the number's own precision (float -> float64,
@@ -275,8 +290,9 @@ void registerFactories(Registry &r) {
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::tensor", fam, tensorFromList);
-  r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True");
-  r.add("aten::tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2");
+  r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True")
+      .variant({{"requires_grad", "True"}});
+  r.add("aten::tensor.int", fam, tensorOfNumber(DType::Int64)).sample("t", "2").variant({{"requires_grad", "True"}});
   r.add("aten::tensor.float", fam, tensorOfNumber(DType::Float32)).sample("t", "2.5");
   r.add("aten::tensor.complex", fam, tensorOfNumber(DType::Complex64)).sample("t", "1j");
   // as_tensor: the same as tensor() for numbers and lists; a tensor is kept (or cast to dtype=).

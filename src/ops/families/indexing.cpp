@@ -162,9 +162,14 @@ void registerIndexing(Registry &r) {
    }).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
   r.add("aten::take_along_dim", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt64(c, "indices")) return *e;
+     // With a dim, self and indices need the same number of dims.
+     if (!c.arg("dim").isNone())
+       if (auto rs = c.rank("self").value(), ri = c.rank("indices").value(); rs && ri && *rs != *ri)
+         return c.semantic("input and indices should have the same number of dimensions, but got {} and {}", *rs, *ri);
      Rank rk = c.arg("dim").isNone() ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
      return tensorOf(c.dtype("self"), rk);
-   }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0");
+   }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
+      .variant({{"indices", "int64[2]=0"}});
 
   for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
     r.add(k, fam, scatterSrc)
@@ -215,8 +220,11 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;
+       if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
+         return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2");
+     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
+      .variant({{"index", "int64[1]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;

@@ -237,8 +237,14 @@ void registerMiscCoverage(Registry &r) {
       } else if (d == DType::Bool) {
         return c.semantic("received a bool input for `y`, but bool is not supported");
       }
+      // dx (trapezoid's Scalar) must be real: bool and complex raise.
+      if (c.has("dx") && c.arg("dx").isNumber())
+        if (auto k = c.arg("dx").numKind(); k == NumKind::Bool || k == NumKind::Complex)
+          return c.semantic("currently, we only support dx as a real number");
       auto rk = c.rank("y").value();
       if (rk && *rk == 0) return c.semantic("dimension specified as -1 but tensor has no dimensions");
+      if (auto d = c.arg("dim").intValue(); rk && d && (*d < -*rk || *d >= *rk))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *d);
       Rank out = cumulative ? c.rank("y") : (rk ? Rank::exact(*rk - 1) : Rank::top());
       return tensorOf(applyKind(PromotionKind::IntToFloat, d), out);
     };
@@ -247,8 +253,10 @@ void registerMiscCoverage(Registry &r) {
   r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
   r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
   r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]");
-  r.add("aten::trapezoid.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]").sample("dx", "1");
-  r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1");
+  r.add("aten::trapezoid.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]").sample("dx", "1")
+      .variant({{"dx", "sweep"}}).variant({{"y", "sweep![2,3]"}, {"dim", "-3"}});
+  r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1")
+      .variant({{"dx", "sweep"}});
 }
 
 } // namespace dtf

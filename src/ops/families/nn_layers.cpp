@@ -172,19 +172,33 @@ RuleFn batchNormRule(bool native) {
 }
 
 /// Dropout in training with 0 < p < 1 needs a floating (or complex) input.
+/// True when dropout really draws a mask: train and 0 < p < 1 (p == 0,
+/// !train return the input, p == 1 multiplies by zero). Unknown: nullopt.
+std::optional<bool> dropoutDraws(const OpCall &c) {
+  // native_dropout's `bool? train`: None trains.
+  auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
+  auto p = c.arg("p").floatValue();
+  if (train && !*train) return false;
+  if (p && (*p <= 0 || *p >= 1)) return false;
+  if (train && p) return true;
+  return std::nullopt;
+}
+
 std::optional<RuleError> dropoutCheck(const OpCall &c, std::string_view in) {
   DType d = c.dtype(in);
   if (!isIntegral(d, true)) return std::nullopt;
-  auto train = c.arg("train").boolValue();
-  auto p = c.arg("p").floatValue();
-  if (train && *train && p && *p > 0 && *p < 1)
+  if (dropoutDraws(c).value_or(false))
     return c.semantic("result type float32 can't be cast to the desired output type {}", name(d));
   return std::nullopt;
 }
 
 RuleFn dropoutRule(std::string in, bool feature) {
   return [in, feature](const OpCall &c) -> RuleResult {
-    if (feature)
+    // _dropout_impl checks p first, whatever train is.
+    if (auto p = c.arg("p").floatValue(); p && !(*p >= 0 && *p <= 1))
+      return c.semantic("dropout probability has to be between 0 and 1, but got {}", *p);
+    // The feature noise (which needs 2 dims) is drawn only when dropout draws.
+    if (feature && dropoutDraws(c).value_or(false))
       if (auto e = requireRankAtLeast(c, in, 2)) return *e;
     if (auto e = dropoutCheck(c, in)) return *e;
     return tensorOf(c.dtype(in), c.rank(in));
@@ -203,6 +217,15 @@ Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
 
 /// nll_loss takes int64 or uint8 targets; nll_loss2d only int64 (measured).
 RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
+  auto selfRank = c.rank("self").value();
+  if (c.key() == "aten::nll_loss" || c.key() == "aten::nll_loss_forward") {
+    // nll_loss's own checks (nll_loss_nd routes other ranks elsewhere).
+    if (selfRank && (*selfRank < 1 || *selfRank > 2)) return c.semantic("input tensor should be 1D or 2D");
+    if (auto tr = c.rank("target").value(); tr && *tr > 1)
+      return c.semantic("0D or 1D target tensor expected, multi-target not supported");
+  } else if (c.key() == "aten::nll_loss_nd" && selfRank && *selfRank >= 3) {
+    allowByte = false; // goes through nll_loss2d
+  }
   DType t = c.dtype("target");
   if (t != DType::Int64 && !(allowByte && t == DType::UInt8))
     return c.semantic("expected target to be int64, but got {}", name(t));
@@ -473,18 +496,26 @@ void registerNnLayers(Registry &r) {
   const char *drop = "nn.dropout";
   for (const char *k : {"aten::dropout", "aten::alpha_dropout"})
     r.add(k, drop, dropoutRule("input", false)).sample("p", "0.5").sample("train", "True")
-        .variant({{"train", "False"}});
+        .variant({{"train", "False"}}).variant({{"p", "2.0"}, {"train", "False"}});
   for (const char *k : {"aten::feature_dropout", "aten::feature_alpha_dropout"})
-    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
+        .variant({{"input", "sweep[2]"}, {"train", "False"}}).variant({{"input", "sweep[2]"}, {"p", "1.0"}})
+        .variant({{"input", "sweep[2]"}}).variant({{"p", "1.5"}, {"train", "False"}});
   for (const char *k : {"aten::dropout_", "aten::alpha_dropout_"})
     r.add(k, drop, dropoutRule("self", false)).sample("p", "0.5").sample("train", "True");
   for (const char *k : {"aten::feature_dropout_", "aten::feature_alpha_dropout_"})
-    r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True");
+    r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
+        .variant({{"self", "sweep[2]"}, {"train", "False"}});
   r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
+     // The CPU kernel draws bernoulli(1 - p) only when training.
+     auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
+     if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
+       return c.semantic("bernoulli_ expects p to be in [0, 1], but got p={}", 1 - *p);
      if (auto e = dropoutCheck(c, "input")) return *e;
      Rank rk = c.rank("input");
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
-   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}});
+   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
+      .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}}).variant({{"train", "None"}});
 
   // Resampling, padding, shuffles: the input's dtype and rank.
   const char *rs = "nn.resample";
@@ -576,8 +607,15 @@ void registerNnLayers(Registry &r) {
      if (!isFloating(d))
        return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
      Rank b = broadcast2(c, "x1", "x2");
+     // The norms are summed over dim of the broadcast operands.
+     auto n = b.value();
+     if (auto dim = c.arg("dim").intValue(); n && dim) {
+       int64_t m = std::max(*n, 1);
+       if (*dim < -m || *dim >= m)
+         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -m, m - 1, *dim);
+     }
      return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
-   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]");
+   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]").variant({{"x1", "sweep[2]"}, {"x2", "float32[2]"}});
   r.add("aten::pdist", loss, [](const OpCall &c) -> RuleResult {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
@@ -675,10 +713,11 @@ void registerNnLayers(Registry &r) {
    }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
       .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None");
+      .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}});
   // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
   r.add("aten::nll_loss_nd", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None");
+      .sample("weight", "None").variant({{"self", "float32[1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}})
+      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}});
   // nll_loss2d needs a 4-D input and a 3-D target.
   r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
@@ -805,8 +844,22 @@ void registerNnLayers(Registry &r) {
   // Spectral ops: integers go through the default float; CPU (pocketfft)
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";
-  auto fftRule = [](bool realOnly) {
-    return [realOnly](const OpCall &c) -> RuleResult {
+  // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
+  // a 0-dim tensor wraps like a 1-D one).
+  auto fftDims = [](const OpCall &c) -> std::optional<RuleError> {
+    auto rk = c.rank("self").value();
+    if (!rk || !c.has("dim")) return std::nullopt;
+    const Value &dim = c.arg("dim");
+    std::vector<Value> dims = dim.isList() && dim.lengthKnown() ? dim.elements() : std::vector<Value>{dim};
+    int n = std::max(*rk, 1);
+    for (const Value &d : dims)
+      if (auto v = d.intValue(); v && (*v < -n || *v >= n))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *v);
+    return std::nullopt;
+  };
+  auto fftRule = [fftDims](bool realOnly) {
+    return [realOnly, fftDims](const OpCall &c) -> RuleResult {
+      if (auto e = fftDims(c)) return *e;
       DType d = c.dtype("self");
       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
         return c.semantic("unsupported dtype {}", name(d));
@@ -818,14 +871,17 @@ void registerNnLayers(Registry &r) {
   r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
   r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
-  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2", "aten::fft_fftn", "aten::fft_ifftn"})
+  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
+    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}});
+  for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
     r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]");
   for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
     r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]");
   r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]");
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
-  auto realOut = [](const OpCall &c) -> RuleResult {
+  auto realOut = [fftDims](const OpCall &c) -> RuleResult {
+    if (auto e = fftDims(c)) return *e;
     DType d = c.dtype("self");
     if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
       return c.semantic("unsupported dtype {}", name(d));
@@ -1040,7 +1096,17 @@ void registerNnLayers(Registry &r) {
      if (sr && tr && *sr == *tr) {
        // Class probabilities.
        if (!isFloating(t)) return c.semantic("expected floating point type for target with class probabilities, got {}", name(t));
-       return tensorOf(promote2(c, "self", "target"), lossRank(c, c.rank("target")));
+       // -(log_softmax(self) * target * weight).sum(...): the weight takes
+       // part in the promotion; reduction none sums the class dim away.
+       DType d = promote2(c, "self", "target");
+       if (present(c, "weight")) {
+         if (auto wr = c.rank("weight").value(); wr && *wr != 1)
+           return c.semantic("weight tensor should be defined either for all classes or no classes, got a {}-D weight", *wr);
+         d = promoteArgs(c, {"self", "target", "weight"});
+       }
+       auto red = c.arg("reduction").intValue();
+       Rank rk = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : *sr > 0 ? Rank::exact(*sr - 1) : Rank::top();
+       return tensorOf(d, rk);
      }
      if (!sr || !tr) {
        if (isFloating(t)) return Value::unknownTensor();
@@ -1051,7 +1117,9 @@ void registerNnLayers(Registry &r) {
        return c.semantic("expected weight to have the dtype of self ({})", name(s));
      return tensorOf(s, lossRank(c, c.rank("target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
-      .variant({{"target", "sweep![2,2]=0"}});
+      .variant({{"target", "sweep![2,2]=0"}})
+      .variant({{"self", "float32[2,2]"}, {"target", "float32[2,2]"}, {"weight", "sweep![2]"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2,2,2]"}, {"target", "sweep![2,2,2]"}, {"reduction", "0"}});
 }
 
 } // namespace dtf

@@ -680,7 +680,11 @@ void registerReductions(Registry &r) {
   add("aten::mode", valuesIndices(false, true));
   add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1");
   add("aten::sort", valuesIndices(false, false));
-  add("aten::sort.stable", valuesIndices(false, false)).sample("stable", "True");
+  // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
+  add("aten::sort.stable", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+    if (c.arg("stable").isNone()) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
+    return vi(c);
+  }).sample("stable", "True").variant({{"stable", "None"}});
   add("aten::argsort", always(DType::Int64));
   add("aten::argsort.stable", always(DType::Int64)).sample("stable", "True");
   add("aten::topk", valuesIndices(false, false)).sample("k", "1");

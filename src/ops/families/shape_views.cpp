@@ -325,9 +325,17 @@ void registerShapeViews(Registry &r) {
      return Rank::top();
    })).sample("self", "sweep[2]").sample("dims", "[2,2]");
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult { return tensorOf(c.dtype("self"), c.rank("other")); })
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       // expand cannot drop dims: other needs at least self's rank.
+       auto rs = c.rank("self").value(), ro = c.rank("other").value();
+       if (c.key() == "aten::expand_as" && rs && ro && *ro < *rs)
+         return c.semantic("the number of sizes provided ({}) must be greater or equal to the number of dimensions "
+                           "in the tensor ({})", *ro, *rs);
+       return tensorOf(c.dtype("self"), c.rank("other"));
+     })
         .sample("self", "sweep[1]").sample("other", "float32[1]")
-        .variant({{"self", "sweep![2]"}, {"other", "float32[2]"}});
+        .variant({{"self", "sweep![2]"}, {"other", "float32[2]"}})
+        .variant({{"self", "sweep![1,1]"}, {"other", "float32[1]"}});
 
   r.add("aten::flatten.using_ints", fam, flattenRule).sample("self", "sweep[2,2]")
       .variant({{"self", "sweep![2,2,2]"}, {"start_dim", "1"}, {"end_dim", "2"}});
@@ -349,18 +357,40 @@ void registerShapeViews(Registry &r) {
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
-           {"aten::fliplr", {{"self", "sweep![2,2]"}}},
-           {"aten::flipud", {{"self", "sweep![2,2]"}}},
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
-           {"aten::rot90", {{"self", "sweep![2,2]"}}},
-           {"aten::tril", {{"self", "sweep![2,2]"}}},
-           {"aten::triu", {{"self", "sweep![2,2]"}}},
-           {"aten::tril_", {{"self", "sweep![2,2]"}}},
-           {"aten::triu_", {{"self", "sweep![2,2]"}}},
        }) {
     auto e = r.add(s.key, fam, keep(same));
     for (auto &[a, v] : s.samples) e.sample(a, v);
   }
+  // fliplr needs 2 dims, flipud 1.
+  for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
+    r.add(key, fam, [minRank](const OpCall &c) -> RuleResult {
+       if (auto rk = c.rank("self").value(); rk && *rk < minRank)
+         return c.semantic("input must be >= {}-d, got {}-D", minRank, *rk);
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
+  // tril/triu wrap dims -2 and -1 (a 0-dim or 1-D self raises); rot90 needs
+  // two distinct rotation dims of a tensor with at least 2 dims.
+  for (const char *k : {"aten::tril", "aten::triu", "aten::tril_", "aten::triu_"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto rk = c.rank("self").value(); rk && *rk < 2)
+         return c.semantic("dimension out of range: self must have at least 2 dimensions, got {}-D", *rk);
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
+  r.add("aten::rot90", fam, [](const OpCall &c) -> RuleResult {
+     const Value &dims = c.arg("dims");
+     if (auto l = listLen(dims); l && *l != 2)
+       return c.semantic("expected total rotation dims == 2, but got dims = {}", *l);
+     auto rk = c.rank("self").value();
+     if (rk && *rk < 2) return c.semantic("expected total dims >= 2, but got total dims = {}", *rk);
+     if (rk && dims.isList() && dims.lengthKnown()) {
+       auto d0 = dims.elements()[0].intValue(), d1 = dims.elements()[1].intValue();
+       auto n0 = d0 ? normDim(*d0, *rk) : std::nullopt, n1 = d1 ? normDim(*d1, *rk) : std::nullopt;
+       if ((d0 && !n0) || (d1 && !n1)) return c.semantic("rotation dim out of range for a {}-D tensor", *rk);
+       if (n0 && n1 && *n0 == *n1) return c.semantic("expected rotation dims to be different, but got dim0 = {} and dim1 = {}", *d0, *d1);
+     }
+     return tensorOf(c.dtype("self"), c.rank("self"));
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}}).variant({{"self", "sweep![2,2,2]"}, {"dims", "[-1,0]"}});
   // Matrix transposes. torch lists each twice (`aten::mT` and
   // `aten::mT.a`, identical schemas), and a graph node may resolve to either.
   for (const char *k : {"aten::mT", "aten::mT.a", "aten::mH", "aten::mH.a", "aten::matrix_H", "aten::matrix_H.a",
@@ -380,16 +410,26 @@ void registerShapeViews(Registry &r) {
      Value out = tensorOf(c.dtype("self"), self.rank());
      auto rk = self.rank().value();
      const Value &dims = c.arg("dims");
-     if (!rk || !dims.isList() || !dims.lengthKnown() || static_cast<int>(dims.elements().size()) != *rk) return out;
+     if (!rk || !dims.isList() || !dims.lengthKnown()) return out;
+     if (static_cast<int>(dims.elements().size()) != *rk)
+       return c.semantic("number of dims don't match in permute: self is {}-D, dims has {} elements", *rk,
+                         dims.elements().size());
      std::vector<int> perm;
+     bool allKnown = true;
      for (const Value &d : dims.elements()) {
        auto v = d.intValue();
-       auto nd = v ? normDim(*v, *rk) : std::nullopt;
-       if (!nd) return out;
+       if (!v) { allKnown = false; continue; }
+       auto nd = normDim(*v, *rk);
+       if (!nd) return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})",
+                                  -std::max(*rk, 1), std::max(*rk, 1) - 1, *v);
+       if (std::find(perm.begin(), perm.end(), *nd) != perm.end())
+         return c.semantic("repeated dim {} in permute", *v);
        perm.push_back(*nd);
      }
+     if (!allKnown) return out;
      return permuted(out, self, perm);
-   }).sample("self", "sweep![2,2]").sample("dims", "[1,0]").variant({{"self", "sweep![2,1,3]"}, {"dims", "[2,0,1]"}});
+   }).sample("self", "sweep![2,2]").sample("dims", "[1,0]").variant({{"self", "sweep![2,1,3]"}, {"dims", "[2,0,1]"}})
+   .variant({{"dims", "[0]"}}).variant({{"dims", "[1,1]"}}).variant({{"self", "sweep[]"}, {"dims", "[0]"}});
   for (const char *k : {"aten::transpose.int", "aten::transpose_", "aten::swapdims", "aten::swapdims_"})
     r.add(k, fam, swapping(keep(same), "dim0", "dim1")).sample("self", "sweep![2,2]").sample("dim0", "0").sample("dim1", "1")
         .variant({{"self", "sweep![2,1,3]"}, {"dim0", "-1"}, {"dim1", "1"}});
@@ -407,8 +447,15 @@ void registerShapeViews(Registry &r) {
        for (int i = *rk - 1; i >= 0; --i) perm.push_back(i);
        return permuted(out, self, perm);
      }).sample("self", "sweep[2,2]").variant({{"self", "sweep![1,2,3]"}});
-  r.add("aten::t", fam, swapping(keep(same), "", "")).sample("self", "sweep[2]").variant({{"self", "sweep![1,2]"}});
-  r.add("aten::t_", fam, swapping(keep(same), "", "")).sample("self", "sweep![1,2]");
+  // t() takes at most 2 dims.
+  auto tRule = swapping([](const OpCall &c) -> RuleResult {
+    if (auto rk = c.rank("self").value(); rk && *rk > 2)
+      return c.semantic("t() expects a tensor with <= 2 dimensions, but self is {}-D", *rk);
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  }, "", "");
+  r.add("aten::t", fam, tRule).sample("self", "sweep[2]").variant({{"self", "sweep![1,2]"}})
+      .variant({{"self", "sweep![1,2,2]"}});
+  r.add("aten::t_", fam, tRule).sample("self", "sweep![1,2]").variant({{"self", "sweep![1,2,2]"}});
   r.add("aten::slice.Tensor", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "slice")) return *e;
      return tensorOf(c.dtype("self"), c.rank("self"));
@@ -443,14 +490,31 @@ void registerShapeViews(Registry &r) {
      if (rk && *rk != 1 && *rk != 2) return c.semantic("diag(): supports 1D or 2D tensors, got {}-D", *rk);
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk == 1 ? 2 : 1) : Rank::atLeast1());
    }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}});
-  r.add("aten::diag_embed", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
-      .sample("self", "sweep![2]");
+  // dim1 and dim2 must be two distinct dims of a tensor of rank `rk`.
+  auto diagDims = [](const OpCall &c, int rk) -> std::optional<RuleError> {
+    auto d1 = c.arg("dim1").intValue(), d2 = c.arg("dim2").intValue();
+    auto n1 = d1 ? normDim(*d1, rk) : std::nullopt, n2 = d2 ? normDim(*d2, rk) : std::nullopt;
+    for (auto [d, n] : {std::pair{d1, n1}, std::pair{d2, n2}})
+      if (d && (!n || rk == 0))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})",
+                          -std::max(rk, 1), std::max(rk, 1) - 1, *d);
+    if (n1 && n2 && *n1 == *n2) return c.semantic("diagonal dimensions cannot be identical {}, {}", *d1, *d2);
+    return std::nullopt;
+  };
+  r.add("aten::diag_embed", fam, [diagDims](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("self").value();
+     if (rk)
+       if (auto e = diagDims(c, *rk + 1)) return *e;
+     return tensorOf(c.dtype("self"), plus(c.rank("self"), 1));
+   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}});
   for (auto [key, arg] : {std::pair{"aten::diagonal", "self"}, std::pair{"aten::linalg_diagonal", "A"}})
-    r.add(key, fam, [arg = std::string(arg)](const OpCall &c) -> RuleResult {
+    r.add(key, fam, [arg = std::string(arg), diagDims](const OpCall &c) -> RuleResult {
        auto rk = c.rank(arg).value();
        if (rk && *rk < 2) return c.semantic("diagonal() needs at least 2 dimensions, got {}-D", *rk);
+       if (rk)
+         if (auto e = diagDims(c, *rk)) return *e;
        return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
-     }).sample(arg, "sweep![2,2]");
+     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}});
   for (int k : {1, 2, 3}) {
     std::string base = "aten::atleast_" + std::to_string(k) + "d";
     r.add(base, fam, keep([k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
@@ -675,12 +739,15 @@ void registerShapeViews(Registry &r) {
      return tensorOf(c.dtype("repeats"), Rank::exact(1));
    }).sample("repeats", "sweep![2]");
   auto riSelf = [](const OpCall &c) -> RuleResult {
+    if (c.arg("repeats").isTensor())
+      if (auto rr = c.rank("repeats").value(); rr && *rr > 1)
+        return c.semantic("repeats must be 0-dim or 1-dim tensor, got {}-D", *rr);
     Rank rk = c.arg("dim").isNone() ? Rank::exact(1) : c.rank("self");
     return tensorOf(c.dtype("self"), rk);
   };
   r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2");
   r.add("aten::repeat_interleave.self_Tensor", fam, riSelf)
-      .sample("self", "sweep![2]").sample("repeats", "int64[2]");
+      .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}});
 
   // Python-level shape queries.
   const char *py = "view.query";

@@ -1,0 +1,170 @@
+//===- tests/unit/ops_fuzz_found_test.cpp - cases found by fuzzing infer-op -===//
+//
+// Disagreements with PyTorch 1.13 found by drawing realistic op calls
+// (random dtypes, ranks 0..3, argument values) and running them in torch.
+//
+//===----------------------------------------------------------------------===//
+#include "run_op.h"
+
+namespace dtf::test {
+namespace {
+
+TEST(FuzzFound, FeatureDropoutNeedsTwoDimsOnlyWhenItDraws) {
+  // train=False, p == 0 or p == 1 return without drawing the feature noise.
+  expectTensor(run("aten::feature_dropout", {{"input", "float16:r1"}, {"p", "0.5"}, {"train", "False"}}), 0,
+               DType::Float16, 1);
+  expectTensor(run("aten::feature_alpha_dropout", {{"input", "float32:r0"}, {"p", "1.0"}, {"train", "True"}}), 0,
+               DType::Float32, 0);
+  expectTensor(run("aten::feature_dropout_", {{"self", "float32:r1"}, {"p", "0.1"}, {"train", "False"}}), 0,
+               DType::Float32, 1);
+  expectError(run("aten::feature_dropout", {{"input", "float32:r1"}, {"p", "0.5"}, {"train", "True"}}));
+}
+
+TEST(FuzzFound, DropoutProbabilityRange) {
+  expectError(run("aten::dropout", {{"input", "float32:r2"}, {"p", "2.0"}, {"train", "False"}}));
+  expectError(run("aten::alpha_dropout_", {{"self", "float32:r2"}, {"p", "-0.5"}, {"train", "True"}}));
+  expectError(run("aten::native_dropout", {{"input", "float32:r2"}, {"p", "1.5"}, {"train", "True"}}));
+  expectTensor(run("aten::native_dropout", {{"input", "float32:r2"}, {"p", "1.5"}, {"train", "False"}}), 0,
+               DType::Float32, 2);
+}
+
+TEST(FuzzFound, TrilTriuNeedTwoDims) {
+  for (const char *k : {"aten::tril", "aten::triu", "aten::tril_", "aten::triu_"}) {
+    expectError(run(k, {{"self", "int64:r1"}}));
+    expectError(run(k, {{"self", "float32:r0"}}));
+    expectTensor(run(k, {{"self", "int64:r3"}}), 0, DType::Int64, 3);
+  }
+}
+
+TEST(FuzzFound, Rot90Dims) {
+  expectError(run("aten::rot90", {{"self", "float64:r1"}}));
+  expectError(run("aten::rot90", {{"self", "float64:r3"}, {"dims", "[-2,-1,0]"}}));
+  expectError(run("aten::rot90", {{"self", "float64:r2"}, {"dims", "[1,-1]"}}));
+  expectTensor(run("aten::rot90", {{"self", "int8:r3"}, {"k", "1"}, {"dims", "[-1,0]"}}), 0, DType::Int8, 3);
+}
+
+TEST(FuzzFound, PermuteNeedsOneDimPerDim) {
+  expectError(run("aten::permute", {{"self", "int32:r3"}, {"dims", "[1,2]"}}));
+  expectError(run("aten::permute", {{"self", "int32:r0"}, {"dims", "[0]"}}));
+  expectError(run("aten::permute", {{"self", "int32:r2"}, {"dims", "[1,1]"}}));
+  expectError(run("aten::permute", {{"self", "int32:r2"}, {"dims", "[0,2]"}}));
+  expectTensor(run("aten::permute", {{"self", "int32:r0"}, {"dims", "[]"}}), 0, DType::Int32, 0);
+  expectTensor(run("aten::permute", {{"self", "int32:r3"}, {"dims", "[2,-3,1]"}}), 0, DType::Int32, 3);
+}
+
+TEST(FuzzFound, TransposeTAtMostTwoDims) {
+  expectError(run("aten::t", {{"self", "uint8:r3"}}));
+  expectTensor(run("aten::t", {{"self", "uint8:r1"}}), 0, DType::UInt8, 1);
+}
+
+TEST(FuzzFound, ExpandAsCannotDropDims) {
+  expectError(run("aten::expand_as", {{"self", "int16:r1"}, {"other", "int32:r0"}}));
+  expectTensor(run("aten::expand_as", {{"self", "int16:r1"}, {"other", "int32:r3"}}), 0, DType::Int16, 3);
+  // view_as / reshape_as depend on the element count only.
+  expectTensor(run("aten::reshape_as", {{"self", "int16:r3"}, {"other", "int32:r1"}}), 0, DType::Int16, 1);
+}
+
+TEST(FuzzFound, RepeatInterleaveRepeatsRank) {
+  expectError(run("aten::repeat_interleave.self_Tensor", {{"self", "float32:r3"}, {"repeats", "int64:r2"}}));
+}
+
+TEST(FuzzFound, NllLossRanksAndByteTargets) {
+  expectError(run("aten::nll_loss", {{"self", "float32:r4"}, {"target", "int64:r3"}}));
+  expectError(run("aten::nll_loss", {{"self", "float32:r2"}, {"target", "int64:r2"}}));
+  // nll_loss_nd goes through nll_loss2d from 3 dims on: int64 targets only.
+  expectError(run("aten::nll_loss_nd", {{"self", "float32:r4"}, {"target", "uint8:r3"}}));
+  expectError(run("aten::nll_loss_nd", {{"self", "float32:r3"}, {"target", "uint8:r2"}}));
+  expectTensor(run("aten::nll_loss_nd", {{"self", "float32:r2"}, {"target", "uint8:r1"}}), 0, DType::Float32, 0);
+  expectTensor(run("aten::nll_loss_nd", {{"self", "float32:r4"}, {"target", "int64:r3"}, {"reduction", "0"}}), 0,
+               DType::Float32, 3);
+}
+
+TEST(FuzzFound, FlipAndDiagonalDims) {
+  expectError(run("aten::fliplr", {{"self", "int64:r1"}}));
+  expectError(run("aten::flipud", {{"self", "int64:r0"}}));
+  expectTensor(run("aten::flipud", {{"self", "int64:r1"}}), 0, DType::Int64, 1);
+  expectError(run("aten::diag_embed", {{"self", "int64:r0"}}));
+  expectError(run("aten::diag_embed", {{"self", "int64:r1"}, {"dim1", "-1"}, {"dim2", "-1"}}));
+  expectError(run("aten::diag_embed", {{"self", "int64:r2"}, {"dim1", "0"}, {"dim2", "3"}}));
+  expectTensor(run("aten::diag_embed", {{"self", "int64:r2"}, {"dim1", "0"}, {"dim2", "2"}}), 0, DType::Int64, 3);
+  expectError(run("aten::diagonal", {{"self", "float32:r2"}, {"dim1", "0"}, {"dim2", "-2"}}));
+  expectError(run("aten::linalg_diagonal", {{"A", "int32:r2"}, {"offset", "1"}, {"dim1", "-1"}}));
+  expectTensor(run("aten::linalg_diagonal", {{"A", "int32:r3"}, {"dim1", "2"}, {"dim2", "0"}}), 0, DType::Int32, 2);
+}
+
+TEST(FuzzFound, CrossEntropyWithClassProbabilities) {
+  // The weight takes part in the promotion (float32 * complex32 -> complex64).
+  expectTensor(run("aten::cross_entropy_loss",
+                   {{"self", "float32:r1"}, {"target", "float32:r1"}, {"weight", "complex32:r1"}, {"reduction", "2"}}),
+               0, DType::Complex64, 0);
+  expectTensor(run("aten::cross_entropy_loss",
+                   {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "float64:r1"}, {"reduction", "1"}}),
+               0, DType::Float64, 0);
+  // reduction none sums the class dim away.
+  expectTensor(run("aten::cross_entropy_loss", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"reduction", "0"}}),
+               0, DType::Float32, 1);
+  expectTensor(run("aten::cross_entropy_loss", {{"self", "float32:r1"}, {"target", "float32:r1"}, {"reduction", "0"}}),
+               0, DType::Float32, 0);
+  expectError(run("aten::cross_entropy_loss", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"weight", "float64:r0"}}));
+}
+
+TEST(FuzzFound, TrapezoidDxAndDim) {
+  expectError(run("aten::trapezoid.dx", {{"y", "float32:r2"}, {"dx", "True"}}));
+  expectError(run("aten::cumulative_trapezoid.dx", {{"y", "float32:r2"}, {"dx", "1j"}}));
+  expectError(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-3"}}));
+  expectTensor(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-2"}}), 0, DType::Float32, 1);
+}
+
+TEST(FuzzFound, TensorRequiresGradNeedsFloatingOrComplex) {
+  expectError(run("aten::tensor.int", {{"t", "2"}, {"requires_grad", "True"}}));
+  expectError(run("aten::tensor.float", {{"t", "2.5"}, {"dtype", "int64"}, {"requires_grad", "True"}}));
+  expectTensor(run("aten::tensor.int", {{"t", "2"}, {"dtype", "float16"}, {"requires_grad", "True"}}), 0,
+               DType::Float16, 0);
+  expectError(run("aten::tensor", {{"data", "[1,2]"}, {"requires_grad", "True"}}));
+  expectTensor(run("aten::tensor", {{"data", "[1.5,2.5]"}, {"requires_grad", "True"}}), 0, DType::Float32, 1);
+}
+
+TEST(FuzzFound, IndexFillComplexScalar) {
+  expectError(run("aten::index_fill.int_Scalar", {{"self", "int64:r0"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "0.5-1j"}}));
+  expectError(run("aten::index_fill_.int_Scalar", {{"self", "float32:r1"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "1j"}}));
+  expectTensor(run("aten::index_fill.int_Scalar", {{"self", "complex64:r1"}, {"dim", "0"}, {"index", "int64:r1"}, {"value", "1j"}}),
+               0, DType::Complex64, 1);
+}
+
+TEST(FuzzFound, SortStableNeedsStable) {
+  expectError(run("aten::sort.stable", {{"self", "bfloat16:r3"}, {"stable", "None"}, {"descending", "True"}}));
+  expectTensor(run("aten::sort.stable", {{"self", "bfloat16:r3"}, {"stable", "False"}}), 1, DType::Int64, 3);
+}
+
+TEST(FuzzFound, NativeDropoutTrainNoneTrains) {
+  expectError(run("aten::native_dropout", {{"input", "int8:r2"}, {"p", "1e-05"}, {"train", "None"}}));
+  expectTensor(run("aten::native_dropout", {{"input", "int8:r2"}, {"p", "1e-05"}, {"train", "False"}}), 0, DType::Int8, 2);
+}
+
+TEST(FuzzFound, FftDimsMustExist) {
+  expectError(run("aten::fft_fft2", {{"self", "int32:r0"}, {"norm", "'ortho'"}}));
+  expectError(run("aten::fft_ifft2", {{"self", "float32:r1"}}));
+  expectError(run("aten::fft_irfft", {{"self", "complex64:r2"}, {"dim", "2"}}));
+  expectTensor(run("aten::fft_fft2", {{"self", "int32:r2"}}), 0, DType::Complex64, 2);
+}
+
+TEST(FuzzFound, TakeAlongDimAndCosineSimilarityDims) {
+  expectError(run("aten::take_along_dim", {{"self", "uint8:r3"}, {"indices", "int64:r1"}, {"dim", "1"}}));
+  expectTensor(run("aten::take_along_dim", {{"self", "uint8:r3"}, {"indices", "int64:r1"}}), 0, DType::UInt8, 1);
+  expectError(run("aten::cosine_similarity", {{"x1", "float16:r0"}, {"x2", "int32:r1"}}));
+  expectTensor(run("aten::cosine_similarity", {{"x1", "float32:r2"}, {"x2", "int32:r1"}}), 0, DType::Float32, 1);
+}
+
+TEST(FuzzFound, NotationRejectsMalformedOperands) {
+  for (const char *bad : {"j", "+j", "1+j", "int8:", "float32:r999"})
+    EXPECT_FALSE(parseNotation(bad, nullptr).value.has_value()) << bad;
+  for (const char *good : {"1j", "2.5j", "1+2j", "1.j", "-1j", "1e-3j"})
+    EXPECT_TRUE(parseNotation(good, nullptr).value.has_value()) << good;
+  std::string deep = std::string(100000, '[') + "1" + std::string(100000, ']');
+  auto r = parseNotation(deep, nullptr);
+  EXPECT_FALSE(r.value.has_value());
+  EXPECT_LT(r.error.size(), 200u);
+}
+
+} // namespace
+} // namespace dtf::test
