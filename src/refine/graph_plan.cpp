@@ -210,18 +210,56 @@ void GraphPlan::buildInitialState(const ir::Graph &g) {
   }
 }
 
+namespace {
+/// A return type that cannot carry a list: tensors, numbers, strings, devices, None.
+bool returnsNoAggregate(const SchemaType &t) {
+  using K = SchemaType::Kind;
+  switch (t.kind) {
+  case K::Tensor: case K::Int: case K::Float: case K::Bool: case K::Complex: case K::Number:
+  case K::ScalarType: case K::Layout: case K::MemoryFormat: case K::Str: case K::Device:
+    return true;
+  case K::Optional: return t.inner() && t.inner()->kind == K::Tensor;
+  default: return false;
+  }
+}
+} // namespace
+
 void GraphPlan::findOpSites(const ir::Graph &g) {
   // A constant argument must keep its value for the whole run: numbers, None,
   // strings and devices always do; lists only while no op kind of the graph
   // mutates a list (append(l, x) grows l's state after its definition);
   // tensors never (an in-place op may join into them). 0-dim tensor literals
   // read as Python scalars take transferOp's general path.
+  // With list-mutating kinds in the graph (`add_` has a `t[](a!)` overload),
+  // a list stays a constant while every use is an op that can neither grow
+  // it nor hand it on: no overload of the kind mutates a list or returns
+  // anything a list could hide in (lists, tuples, `t`, Any ...). Any other
+  // use (a prim, a block's return) may mutate it later or alias it.
+  std::vector<uint8_t> listMayChange;
+  if (anyKindMutatesLists) {
+    std::vector<uint8_t> kindKeepsLists(g.numKinds(), 0);
+    for (ir::KindId k = 0; k < g.numKinds(); ++k) {
+      if (kindClass[k] != KindClass::Op || overloads[k].empty()) continue;
+      bool keeps = true;
+      for (const Schema *s : overloads[k]) {
+        keeps = keeps && !s->mutatesList && !s->varReturns;
+        for (const SchemaArg &r : s->returns) keeps = keeps && returnsNoAggregate(*r.type);
+      }
+      kindKeepsLists[k] = keeps;
+    }
+    listMayChange.assign(g.values.size(), 0);
+    for (const ir::Node &node : g.nodes)
+      if (!kindKeepsLists[node.kind])
+        for (ir::ValueId v : node.inputs) listMayChange[v] = 1;
+    for (const ir::Block &b : g.blocks)
+      for (ir::ValueId v : b.returns) listMayChange[v] = 1;
+  }
   auto constantArg = [&](ir::ValueId v) -> const Value * {
     if (scalarTensorLiteral[v]) return nullptr;
     ir::NodeId def = g.values[v].def;
     const Fixed *f = def != ir::kNoId ? fixedOf(def) : nullptr;
     if (!f || f->value.isTensor() || f->value.isBottom() || f->value.isTop()) return nullptr;
-    if ((f->value.isList() || f->value.isTuple()) && anyKindMutatesLists) return nullptr;
+    if ((f->value.isList() || f->value.isTuple()) && !listMayChange.empty() && listMayChange[v]) return nullptr;
     return &f->value;
   };
   std::unordered_map<size_t, std::vector<std::shared_ptr<const OpSignature>>> interned;
