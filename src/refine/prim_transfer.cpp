@@ -11,6 +11,25 @@
 #include <fmt/format.h>
 
 namespace dtf::refine {
+namespace {
+
+/// Why a node kind is left unanalysed, and what a user can do about it.
+std::string unsupportedMessage(const ir::Graph &g, ir::NodeId n) {
+  const std::string &kind = g.kindOf(n);
+  const ir::Node &node = g.nodes[n];
+  if (kind == "prim::CallMethod" || kind == "prim::CallFunction")
+    return fmt::format("{} is not analysed (inline the graph first: torch._C._jit_pass_inline); results unknown", kind);
+  if (kind == "prim::PythonOp") {
+    const ir::Attribute *name = nullptr;
+    for (const ir::Attribute &a : node.attrs)
+      if (a.name == "name") name = &a;
+    return fmt::format("Python op {} runs Python code, which is not analysed; results unknown",
+                       name ? name->text : std::string("(unnamed)"));
+  }
+  return fmt::format("{} is not analysed; results unknown", kind);
+}
+
+} // namespace
 
 bool Solver::isWrappedScalarConstant(ir::ValueId v) const {
   if (!plan_->scalarTensorLiteral[v]) return false; // not prim::Constant[value={number}]
@@ -97,8 +116,7 @@ bool Solver::transferPrim(ir::NodeId n) {
       for (ir::ValueId o : node.outputs) set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
     return true;
   case KindClass::Unsupported:
-    diag(Severity::Warning, n, "unsupported",
-         fmt::format("{} is not analysed (inline the graph first); results unknown", g.kindOf(n)));
+    diag(Severity::Warning, n, "unsupported", unsupportedMessage(g, n));
     for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
     return true;
   case KindClass::Coarse:

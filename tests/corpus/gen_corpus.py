@@ -7,10 +7,11 @@ comments included), so the files exercise the raw IR format. ctest runs
 `dtypeflow check` on every file: no value may come out wrong.
 
 Run from the repository root with Debian's torch 1.13:
-    /usr/bin/python3 tests/corpus/gen_corpus.py
+    /usr/bin/python3 tests/corpus/gen_corpus.py [CASE ...]
 """
 import os
 import re
+import sys
 import warnings
 
 import torch
@@ -186,9 +187,33 @@ CASES["seq_losses"] = (lambda lp, t, a, b: (F.ctc_loss(lp, t, [5], [2]), F.ctc_l
                        (torch.randn(5, 1, 3).log_softmax(2), T([[1, 2]]), torch.randn(3, 2, dtype=torch.float64), torch.randn(2, 2, dtype=torch.float64)))
 
 
+
+class Scale(torch.autograd.Function):
+    """A Python autograd Function: traced as a `^Scale(...)` prim::PythonOp."""
+
+    @staticmethod
+    def forward(ctx, x, k):
+        return x * k
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+# Python ops, and tensor constants torch prints oddly (a NaN element, an empty tensor).
+CASES["python_op"] = (lambda x, t: (Scale.apply(x, 2.0) + 1, x + T([float("nan"), 1.0, 2.0]), x.sum() + T([]).sum(),
+                                    F.hinge_embedding_loss(x, t, reduction="none"),
+                                    F.soft_margin_loss(t, x, reduction="none")),
+                      (torch.randn(3), torch.randn(2, 3)))
+
+
 def main():
     import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)
+    only = set(sys.argv[1:])  # case names: regenerate just those
     for name, (fn, args) in CASES.items():
+        if only and name not in only:
+            continue
+
         class M(torch.nn.Module):
             def __init__(self):
                 super().__init__()

@@ -74,6 +74,28 @@ TEST(GraphParser, ErrorsCarryLineAndColumn) {
   expectError("graph(%x : Tensor):\n  %s : str = prim::Constant[value=\"abc]()\n", 2, 35, "unterminated");
 }
 
+// What torch prints for a Python autograd Function and for tensor
+// constants whose data starts with `nan` or is empty.
+TEST(GraphParser, PythonOpsAndOddTensorDumps) {
+  auto g = parseIR(R"(graph(%x : Float(3)):
+  %y : Float(3) = ^Scale[inplace=0, module="__main__", Subgraph=<Graph>](2.0, 'a)b', <obj at 0x7f>)(%x) # f.py:1:0
+  %n : Float(2) = prim::Constant[value=nan  1 [ CPUFloatType{2} ]]() # f.py:2:0
+  %e : Float(0) = prim::Constant[value=[ CPUFloatType{0} ]]()
+  %l : int[] = prim::Constant[value=[1, 2]]()
+  return (%y, %n, %e, %l)
+)");
+  const auto &nodes = g->body().nodes;
+  ASSERT_EQ(nodes.size(), 4u);
+  EXPECT_EQ(g->kindOf(nodes[0]), "prim::PythonOp");
+  EXPECT_EQ(g->attr(nodes[0], "name")->text, "Scale");
+  ASSERT_EQ(g->nodes[nodes[0]].inputs.size(), 1u); // the scalars are not inputs
+  EXPECT_EQ(g->attr(nodes[1], "value")->kind, Attribute::LitKind::TensorLiteral);
+  EXPECT_EQ(g->attr(nodes[2], "value")->kind, Attribute::LitKind::TensorLiteral);
+  EXPECT_EQ(g->attr(nodes[3], "value")->kind, Attribute::LitKind::List);
+  expectError("graph(%x : Tensor):\n  %y : Tensor = ^F(1, (2)(%x)\n  return (%y)\n", 2, 19, "unterminated '('");
+  expectError("graph(%x : Tensor):\n  %y : Tensor = ^F[a=1](%x\n", 2, 24, "unterminated '('");
+}
+
 TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
   std::string text = "graph(%c : bool):\n";
   int depth = 100000;

@@ -37,6 +37,27 @@ std::string_view Lexer::skipTensorDump(size_t from) {
   return name;
 }
 
+void Lexer::skipRawParenthesised() {
+  int depth = 1;
+  char quote = 0;
+  uint32_t line = line_, col = col_ - 1; // the '(' just read
+  while (depth > 0) {
+    char c = peek();
+    if (c == '\0' || c == '\n') throw IRSyntaxError(line, col, "unterminated '(' in a Python op's arguments");
+    if (quote) {
+      if (c == '\\') advance();
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    }
+    advance();
+  }
+}
+
 void Lexer::fail(const std::string &msg) const { throw IRSyntaxError(line_, col_, msg); }
 
 void Lexer::skipSpaceAndComments() {
@@ -73,8 +94,9 @@ Token Lexer::next() {
     if (pos_ == from) fail("expected a value name after '%'");
     return finish(Token::Kind::ValueName, from);
   }
-  if (identStart(c)) {
+  if (identStart(c) || (c == '^' && identStart(peek(1)))) { // `^Name`: a Python op
     size_t from = pos_;
+    if (c == '^') advance();
     while (true) {
       if (identChar(peek())) advance();
       else if (peek() == ':' && peek(1) == ':' && identStart(peek(2))) advance(2);

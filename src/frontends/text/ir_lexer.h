@@ -39,6 +39,11 @@ public:
   void skipRestOfLine() {
     while (pos_ < src_.size() && src_[pos_] != '\n') advance();
   }
+  /// Just after a '(' token: drop raw text up to its matching ')' on the
+  /// same line, quotes respected. A Python op's scalar arguments are printed
+  /// as Python reprs (`^Fn(2.0, <object at 0x..>)(%x)`), which no grammar
+  /// covers. Fails naming the line when the ')' is missing.
+  void skipRawParenthesised();
 
 private:
   void skipSpaceAndComments();

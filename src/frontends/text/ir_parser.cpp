@@ -228,7 +228,9 @@ private:
   Value parseLiteral(Attribute::LitKind &kind) {
     DepthGuard guard(*this);
     Token t = tok_;
-    if (t.kind == TK::Number || isPunct('(')) {
+    // `nan  1 [ CPUFloatType{2} ]`, `[ CPUFloatType{0} ]` (an empty tensor) too.
+    if (t.kind == TK::Number || isPunct('(') || isPunct('[') ||
+        (t.kind == TK::Ident && (t.text == "nan" || t.text == "inf"))) {
       // A multi-element tensor constant printed as its data: typed by the
       // value's annotation, its elements are not dtype facts.
       if (!lex_.skipTensorDump(t.begin).empty()) {
@@ -322,11 +324,22 @@ private:
       if (!isPunct('=')) expectPunct(',');
     }
     expectPunct('=');
-    if (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos)
+    // `^Name[attrs](python scalars)(%inputs)`: a call of a Python autograd Function.
+    bool pythonOp = tok_.kind == TK::Ident && tok_.text.starts_with('^');
+    if (!pythonOp && (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos))
       fail(tok_, fmt::format("expected an operator name (ns::name) but found {}", describe(tok_)));
-    NodeId n = g_->addNode(block, tok_.text, loc(first));
+    NodeId n = g_->addNode(block, pythonOp ? std::string_view("prim::PythonOp") : tok_.text, loc(first));
+    if (pythonOp) {
+      std::string fn(tok_.text.substr(1));
+      g_->nodes[n].attrs.push_back({"name", fn, Attribute::LitKind::String, Value::string(fn)});
+    }
     bump();
     if (isPunct('[')) parseAttrs(g_->nodes[n]);
+    if (pythonOp) {
+      if (!isPunct('(')) fail(tok_, fmt::format("expected '(' and the Python op's scalar arguments but found {}", describe(tok_)));
+      lex_.skipRawParenthesised();
+      bump();
+    }
     std::vector<ValueId> ins = parseUses();
     g_->nodes[n].inputs = std::move(ins);
     if (isPunct(',')) { // `, scope: a/b.c` printed by torch: skip the rest of the line

@@ -757,10 +757,22 @@ void registerNnLayers(Registry &r) {
       .sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
       .variant({{"input1", "float64[3]"}, {"input2", "float64[3]"}, {"target", "sweep![3]"}})
       .variant({{"reduction", "0"}});
-  r.add("aten::hinge_embedding_loss", loss, sameFloatLoss({"self", "target"}, lossOfSelf))
-      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}});
-  r.add("aten::soft_margin_loss", loss, sameFloatLoss({"self", "target"}, lossOfSelf))
-      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}});
+  // hinge: where(target ...) broadcasts self with target.
+  r.add("aten::hinge_embedding_loss", loss, sameFloatLoss({"self", "target"}, [](const OpCall &c) {
+     return lossRank(c, broadcast2(c, "self", "target"));
+   })).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+      .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
+      .variant({{"self", "float32[]"}, {"target", "float32[3]"}, {"reduction", "0"}});
+  // soft_margin writes into a tensor of self's shape: a target that
+  // broadcasts to more dims is refused.
+  r.add("aten::soft_margin_loss", loss, [lossOfSelf](const OpCall &c) -> RuleResult {
+     auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
+     if (sr && br && *br > *sr)
+       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
+     return sameFloatLoss({"self", "target"}, lossOfSelf)(c);
+   }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+      .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
+      .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}});
   r.add("aten::triplet_margin_loss", loss, sameFloatLoss({"anchor", "positive", "negative"}, [](const OpCall &c) {
      Rank b = broadcastRank({c.rank("anchor"), c.rank("positive"), c.rank("negative")});
      return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
