@@ -55,6 +55,10 @@ public:
   void joinInto(ir::ValueId v, const Value &val);
   void diag(Severity s, ir::NodeId n, std::string category, std::string message,
             ir::ValueId v = ir::kNoId);
+  /// Forget the diagnostics reported since `mark` (a loop visit that was
+  /// not on the fixpoint state), so a later visit may report them again.
+  void dropDiagnosticsFrom(size_t mark);
+  static std::string diagnosticKey(ir::NodeId n, std::string_view category, std::string_view message);
   /// The coarse value of a written type (kind only, no dtype/rank).
   Value coarse(ir::ValueId v) const;
 
@@ -68,7 +72,7 @@ private:
   bool visitNode(ir::NodeId n, int depth);
   void visitIf(ir::NodeId n, int depth);
   void visitLoop(ir::NodeId n, int depth);
-  void checkWrittenTypes(ir::NodeId n);
+  void checkWrittenType(ir::ValueId v);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
   /// Is `v` used after node `n` (or again, in a loop)? (the plan's facts, or this call's)
@@ -112,7 +116,6 @@ private:
   std::optional<InPlaceUses> ownUses_; ///< when the plan has none: built on the first need
 
   Result &out_;
-  int quiet_ = 0;        ///< >0 while iterating a loop to its fixpoint
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)
   uint64_t visits_ = 0, visitBudget_ = 0;
   std::unordered_set<std::string> seen_; ///< dedup of diagnostics
