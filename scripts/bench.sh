@@ -28,6 +28,6 @@ GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
   "$out/dtypeflow_bench" --meta="$out/meta_route.json" --zoo="$out/zoo" "$@" | tee "$out/bench_output.txt"
 if [[ $# == 0 ]]; then
   echo "== the 10^6-node graphs with glibc's default malloc (4 KiB pages) =="
-  "$out/dtypeflow_bench" --benchmark_filter='scale/.*/1000000$' | grep -E '^(graph|scale/[a-z]+/1000000 )'
+  "$out/dtypeflow_bench" --benchmark_filter='scale/.*/1000000/' | grep -E '^(graph|scale/[a-z]+/1000000 )'
 fi | tee "$out/bench_output_default_malloc.txt"
 echo "bench.sh: output saved to $out/bench_output.txt and $out/bench_output_default_malloc.txt"
