@@ -19,11 +19,25 @@ RuleResult toOptionalDtype(const OpCall &c) {
   return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
 }
 
+/// TorchScript's prim `to` overloads with neither a device nor a dtype:
+/// 1.13's to_dispatch (register_prim_ops.cpp) returns self unless `copy`,
+/// and with copy=True converts to `*dtype` of the empty optional, whose
+/// byte is 0: a uint8 copy (measured: `x.to(copy=True)` in TorchScript).
+RuleResult toWithoutTarget(const OpCall &c) {
+  DType self = c.dtype("self");
+  std::optional<bool> copy = c.has("copy") ? c.arg("copy").boolValue() : std::optional<bool>(false);
+  if (!copy) return Value::tensor(DTypeSet::join(self, DType::UInt8), c.rank("self"));
+  return tensorOf(*copy ? DType::UInt8 : self, c.rank("self"));
+}
+
 /// to.prim_dtype / to.prim_Device take `int? dtype`: the lifting does not
 /// enumerate it, so an unknown code gives an unknown dtype.
 RuleResult toPrimDtype(const OpCall &c) {
   const Value &v = c.arg("dtype");
-  if (v.isNone()) return tensorOf(c.dtype("self"), c.rank("self"));
+  if (v.isNone()) {
+    if (!c.has("device") || c.arg("device").isNone()) return toWithoutTarget(c);
+    return tensorOf(c.dtype("self"), c.rank("self"));
+  }
   if (auto code = v.intValue()) {
     if (auto d = fromC10Code(*code)) return tensorOf(*d, c.rank("self"));
     return Value::tensor(DTypeSet::all(), c.rank("self")); // e.g. a quantized code
@@ -88,9 +102,12 @@ void registerConversions(Registry &r) {
   r.add("aten::_to_copy", fam, keepingShape(toOptionalDtype));
   r.add("aten::to.other", fam, keepingShape(toOther));
   r.add("aten::type_as", fam, keepingShape(toOther));
-  r.add("aten::to.prim_dtype", fam, keepingShape(toPrimDtype)).sample("dtype", "6").variant({{"dtype", "None"}}).variant({{"dtype", "11"}});
-  r.add("aten::to.prim_Device", fam, keepingShape(toPrimDtype)).sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}});
-  r.add("aten::to.prim_other", fam, keepingShape(sameAs("self")));
+  r.add("aten::to.prim_dtype", fam, keepingShape(toPrimDtype)).sample("dtype", "6").variant({{"dtype", "None"}})
+      .variant({{"dtype", "11"}}).variant({{"dtype", "None"}, {"copy", "True"}}).variant({{"dtype", "4"}, {"copy", "True"}});
+  r.add("aten::to.prim_Device", fam, keepingShape(toPrimDtype)).sample("device", "None").sample("dtype", "4")
+      .variant({{"device", "cpu"}, {"dtype", "None"}}).variant({{"device", "cpu"}, {"dtype", "None"}, {"copy", "True"}})
+      .variant({{"device", "None"}, {"dtype", "None"}, {"copy", "True"}});
+  r.add("aten::to.prim_other", fam, keepingShape(toWithoutTarget)).variant({{"copy", "True"}});
   r.add("aten::cpu", fam, keepingShape(sameAs("self")));
   r.add("aten::data", fam, keepingShape(sameAs("self")));
   r.add("aten::chalf", fam, keepingShape(castTo(DType::Complex32)));
