@@ -154,6 +154,23 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
   };
 }
 
+/// conv1d/2d/3d and conv_transpose*d expand each int[] parameter of one
+/// value to the `spatial` dims; any other length is refused.
+RuleFn convParamLengths(RuleFn fn, int spatial) {
+  return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
+    for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
+      if (!c.has(name)) continue;
+      const Value &l = c.arg(name);
+      if (!l.isList() || !l.lengthKnown()) continue;
+      size_t n = l.elements().size();
+      if (n != 1 && n != static_cast<size_t>(spatial))
+        return c.semantic("expected {} to be a single integer value or a list of {} values to match the "
+                          "convolution dimensions, but got {} values", name, spatial, n);
+    }
+    return fn(c);
+  };
+}
+
 RuleResult convBackwardRule(const OpCall &c) {
   // CPU mkldnn runs bf16 activations with an f32 weight, with results
   // whose dtypes and presence do not follow output_mask: unknown.
@@ -651,7 +668,9 @@ void registerConvLinear(Registry &r) {
                   Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    r.add(cv.key, cf, convRule(cv.check)).sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]");
+    r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial))
+        .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
+        .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}});
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
     r.add(k, cf, convRule(BiasCheck::ByTransposed))

@@ -24,6 +24,14 @@ std::optional<RuleError> indexInt64(const OpCall &c, std::string_view n) {
   return std::nullopt;
 }
 
+/// index_select / index_add / index_copy / index_fill / index_reduce take
+/// a vector (or 0-dim) index.
+std::optional<RuleError> vectorIndex(const OpCall &c) {
+  if (auto r = c.rank("index").value(); r && *r > 1)
+    return c.semantic("index is supposed to be a vector (or 0-dim), but got {} dims", *r);
+  return std::nullopt;
+}
+
 std::optional<RuleError> indexInt32or64(const OpCall &c, std::string_view n) {
   DType d = c.dtype(n);
   if (d != DType::Int64 && d != DType::Int32)
@@ -149,9 +157,11 @@ void registerIndexing(Registry &r) {
         .variant({{"indices", "[int64[1]=0]"}, {"values", "sweep![2]"}});
 
   r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = vectorIndex(c)) return *e;
      if (auto e = indexInt32or64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("self"));
-   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0");
+   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0")
+      .variant({{"index", "sweep![1,1]=0"}}).variant({{"index", "int64[]=0"}});
   r.add("aten::gather", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
@@ -192,6 +202,7 @@ void registerIndexing(Registry &r) {
 
   // index_add / index_reduce: an int32/int64 index, a source of self's dtype.
   auto indexAccumulate = [](const OpCall &c) -> RuleResult {
+    if (auto e = vectorIndex(c)) return *e;
     if (auto e = indexInt32or64(c, "index")) return *e;
     if (auto e = sameAsSelf(c, "source")) return *e;
     return tensorOf(c.dtype("self"), c.rank("self"));
@@ -199,7 +210,7 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::index_add", "aten::index_add_"})
     r.add(k, fam, indexAccumulate)
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
-        .sample("alpha", "1");
+        .sample("alpha", "1").variant({{"index", "int64[1,1]=0"}});
   for (const char *k : {"aten::index_reduce", "aten::index_reduce_"})
     r.add(k, fam, indexAccumulate)
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
@@ -213,12 +224,14 @@ void registerIndexing(Registry &r) {
      }).sample("self", "sweep[2,2]").sample("index", "sweep[1]=0").sample("source", "sweep[1]");
   for (const char *k : {"aten::index_copy", "aten::index_copy_"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (auto e = sameAsSelf(c, "source")) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
      }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
          return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
@@ -227,6 +240,7 @@ void registerIndexing(Registry &r) {
       .variant({{"index", "int64[1]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (auto rk = c.rank("value").value(); rk && *rk != 0)
          return c.semantic("index_fill_ only supports a 0-dimensional value tensor, got {}-D", *rk);

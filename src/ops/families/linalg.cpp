@@ -304,15 +304,16 @@ RuleResult condRule(const OpCall &c) {
 }
 
 /// lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots) -> (P, L, U):
-/// any dtype, int32 pivots; what is not unpacked is an empty 1-D tensor.
+/// any dtype; int32 pivots when they are unpacked (otherwise never read);
+/// what is not unpacked is an empty 1-D tensor.
 RuleResult luUnpack(const OpCall &c) {
   DType d = c.dtype("LU_data");
-  if (c.dtype("LU_pivots") != DType::Int32)
-    return c.semantic("lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype, got {}",
-                      name(c.dtype("LU_pivots")));
   Rank r = c.rank("LU_data");
   if (auto k = r.value(); k && *k < 2) return c.semantic("lu_unpack: LU_data must be at least 2-D, got {}-D", *k);
   auto data = c.arg("unpack_data").boolValue(), piv = c.arg("unpack_pivots").boolValue();
+  if (piv && *piv && c.dtype("LU_pivots") != DType::Int32)
+    return c.semantic("lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype, got {}",
+                      name(c.dtype("LU_pivots")));
   Rank lu = !data ? Rank::top() : *data ? r : Rank::exact(1);
   Rank p = !piv ? Rank::top() : *piv ? r : Rank::exact(1);
   return std::vector<Value>{tensorOf(d, p), tensorOf(d, lu), tensorOf(d, lu)};
@@ -474,7 +475,9 @@ void registerLinalg(Registry &r) {
   r.add("aten::symeig", f, symeig).sample("self", "sweep[1,1]=2").variant({{"eigenvectors", "True"}});
   r.add("aten::lu_unpack", f, luUnpack).sample("LU_data", "sweep[2,2]").sample("LU_pivots", "sweep![2]=1")
       .variant({{"LU_data", "sweep![3,2,2]"}, {"LU_pivots", "int32[3,2]=1"}, {"unpack_data", "False"}})
-      .variant({{"LU_data", "sweep![2,2]"}, {"LU_pivots", "int32[2]=1"}, {"unpack_pivots", "False"}});
+      .variant({{"LU_data", "sweep![2,2]"}, {"LU_pivots", "int32[2]=1"}, {"unpack_pivots", "False"}})
+      .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_pivots", "False"}})
+      .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_data", "False"}, {"unpack_pivots", "False"}});
   // prod(shape[ind:]) == prod(shape[:ind]) is a size check: 1x1 matrices pass it.
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
   r.add("aten::nuclear_norm", f, nuclearNorm).sample("self", "sweep[2,2]").variant({{"keepdim", "True"}});

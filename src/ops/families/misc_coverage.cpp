@@ -245,14 +245,24 @@ void registerMiscCoverage(Registry &r) {
       if (rk && *rk == 0) return c.semantic("dimension specified as -1 but tensor has no dimensions");
       if (auto d = c.arg("dim").intValue(); rk && d && (*d < -*rk || *d >= *rk))
         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *d);
-      Rank out = cumulative ? c.rank("y") : (rk ? Rank::exact(*rk - 1) : Rank::top());
+      // A 1-D x is spread along dim; an x of more dims is differenced along
+      // dim and broadcast with y (measured: y 1-D, x 2-D gives a 2-D cumulative).
+      Rank full = c.rank("y");
+      if (withX) {
+        auto rx = c.rank("x").value();
+        full = rx && *rx == 1 ? c.rank("y") : broadcastArgs(c, {"y", "x"});
+      }
+      auto rf = full.value();
+      Rank out = cumulative ? full : (rf ? Rank::exact(std::max<int64_t>(*rf - 1, 0)) : Rank::top());
       return tensorOf(applyKind(PromotionKind::IntToFloat, d), out);
     };
   };
   r.add("aten::trapz.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]");
   r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
-  r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
-  r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]");
+  r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]")
+      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}});
+  r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]")
+      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}});
   r.add("aten::trapezoid.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]").sample("dx", "1")
       .variant({{"dx", "sweep"}}).variant({{"y", "sweep![2,3]"}, {"dim", "-3"}});
   r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1")

@@ -55,6 +55,27 @@ RuleFn keepInput(std::string in, int minRank = 0) {
 
 uint32_t bitOf(int i) { return i >= 0 && i < 32 ? uint32_t{1} << i : 0; }
 
+/// Upsampling's size arguments: output_size (and scale_factors of the .vec
+/// overloads) give one entry per spatial dim; a .vec call gives exactly one.
+RuleFn upsampleArgs(RuleFn fn, int spatial) {
+  return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
+    const Value &size = c.arg("output_size");
+    if (c.has("scale_factors")) {
+      const Value &scales = c.arg("scale_factors");
+      if ((size.isNone() && scales.isNone()) || (size.isList() && scales.isList()))
+        return c.semantic("must specify exactly one of output_size and scale_factors");
+    }
+    for (const char *name : {"output_size", "scale_factors"}) {
+      if (!c.has(name)) continue;
+      const Value &l = c.arg(name);
+      if (l.isList() && l.lengthKnown() && static_cast<int>(l.elements().size()) != spatial)
+        return c.semantic("expected {} to have {} entries (one per spatial dim), got {}", name, spatial,
+                          l.elements().size());
+    }
+    return fn(c);
+  };
+}
+
 /// Size-1 facts for layers that keep the leading (batch, channel) dims and
 /// resize the `spatial` trailing ones: the leading facts of `in` are kept;
 /// a known output size list (`sizes`) gives the trailing ones.
@@ -554,16 +575,28 @@ void registerNnLayers(Registry &r) {
            {"aten::pixel_shuffle", "self", 3, {{"self", "sweep![1,4,2,2]"}, {"upscale_factor", "2"}}},
            {"aten::pixel_unshuffle", "self", 3, {{"self", "sweep![1,1,2,2]"}, {"downscale_factor", "2"}}},
            {"aten::channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
-           {"aten::native_channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
+           {"aten::native_channel_shuffle", "self", 2, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
        }) {
     // Upsampling keeps N and C (and takes a known output size); padding
     // keeps what it does not pad.
     std::string key = k.key;
     RuleFn fn = keepInput(k.in, k.minRank);
-    if (key.find("upsample") != std::string::npos) fn = leadingFacts(fn, k.in, k.minRank - 2, "output_size");
+    if (key.find("upsample") != std::string::npos)
+      fn = upsampleArgs(leadingFacts(fn, k.in, k.minRank - 2, "output_size"), k.minRank - 2);
     else if (key.find("_pad") != std::string::npos) fn = padFacts(fn, k.in, "padding");
     auto e = r.add(k.key, rs, fn);
     for (auto &[a, v] : k.s) e.sample(a, v);
+    if (key.find("upsample") != std::string::npos) {
+      e.variant({{"output_size", "[4,4,4,4]"}});
+      if (key.ends_with(".vec")) {
+        std::string scales = "[2.0";
+        for (int i = 1; i < k.minRank - 2; ++i) scales += ",2.0";
+        e.variant({{"output_size", "None"}, {"scale_factors", scales + "]"}})
+            .variant({{"output_size", "None"}, {"scale_factors", "None"}})
+            .variant({{"scale_factors", scales + "]"}});
+      }
+    }
+    if (key == "aten::native_channel_shuffle") e.variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
   }
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
@@ -687,6 +720,13 @@ void registerNnLayers(Registry &r) {
      if (!canCast(p, t))
        return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(t));
      Rank lossR = broadcast2(c, "self", "target");
+     // The loss is built in place from (1 - target): target's shape.
+     auto tr = c.rank("target").value(), lr = lossR.value();
+     if (tr && lr && *lr > *tr)
+       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self and target)", *tr, *lr);
+     if (present(c, "weight"))
+       if (auto wr = c.rank("weight").value(); wr && lr && *wr > *lr)
+         return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (weight)", *lr, *wr);
      if (present(c, "pos_weight")) {
        std::vector<PromotionOperand> ops{operandOf(c, "pos_weight"), operandOf(c, "target")};
        DType lw = *resultType(ops);
@@ -697,7 +737,11 @@ void registerNnLayers(Registry &r) {
      if (present(c, "weight"))
        if (auto e = inplace(t, lossR, c.dtype("weight"), c.rank("weight"))) return *e;
      return tensorOf(t, lossRank(c, lossR));
-   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5");
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})
+      .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
+      .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
   r.add("aten::poisson_nll_loss", loss, [](const OpCall &c) -> RuleResult {
      auto logIn = c.arg("log_input").boolValue();
      auto full = c.arg("full").boolValue();
@@ -1097,10 +1141,16 @@ void registerNnLayers(Registry &r) {
    }).sample("input", "sweep![2,1,3]").sample("lengths", "sweep![1]=2").sample("batch_first", "False");
   r.add("aten::_pad_packed_sequence", rnn, [](const OpCall &c) -> RuleResult {
      auto rk = c.rank("data").value();
+     auto br = c.rank("batch_sizes").value();
+     if (c.dtype("batch_sizes") != DType::Int64 || (br && *br != 1))
+       return c.semantic("'lengths' argument should be a 1D CPU int64 tensor, but got {} {}-D",
+                         name(c.dtype("batch_sizes")), br ? std::to_string(*br) : std::string("?"));
+     if (rk && *rk == 0) return c.semantic("data must have at least 1 dim, got a 0-dim tensor");
      return std::vector<Value>{tensorOf(c.dtype("data"), rk ? Rank::exact(*rk + 1) : Rank::atLeast1()),
                                tensorOf(DType::Int64, Rank::exact(1))};
    }).sample("data", "sweep![2,3]").sample("batch_sizes", "int64[2]").sample("batch_first", "False")
-      .sample("padding_value", "0.0").sample("total_length", "2");
+      .sample("padding_value", "0.0").sample("total_length", "2")
+      .variant({{"data", "float32[3]"}, {"batch_sizes", "sweep![2]"}}).variant({{"batch_sizes", "int64[1,2]"}});
 
   r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), t = c.dtype("target");

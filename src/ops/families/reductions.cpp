@@ -296,8 +296,16 @@ RuleResult logsumexp(const OpCall &c) {
   DType s = c.dtype("self");
   if (isComplex(s)) return c.semantic("expected floating point type for result tensor, but got {}", name(s));
   const Value &dims = c.arg("dim");
-  if (dims.isList() && dims.lengthKnown() && dims.elements().empty() && c.rank("self").mayBeNonZero())
-    return c.error(ErrorKind::ValueDependent, "an empty dim list does not broadcast for a non-0-dim input");
+  // An empty dim list reduces every dim; without keepdim the kept maxima
+  // ([1] * rank) are added into a 0-dim sum, which fails for any rank >= 1.
+  if (dims.isList() && dims.lengthKnown() && dims.elements().empty() && c.rank("self").mayBeNonZero()) {
+    auto keep = c.arg("keepdim").boolValue();
+    if (keep && !*keep) {
+      if (!c.rank("self").mayBeZero())
+        return c.semantic("an empty dim list without keepdim does not broadcast for a non-0-dim input");
+      return c.error(ErrorKind::ValueDependent, "an empty dim list does not broadcast for a non-0-dim input");
+    }
+  }
   if (auto e = checkDims(c, "dim")) return *e;
   DType out = isIntegral(s, true) ? DType::Float32 : s;
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
@@ -608,8 +616,10 @@ void registerReductions(Registry &r) {
   add("aten::cumsum_", cumOpInPlace).sample("dim", "0");
   add("aten::cumprod_", cumOpInPlace).sample("dim", "0");
   add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
-  add("aten::logsumexp", logsumexp).sample("dim", "[0]");
-  add("aten::special_logsumexp", logsumexp).sample("dim", "[0]");
+  add("aten::logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
+      .variant({{"dim", "[]"}, {"keepdim", "False"}});
+  add("aten::special_logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
+      .variant({{"dim", "[]"}, {"keepdim", "False"}});
   for (const char *k : {"aten::quantile", "aten::nanquantile", "aten::quantile.scalar", "aten::nanquantile.scalar"}) {
     bool scalar = std::string(k).ends_with("scalar");
     r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")

@@ -248,6 +248,19 @@ RuleFn sizedBy(RuleFn fn, std::string list, bool expand) {
   };
 }
 
+/// expand / broadcast_to / repeat: a size list shorter than self's rank is
+/// refused (sizes only ever add leading dims).
+RuleFn noFewerSizes(RuleFn fn, std::string list) {
+  return [fn = std::move(fn), list](const OpCall &c) -> RuleResult {
+    auto len = listLen(c.arg(list));
+    auto rk = c.rank("self").value();
+    if (len && rk && *len < *rk)
+      return c.semantic("the number of sizes provided in {} ({}) must be greater or equal to the number of "
+                        "dimensions in the tensor ({})", list, *len, *rk);
+    return fn(c);
+  };
+}
+
 /// Facts of self's dims reordered: result dim i is self's dim perm[i].
 Value permuted(Value out, const Value &self, const std::vector<int> &perm) {
   UnitDims in = self.unitDims(), u;
@@ -312,12 +325,16 @@ void registerShapeViews(Registry &r) {
       .sample("self", "sweep![2,2]").sample("size", "[4]").sample("stride", "[1]");
   r.add("aten::as_strided", fam, keep(sizeOf("size")))
       .sample("self", "sweep![2,2]").sample("size", "[2]").sample("stride", "[1]");
-  r.add("aten::expand", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]")
-      .variant({{"self", "sweep![1,2]"}, {"size", "[3,-1,-1]"}}).variant({{"self", "sweep![2,1]"}, {"size", "[-1,1]"}});
-  r.add("aten::expand_copy", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]");
-  r.add("aten::broadcast_to", fam, sizedBy(keep(sizeOf("size")), "size", true)).sample("self", "sweep[2]").sample("size", "[2,2]")
-      .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}});
-  r.add("aten::repeat", fam, keep(sizeOf("repeats"))).sample("self", "sweep[2]").sample("repeats", "[2,2]");
+  r.add("aten::expand", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size")).sample("self", "sweep[2]").sample("size", "[2,2]")
+      .variant({{"self", "sweep![1,2]"}, {"size", "[3,-1,-1]"}}).variant({{"self", "sweep![2,1]"}, {"size", "[-1,1]"}})
+      .variant({{"self", "sweep![2,2,2]"}, {"size", "[2,2]"}});
+  r.add("aten::expand_copy", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"))
+      .sample("self", "sweep[2]").sample("size", "[2,2]").variant({{"self", "sweep![2,2]"}, {"size", "[2]"}});
+  r.add("aten::broadcast_to", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"))
+      .sample("self", "sweep[2]").sample("size", "[2,2]")
+      .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2]"}});
+  r.add("aten::repeat", fam, noFewerSizes(keep(sizeOf("repeats")), "repeats")).sample("self", "sweep[2]")
+      .sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}});
   r.add("aten::tile", fam, keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
      if (auto v = rk.value(); v && l) return Rank::exact(std::max(*v, *l));
