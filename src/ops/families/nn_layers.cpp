@@ -801,22 +801,42 @@ void registerNnLayers(Registry &r) {
       .sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
       .variant({{"input1", "float64[3]"}, {"input2", "float64[3]"}, {"target", "sweep![3]"}})
       .variant({{"reduction", "0"}});
-  // hinge: where(target ...) broadcasts self with target.
-  r.add("aten::hinge_embedding_loss", loss, sameFloatLoss({"self", "target"}, [](const OpCall &c) {
-     return lossRank(c, broadcast2(c, "self", "target"));
-   })).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+  // hinge (1.13): margin_clamp = (margin - self).clamp_min_(0) is built in
+  // self's dtype (`Scalar - Tensor` fills a tensor like self), then
+  // where(target ...) broadcasts it with target and the sum keeps self's
+  // dtype; the target's dtype never matters (measured on every pair).
+  r.add("aten::hinge_embedding_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     if (d == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
+     if (isComplex(d)) return c.semantic("clamp is not supported for complex types");
+     Rank out = lossRank(c, broadcast2(c, "self", "target"));
+     if (!isIntegral(d)) return tensorOf(d, out);
+     auto red = c.arg("reduction").intValue();
+     if (!red) return Value::tensor(DTypeSet::join(d, DType::Int64), out);
+     if (*red == 1) return c.semantic("mean(): could not infer output dtype: {} is not floating or complex", name(d));
+     return tensorOf(*red == 2 ? DType::Int64 : d, out); // sum of integers is int64
+   }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+      .variant({{"reduction", "2"}}).variant({{"self", "int32[3]"}, {"target", "sweep![3]"}, {"reduction", "0"}})
       .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
       .variant({{"self", "float32[]"}, {"target", "float32[3]"}, {"reduction", "0"}});
-  // soft_margin writes into a tensor of self's shape: a target that
-  // broadcasts to more dims is refused.
+  // soft_margin: log1p(exp(-self * target)) written into a tensor of self's
+  // dtype and shape: integral selfs cannot hold the float result, complex
+  // targets make any real self complex, and a target that broadcasts to more
+  // dims is refused.
   r.add("aten::soft_margin_loss", loss, [lossOfSelf](const OpCall &c) -> RuleResult {
      auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
      if (sr && br && *br > *sr)
        return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
-     return sameFloatLoss({"self", "target"}, lossOfSelf)(c);
+     DType d = c.dtype("self"), t = c.dtype("target");
+     if (d == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     if (isIntegral(d)) return c.semantic("result type float can't be cast to the desired output type {}", name(d));
+     if (isComplex(t) && !isComplex(d))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(t), name(d));
+     return tensorOf(d, lossOfSelf(c));
    }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
       .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
-      .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}});
+      .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
   r.add("aten::triplet_margin_loss", loss, sameFloatLoss({"anchor", "positive", "negative"}, [](const OpCall &c) {
      Rank b = broadcastRank({c.rank("anchor"), c.rank("positive"), c.rank("negative")});
      return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
