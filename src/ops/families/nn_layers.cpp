@@ -584,6 +584,12 @@ void registerNnLayers(Registry &r) {
     if (key.find("upsample") != std::string::npos)
       fn = upsampleArgs(leadingFacts(fn, k.in, k.minRank - 2, "output_size"), k.minRank - 2);
     else if (key.find("_pad") != std::string::npos) fn = padFacts(fn, k.in, "padding");
+    if (key.find("channel_shuffle") != std::string::npos) // groups <= 0: refused (native_: SIGFPE in 1.13)
+      fn = [fn](const OpCall &c) -> RuleResult {
+        if (auto g = c.arg("groups").intValue(); g && *g <= 0)
+          return c.semantic("number of groups to divide channels in must be positive, got {}", *g);
+        return fn(c);
+      };
     auto e = r.add(k.key, rs, fn);
     for (auto &[a, v] : k.s) e.sample(a, v);
     if (key.find("upsample") != std::string::npos) {
@@ -597,6 +603,8 @@ void registerNnLayers(Registry &r) {
       }
     }
     if (key == "aten::native_channel_shuffle") e.variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
+    if (key == "aten::channel_shuffle") e.variant({{"groups", "0"}});
+
   }
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
