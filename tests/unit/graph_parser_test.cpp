@@ -2,6 +2,7 @@
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 namespace dtf::ir {
@@ -82,10 +83,15 @@ TEST(GraphParser, PythonOpsAndOddTensorDumps) {
   %n : Float(2) = prim::Constant[value=nan  1 [ CPUFloatType{2} ]]() # f.py:2:0
   %e : Float(0) = prim::Constant[value=[ CPUFloatType{0} ]]()
   %l : int[] = prim::Constant[value=[1, 2]]()
-  return (%y, %n, %e, %l)
+  %m : Float(2) = prim::Constant[value=-nan  1 [ CPUFloatType{2} ]]()
+  %d : Double() = prim::Constant[value={-nan}]()
+  return (%y, %n, %e, %l, %m, %d)
 )");
   const auto &nodes = g->body().nodes;
-  ASSERT_EQ(nodes.size(), 4u);
+  ASSERT_EQ(nodes.size(), 6u);
+  EXPECT_EQ(g->attr(nodes[4], "value")->kind, Attribute::LitKind::TensorLiteral);
+  ASSERT_TRUE(g->attr(nodes[5], "value")->literal.floatValue().has_value());
+  EXPECT_TRUE(std::isnan(*g->attr(nodes[5], "value")->literal.floatValue()));
   EXPECT_EQ(g->kindOf(nodes[0]), "prim::PythonOp");
   EXPECT_EQ(g->attr(nodes[0], "name")->text, "Scale");
   ASSERT_EQ(g->nodes[nodes[0]].inputs.size(), 1u); // the scalars are not inputs

@@ -104,10 +104,13 @@ Token Lexer::next() {
     }
     return finish(Token::Kind::Ident, from);
   }
-  if (digit(c) || (c == '-' && (digit(peek(1)) || (peek(1) == 'i' && peek(2) == 'n' && peek(3) == 'f')))) {
+  // `-inf` and `-nan` (x86 prints inf - inf as a negative NaN) are numbers.
+  bool negInfOrNan = c == '-' && ((peek(1) == 'i' && peek(2) == 'n' && peek(3) == 'f') ||
+                                  (peek(1) == 'n' && peek(2) == 'a' && peek(3) == 'n'));
+  if (digit(c) || (c == '-' && digit(peek(1))) || negInfOrNan) {
     size_t from = pos_;
     if (c == '-') advance();
-    if (peek() == 'i') { advance(3); return finish(Token::Kind::Number, from); }
+    if (negInfOrNan) { advance(3); return finish(Token::Kind::Number, from); }
     while (digit(peek())) advance();
     if (peek() == '.') { advance(); while (digit(peek())) advance(); }
     if ((peek() == 'e' || peek() == 'E') &&

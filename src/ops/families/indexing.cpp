@@ -310,11 +310,17 @@ void registerIndexing(Registry &r) {
      return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)),
                                tensorOf(DType::Int64, inverseRank(c, "return_inverse", c.rank("self")))};
    }).variant({{"return_inverse", "True"}});
-  r.add("aten::_unique2", fam, [inverseRank](const OpCall &c) -> RuleResult {
-     return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)),
-                               tensorOf(DType::Int64, inverseRank(c, "return_inverse", c.rank("self"))),
+  // _unique2 fills the inverse (self's shape) when either the inverse or
+  // the counts are asked for (measured: counts alone give a 2-D inverse).
+  r.add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
+     auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
+     Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
+     if ((inv && *inv) || (cnt && *cnt)) inverse = self;
+     else if (inv && cnt) inverse = Rank::exact(1);
+     return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, inverse),
                                tensorOf(DType::Int64, Rank::exact(1))};
-   }).variant({{"return_inverse", "True"}, {"return_counts", "True"}});
+   }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
+      .variant({{"self", "sweep![2,2]"}, {"return_counts", "True"}}).variant({{"self", "float32[]"}, {"return_counts", "True"}});
   r.add("aten::unique_consecutive", fam, [inverseRank](const OpCall &c) -> RuleResult {
      bool noDim = c.arg("dim").isNone();
      Rank out = noDim ? Rank::exact(1) : c.rank("self");

@@ -597,8 +597,15 @@ void registerReductions(Registry &r) {
      Rank self = c.rank("self");
      DimCount dc = dimCount(c.arg("dim"), self.value());
      Rank rk = reducedRank(self, dc, c.arg("keepdim"));
+     // 1.13 quirk: a 0-dim self with a dim and keepdim gives shape [1].
+     if (self.mayBeZero() && !c.arg("dim").isNone()) {
+       auto keep = c.arg("keepdim").boolValue();
+       if (self == Rank::exact(0) && keep && *keep) rk = Rank::exact(1);
+       else if (!keep || *keep) rk = Rank::join(rk, Rank::exact(1));
+     }
      return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)};
-   }).variant({{"dim", "0"}});
+   }).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
+      .variant({{"self", "float32[]"}, {"dim", "-1"}, {"keepdim", "False"}});
   add("aten::max", keepReduce("", ""));
   add("aten::min", keepReduce("", ""));
   add("aten::max.dim", valuesIndices(true, true)).sample("dim", "0");
