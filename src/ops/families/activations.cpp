@@ -235,7 +235,16 @@ void registerActivations(Registry &r) {
 
   add("relu", clampLike("boolean inputs not supported for relu"));
   add("relu6", clampLike("bool inputs not supported for hardtanh"));
-  add("hardtanh", clampLike("bool inputs not supported for hardtanh"), {"min_val", "max_val"});
+  // uint8 refuses negative limits (the defaults are -1 and 1).
+  add("hardtanh", [clamp = clampLike("bool inputs not supported for hardtanh")](const OpCall &c) -> RuleResult {
+    if (c.dtype("self") == DType::UInt8)
+      for (const char *n : {"min_val", "max_val"}) {
+        const Value &v = c.arg(n);
+        auto x = v.floatValue() ? v.floatValue() : v.intValue() ? std::optional<double>(*v.intValue()) : std::nullopt;
+        if (x && *x < 0) return c.semantic("cannot do hardtanh on an unsigned type with negative limits");
+      }
+    return clamp(c);
+  }, {"min_val", "max_val"});
 
   // Self's dtype for every input (CPU kernels are floating-only: gaps).
   add("leaky_relu", id, {"negative_slope"});

@@ -138,6 +138,7 @@ RuleResult scatterSrc(const OpCall &c) {
 
 RuleResult scatterValue(const OpCall &c) {
   if (auto e = indexInt64(c, "index")) return *e;
+  if (auto e = complexValueInto(c, "value", c.dtype("self"))) return *e;
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
 
@@ -194,7 +195,8 @@ void registerIndexing(Registry &r) {
         .sample("reduce", "'sum'");
   for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
     r.add(k, fam, scatterValue)
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2");
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
+        .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
     r.add(k, fam, scatterValue)
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")

@@ -284,6 +284,9 @@ RuleResult nuclearNorm(const OpCall &c) {
   Rank r = c.rank("self");
   if (!c.has("dim") && r.value() && *r.value() != 2)
     return c.semantic("nuclear_norm: expected a 2-D tensor, got {}-D", *r.value());
+  if (c.has("dim"))
+    if (const Value &d = c.arg("dim"); d.isList() && d.lengthKnown() && d.elements().size() != 2)
+      return c.semantic("nuclear norm requires a 'dim' argument of size 2, got {}", d.elements().size());
   auto keep = c.arg("keepdim").boolValue();
   Rank out = !keep ? Rank::top() : *keep ? r : dropped(r, 2);
   return tensorOf(toRealValueType(c.dtype("self")), out);
@@ -482,7 +485,7 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
   r.add("aten::nuclear_norm", f, nuclearNorm).sample("self", "sweep[2,2]").variant({{"keepdim", "True"}});
   r.add("aten::nuclear_norm.dim", f, nuclearNorm).sample("self", "sweep![3,2,2]").sample("dim", "[1,2]")
-      .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}});
+      .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}}).variant({{"dim", "[1]"}});
   r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}});
   r.add("aten::norm_except_dim", f, normExceptDim).sample("v", "sweep[2,3]").sample("dim", "0")
       .variant({{"v", "sweep[2,3]"}, {"dim", "-1"}});

@@ -1001,6 +1001,11 @@ void registerNnLayers(Registry &r) {
       return c.semantic("expected a tensor of floating point or complex values, got {}", name(d));
     auto rk = c.rank("self").value();
     if (rk && *rk != 1 && *rk != 2) return c.semantic("expected a 1D or 2D tensor, got {}-D", *rk);
+    // The hop defaults to n_fft / 4: 0 for n_fft < 4, which is refused.
+    auto nfft = c.arg("n_fft").intValue();
+    auto hop = c.arg("hop_length").isNone() && nfft ? std::optional<int64_t>(*nfft / 4) : c.arg("hop_length").intValue();
+    if (nfft && *nfft <= 0) return c.semantic("stft: expected 0 < n_fft, got n_fft={}", *nfft);
+    if (hop && *hop <= 0) return c.semantic("stft: expected hop_length > 0, got hop_length={}", *hop);
     bool win = present(c, "window");
     DType p = win ? promoteTypes(d, c.dtype("window")) : d;
     const Value &rcArg = c.arg("return_complex");
@@ -1022,7 +1027,8 @@ void registerNnLayers(Registry &r) {
         .variant({{"window", "sweep![4]"}})
         .variant({{"window", "sweep![4]"}, {"return_complex", "False"}})
         .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
-        .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}});
+        .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}})
+        .variant({{"n_fft", "2"}}).variant({{"n_fft", "2"}, {"hop_length", "1"}});
 
   // istft: the inverse of a complex stft (freq, frames) or batched; a real
   // signal unless return_complex; the window joins the dtype.
