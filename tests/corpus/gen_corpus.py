@@ -207,11 +207,14 @@ CASES["python_op"] = (lambda x, t: (Scale.apply(x, 2.0) + 1, x + T([float("nan")
                       (torch.randn(3), torch.randn(2, 3)))
 
 # Found by fuzzing: the inverse _unique2 fills when only counts are asked for, aminmax's
-# 0-dim keepdim quirk, a -nan constant, trapezoid with a multi-dim x, hinge on integers.
-CASES["fuzz_found"] = (lambda x, a, z, y, t: (torch.unique(a, return_counts=True)[1] + 1, torch.aminmax(z, dim=0, keepdim=True)[0] * 2,
-                                             x + (float("inf") - float("inf")), torch.cumulative_trapezoid(y, x=t),
-                                             torch.trapezoid(y, x=t), F.hinge_embedding_loss(a, a, reduction="sum")),
-                       (torch.randn(3), i32(2, 3), torch.tensor(1.5), torch.randn(2), torch.randn(2, 2)))
+# 0-dim keepdim quirk, a -nan constant, trapezoid with a multi-dim x, hinge on integers,
+# an unbatched convolution (unsqueeze, conv, squeeze: the batch dim's size-1 fact).
+CASES["fuzz_found"] = (lambda x, a, z, y, t, u, w: (torch.unique(a, return_counts=True)[1] + 1, torch.aminmax(z, dim=0, keepdim=True)[0] * 2,
+                                                   x + (float("inf") - float("inf")), torch.cumulative_trapezoid(y, x=t),
+                                                   torch.trapezoid(y, x=t), F.hinge_embedding_loss(a, a, reduction="sum"),
+                                                   F.conv1d(u, w) * 2),
+                       (torch.randn(3), i32(2, 3), torch.tensor(1.5), torch.randn(2), torch.randn(2, 2), torch.randn(2, 5),
+                        torch.randn(3, 2, 1)))
 
 
 def main():

@@ -130,6 +130,26 @@ RuleResult bilinearRule(const OpCall &c) {
 /// How a forward convolution treats a bias of another dtype.
 enum class BiasCheck { Always, ComplexOnly, ByTransposed };
 
+/// Size-1 facts of a convolution's result: a batched input (of the
+/// weight's rank) keeps its batch dim; the channel dim is the weight's
+/// dim 0 unless transposed. Spatial dims depend on sizes: unknown.
+Value convFacts(const OpCall &c, const std::string &inputName, Value out) {
+  auto ir = c.rank(inputName).value(), wr = c.rank("weight").value();
+  if (!ir || !wr || *ir > 31) return out;
+  std::optional<bool> transposed = false;
+  if (c.has("transposed")) transposed = c.arg("transposed").boolValue();
+  if (c.key().find("transpose") != std::string::npos) transposed = true;
+  UnitDims in = c.arg(inputName).unitDims(), w = c.arg("weight").unitDims(), u;
+  auto copyBit = [&](UnitDims from, int fromDim, int toDim) {
+    if (from.ones & (1u << fromDim)) u.ones |= 1u << toDim;
+    if (from.others & (1u << fromDim)) u.others |= 1u << toDim;
+  };
+  int channel = *ir == *wr ? 1 : 0;
+  if (*ir == *wr) copyBit(in, 0, 0);
+  if (transposed == false && (*ir == *wr || *ir == *wr - 1)) copyBit(w, 0, channel);
+  return out.withUnitDims(u);
+}
+
 RuleFn convRule(BiasCheck check, std::string inputName = "input") {
   return [=](const OpCall &c) -> RuleResult {
     if (auto e = requireSame(c, {inputName, "weight"})) return *e;
@@ -150,7 +170,7 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
       if (checked)
         return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(c.dtype("bias")));
     }
-    return tensorOf(d, out);
+    return convFacts(c, inputName, tensorOf(d, out));
   };
 }
 

@@ -1113,7 +1113,11 @@ void registerNnLayers(Registry &r) {
       RnnCheck k = rnnCheck(c, in, {"hx", "params"}, act);
       if (k.error) return *k.error;
       DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
-      std::vector<Value> out{Value::tensor(ds, Rank::exact(want))};
+      // The output keeps the input's (seq, batch) dims (packed: its rows);
+      // its last dim is hidden_size * directions.
+      UnitDims f = c.arg(in).unitDims();
+      uint32_t kept = packed ? 0b1 : 0b11;
+      std::vector<Value> out{Value::tensor(ds, Rank::exact(want)).withUnitDims({f.ones & kept, f.others & kept})};
       if (lstm) {
         out.push_back(rankAt(c.arg("hx"), 0, ds));
         out.push_back(rankAt(c.arg("hx"), 1, ds));
