@@ -797,7 +797,6 @@ void registerNnLayers(Registry &r) {
       .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
       .sample("total_weight", "sweep![]");
   auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
-  auto lossOfInput1 = [](const OpCall &c) { return lossRank(c, broadcast2(c, "input1", "input2")); };
   // cosine_embedding_loss: one loss per row (rank of the input minus 1).
   r.add("aten::cosine_embedding_loss", loss, sameFloatLoss({"input1", "input2"}, [](const OpCall &c) {
      Rank b = broadcast2(c, "input1", "input2");
@@ -805,9 +804,23 @@ void registerNnLayers(Registry &r) {
    })).sample("input1", "sweep![2,3]").sample("input2", "sweep![2,3]").sample("target", "float32[2]")
       .variant({{"input1", "float32[2,3]"}, {"input2", "float32[2,3]"}, {"target", "sweep![2]"}})
       .variant({{"reduction", "0"}});
-  r.add("aten::margin_ranking_loss", loss, sameFloatLoss({"input1", "input2", "target"}, lossOfInput1))
-      .sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
+  // margin_ranking (1.13): (-target * (input1 - input2) + margin).clamp_min_(0):
+  // bool operands refuse - (binary or unary), integers become float32 with
+  // the float margin, complex refuses the clamp.
+  r.add("aten::margin_ranking_loss", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("input1") == DType::Bool || c.dtype("input2") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     if (c.dtype("target") == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     Rank diffRank = broadcast2(c, "input1", "input2");
+     std::vector<PromotionOperand> ops{operandOf(c, "target"),
+                                       {promote2(c, "input1", "input2"), diffRank.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+     DType d = *resultType(ops);
+     if (isComplex(d)) return c.semantic("clamp is not supported for complex types ({})", name(d));
+     if (isIntegral(d)) d = DType::Float32; // + margin, a float
+     return tensorOf(d, lossRank(c, broadcastRank({diffRank, c.rank("target")})));
+   }).sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
       .variant({{"input1", "float64[3]"}, {"input2", "float64[3]"}, {"target", "sweep![3]"}})
+      .variant({{"input1", "int32[]"}, {"input2", "sweep![3]"}, {"target", "sweep![]"}})
       .variant({{"reduction", "0"}});
   // hinge (1.13): margin_clamp = (margin - self).clamp_min_(0) is built in
   // self's dtype (`Scalar - Tensor` fills a tensor like self), then
