@@ -493,7 +493,13 @@ RuleResult covariance(const OpCall &c) {
   }
   if (isIntegral(d, true)) d = DType::Float32;
   if (d == DType::Float16 || d == DType::Complex32) return c.missingKernel("no matrix product kernel for {}", name(d));
-  return tensorOf(d, !k ? Rank::top() : Rank::exact(*k == 2 ? 2 : 0));
+  // One variable (a 1-D input, or a single row) gives a 0-dim result.
+  Rank out = !k ? Rank::top() : Rank::exact(0);
+  if (k && *k == 2) {
+    UnitDims u = c.arg("self").unitDims();
+    out = u.ones & 1 ? Rank::exact(0) : u.others & 1 ? Rank::exact(2) : Rank::join(Rank::exact(0), Rank::exact(2));
+  }
+  return tensorOf(d, out);
 }
 
 /// sum_to_size(self, size): a sum down to `size` (len(size) <= rank), so
@@ -514,7 +520,7 @@ RuleResult sumToSize(const OpCall &c) {
   if (size && self.value()) {
     int k = *self.value(), n = static_cast<int>(size->size());
     UnitDims u = c.arg("self").unitDims();
-    if (n != k) same = false;
+    if (n != k || n == 0) same = false; // an empty size is a full sum(), even of a 0-dim self
     bool allOnes = true;
     for (int i = 0; i < k && same != false; ++i) {
       bool one = u.ones >> i & 1, notOne = u.others >> i & 1;
@@ -637,10 +643,11 @@ void registerReductions(Registry &r) {
       .variant({{"self", "sweep![2,3]"}, {"fweights", "sweep![3]"}, {"aweights", "None"}})
       .variant({{"self", "sweep![2,3]"}, {"fweights", "None"}, {"aweights", "sweep![3]"}})
       .variant({{"self", "sweep![3]"}, {"fweights", "None"}, {"aweights", "None"}});
-  add("aten::corrcoef", covariance).sample("self", "sweep[2,3]").variant({{"self", "sweep![3]"}});
+  add("aten::corrcoef", covariance).sample("self", "sweep[2,3]").variant({{"self", "sweep![3]"}})
+      .variant({{"self", "sweep![1,3]"}});
   add("aten::sum_to_size", sumToSize).sample("self", "sweep[2,3]").sample("size", "[1,3]")
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
-      .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}});
+      .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
   // norms
   add("aten::norm.Scalar", normLike("", "p"));
   add("aten::norm.ScalarOpt_dim", normLike("dim", "p")).sample("dim", "[0]");
