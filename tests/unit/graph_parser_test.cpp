@@ -102,6 +102,18 @@ TEST(GraphParser, PythonOpsAndOddTensorDumps) {
   expectError("graph(%x : Tensor):\n  %y : Tensor = ^F[a=1](%x\n", 2, 24, "unterminated '('");
 }
 
+// A sparse tensor prints as `FloatTensor(...)`: its dtype, without sizes.
+TEST(GraphParser, SparseTensorTypesHaveADtypeAndNoRank) {
+  auto g = parseIR(R"(graph(%x : Float(5, 5, strides=[5, 1], requires_grad=0, device=cpu)):
+  %2 : ComplexFloatTensor(requires_grad=0, device=cpu) = aten::to_sparse(%x)
+  return (%2)
+)");
+  const TypeExpr &t = *g->values[g->nodes[g->body().nodes[0]].outputs[0]].type;
+  EXPECT_TRUE(t.isTensor());
+  EXPECT_EQ(t.dtype, DType::Complex64);
+  EXPECT_FALSE(t.rank.has_value());
+}
+
 TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
   std::string text = "graph(%c : bool):\n";
   int depth = 100000;

@@ -230,7 +230,7 @@ Action addCheck(CLI::App &app) {
     }
     printDiagnostics(flags->file, g, r, flags->verbose);
     if (counts.correct + counts.unknown + counts.wrong == 0)
-      fmt::print(stderr, "{}: note: no value past the inputs has a written dtype or rank to compare with "
+      fmt::print(stderr, "{}: note: no value past the inputs has both a written dtype and rank to compare with "
                          "(a saved module or a scripted graph records none; trace it and print the graph)\n",
                  flags->file);
     fmt::print("{} correct, {} unknown, {} wrong\n", counts.correct, counts.unknown, counts.wrong);

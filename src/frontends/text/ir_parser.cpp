@@ -135,8 +135,21 @@ private:
       std::string_view name = tok_.text;
       t->kind = scalarKind(name);
       t->dtype = dtypeFromTorchTypeName(name);
+      // `FloatTensor(requires_grad=0, device=cpu)`: how torch prints a
+      // sparse (non-strided) tensor: its dtype, no sizes (rank unknown).
+      bool noSizes = false;
+      if (t->kind != TypeExpr::Kind::Tensor && name.size() > 6 && name.ends_with("Tensor"))
+        if (auto d = dtypeFromTorchTypeName(name.substr(0, name.size() - 6))) {
+          t->kind = TypeExpr::Kind::Tensor;
+          t->dtype = d;
+          noSizes = true;
+        }
       bump();
       if (isPunct('(')) parseTypeArgs(*t);
+      if (noSizes) {
+        t->rank.reset();
+        t->unitDims = {};
+      }
       else if (isPunct('[') && (name == "Optional" || name == "List")) {
         bump();
         t->kind = name == "List" ? TypeExpr::Kind::List : TypeExpr::Kind::Optional;
