@@ -585,6 +585,18 @@ void registerShapeViews(Registry &r) {
   r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2");
   r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]")
       .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+  // The sections or indices given as a tensor: an int64 0-dim (sections) or 1-D (indices) one.
+  r.add("aten::tensor_split.tensor_indices_or_sections", fam, [split = splitRule(0)](const OpCall &c) -> RuleResult {
+     const char *arg = "tensor_indices_or_sections";
+     if (c.dtype(arg) != DType::Int64)
+       return c.semantic("tensor_split expected {} to have dtype of long, but got {}", arg, name(c.dtype(arg)));
+     if (auto rk = c.rank(arg).value(); rk && *rk > 1)
+       return c.semantic("tensor_split expected {} to be a zero-dimensional or one-dimensional tensor, but got {} dims",
+                         arg, *rk);
+     return split(c);
+   }).sample("self", "sweep![2,2]").sample("tensor_indices_or_sections", "int64[]=2")
+      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "sweep![1]=1"}})
+      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "int64[1,1]=1"}});
   r.add("aten::unbind.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "unbind")) return *e;
      const Value &self = c.arg("self");
