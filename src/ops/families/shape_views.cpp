@@ -373,11 +373,19 @@ void registerShapeViews(Registry &r) {
            {"aten::moveaxis.intlist", {{"self", "sweep![2,2]"}, {"source", "[0]"}, {"destination", "[1]"}}},
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
+           {"aten::narrow_copy", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
        }) {
-    auto e = r.add(s.key, fam, keep(same));
+    RuleFn fn = keep(same);
+    if (std::string_view(s.key).starts_with("aten::narrow")) // narrow() cannot be applied to a 0-dim tensor
+      fn = [fn](const OpCall &c) -> RuleResult {
+        if (auto e = notZeroDim(c, "narrow")) return *e;
+        return fn(c);
+      };
+    auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
+    if (std::string_view(s.key).starts_with("aten::narrow")) e.variant({{"self", "sweep![]"}});
   }
   // fliplr needs 2 dims, flipud 1.
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
@@ -553,6 +561,8 @@ void registerShapeViews(Registry &r) {
   r.add("aten::slice_scatter", fam, keep(same))
       .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1");
   r.add("aten::diagonal_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]");
+  r.add("aten::as_strided_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]")
+      .sample("size", "[2]").sample("stride", "[1]");
 
   // Splits: lists of unknown length. Every piece keeps self's size-1 facts
   // off the split dim.
