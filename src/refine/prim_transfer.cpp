@@ -16,13 +16,10 @@ namespace {
 /// Why a node kind is left unanalysed, and what a user can do about it.
 std::string unsupportedMessage(const ir::Graph &g, ir::NodeId n) {
   const std::string &kind = g.kindOf(n);
-  const ir::Node &node = g.nodes[n];
   if (kind == "prim::CallMethod" || kind == "prim::CallFunction")
     return fmt::format("{} is not analysed (inline the graph first: torch._C._jit_pass_inline); results unknown", kind);
   if (kind == "prim::PythonOp") {
-    const ir::Attribute *name = nullptr;
-    for (const ir::Attribute &a : node.attrs)
-      if (a.name == "name") name = &a;
+    const ir::Attribute *name = g.attr(n, "name");
     return fmt::format("Python op {} runs Python code, which is not analysed; results unknown",
                        name ? name->text : std::string("(unnamed)"));
   }

@@ -145,12 +145,13 @@ private:
           noSizes = true;
         }
       bump();
-      if (isPunct('(')) parseTypeArgs(*t);
-      if (noSizes) {
-        t->rank.reset();
-        t->unitDims = {};
-      }
-      else if (isPunct('[') && (name == "Optional" || name == "List")) {
+      if (isPunct('(')) {
+        parseTypeArgs(*t);
+        if (noSizes) { // no sizes printed: not a 0-dim tensor
+          t->rank.reset();
+          t->unitDims = {};
+        }
+      } else if (isPunct('[') && (name == "Optional" || name == "List")) {
         bump();
         t->kind = name == "List" ? TypeExpr::Kind::List : TypeExpr::Kind::Optional;
         t->elems.push_back(parseType());

@@ -238,11 +238,9 @@ void registerActivations(Registry &r) {
   // uint8 refuses negative limits (the defaults are -1 and 1).
   add("hardtanh", [clamp = clampLike("bool inputs not supported for hardtanh")](const OpCall &c) -> RuleResult {
     if (c.dtype("self") == DType::UInt8)
-      for (const char *n : {"min_val", "max_val"}) {
-        const Value &v = c.arg(n);
-        auto x = v.floatValue() ? v.floatValue() : v.intValue() ? std::optional<double>(*v.intValue()) : std::nullopt;
-        if (x && *x < 0) return c.semantic("cannot do hardtanh on an unsigned type with negative limits");
-      }
+      for (const char *n : {"min_val", "max_val"})
+        if (auto x = c.arg(n).floatValue(); x && *x < 0)
+          return c.semantic("cannot do hardtanh on an unsigned type with negative limits");
     return clamp(c);
   }, {"min_val", "max_val"});
 

@@ -604,7 +604,6 @@ void registerNnLayers(Registry &r) {
     }
     if (key == "aten::native_channel_shuffle") e.variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
     if (key == "aten::channel_shuffle") e.variant({{"groups", "0"}});
-
   }
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
