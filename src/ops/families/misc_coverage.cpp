@@ -18,6 +18,9 @@
 //    CPU-loop internal assert, so it is accepted.
 //  - prims::squeeze / view_of / split_dim: input dtype (checked by hand; the
 //    prims are registered from Python, libtorch has no kernel).
+//  - prims::sqrt: a prim never promotes (meta keeps an integral or bool
+//    dtype), but 1.13's CPU path is aten::sqrt (integral/bool -> float32):
+//    an integral input may give either, so the answer is that pair.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
@@ -145,6 +148,11 @@ void registerMiscCoverage(Registry &r) {
      if (n && *n == 0) return tensorOf(c.dtype("a"), a);
      return tensorOf(c.dtype("a"), Rank::top());
    }).skipConformance(prims);
+  r.add("prims::sqrt", "misc.prims", [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self");
+     if (isIntegral(s, true)) return Value::tensor(DTypeSet::join(s, DType::Float32), c.rank("self"));
+     return tensorOf(s, c.rank("self"));
+   }).skipConformance("1.13 CPU prims route through aten (integral -> float32); meta keeps the dtype");
   r.add("prims::split_dim", "misc.prims", [](const OpCall &c) -> RuleResult {
      Rank a = c.rank("a");
      if (isZeroDim(a)) return c.semantic("split_dim needs a tensor with at least one dimension");
