@@ -297,6 +297,18 @@ void registerElementwiseBinary(Registry &r) {
   for (const char *k : {"aten::special_xlog1py", "aten::special_xlog1py.other_scalar", "aten::special_xlog1py.self_scalar",
                         "aten::special_zeta", "aten::special_zeta.other_scalar", "aten::special_zeta.self_scalar"})
     r.add(k, "binary.int_to_float", simple(PK::IntToFloat, kComplex));
+  // Orthogonal polynomials P(x, n): promoted like xlog1py (measured over every
+  // dtype pair and scalar kind, meta and CPU); no complex kernels anywhere,
+  // and CPU (like CUDA) has no Half/BFloat16 kernel: a missing kernel, not a rule error.
+  for (const char *p : {"chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+                        "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+                        "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+                        "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+                        "laguerre_polynomial_l", "legendre_polynomial_p"})
+    for (const char *ov : {"", ".x_scalar", ".n_scalar"})
+      r.add(std::string("aten::special_") + p + ov, "binary.int_to_float", [](const OpCall &c) {
+        return promoteChecked(c, PK::IntToFloat, kComplex, {"x", "n"});
+      });
 
   // Float-only math without integer promotion: integers have no kernel.
   const unsigned floatOnly = kBool | kInt | kComplex;
