@@ -1,0 +1,65 @@
+//===- ops/families/view_copies.cpp - X_copy ops take X's rule ------------===//
+//
+// Functionalization gave 1.13 a non-aliasing `X_copy` for each view op X
+// (permute_copy, view_copy.dtype, split_copy.Tensor ...): same arguments
+// (names included, checked below), same result dtypes and ranks, only fresh
+// memory. Each one reuses its view's rule and conformance samples, so this
+// family runs after every family that registers a view.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace dtf {
+
+namespace {
+
+bool sameArgumentNames(const Schema &a, const Schema &b) {
+  if (a.args.size() != b.args.size()) return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (a.args[i].name != b.args[i].name) return false;
+  return true;
+}
+
+} // namespace
+
+void registerViewCopies(Registry &r) {
+  // {view, copy}: copies whose view has a rule. narrow/expand/unfold_copy
+  // and lift_fresh_copy have rules of their own.
+  static const char *const kPairs[][2] = {
+      {"aten::alias", "aten::alias_copy"},
+      {"aten::as_strided", "aten::as_strided_copy"},
+      {"aten::detach", "aten::detach_copy"},
+      {"aten::diagonal", "aten::diagonal_copy"},
+      {"aten::permute", "aten::permute_copy"},
+      {"aten::select.int", "aten::select_copy.int"},
+      {"aten::slice.Tensor", "aten::slice_copy.Tensor"},
+      {"aten::split.Tensor", "aten::split_copy.Tensor"},
+      {"aten::split_with_sizes", "aten::split_with_sizes_copy"},
+      {"aten::squeeze", "aten::squeeze_copy"},
+      {"aten::squeeze.dim", "aten::squeeze_copy.dim"},
+      {"aten::t", "aten::t_copy"},
+      {"aten::transpose.int", "aten::transpose_copy.int"},
+      {"aten::unbind.int", "aten::unbind_copy.int"},
+      {"aten::unsqueeze", "aten::unsqueeze_copy"},
+      {"aten::view", "aten::view_copy"},
+      {"aten::view.dtype", "aten::view_copy.dtype"},
+      {"aten::view_as_complex", "aten::view_as_complex_copy"},
+      {"aten::view_as_real", "aten::view_as_real_copy"},
+  };
+  for (const auto &[view, copy] : kPairs) {
+    const OpRule *base = r.find(view);
+    if (!base) throw std::logic_error(std::string(copy) + ": its view " + view + " has no rule");
+    Registry::Entry e = r.add(copy, base->family, base->fn);
+    const OpRule &added = *r.find(copy);
+    if (!sameArgumentNames(*base->schema, *added.schema))
+      throw std::logic_error(std::string(copy) + ": arguments differ from " + view + "'s");
+    for (const auto &[arg, spec] : base->samples.args) e.sample(arg, spec);
+    for (const auto &v : base->samples.variants) e.variant(v.args);
+    if (!base->samples.skipReason.empty()) e.skipConformance(base->samples.skipReason);
+  }
+}
+
+} // namespace dtf
