@@ -79,8 +79,17 @@ RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
     RuleResult r = fn(c);
     if (!r.ok()) return r;
     DType d = c.dtype("self");
-    if (auto out = r.outputs().front().dtype(); checks.castToSelf && out && !canCast(*out, d))
-      return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*out), c10Name(d));
+    if (checks.castToSelf) {
+      // A result of several possible dtypes fails only when none casts.
+      std::optional<DType> bad;
+      bool anyCasts = false;
+      for (DType out : r.outputs().front().dtypes()) {
+        if (canCast(out, d)) anyCasts = true;
+        else bad = out;
+      }
+      if (!anyCasts && bad)
+        return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*bad), c10Name(d));
+    }
     return tensorOf(d, self);
   };
 }

@@ -178,39 +178,10 @@ RuleFn ldexp() {
   };
 }
 
-/// Wrap an out-of-place rule as its in-place variant: the result keeps self's
-/// dtype and rank; the out-of-place result must be castable to self (unless
-/// `castCheck` is off, as for comparisons), and the broadcast of the other
-/// tensor arguments must fit in self.
+/// The in-place form: vocabulary's inPlace with the other tensor arguments
+/// fitting in self (`castCheck` off for comparisons).
 RuleFn inplace(RuleFn f, std::vector<std::string> others, bool castCheck = true) {
-  return [f, others, castCheck](const OpCall &c) -> RuleResult {
-    Rank rs = c.rank("self");
-    for (const std::string &o : others) {
-      const Value &v = c.arg(o);
-      if (!v.isTensor()) continue;
-      Rank ro = v.rank();
-      bool tooBig = (rs.value() && ro.value() && *ro.value() > *rs.value()) ||
-                    (rs == Rank::exact(0) && ro == Rank::atLeast1());
-      if (tooBig)
-        return c.semantic("in-place output {} cannot hold the broadcast with {} {}",
-                          argStr(c, "self"), o, v.str());
-    }
-    RuleResult r = f(c);
-    if (!r.ok()) return r;
-    DType self = c.dtype("self");
-    if (castCheck) {
-      bool anyOk = false;
-      std::optional<DType> bad;
-      for (DType d : r.outputs()[0].dtypes()) {
-        if (canCast(d, self)) anyOk = true;
-        else bad = d;
-      }
-      if (!anyOk && bad)
-        return c.semantic("result type {} can't be cast to the desired output type {}",
-                          name(*bad), name(self));
-    }
-    return tensorOf(self, rs);
-  };
+  return inPlace(std::move(f), {std::move(others), castCheck});
 }
 
 } // namespace
