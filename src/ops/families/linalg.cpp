@@ -415,6 +415,14 @@ void registerLinalg(Registry &r) {
   r.add("aten::addr", f, addr)
       .sample("self", "sweep[2,3]").sample("vec1", "sweep![2]").sample("vec2", "sweep![3]")
       .variant({{"self", "sweep[3]"}, {"vec1", "sweep![2]"}, {"vec2", "sweep![3]"}});
+  // addr_: the outer product is written into self, which must be 2-D.
+  r.add("aten::addr_", f, inPlace([](const OpCall &c) -> RuleResult {
+     if (auto k = c.rank("self").value(); k && *k != 2)
+       return c.semantic("addr_: self must be 2-D to hold the outer product, got {}-D", *k);
+     return addr(c);
+   }))
+      .sample("self", "sweep![2,3]").sample("vec1", "sweep![2]").sample("vec2", "sweep![3]")
+      .variant({{"self", "sweep![3]"}, {"vec1", "sweep![2]"}, {"vec2", "sweep![3]"}});
   r.add("aten::linalg_multi_dot", f, multiDot)
       .sample("tensors", "[sweep![2,2],sweep![2,2]]")
       .variant({{"tensors", "[sweep![2],sweep![2,2]]"}})

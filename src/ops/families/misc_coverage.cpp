@@ -195,13 +195,32 @@ void registerMiscCoverage(Registry &r) {
   });
   // igamma/igammac compute in the promoted dtype: floating only (the
   // integral and complex kernels are missing).
+  RuleFn igamma = [](const OpCall &c) -> RuleResult {
+    DType p = promoteArgs(c, {"self", "other"});
+    Rank rk = broadcastRank({c.rank("self"), c.rank("other")});
+    if (!isFloating(p)) return c.missingKernel("no igamma kernel for {}", name(p));
+    return tensorOf(p, rk);
+  };
   for (const char *op : {"aten::igamma", "aten::igammac", "aten::special_gammainc", "aten::special_gammaincc"})
-    r.add(op, "misc.igamma", [](const OpCall &c) -> RuleResult {
-      DType p = promoteArgs(c, {"self", "other"});
-      Rank rk = broadcastRank({c.rank("self"), c.rank("other")});
-      if (!isFloating(p)) return c.missingKernel("no igamma kernel for {}", name(p));
-      return tensorOf(p, rk);
-    });
+    r.add(op, "misc.igamma", igamma);
+  for (const char *op : {"aten::igamma_", "aten::igammac_"})
+    r.add(op, "misc.igamma", inPlace(igamma, {{"other"}}));
+  // fill_diagonal_(self, fill_value, wrap): self's dtype; at least 2-D (all
+  // dims equal beyond 2); a complex value with an imaginary part does not fit
+  // a real self (value-dependent).
+  r.add("aten::fill_diagonal_", "misc.fill_diagonal", [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     Rank rk = c.rank("self");
+     if (auto n = rk.value(); n && *n < 2) return c.semantic("fill_diagonal_: dimensions must be larger than 1, got {}", *n);
+     if (auto z = c.arg("fill_value").complexValue(); z && z->second != 0 && !isComplex(d) && !isBool(d))
+       return c.error(ErrorKind::ValueDependent, "value ({}+{}j) cannot be converted to {} without overflow", z->first,
+                      z->second, name(d));
+     return tensorOf(d, rk);
+   })
+      .sample("self", "sweep![2,2]")
+      .variant({{"self", "sweep![2,2,2]"}})
+      .variant({{"self", "sweep![3]"}})
+      .variant({{"self", "sweep![2,2]"}, {"wrap", "True"}});
   // histc: a 1-D histogram of self's dtype; floating only (integral, bool
   // and complex CPU kernels are missing; CUDA has integral ones).
   r.add("aten::histc", "misc.histc", [](const OpCall &c) -> RuleResult {
