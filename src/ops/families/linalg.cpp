@@ -519,6 +519,19 @@ void registerLinalg(Registry &r) {
      return tensorOf(c.dtype("LU_data"), maxRank(c.rank("self"), c.rank("LU_data")));
    }).sample("self", "sweep![1,2]").sample("LU_data", "sweep![1,1]=2").sample("LU_pivots", "sweep![1]=1")
       .variant({{"self", "sweep![3,1,2]"}, {"LU_data", "sweep![1,1]=2"}, {"LU_pivots", "int32[1]=1"}});
+  // linalg_lu_solve(LU, pivots, B, left, adjoint): same as lu_solve; with
+  // left=False B is X @ A = B (the same shapes transposed).
+  r.add("aten::linalg_lu_solve", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = sameMatrixDTypes(c, "LU", {"B"})) return *e;
+     if (c.dtype("pivots") != DType::Int32)
+       return c.semantic("pivots must be int32, got {}", name(c.dtype("pivots")));
+     for (const char *m : {"LU", "B"})
+       if (auto k = c.rank(m).value(); k && *k < 2) return c.semantic("{} must have at least 2 dimensions", m);
+     return tensorOf(c.dtype("LU"), maxRank(c.rank("B"), c.rank("LU")));
+   }).sample("B", "sweep![1,2]").sample("LU", "sweep![1,1]=2").sample("pivots", "sweep![1]=1")
+      .variant({{"B", "sweep![3,1,2]"}, {"LU", "sweep![1,1]=2"}, {"pivots", "int32[1]=1"}})
+      .variant({{"B", "sweep![2,1]"}, {"LU", "sweep![1,1]=2"}, {"pivots", "int32[1]=1"}, {"left", "False"}})
+      .variant({{"B", "sweep![1,2]"}, {"LU", "sweep![3,1,1]=2"}, {"pivots", "int32[3,1]=1"}, {"adjoint", "True"}});
   r.add("aten::linalg_ldl_solve", f, [](const OpCall &c) -> RuleResult {
      if (auto e = sameMatrixDTypes(c, "LD", {"B"})) return *e;
      if (!isIntegral(c.dtype("pivots"), false))
