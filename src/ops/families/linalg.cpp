@@ -478,6 +478,26 @@ void registerLinalg(Registry &r) {
       .sample("self", "sweep[1,1]=2").sample("atol", "None").sample("rtol", "None")
       .variant({{"self", "sweep![3,1,1]=2"}, {"atol", "None"}, {"rtol", "None"}})
       .variant({{"self", "sweep![1,1]=2"}, {"atol", "float32[]"}, {"rtol", "None"}});
+  // The single-tolerance-tensor forms: the tolerance (not complex) broadcasts
+  // with the matrices' batch dims.
+  auto withToleranceTensor = [](std::string a, std::string tol, Result res, int matrixDims) {
+    return [a, tol, res, matrixDims](const OpCall &c) -> RuleResult {
+      if (isComplex(c.dtype(tol))) return c.semantic("{} tensor of complex type is not supported", tol);
+      RuleResult out = decomposition(a, {res})(c);
+      if (!out.ok()) return out;
+      auto ra = c.rank(a).value(), rt = c.rank(tol).value();
+      Rank rank = ra && rt ? Rank::exact(std::max(*ra - 2, *rt) + matrixDims) : Rank::top();
+      return Value::tensor(out.outputs()[0].dtypes(), rank);
+    };
+  };
+  r.add("aten::linalg_matrix_rank.tol_tensor", f, withToleranceTensor("input", "tol", {Out::Int64, 2}, 0))
+      .sample("input", "sweep[1,1]=2").sample("tol", "float64[]")
+      .variant({{"input", "sweep![3,1,1]=2"}, {"tol", "sweep![4,1]"}})
+      .variant({{"input", "float32[1,1]=2"}, {"tol", "sweep![2]"}});
+  r.add("aten::linalg_pinv.rcond_tensor", f, withToleranceTensor("self", "rcond", same, 2))
+      .sample("self", "sweep[1,1]=2").sample("rcond", "float64[]")
+      .variant({{"self", "sweep![3,1,1]=2"}, {"rcond", "sweep![4,1]"}})
+      .variant({{"self", "float32[1,1]=2"}, {"rcond", "sweep![2]"}});
   add("aten::geqrf", "self", {same, {Out::Same, 1}});
   add("aten::linalg_ldl_factor", "self", {same, {Out::Info, 1}});
   add("aten::linalg_ldl_factor_ex", "self", {same, {Out::Info, 1}, batchInfo});
