@@ -93,6 +93,19 @@ void registerMiscCoverage(Registry &r) {
       .variant({{"size", "[]"}})
       .variant({{"size", "[4]"}});
 
+  // resize_as(_)(self, the_template): self's dtype, the template's rank.
+  for (const char *k : {"aten::resize_as_", "aten::resize_as"})
+    r.add(k, "misc.resize", [](const OpCall &c) -> RuleResult {
+       return tensorOf(c.dtype("self"), c.rank("the_template"));
+     }).sample("the_template", "float32[2,3]").variant({{"the_template", "sweep"}});
+  // requires_grad_: only floating and complex tensors can require gradients.
+  r.add("aten::requires_grad_", "misc.resize", [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     if (c.arg("requires_grad").boolValue() == true && !isFloating(d) && !isComplex(d))
+       return c.semantic("only Tensors of floating point and complex dtype can require gradients, got {}", name(d));
+     return tensorOf(d, c.rank("self"));
+   }).variant({{"requires_grad", "False"}});
+
   r.add("aten::upsample_nearest2d_backward", "misc.upsample_backward", [](const OpCall &c) -> RuleResult {
      Rank g = c.rank("grad_output");
      if (auto v = g.value(); v && *v != 4)
