@@ -114,6 +114,23 @@ TEST(GraphParser, SparseTensorTypesHaveADtypeAndNoRank) {
   EXPECT_FALSE(t.rank.has_value());
 }
 
+// Debug names are printed unescaped: regnet's `block1-0` submodules give
+// parameter names with '-', and names hold other punctuation too.
+TEST(GraphParser, ValueNamesRunToWhitespaceOrDelimiters) {
+  auto g = parseIR(R"(graph(%trunk.block1-0.proj.weight : Float(2, strides=[1], requires_grad=1, device=cpu),
+      %a/b+c : int):
+  %y-1 : Tensor = aten::add(%trunk.block1-0.proj.weight, %trunk.block1-0.proj.weight, %a/b+c)
+  return (%y-1)
+)");
+  EXPECT_EQ(g->values[g->body().params[0]].name, "trunk.block1-0.proj.weight");
+  EXPECT_EQ(g->values[g->body().params[1]].name, "a/b+c");
+  const Node &add = g->nodes[g->body().nodes[0]];
+  EXPECT_EQ(g->values[add.outputs[0]].name, "y-1");
+  EXPECT_EQ(add.inputs[0], g->body().params[0]);
+  EXPECT_EQ(add.inputs[2], g->body().params[1]);
+  expectError("graph(%x : Tensor):\n  return (%)\n", 2, 12, "expected a value name after '%'");
+}
+
 TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
   std::string text = "graph(%c : bool):\n";
   int depth = 100000;

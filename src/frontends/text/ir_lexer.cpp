@@ -8,6 +8,18 @@ namespace {
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+/// A value's debug name is printed unescaped and may hold any character
+/// (module names like regnet's `block1-0` become `%trunk.block1-0.weight`):
+/// it runs to whitespace or punctuation that follows a name in the printer's
+/// output (`%x : T`, `(%a, %b)`, `%x = ...`).
+bool valueNameChar(char c) {
+  if (static_cast<unsigned char>(c) <= ' ') return false;
+  switch (c) {
+  case ',': case '(': case ')': case '[': case ']': case '{': case '}': case ':': case '=': case '"': case '\'':
+    return false;
+  default: return true;
+  }
+}
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
 } // namespace
@@ -90,7 +102,7 @@ Token Lexer::next() {
   if (c == '%') {
     advance();
     size_t from = pos_;
-    while (identChar(peek())) advance();
+    while (valueNameChar(peek())) advance();
     if (pos_ == from) fail("expected a value name after '%'");
     return finish(Token::Kind::ValueName, from);
   }
