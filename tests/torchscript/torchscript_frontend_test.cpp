@@ -90,6 +90,33 @@ TEST(ModuleLoader, LowersParametersToTypedInputs) {
   std::filesystem::remove(path);
 }
 
+// A scripted module reading non-tensor attributes (a bool, an int list) is
+// beyond LowerGraph: the loader freezes it, so parameters become typed
+// tensor constants and `self` goes away.
+TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
+  torch::jit::Module m("Gate");
+  m.register_parameter("weight", torch::ones({3}, torch::kFloat64), false);
+  m.register_attribute("use_weight", c10::BoolType::get(), true);
+  m.register_attribute("dims", c10::ListType::ofInts(), c10::List<int64_t>({0}));
+  m.define(R"(
+    def forward(self, x):
+        if self.use_weight:
+            x = x * self.weight
+        return x.sum(self.dims)
+  )");
+  auto path = (std::filesystem::temp_directory_path() / "dtf_module_loader_frozen_test.pt").string();
+  m.save(path);
+  std::string text = torchscript::loadModuleAsIR(path);
+  std::filesystem::remove(path);
+  auto g = ir::parseIR(text);
+  ASSERT_EQ(g->body().params.size(), 1u) << text;
+  refine::Options opts;
+  opts.inputTypes.emplace_back(g->values[g->body().params[0]].name, Value::tensor(DType::Int32, Rank::exact(2)));
+  refine::Result r = refine::refineGraph(*g, opts);
+  // int32 x * float64 weight -> float64; summed over one of two dims -> rank 1
+  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
+}
+
 TEST(ModuleLoader, BadFileIsALoadError) {
   EXPECT_THROW(torchscript::loadModuleAsIR("/nonexistent/model.pt"), torchscript::LoadError);
 }

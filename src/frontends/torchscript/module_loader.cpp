@@ -1,6 +1,7 @@
 #include "frontends/torchscript/module_loader.h"
 #include "frontends/torchscript/torchvision_ops.h"
 
+#include <torch/csrc/jit/passes/freeze_module.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/passes/lower_graph.h>
 #include <torch/csrc/jit/ir/constants.h>
@@ -10,6 +11,29 @@
 
 namespace dtf::torchscript {
 
+namespace {
+
+/// Types of tensor constants from their tensors (saved code loses them:
+/// `{2.5}` reloads as `Tensor`).
+void typeTensorConstants(torch::jit::Graph &g) {
+  for (torch::jit::Node *n : g.nodes()) {
+    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
+    auto iv = torch::jit::toIValue(n->output());
+    if (iv && iv->isTensor()) n->output()->setType(c10::TensorType::create(iv->toTensor()));
+  }
+}
+
+std::string frozenIR(const torch::jit::Module &m) {
+  torch::jit::Module frozen = torch::jit::freeze_module(m);
+  std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
+  torch::jit::Inline(*g);
+  if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) g->eraseInput(0);
+  typeTensorConstants(*g);
+  return g->toString(false);
+}
+
+} // namespace
+
 std::string loadModuleAsIR(const std::string &path) {
   try {
     loadTorchvisionOps(); // detection models call torchvision:: ops: they must be registered to load
@@ -17,7 +41,17 @@ std::string loadModuleAsIR(const std::string &path) {
     m.eval();
     std::shared_ptr<torch::jit::Graph> g = m.get_method("forward").graph()->copy();
     torch::jit::Inline(*g);
-    auto [lowered, params] = torch::jit::LowerGraph(*g, m._ivalue());
+    std::shared_ptr<torch::jit::Graph> lowered;
+    std::vector<c10::IValue> params;
+    try {
+      std::tie(lowered, params) = torch::jit::LowerGraph(*g, m._ivalue());
+    } catch (const c10::Error &) {
+      // LowerGraph takes only tensor and module attributes; a scripted module
+      // also reads bools, ints, lists (`self.training`, layer settings).
+      // Freezing folds every attribute into a constant (parameters become
+      // typed tensor constants) and leaves `self` unused.
+      return frozenIR(m);
+    }
     // Name the lowered parameters after their attributes, by tensor identity.
     std::unordered_map<const void *, std::string> names;
     for (const auto &p : m.named_parameters(true)) names.emplace(p.value.unsafeGetTensorImpl(), p.name);
@@ -31,13 +65,7 @@ std::string loadModuleAsIR(const std::string &path) {
       auto it = names.find(t.unsafeGetTensorImpl());
       if (it != names.end()) in->setDebugName(it->second);
     }
-    // Saved code loses the types of tensor constants (`{2.5}` reloads as
-    // `Tensor`); the constant's own tensor has them.
-    for (torch::jit::Node *n : lowered->nodes()) {
-      if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
-      auto iv = torch::jit::toIValue(n->output());
-      if (iv && iv->isTensor()) n->output()->setType(c10::TensorType::create(iv->toTensor()));
-    }
+    typeTensorConstants(*lowered);
     return lowered->toString(false);
   } catch (const c10::Error &e) {
     throw LoadError(e.what_without_backtrace());
