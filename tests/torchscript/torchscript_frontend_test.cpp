@@ -110,8 +110,9 @@ TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
   std::filesystem::remove(path);
   auto g = ir::parseIR(text);
   ASSERT_EQ(g->body().params.size(), 1u) << text;
+  EXPECT_EQ(g->values[g->body().params[0]].name, "x.1") << text; // forward's own name for it
   refine::Options opts;
-  opts.inputTypes.emplace_back(g->values[g->body().params[0]].name, Value::tensor(DType::Int32, Rank::exact(2)));
+  opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Int32, Rank::exact(2)));
   refine::Result r = refine::refineGraph(*g, opts);
   // int32 x * float64 weight -> float64; summed over one of two dims -> rank 1
   EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);

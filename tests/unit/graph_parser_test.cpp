@@ -131,6 +131,19 @@ TEST(GraphParser, ValueNamesRunToWhitespaceOrDelimiters) {
   expectError("graph(%x : Tensor):\n  return (%)\n", 2, 12, "expected a value name after '%'");
 }
 
+// Scripted models return named tuples (googlenet's GoogLeNetOutputs).
+TEST(GraphParser, NamedTupleTypesAreTuplesOfTheirFields) {
+  auto g = parseIR(R"(graph(%x : Tensor, %n : NoneType):
+  %t : NamedTuple(logits : Tensor, aux : Tensor?) = prim::TupleConstruct(%x, %n)
+  return (%t)
+)");
+  const TypeExpr &t = *g->values[g->nodes[g->body().nodes[0]].outputs[0]].type;
+  EXPECT_EQ(t.kind, TypeExpr::Kind::Tuple);
+  ASSERT_EQ(t.elems.size(), 2u);
+  EXPECT_TRUE(t.elems[0]->isTensor());
+  EXPECT_EQ(t.elems[1]->kind, TypeExpr::Kind::Optional);
+}
+
 TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
   std::string text = "graph(%c : bool):\n";
   int depth = 100000;

@@ -24,6 +24,7 @@ TypeExpr::Kind scalarKind(std::string_view name) {
   if (name == "str") return K::Str;
   if (name == "Device") return K::Device;
   if (name == "NoneType") return K::None;
+  if (name == "NamedTuple") return K::Tuple; // its fields follow in parentheses
   return K::Other;
 }
 
@@ -205,7 +206,12 @@ private:
           fail(tok_, fmt::format("expected a size or a name=value in a tensor type, found {}", describe(tok_)));
         }
       } else {
-        t.elems.push_back(parseType());
+        TypePtr e = parseType();
+        if (isPunct(':')) { // `NamedTuple(logits : Tensor, aux : Tensor?)`: a field name, then its type
+          bump();
+          e = parseType();
+        }
+        t.elems.push_back(e);
       }
       if (!isPunct(')')) expectPunct(',');
     }

@@ -23,11 +23,20 @@ void typeTensorConstants(torch::jit::Graph &g) {
   }
 }
 
-std::string frozenIR(const torch::jit::Module &m) {
+/// Inlining and freezing rename inputs as they uniquify names (googlenet's
+/// `x.1` became `x0.11`); give the user inputs back the names forward's
+/// graph shows, so `--input x.1=...` means what it says.
+void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &names) {
+  for (size_t i = 0; i < names.size() && i < g.inputs().size(); ++i)
+    if (g.inputs()[i]->debugName() != names[i]) g.inputs()[i]->setDebugName(names[i]);
+}
+
+std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string> &inputNames) {
   torch::jit::Module frozen = torch::jit::freeze_module(m);
   std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
   torch::jit::Inline(*g);
   if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) g->eraseInput(0);
+  restoreInputNames(*g, inputNames);
   typeTensorConstants(*g);
   return g->toString(false);
 }
@@ -40,6 +49,8 @@ std::string loadModuleAsIR(const std::string &path) {
     torch::jit::Module m = torch::jit::load(path);
     m.eval();
     std::shared_ptr<torch::jit::Graph> g = m.get_method("forward").graph()->copy();
+    std::vector<std::string> inputNames; // after `self`
+    for (size_t i = 1; i < g->inputs().size(); ++i) inputNames.push_back(g->inputs()[i]->debugName());
     torch::jit::Inline(*g);
     std::shared_ptr<torch::jit::Graph> lowered;
     std::vector<c10::IValue> params;
@@ -50,7 +61,7 @@ std::string loadModuleAsIR(const std::string &path) {
       // also reads bools, ints, lists (`self.training`, layer settings).
       // Freezing folds every attribute into a constant (parameters become
       // typed tensor constants) and leaves `self` unused.
-      return frozenIR(m);
+      return frozenIR(m, inputNames);
     }
     // Name the lowered parameters after their attributes, by tensor identity.
     std::unordered_map<const void *, std::string> names;
@@ -65,6 +76,7 @@ std::string loadModuleAsIR(const std::string &path) {
       auto it = names.find(t.unsafeGetTensorImpl());
       if (it != names.end()) in->setDebugName(it->second);
     }
+    restoreInputNames(*lowered, inputNames);
     typeTensorConstants(*lowered);
     return lowered->toString(false);
   } catch (const c10::Error &e) {
