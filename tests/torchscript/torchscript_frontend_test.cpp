@@ -118,6 +118,28 @@ TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
   EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
 }
 
+// A module that sets an attribute (detection models' `_has_warned`) makes
+// LowerGraph throw an ErrorReport, not a c10::Error: it is frozen too.
+TEST(ModuleLoader, FreezesModulesThatSetAttributes) {
+  torch::jit::Module m("Counter");
+  m.register_parameter("weight", torch::ones({3}, torch::kFloat64), false);
+  m.register_attribute("calls", c10::IntType::get(), 0);
+  m.define(R"(
+    def forward(self, x):
+        self.calls = self.calls + 1
+        return x + self.weight
+  )");
+  auto path = (std::filesystem::temp_directory_path() / "dtf_module_loader_setattr_test.pt").string();
+  m.save(path);
+  std::string text = torchscript::loadModuleAsIR(path);
+  std::filesystem::remove(path);
+  auto g = ir::parseIR(text);
+  refine::Options opts;
+  opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Float32, Rank::exact(1)));
+  refine::Result r = refine::refineGraph(*g, opts);
+  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
+}
+
 TEST(ModuleLoader, BadFileIsALoadError) {
   EXPECT_THROW(torchscript::loadModuleAsIR("/nonexistent/model.pt"), torchscript::LoadError);
 }

@@ -26,17 +26,24 @@ void typeTensorConstants(torch::jit::Graph &g) {
 /// Inlining and freezing rename inputs as they uniquify names (googlenet's
 /// `x.1` became `x0.11`); give the user inputs back the names forward's
 /// graph shows, so `--input x.1=...` means what it says.
-void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &names) {
-  for (size_t i = 0; i < names.size() && i < g.inputs().size(); ++i)
-    if (g.inputs()[i]->debugName() != names[i]) g.inputs()[i]->setDebugName(names[i]);
+void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &names, size_t first) {
+  for (size_t i = 0; i < names.size() && first + i < g.inputs().size(); ++i)
+    if (g.inputs()[first + i]->debugName() != names[i]) g.inputs()[first + i]->setDebugName(names[i]);
 }
 
 std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string> &inputNames) {
   torch::jit::Module frozen = torch::jit::freeze_module(m);
   std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
   torch::jit::Inline(*g);
-  if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) g->eraseInput(0);
-  restoreInputNames(*g, inputNames);
+  // `self` stays only when the module sets attributes (its state is read back).
+  size_t first = 1;
+  if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) {
+    g->eraseInput(0);
+    first = 0;
+  } else if (!g->inputs().empty()) {
+    g->inputs()[0]->setDebugName("self");
+  }
+  restoreInputNames(*g, inputNames, first);
   typeTensorConstants(*g);
   return g->toString(false);
 }
@@ -56,9 +63,10 @@ std::string loadModuleAsIR(const std::string &path) {
     std::vector<c10::IValue> params;
     try {
       std::tie(lowered, params) = torch::jit::LowerGraph(*g, m._ivalue());
-    } catch (const c10::Error &) {
-      // LowerGraph takes only tensor and module attributes; a scripted module
-      // also reads bools, ints, lists (`self.training`, layer settings).
+    } catch (const std::exception &) { // c10::Error, or an ErrorReport for SetAttr
+      // LowerGraph takes only tensor and module attributes that are read; a
+      // scripted module also reads bools, ints, lists (`self.training`, layer
+      // settings) and may set attributes (detection models' `_has_warned`).
       // Freezing folds every attribute into a constant (parameters become
       // typed tensor constants) and leaves `self` unused.
       return frozenIR(m, inputNames);
@@ -76,7 +84,7 @@ std::string loadModuleAsIR(const std::string &path) {
       auto it = names.find(t.unsafeGetTensorImpl());
       if (it != names.end()) in->setDebugName(it->second);
     }
-    restoreInputNames(*lowered, inputNames);
+    restoreInputNames(*lowered, inputNames, 0);
     typeTensorConstants(*lowered);
     return lowered->toString(false);
   } catch (const c10::Error &e) {
