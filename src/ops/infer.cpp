@@ -2,6 +2,7 @@
 
 #include "ops/notation.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -262,11 +263,12 @@ BindResult bindArguments(const Schema &schema, std::span<const Value> positional
   BindResult out;
   const size_t n = schema.args.size();
   std::vector<std::optional<Value>> slots(n);
-  if (positional.size() > n) {
+  if (positional.size() > n && !schema.varargs) {
     out.error = fmt::format("{}: takes {} arguments, {} given", schema.key(), n, positional.size());
     return out;
   }
-  for (size_t i = 0; i < positional.size(); ++i) slots[i] = positional[i];
+  // Arguments past a varargs schema's named ones (`format(str, ...)`) bind to nothing.
+  for (size_t i = 0; i < std::min(positional.size(), n); ++i) slots[i] = positional[i];
   for (const auto &[argName, v] : named) {
     int i = schema.argIndex(argName);
     if (i < 0) {

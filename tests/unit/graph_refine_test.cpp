@@ -229,6 +229,27 @@ TEST(GraphRefine, PrimOpsOnPythonValues) {
   EXPECT_EQ(r["e"].intValue(), 3);
 }
 
+// Scripted MultiheadAttention: `[q] + kv.chunk(2)` is aten::add.t, unpacked
+// into three tensors; `format(str, ...)` (varargs) binds without a warning.
+TEST(GraphRefine, ListConcatenationAndVarargsOps) {
+  auto r = run(R"(graph(%q : Float(2, 3), %kv : Double(2, 6), %e : int):
+  %two : int = prim::Constant[value=2]()
+  %one : int = prim::Constant[value=1]()
+  %msg : str = prim::Constant[value="{} {}"]()
+  %s : str = aten::format(%msg, %e, %q)
+  %l : Tensor[] = prim::ListConstruct(%q)
+  %c : Tensor[] = aten::chunk(%kv, %two, %one)
+  %all : Tensor[] = aten::add(%l, %c)
+  %a : Tensor, %b : Tensor, %d : Tensor = prim::ListUnpack(%all)
+  %fixed : Tensor[] = aten::add(%l, %l)
+  %x : Tensor, %y : Tensor = prim::ListUnpack(%fixed)
+  return (%a, %b, %y)
+)");
+  EXPECT_EQ(r["a"].dtypes(), DTypeSet::join(DType::Float32, DType::Float64)); // chunk's count is not known
+  EXPECT_EQ(r["y"].str(), "float32:r2");
+  EXPECT_FALSE(r.has("no-overload")); // also what a refused binding reports
+}
+
 TEST(GraphRefine, UnknownOpIsAWarningNotACrash) {
   auto r = run(R"(graph(%x : Float(2)):
   %y : Tensor = foo::bar(%x)

@@ -837,6 +837,18 @@ void registerShapeViews(Registry &r) {
      return s.isBottom() ? Value::top() : s;
    }).sample("idx", "1").variant({{"idx", "-2"}}).variant({{"idx", "2"}});
   r.add("aten::list.t", py, [](const OpCall &c) -> RuleResult { return c.arg("l"); });
+  // `a + b` of lists (scripted MultiheadAttention: [q] + kv.chunk(2)):
+  // the concatenation, element by element when both lengths are known.
+  r.add("aten::add.t", py, [](const OpCall &c) -> RuleResult {
+    const Value &a = c.arg("a"), &b = c.arg("b");
+    if (!a.isList() || !b.isList()) return Value::top();
+    if (a.lengthKnown() && b.lengthKnown()) {
+      std::vector<Value> elems = a.elements();
+      elems.insert(elems.end(), b.elements().begin(), b.elements().end());
+      return Value::list(std::move(elems));
+    }
+    return Value::listOf(Value::join(a.elementSummary(), b.elementSummary()));
+  });
 }
 
 } // namespace dtf
