@@ -36,6 +36,9 @@ expect(["infer-op", "aten::cat", "[int8:r1,float16:r1]"], 0, out="float16")
 expect(["result-type", "[int8:r1,float]"], 2, err="expected a tensor or a Python number")
 # --input takes one NAME=TYPE; the file may follow it.
 expect(["annotate", "--input", "x.1=float64:r2", EXAMPLE, "--format", "json"], 0, out='"values"')
+# An input may be named by its Python name when one input alone carries it.
+expect(["annotate", "--input", "x=float64:r2", EXAMPLE, "--format", "json"], 0, out='"x.1": {\n      "dtype": "float64",\n      "rank": 2')
+expect(["annotate", "--input", "y=float64:r2", EXAMPLE], 2, err="--input y: no such graph input (inputs: x.1, ids.1")
 # Malformed operands.
 for bad in ["j", "+j", "1+j", "int8:", "float32:r999", "floot32:r1", "int8:r1:r2", ":r1"]:
     expect(["result-type", bad, "int8:r1"], 2, err="dtypeflow: ")

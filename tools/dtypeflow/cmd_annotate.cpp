@@ -16,6 +16,7 @@
 #include "pt_import.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -28,16 +29,39 @@ struct Loaded {
   int exitCode = 0; ///< non-zero: could not load (message printed)
 };
 
-/// Every --input must name a graph input (names differ between .ir and .pt: `x` vs `x.1`).
-void checkInputNames(const ir::Graph &g, const refine::Options &o) {
-  for (const auto &[name, v] : o.inputTypes) {
-    bool found = false;
+/// The part of a debug name before TorchScript's uniquing suffix (`x.1` -> `x`).
+std::string_view baseName(std::string_view n) {
+  size_t dot = n.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == n.size()) return n;
+  for (size_t i = dot + 1; i < n.size(); ++i)
+    if (n[i] < '0' || n[i] > '9') return n;
+  return n.substr(0, dot);
+}
+
+/// Every --input must name a graph input: exactly, or by its Python name when
+/// one input alone carries it (`x` for a saved module's `x.1`).
+void resolveInputNames(const ir::Graph &g, refine::Options &o) {
+  for (auto &[name, v] : o.inputTypes) {
     std::string names;
-    for (ir::ValueId p : g.body().params) {
-      found = found || g.values[p].name == name;
-      names += (names.empty() ? "" : ", ") + g.values[p].name;
+    std::vector<std::string> byBase;
+    bool exact = false;
+    for (size_t i = 0; i < g.body().params.size(); ++i) {
+      const std::string &n = g.values[g.body().params[i]].name;
+      exact = exact || n == name;
+      if (baseName(n) == name) byBase.push_back(n);
+      if (i < 8) names += (names.empty() ? "" : ", ") + n; // a model has hundreds (its parameters)
     }
-    if (!found) throw UsageError(fmt::format("--input {}: no such graph input (inputs: {})", name, names));
+    if (exact) continue;
+    if (byBase.size() == 1) {
+      name = byBase[0];
+      continue;
+    }
+    if (byBase.size() > 1)
+      throw UsageError(fmt::format("--input {}: several graph inputs have that name ({}): give one exactly", name,
+                                   fmt::join(byBase, ", ")));
+    size_t count = g.body().params.size();
+    throw UsageError(fmt::format("--input {}: no such graph input (inputs: {}{})", name, names,
+                                 count > 8 ? fmt::format(", ... {} in all", count) : ""));
   }
 }
 
@@ -134,7 +158,7 @@ void addCommon(CLI::App *sub, CommonFlags &f) {
                   "scalar, as torch.jit.trace records it) or 'strict' (both readings must agree)")
       ->check(CLI::IsMember({"traced", "strict"}));
   // One NAME=TYPE per --input (repeat the flag), so `--input x=float32:r4 FILE` leaves FILE alone.
-  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x=float32:r4 (operand notation)")
+  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x.1=float32:r4 (operand notation); x alone names the one input x.N")
       ->allow_extra_args(false);
   sub->add_flag("-v,--verbose", f.verbose, "print every diagnostic (also each op without a rule)");
 }
@@ -171,7 +195,7 @@ Action addAnnotate(CLI::App &app) {
     refine::Options opts = optionsFrom(*flags);
     Loaded l = load(flags->file);
     if (l.exitCode) return l.exitCode;
-    checkInputNames(*l.graph, opts);
+    resolveInputNames(*l.graph, opts);
     refine::Result r = refine::refineGraph(*l.graph, opts);
     std::string text = *format == "json" ? ir::reportJson(*l.graph, r).dump(2) + "\n" : ir::printIR(*l.graph, &r);
     if (!text.empty() && text.back() != '\n') text += '\n';
@@ -205,7 +229,7 @@ Action addCheck(CLI::App &app) {
     Loaded l = load(flags->file);
     if (l.exitCode) return l.exitCode;
     const ir::Graph &g = *l.graph;
-    checkInputNames(g, opts);
+    resolveInputNames(g, opts);
     refine::Result r = refine::refineGraph(g, opts);
     refine::CheckCounts counts;
     for (size_t v = 0; v < g.values.size(); ++v) {
