@@ -30,6 +30,23 @@ std::string annotated(const std::string &text) {
   return ir::printIR(*g, &r);
 }
 
+/// Save `m`, load it back through the .pt frontend, and parse the IR it gives.
+std::unique_ptr<ir::Graph> savedAndLoaded(torch::jit::Module &m, const std::string &fileName, std::string *text) {
+  auto path = (std::filesystem::temp_directory_path() / fileName).string();
+  m.save(path);
+  *text = torchscript::loadModuleAsIR(path);
+  std::filesystem::remove(path);
+  return ir::parseIR(*text);
+}
+
+/// The return value's inferred type with `x.1` typed as `x`.
+std::string returnTypeWith(const ir::Graph &g, Value x) {
+  refine::Options opts;
+  opts.inputTypes.emplace_back("x.1", x);
+  refine::Result r = refine::refineGraph(g, opts);
+  return r.values[g.body().returns[0]].str();
+}
+
 class AnnotatedExample : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AnnotatedExample, ReparsesWithLibtorch) {
@@ -104,18 +121,12 @@ TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
             x = x * self.weight
         return x.sum(self.dims)
   )");
-  auto path = (std::filesystem::temp_directory_path() / "dtf_module_loader_frozen_test.pt").string();
-  m.save(path);
-  std::string text = torchscript::loadModuleAsIR(path);
-  std::filesystem::remove(path);
-  auto g = ir::parseIR(text);
+  std::string text;
+  auto g = savedAndLoaded(m, "dtf_module_loader_frozen_test.pt", &text);
   ASSERT_EQ(g->body().params.size(), 1u) << text;
   EXPECT_EQ(g->values[g->body().params[0]].name, "x.1") << text; // forward's own name for it
-  refine::Options opts;
-  opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Int32, Rank::exact(2)));
-  refine::Result r = refine::refineGraph(*g, opts);
   // int32 x * float64 weight -> float64; summed over one of two dims -> rank 1
-  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
+  EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Int32, Rank::exact(2))), "float64:r1") << text;
 }
 
 // A module that sets an attribute (detection models' `_has_warned`) makes
@@ -129,15 +140,9 @@ TEST(ModuleLoader, FreezesModulesThatSetAttributes) {
         self.calls = self.calls + 1
         return x + self.weight
   )");
-  auto path = (std::filesystem::temp_directory_path() / "dtf_module_loader_setattr_test.pt").string();
-  m.save(path);
-  std::string text = torchscript::loadModuleAsIR(path);
-  std::filesystem::remove(path);
-  auto g = ir::parseIR(text);
-  refine::Options opts;
-  opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Float32, Rank::exact(1)));
-  refine::Result r = refine::refineGraph(*g, opts);
-  EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r1") << ir::printIR(*g, &r);
+  std::string text;
+  auto g = savedAndLoaded(m, "dtf_module_loader_setattr_test.pt", &text);
+  EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Float32, Rank::exact(1))), "float64:r1") << text;
 }
 
 TEST(ModuleLoader, BadFileIsALoadError) {
