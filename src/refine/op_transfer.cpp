@@ -195,8 +195,8 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
 
 /// What a mutating op may add to the list passed as argument `i`.
 Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
-  if ((s.name == "aten::append" || s.name == "aten::insert") && args.size() >= 2) return args.back();
-  if (s.name == "aten::extend" && args.size() >= 2) return args[1].elementSummary();
+  if (growsListByElements(s.name) && args.size() >= 2)
+    return s.name == "aten::extend" ? args[1].elementSummary() : args.back();
   const SchemaType *inner = s.args[i].type->inner();
   return inner ? unknownOfType(*inner) : Value::top();
 }

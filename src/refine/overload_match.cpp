@@ -82,9 +82,8 @@ namespace {
 int overloadScore(const Schema &s, std::span<const Value> args, size_t numOutputs, bool exactArity) {
   if (!s.varReturns && s.returns.size() != numOutputs) return -1;
   // `aten::format(str self, ...)`: the named arguments must fit, any number follow.
-  if (args.size() > s.args.size() && !s.varargs) return -1;
-  if (exactArity && args.size() < s.args.size()) return -1;
-  if (exactArity && args.size() != s.args.size() && !s.varargs) return -1;
+  if (!s.varargs && args.size() > s.args.size()) return -1;
+  if (exactArity && (s.varargs ? args.size() < s.args.size() : args.size() != s.args.size())) return -1;
   int score = 0;
   for (size_t i = 0; i < s.args.size(); ++i) {
     if (i >= args.size()) {

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "ops/registry.h"
+#include "refine/refine.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -101,10 +102,9 @@ std::string renderReport(const ReportInputs &in) {
   }
   size_t exampleCovered = 0;
   std::vector<std::string> exampleMissing;
-  // List mutation (append/insert/extend) is the solver's own transfer
-  // (refine/op_transfer.cpp, addedToList), not a dtype rule.
+  // List mutation (append/insert/extend) is the solver's own transfer, not a dtype rule.
   auto solverOp = [](const std::string &k) {
-    return k.starts_with("prim::") || k == "aten::append.t" || k == "aten::insert.t" || k == "aten::extend.t";
+    return k.starts_with("prim::") || refine::growsListByElements(std::string_view(k).substr(0, k.find('.')));
   };
   for (const std::string &k : in.exampleOps) {
     if (registered.count(k) || solverOp(k)) ++exampleCovered;

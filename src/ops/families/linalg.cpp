@@ -530,25 +530,23 @@ void registerLinalg(Registry &r) {
      if (auto e = sameMatrixDTypes(c, "self", {"input2", "input3"})) return *e;
      return tensorOf(c.dtype("self"), c.rank("input3"));
    }).sample("self", "sweep![2,2]").sample("input2", "sweep![1]").sample("input3", "sweep![2,2]");
-  // lu_solve(B, LU, pivots): int32 pivots; X has B's shape (with LU's batch).
-  r.add("aten::lu_solve", f, [](const OpCall &c) -> RuleResult {
-     if (auto e = sameMatrixDTypes(c, "LU_data", {"self"})) return *e;
-     if (c.dtype("LU_pivots") != DType::Int32)
-       return c.semantic("LU_pivots must be int32, got {}", name(c.dtype("LU_pivots")));
-     if (auto k = c.rank("self").value(); k && *k < 2) return c.semantic("B must have at least 2 dimensions");
-     return tensorOf(c.dtype("LU_data"), maxRank(c.rank("self"), c.rank("LU_data")));
-   }).sample("self", "sweep![1,2]").sample("LU_data", "sweep![1,1]=2").sample("LU_pivots", "sweep![1]=1")
+  // lu_solve(B, LU, pivots) and linalg_lu_solve(LU, pivots, B, left,
+  // adjoint): int32 pivots; X has B's shape (with LU's batch); with
+  // left=False, X @ A = B (the same shapes transposed).
+  auto luSolve = [](std::string lu, std::string pivots, std::string b, bool luMatrixChecked) {
+    return [=](const OpCall &c) -> RuleResult {
+      if (auto e = sameMatrixDTypes(c, lu, {b})) return *e;
+      if (c.dtype(pivots) != DType::Int32)
+        return c.semantic("{} must be int32, got {}", pivots, name(c.dtype(pivots)));
+      if (auto k = c.rank(b).value(); k && *k < 2) return c.semantic("B must have at least 2 dimensions");
+      if (auto k = c.rank(lu).value(); luMatrixChecked && k && *k < 2)
+        return c.semantic("LU must have at least 2 dimensions");
+      return tensorOf(c.dtype(lu), maxRank(c.rank(b), c.rank(lu)));
+    };
+  };
+  r.add("aten::lu_solve", f, luSolve("LU_data", "LU_pivots", "self", false)).sample("self", "sweep![1,2]").sample("LU_data", "sweep![1,1]=2").sample("LU_pivots", "sweep![1]=1")
       .variant({{"self", "sweep![3,1,2]"}, {"LU_data", "sweep![1,1]=2"}, {"LU_pivots", "int32[1]=1"}});
-  // linalg_lu_solve(LU, pivots, B, left, adjoint): same as lu_solve; with
-  // left=False B is X @ A = B (the same shapes transposed).
-  r.add("aten::linalg_lu_solve", f, [](const OpCall &c) -> RuleResult {
-     if (auto e = sameMatrixDTypes(c, "LU", {"B"})) return *e;
-     if (c.dtype("pivots") != DType::Int32)
-       return c.semantic("pivots must be int32, got {}", name(c.dtype("pivots")));
-     for (const char *m : {"LU", "B"})
-       if (auto k = c.rank(m).value(); k && *k < 2) return c.semantic("{} must have at least 2 dimensions", m);
-     return tensorOf(c.dtype("LU"), maxRank(c.rank("B"), c.rank("LU")));
-   }).sample("B", "sweep![1,2]").sample("LU", "sweep![1,1]=2").sample("pivots", "sweep![1]=1")
+  r.add("aten::linalg_lu_solve", f, luSolve("LU", "pivots", "B", true)).sample("B", "sweep![1,2]").sample("LU", "sweep![1,1]=2").sample("pivots", "sweep![1]=1")
       .variant({{"B", "sweep![3,1,2]"}, {"LU", "sweep![1,1]=2"}, {"pivots", "int32[1]=1"}})
       .variant({{"B", "sweep![2,1]"}, {"LU", "sweep![1,1]=2"}, {"pivots", "int32[1]=1"}, {"left", "False"}})
       .variant({{"B", "sweep![1,2]"}, {"LU", "sweep![3,1,1]=2"}, {"pivots", "int32[3,1]=1"}, {"adjoint", "True"}});

@@ -378,14 +378,15 @@ void registerShapeViews(Registry &r) {
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
        }) {
     RuleFn fn = keep(same);
-    if (std::string_view(s.key).starts_with("aten::narrow")) // narrow() cannot be applied to a 0-dim tensor
+    const bool narrow = std::string_view(s.key).starts_with("aten::narrow");
+    if (narrow) // narrow() cannot be applied to a 0-dim tensor
       fn = [fn](const OpCall &c) -> RuleResult {
         if (auto e = notZeroDim(c, "narrow")) return *e;
         return fn(c);
       };
     auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
-    if (std::string_view(s.key).starts_with("aten::narrow")) e.variant({{"self", "sweep![]"}});
+    if (narrow) e.variant({{"self", "sweep![]"}});
   }
   // fliplr needs 2 dims, flipud 1.
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
