@@ -87,6 +87,9 @@ public:
   /// argument (`torch.where(c, x, 2.5)` traces to where.ScalarOther), so a
   /// 0-dim tensor constant it takes is a real tensor (a module attribute).
   std::vector<uint8_t> takesWrappedNumbers;
+  /// By kind: aten::add/sub/mul/div, whose 0-dim tensor constant `other`
+  /// TorchScript's graph executor turns into a Python scalar (TensorConstantPolicy::Runtime).
+  std::vector<uint8_t> scalarizesOther;
   bool anyKindMutatesLists = false; ///< some overload of some kind has a `t[](a!)` argument
   bool anyKindMutatesTensors = false; ///< some overload of some kind is in place (Schema::inPlace)
   /// Kept plans of graphs with in-place kinds: computed here, not per call.

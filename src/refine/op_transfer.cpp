@@ -226,6 +226,38 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
+const Evaluation &Solver::scalarizedOther(ir::NodeId n, const Evaluation &asTensor, std::span<const Value> args) {
+  // CanonicalizeOps matches the resolved Tensor overload only (not div.Tensor_mode, not add.Scalar).
+  if (!asTensor.resolved || !asTensor.schema || asTensor.schema->overload != "Tensor") return asTensor;
+  const ir::Node &node = g.nodes[n];
+  const Value &c = args[1];
+  const std::optional<DType> d = c.isTensor() && c.rank() == Rank::exact(0) ? c.dtype() : std::nullopt;
+  auto unknown = [&](std::string why) -> const Evaluation & {
+    Evaluation &u = joinedEval_;
+    u = asTensor;
+    for (size_t i = 0; i < u.outputs.size(); ++i) {
+      u.outputs[i] = coarse(node.outputs[i]);
+      u.reasons[i] = UnknownReason::RuleUnknown;
+    }
+    u.diags.push_back({Severity::Warning, "tensor-constant", std::move(why)});
+    return u;
+  };
+  if (!d) return unknown("a tensor constant of unknown dtype or rank as `other`: TorchScript replaces it by a "
+                         "Python scalar when it is 0-dim; results unknown");
+  if (*d == DType::Bool)
+    return unknown("TorchScript's CanonicalizeOps replaces this 0-dim bool constant by a bool, which no overload "
+                   "takes: running the module raises; results unknown");
+  const ir::Attribute *lit = g.attr(g.values[node.inputs[1]].def, "value");
+  std::vector<Value> &wargs = wargs_;
+  wargs.assign(args.begin(), args.end());
+  if (isComplex(*d)) wargs[1] = Value::number(NumKind::Complex);
+  else if (isFloating(*d))
+    wargs[1] = lit->literal.floatValue() ? Value::floating(*lit->literal.floatValue()) : Value::number(NumKind::Float);
+  else
+    wargs[1] = lit->literal.intValue() ? Value::integer(*lit->literal.intValue()) : Value::number(NumKind::Int);
+  return evaluateCached(node.kind, wargs, wargs, true, node.outputs.size());
+}
+
 const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool &unreached) {
   // Key: the signature (op, output count, constant arguments) and the varying arguments' values.
   const ir::Node &node = g.nodes[n];
@@ -293,13 +325,14 @@ void Solver::transferOp(ir::NodeId n) {
     ptrs.clear();
     size_t hash = EvalMemo::headHash(ops, nout, true); // the memo key's hash, while gathering
     const bool wraps = plan_->takesWrappedNumbers[kind];
+    const bool traced = opts.tensorConstants != TensorConstantPolicy::Runtime;
     for (ir::ValueId v : node.inputs) {
       const Value &a = get(v);
       if (a.isBottom()) { unreached = true; break; }
       ptrs.push_back(&a);
       EvalMemo::mix(hash, a.hash());
       anyTop = anyTop || a.isTop();
-      hasWrapped = hasWrapped || (wraps && plan_->scalarTensorLiteral[v] && isWrappedScalarConstant(v)); // cheap bits first
+      hasWrapped = hasWrapped || (wraps && plan_->scalarTensorLiteral[v] && traced && isWrappedScalarConstant(v)); // cheap bits first
     }
     if (!unreached && !anyTop) e = memo_->find(hash, ops, nout, ptrs);
     if (!unreached && !e) {
@@ -315,6 +348,11 @@ void Solver::transferOp(ir::NodeId n) {
   if (unreached) { // an argument not reached in this state (e.g. only a raising branch defines it)
     for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
     return;
+  }
+  if (opts.tensorConstants == TensorConstantPolicy::Runtime && plan_->scalarizesOther[kind] &&
+      node.inputs.size() > 1 && plan_->scalarTensorLiteral[node.inputs[1]]) {
+    materialize();
+    e = &scalarizedOther(n, *e, args);
   }
   if (hasWrapped) {
     materialize();

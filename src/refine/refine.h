@@ -65,6 +65,12 @@ enum class TensorConstantPolicy : uint8_t {
   Traced,
   /// Both readings must agree; otherwise the results join (unknown).
   Strict,
+  /// As TorchScript runs a saved module (.pt): every 0-dim tensor constant is
+  /// a tensor, except as `other` of add/sub/mul/div.Tensor, which the graph
+  /// executor's CanonicalizeOps pass replaces by `other.item()`, a Python
+  /// scalar, whatever the dtype (a frozen int16 constant: int8 - it -> int8).
+  /// A bool constant there leaves no overload: the module raises (unknown).
+  Runtime,
 };
 
 /// Memo of op evaluations (overload resolution + rule, keyed by op and

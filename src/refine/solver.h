@@ -89,6 +89,10 @@ private:
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
   void transferOp(ir::NodeId n);
   bool isWrappedScalarConstant(ir::ValueId v) const;
+  /// TensorConstantPolicy::Runtime: `asTensor` redone with the 0-dim tensor
+  /// literal `other` of add/sub/mul/div.Tensor read as the Python scalar
+  /// TorchScript's CanonicalizeOps makes of it.
+  const Evaluation &scalarizedOther(ir::NodeId n, const Evaluation &asTensor, std::span<const Value> args);
   KindClass kindClass(ir::NodeId n) const { return plan_->kindClass[g.nodes[n].kind]; }
   /// Every overload of a node kind (empty: unknown op).
   std::span<const Schema *const> overloadsOf(ir::KindId k) const { return plan_->overloads[k]; }

@@ -6,6 +6,7 @@
 #include "refine/refine.h"
 
 #include <torch/csrc/jit/ir/irparser.h>
+#include <torch/csrc/jit/passes/freeze_module.h>
 #include <torch/script.h>
 
 #include <filesystem>
@@ -39,9 +40,11 @@ std::unique_ptr<ir::Graph> savedAndLoaded(torch::jit::Module &m, const std::stri
   return ir::parseIR(*text);
 }
 
-/// The return value's inferred type with `x.1` typed as `x`.
+/// The return value's inferred type with `x.1` typed as `x` (constants read as
+/// TorchScript runs a saved module, the CLI's default for .pt files).
 std::string returnTypeWith(const ir::Graph &g, Value x) {
   refine::Options opts;
+  opts.tensorConstants = refine::TensorConstantPolicy::Runtime;
   opts.inputTypes.emplace_back("x.1", x);
   refine::Result r = refine::refineGraph(g, opts);
   return r.values[g.body().returns[0]].str();
@@ -108,8 +111,9 @@ TEST(ModuleLoader, LowersParametersToTypedInputs) {
 }
 
 // A scripted module reading non-tensor attributes (a bool, an int list) is
-// beyond LowerGraph: the loader freezes it, so parameters become typed
-// tensor constants and `self` goes away.
+// beyond LowerGraph: the loader freezes it, lifts the tensors freezing folded
+// in back out as typed inputs (the module reads them as tensors), and `self`
+// goes away.
 TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
   torch::jit::Module m("Gate");
   m.register_parameter("weight", torch::ones({3}, torch::kFloat64), false);
@@ -123,10 +127,50 @@ TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
   )");
   std::string text;
   auto g = savedAndLoaded(m, "dtf_module_loader_frozen_test.pt", &text);
-  ASSERT_EQ(g->body().params.size(), 1u) << text;
+  ASSERT_EQ(g->body().params.size(), 2u) << text;
   EXPECT_EQ(g->values[g->body().params[0]].name, "x.1") << text; // forward's own name for it
+  EXPECT_EQ(g->values[g->body().params[1]].name, "self.weight") << text;
   // int32 x * float64 weight -> float64; summed over one of two dims -> rank 1
   EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Int32, Rank::exact(2))), "float64:r1") << text;
+}
+
+/// A module computing `x - self.c` (a 0-dim int16 tensor attribute), and
+/// reading a bool attribute, so that the loader freezes it.
+torch::jit::Module subtractsAttribute() {
+  torch::jit::Module m("Shift");
+  m.register_attribute("c", c10::TensorType::get(), torch::tensor(3, torch::kInt16));
+  m.register_attribute("on", c10::BoolType::get(), true);
+  m.define(R"(
+    def forward(self, x):
+        if self.on:
+            return x - self.c
+        return x
+  )");
+  return m;
+}
+
+// Measured on torch 1.13: the module reads `self.c` as a tensor (int8 0-dim x
+// - int16 0-dim c -> int16), even though the loader freezes it to a constant.
+TEST(ModuleLoader, FrozenAttributesStayTensors) {
+  torch::jit::Module m = subtractsAttribute();
+  std::string text;
+  auto g = savedAndLoaded(m, "dtf_module_loader_attr_test.pt", &text);
+  EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Int8, Rank::exact(0))), "int16:r0") << text;
+}
+
+// A module saved after freezing holds `c` as a constant of its code, which the
+// graph executor's CanonicalizeOps turns into a Python int: int8 - 3 -> int8.
+TEST(ModuleLoader, ConstantsOfSavedCodeRunAsScalarsWhereTorchScriptMakesThemSo) {
+  torch::jit::Module m = subtractsAttribute();
+  m.eval();
+  torch::jit::Module frozen = torch::jit::freeze_module(m);
+  std::string text;
+  auto g = savedAndLoaded(frozen, "dtf_module_loader_frozen_const_test.pt", &text);
+  EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Int8, Rank::exact(0))), "int8:r0") << text;
+  // The same module run on its tensors: int16.
+  auto x = torch::tensor(5, torch::kInt8);
+  EXPECT_EQ(m.forward({x}).toTensor().scalar_type(), torch::kInt16);
+  EXPECT_EQ(frozen.forward({x}).toTensor().scalar_type(), torch::kInt8);
 }
 
 // A module that sets an attribute (detection models' `_has_warned`) makes

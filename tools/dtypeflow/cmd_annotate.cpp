@@ -65,10 +65,12 @@ void resolveInputNames(const ir::Graph &g, refine::Options &o) {
   }
 }
 
+bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
+
 Loaded load(const std::string &file) {
   Loaded l;
   std::string text;
-  if (file.ends_with(".pt") || file.ends_with(".pth")) {
+  if (isModuleFile(file)) {
     auto imported = importModule(file);
     if (!imported.text) {
       fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", file, imported.error);
@@ -146,7 +148,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
 
 struct CommonFlags {
   std::string file;
-  std::string tensorConstants = "traced";
+  std::string tensorConstants; ///< empty: by the file (runtime for .pt, traced for IR text)
   std::vector<std::string> inputTypes;
   bool verbose = false;
 };
@@ -154,9 +156,11 @@ struct CommonFlags {
 void addCommon(CLI::App *sub, CommonFlags &f) {
   sub->add_option("FILE", f.file, "TorchScript IR text (.ir) or a saved module (.pt)")->required();
   sub->add_option("--tensor-constants", f.tensorConstants,
-                  "how to read a 0-dim tensor constant used directly by an op: 'traced' (a Python\n"
-                  "scalar, as torch.jit.trace records it) or 'strict' (both readings must agree)")
-      ->check(CLI::IsMember({"traced", "strict"}));
+                  "how to read a 0-dim tensor constant used directly by an op: 'traced' (default for IR\n"
+                  "text: a Python scalar where torch.jit.trace records one so), 'strict' (both readings\n"
+                  "must agree), 'runtime' (default for .pt: as TorchScript runs the module, a tensor\n"
+                  "except as `other` of add/sub/mul/div, where the graph executor makes it a scalar)")
+      ->check(CLI::IsMember({"traced", "strict", "runtime"}));
   // One NAME=TYPE per --input (repeat the flag), so `--input x=float32:r4 FILE` leaves FILE alone.
   sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x.1=float32:r4 (operand notation); x alone names the one input x.N")
       ->allow_extra_args(false);
@@ -165,8 +169,11 @@ void addCommon(CLI::App *sub, CommonFlags &f) {
 
 refine::Options optionsFrom(const CommonFlags &f) {
   refine::Options o;
-  o.tensorConstants = f.tensorConstants == "strict" ? refine::TensorConstantPolicy::Strict
-                                                    : refine::TensorConstantPolicy::Traced;
+  std::string policy = f.tensorConstants;
+  if (policy.empty()) policy = isModuleFile(f.file) ? "runtime" : "traced";
+  o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
+                      : policy == "runtime" ? refine::TensorConstantPolicy::Runtime
+                                            : refine::TensorConstantPolicy::Traced;
   for (const std::string &spec : f.inputTypes) {
     auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)

@@ -8,6 +8,7 @@
 #include <torch/script.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dtf::torchscript {
 
@@ -31,10 +32,43 @@ void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &nam
     if (g.inputs()[first + i]->debugName() != names[i]) g.inputs()[first + i]->setDebugName(names[i]);
 }
 
-std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string> &inputNames) {
+/// The tensors of every tensor constant in `b` and its nested blocks.
+void collectTensorConstants(torch::jit::Block *b, std::unordered_set<const void *> &out) {
+  for (torch::jit::Node *n : b->nodes()) {
+    for (torch::jit::Block *sub : n->blocks()) collectTensorConstants(sub, out);
+    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
+    auto iv = torch::jit::toIValue(n->output());
+    if (iv && iv->isTensor()) out.insert(iv->toTensor().unsafeGetTensorImpl());
+  }
+}
+
+/// Tensor constants that freezing made (attributes, and what constant
+/// propagation computed from them) become typed graph inputs, as
+/// LowerGraph's parameters do: the module reads them as tensors, while a
+/// 0-dim constant of the saved code turns into a Python scalar when the
+/// graph executor runs it (refine::TensorConstantPolicy::Runtime).
+void liftFrozenTensors(torch::jit::Graph &g, torch::jit::Block *b, const std::unordered_set<const void *> &saved) {
+  for (auto it = b->nodes().begin(); it != b->nodes().end();) {
+    torch::jit::Node *n = *it++;
+    for (torch::jit::Block *sub : n->blocks()) liftFrozenTensors(g, sub, saved);
+    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
+    auto iv = torch::jit::toIValue(n->output());
+    if (!iv || !iv->isTensor() || !iv->toTensor().defined()) continue;
+    const at::Tensor &t = iv->toTensor();
+    if (saved.count(t.unsafeGetTensorImpl())) continue;
+    torch::jit::Value *in = g.addInput(n->output()->debugName());
+    in->setType(c10::TensorType::create(t));
+    n->output()->replaceAllUsesWith(in);
+    n->destroy();
+  }
+}
+
+std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string> &inputNames,
+                     const std::unordered_set<const void *> &savedConstants) {
   torch::jit::Module frozen = torch::jit::freeze_module(m);
   std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
   torch::jit::Inline(*g);
+  liftFrozenTensors(*g, g->block(), savedConstants);
   // `self` stays only when the module sets attributes (its state is read back).
   size_t first = 1;
   if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) {
@@ -69,7 +103,9 @@ std::string loadModuleAsIR(const std::string &path) {
       // settings) and may set attributes (detection models' `_has_warned`).
       // Freezing folds every attribute into a constant (parameters become
       // typed tensor constants) and leaves `self` unused.
-      return frozenIR(m, inputNames);
+      std::unordered_set<const void *> saved;
+      collectTensorConstants(g->block(), saved);
+      return frozenIR(m, inputNames, saved);
     }
     // Name the lowered parameters after their attributes, by tensor identity.
     std::unordered_map<const void *, std::string> names;
