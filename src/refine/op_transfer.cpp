@@ -46,7 +46,14 @@ std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
   // below is `.int`, `.t`, aten::dim or an identity test (no overload name).
   using namespace std::string_view_literals;
   const std::string_view name = s.name, overload = s.overload;
-  if (!overload.empty() && overload != "int"sv && overload != "t"sv) return std::nullopt;
+  if (!overload.empty() && overload != "int"sv && overload != "t"sv && overload != "str"sv) return std::nullopt;
+  if (overload == "str"sv) {
+    // `p == "fro"` (torch.norm's scripted body): branches on string arguments fold.
+    if (name != "aten::eq"sv && name != "aten::ne"sv) return std::nullopt;
+    auto x = a[0].isString() ? a[0].text() : std::nullopt, y = a[1].isString() ? a[1].text() : std::nullopt;
+    if (x && y) return Value::boolean((*x == *y) == (name == "aten::eq"sv));
+    return Value::number(NumKind::Bool);
+  }
   const bool is = name == "aten::__is__"sv, isNot = name == "aten::__isnot__"sv;
   if (is || isNot) {
     // `w is None` (Optional arguments): known when each side is None or surely not None.

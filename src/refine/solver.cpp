@@ -121,6 +121,11 @@ std::string Solver::diagnosticKey(ir::NodeId n, std::string_view category, std::
 }
 
 void Solver::diag(Severity s, ir::NodeId n, std::string category, std::string message, ir::ValueId v) {
+  if (uncertain_ > 0 && s == Severity::Error && category == "dtype-error") {
+    s = Severity::Warning;
+    category = "branch-dtype-error";
+    message = "if this branch runs: " + message;
+  }
   if (!seen_.insert(diagnosticKey(n, category, message)).second) return;
   Diagnostic d;
   d.severity = s;
@@ -187,7 +192,10 @@ void Solver::visitIf(ir::NodeId n, int depth) {
   for (int arm = 0; arm < 2; ++arm) {
     ir::BlockId b = node.blocks[arm];
     if (cond && *cond != (arm == 0)) { markUnreached(b, depth + 1); continue; }
-    if (!visitBlock(b, depth + 1)) continue; // raising branch contributes nothing
+    uncertain_ += !cond;
+    bool falls = visitBlock(b, depth + 1);
+    uncertain_ -= !cond;
+    if (!falls) continue; // raising branch contributes nothing
     const auto &rets = g.blocks[b].returns;
     for (size_t i = 0; i < joined.size() && i < rets.size(); ++i) {
       const Value &r = get(rets[i]);
@@ -223,6 +231,10 @@ void Solver::visitLoop(ir::NodeId n, int depth) {
     set(body.params[0], Value::number(NumKind::Int));
     for (size_t i = 0; i < carried; ++i) set(body.params[i + 1], state[i], UnknownReason::BranchJoin);
   };
+  // The body surely runs once when the trip count is known positive and the condition true.
+  auto trips = get(node.inputs[0]).intValue();
+  const bool mayNotRun = !(trips && *trips > 0 && get(node.inputs[1]).boolValue() == std::optional<bool>(true));
+  uncertain_ += mayNotRun;
   bool converged = false;
   for (int it = 0; it < opts.maxLoopIterations && visits_ < visitBudget_; ++it) {
     enter();
@@ -251,6 +263,7 @@ void Solver::visitLoop(ir::NodeId n, int depth) {
     enter(); // the body once more, on the widened state
     visitBlock(node.blocks[0], depth + 1);
   }
+  uncertain_ -= mayNotRun;
   for (size_t i = 0; i < carried; ++i) {
     Value fin = converged ? Value::join(state[i], get(body.returns[i + 1])) : state[i];
     set(node.outputs[i], fin, converged ? UnknownReason::BranchJoin : UnknownReason::LoopBound);

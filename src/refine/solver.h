@@ -123,6 +123,10 @@ private:
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)
   uint64_t visits_ = 0, visitBudget_ = 0;
   std::unordered_set<std::string> seen_; ///< dedup of diagnostics
+  /// > 0 inside an If arm whose condition is unknown or a loop body that may
+  /// not run: a raise found there is a warning (the arm may be dead code,
+  /// e.g. torch.norm's scripted `nuc` branch), not an error.
+  int uncertain_ = 0;
   /// Constructed lists/tuples, one payload per distinct element list.
   ListInterner interned_{1 << 14};
 };

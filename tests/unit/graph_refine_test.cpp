@@ -3,6 +3,7 @@
 #include "refine/refine.h"
 
 #include <gtest/gtest.h>
+#include <map>
 
 namespace dtf::refine {
 namespace {
@@ -172,9 +173,11 @@ TEST(GraphRefine, LoopCarriedValuesReachFixpoint) {
 // Loop bodies are visited until the carried state is stable; only the
 // visit on the fixpoint state reports: the first visit's int64 x float32 mm
 // error is not certain (at the fixpoint %y.9 may be float32: "may raise"),
-// while an error on every state is reported once.
+// while an error on every state is reported once (the loop surely runs: a
+// trip count of 2).
 TEST(GraphRefine, LoopDiagnosticsComeFromTheFixpointVisitOnly) {
-  auto r = run(R"(graph(%ids : Long(2, 2), %f : Float(2, 2), %n : int):
+  auto r = run(R"(graph(%ids : Long(2, 2), %f : Float(2, 2)):
+  %n : int = prim::Constant[value=2]()
   %t : bool = prim::Constant[value=1]()
   %h : float = prim::Constant[value=0.5]()
   %y : Tensor = prim::Loop(%n, %t, %ids)
@@ -190,7 +193,40 @@ TEST(GraphRefine, LoopDiagnosticsComeFromTheFixpointVisitOnly) {
   for (const Diagnostic &d : r.r.diagnostics) all += d.category + ": " + d.message + "\n";
   ASSERT_EQ(r.r.diagnostics.size(), 2u) << all;
   for (const Diagnostic &d : r.r.diagnostics)
-    EXPECT_EQ(d.category, d.loc.line == 6 ? "possible-dtype-error" : "dtype-error") << all;
+    EXPECT_EQ(d.category, d.loc.line == 7 ? "possible-dtype-error" : "dtype-error") << all;
+}
+
+// A raise inside code that may never run (an If arm on an unknown
+// condition, a loop body with an unknown trip count) is a warning: scripted
+// library code carries such arms (torch.norm's `nuc` branch on 1-D input).
+TEST(GraphRefine, RaisesInArmsThatMayNotRunAreWarnings) {
+  auto r = run(R"(graph(%ids : Long(2, 2), %f : Float(2, 2), %c : bool, %n : int):
+  %t : bool = prim::Constant[value=1]()
+  %a : Tensor = prim::If(%c)
+    block0():
+      %b : Tensor = aten::mm(%f, %ids)
+      -> (%b)
+    block1():
+      -> (%f)
+  %y : Tensor = prim::Loop(%n, %t, %f)
+    block0(%i : int, %y.1 : Tensor):
+      %z : Tensor = aten::mm(%ids, %f)
+      -> (%t, %y.1)
+  %w : Tensor = prim::If(%t)
+    block0():
+      %v : Tensor = aten::mm(%ids, %f)
+      -> (%v)
+    block1():
+      -> (%f)
+  return (%a, %y, %w)
+)");
+  std::map<int, std::string> byLine;
+  for (const Diagnostic &d : r.r.diagnostics) byLine[d.loc.line] = d.category + ": " + d.message;
+  EXPECT_EQ(byLine[5].rfind("branch-dtype-error: if this branch runs: aten::mm: PyTorch raises", 0), 0u) << byLine[5];
+  std::string all;
+  for (const auto &[line, text] : byLine) all += std::to_string(line) + " " + text + "\n";
+  EXPECT_EQ(byLine[11].rfind("branch-dtype-error: if this branch runs:", 0), 0u) << all;
+  EXPECT_EQ(byLine[15].rfind("dtype-error: aten::mm: PyTorch raises", 0), 0u) << byLine[15]; // its arm surely runs
 }
 
 TEST(GraphRefine, AppendMakesAnUnknownLengthList) {
@@ -429,6 +465,60 @@ TEST(GraphRefine, TracedScalarInATensorOnlyPositionIsAWrappedNumber) {
   EXPECT_EQ(r["q"].str(), "float32:r1");
   EXPECT_EQ(r["s"].str(), "float32:r1");
   EXPECT_EQ(r["m"].str(), "int32:r0");
+}
+
+// String comparisons on constants decide branches (torch.norm's scripted
+// body tests `p == "nuc"`): the dead arm is unreached and reports nothing.
+TEST(GraphRefine, StringEqualityOfConstantsFoldsBranches) {
+  auto r = run(R"(graph(%x : Float(3), %s : str):
+  %p : str = prim::Constant[value="fro"]()
+  %nuc : str = prim::Constant[value="nuc"]()
+  %c : bool = aten::eq(%p, %nuc)
+  %y : Tensor = prim::If(%c)
+    block0():
+      %n : Tensor = aten::mm(%x, %x)
+      -> (%n)
+    block1():
+      %f : Tensor = aten::mul(%x, %x)
+      -> (%f)
+  %d : bool = aten::ne(%s, %nuc)
+  return (%y, %d)
+)");
+  EXPECT_EQ(r["y"].str(), "float32:r1");
+  EXPECT_TRUE(r.r.diagnostics.empty());
+  EXPECT_FALSE(r["d"].boolValue()); // an unknown string: unknown
+}
+
+// TensorConstantPolicy::Runtime (the CLI's default for .pt files), measured
+// on torch 1.13 with saved traced and frozen modules: the graph executor's
+// CanonicalizeOps turns a 0-dim tensor constant `other` of add/sub/mul/div
+// into `other.item()` whatever its dtype; every other use is a tensor.
+TEST(GraphRefine, RuntimePolicyReadsConstantsAsTorchScriptRunsThem) {
+  Options o;
+  o.tensorConstants = TensorConstantPolicy::Runtime;
+  auto r = run(R"(graph(%x : Char(), %i : Int(3), %h : Half()):
+  %one : int = prim::Constant[value=1]()
+  %c : Short(requires_grad=0, device=cpu) = prim::Constant[value={3}]()
+  %s : Tensor = aten::sub(%x, %c, %one)
+  %r : Tensor = aten::sub(%c, %x, %one)
+  %d : Double(requires_grad=0, device=cpu) = prim::Constant[value={2.5}]()
+  %f : Tensor = aten::floor_divide(%i, %d)
+  %m : Tensor = aten::mul(%i, %d)
+  %p : Float(requires_grad=0, device=cpu) = prim::Constant[value={2}]()
+  %q : Tensor = aten::div(%h, %p)
+  %b : Bool(requires_grad=0, device=cpu) = prim::Constant[value={1}]()
+  %a : Tensor = aten::add(%i, %b, %one)
+  return (%s, %r, %f, %m, %q, %a)
+)", o);
+  EXPECT_EQ(r["s"].str(), "int8:r0");    // int8 - int(3); as a tensor: int16
+  EXPECT_EQ(r["r"].str(), "int16:r0");   // `self` stays a tensor
+  EXPECT_EQ(r["f"].str(), "float64:r1"); // floor_divide: a tensor (a saved trace of `x // 2.5`)
+  EXPECT_EQ(r["m"].str(), "float32:r1"); // int32 * float(2.5)
+  EXPECT_EQ(r["q"].str(), "float16:r0"); // half / float(2.0); as a tensor: float32
+  EXPECT_FALSE(r["a"].dtype());          // a bool: no overload takes it, the module raises
+  bool warned = false;
+  for (const Diagnostic &d : r.r.diagnostics) warned = warned || d.message.find("0-dim bool constant") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 // The tracer bakes a tensor it did not make (a module attribute
