@@ -89,6 +89,9 @@ public:
   std::vector<ValueInfo> values;
   std::vector<Node> nodes;
   std::vector<Block> blocks;
+  /// The `with prim::fork_0 = graph(...)` sections printed after the graph,
+  /// as written (not analysed; printed back after the graph).
+  std::string subgraphText;
 
 private:
   std::vector<std::string> kinds_;

@@ -144,6 +144,41 @@ TEST(GraphParser, NamedTupleTypesAreTuplesOfTheirFields) {
   EXPECT_EQ(t.elems[1]->kind, TypeExpr::Kind::Optional);
 }
 
+// torch.jit.fork: a `Future[T]` value, and the forked function printed as a
+// `with prim::fork_0 = graph(...)` section with value names of its own. The
+// section is checked and printed back; the analysed graph holds none of it.
+TEST(GraphParser, ForkSubgraphsAndFutureTypes) {
+  const char *text = R"(graph(%x : Float(3)):
+  %2 : Future[Float(3)] = prim::fork_0(%x)
+  %u : Union[int, Tensor] = prim::Uninitialized()
+  %6 : Tensor = aten::wait(%2)
+  return (%6)
+with prim::fork_0 = graph(%x : Float(3)):
+  %1 : Long() = prim::Constant[value={2}]()
+  %2 : Tensor = aten::mul(%x, %1)
+  return (%2)
+with prim::fork_1 = graph(%y : Tensor):
+  return (%y))";
+  auto g = parseIR(text);
+  EXPECT_EQ(g->body().nodes.size(), 3u);
+  EXPECT_EQ(g->values.size(), 4u); // x, 2, u, 6: none of the sections' values
+  const TypeExpr &fut = *g->values[1].type;
+  EXPECT_EQ(fut.kind, TypeExpr::Kind::Other);
+  ASSERT_EQ(fut.elems.size(), 1u);
+  EXPECT_TRUE(fut.elems[0]->isTensor());
+  EXPECT_EQ(g->values[2].type->elems.size(), 2u);
+  std::string printed = printIR(*g);
+  EXPECT_NE(printed.find("with prim::fork_1 = graph(%y : Tensor):\n  return (%y)\n"), std::string::npos) << printed;
+  EXPECT_EQ(printIR(*parseIR(printed)), printed);
+  try {
+    parseIR("graph(%x : Tensor):\n  return (%x)\nwith prim::fork_0 = graph(%y : Tensor):\n  return (%x)\n");
+    ADD_FAILURE() << "a section reading the outer graph's value parsed";
+  } catch (const IRSyntaxError &e) {
+    EXPECT_EQ(e.line, 4u);
+    EXPECT_NE(std::string(e.what()).find("undefined value %x"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GraphParser, RefusesAbsurdNestingWithoutOverflow) {
   std::string text = "graph(%c : bool):\n";
   int depth = 100000;

@@ -42,6 +42,7 @@ public:
     parseNodes(0, 0);
     expectIdent("return");
     g_->body().returns = parseUses();
+    if (isIdent("with")) parseSubgraphs();
     if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
     return std::move(g_);
   }
@@ -157,6 +158,14 @@ private:
         t->kind = name == "List" ? TypeExpr::Kind::List : TypeExpr::Kind::Optional;
         t->elems.push_back(parseType());
         expectPunct(']');
+      } else if (isPunct('[') && t->kind == TypeExpr::Kind::Other) {
+        // `Future[Tensor]` (torch.jit.fork), `Union[int, Tensor]`, `Await[T]`: opaque to the analysis.
+        bump();
+        while (!isPunct(']')) {
+          t->elems.push_back(parseType());
+          if (!isPunct(']')) expectPunct(',');
+        }
+        bump();
       }
     }
     while (true) {
@@ -326,6 +335,36 @@ private:
       if (!isPunct(']')) expectPunct(',');
     }
     bump();
+  }
+
+  /// `with prim::fork_0 = graph(%x : T): ... return (...)` after the graph:
+  /// the subgraphs of fork (and fusion group) nodes, each with its own value
+  /// names. They are checked for syntax and kept as text (Graph::subgraphText);
+  /// the nodes that run them are not analysed (their results stay unknown).
+  void parseSubgraphs() {
+    size_t begin = tok_.begin;
+    auto outer = std::move(ids_);
+    while (isIdent("with")) {
+      bump();
+      if (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos)
+        fail(tok_, fmt::format("expected a subgraph name (ns::name_N) after 'with' but found {}", describe(tok_)));
+      bump();
+      expectPunct('=');
+      expectIdent("graph");
+      ids_.clear();
+      Graph scratch; // syntax only: the subgraph's values stay out of the analysed graph
+      std::swap(*g_, scratch);
+      BlockId b = 0;
+      expectPunct('(');
+      parseParams(b);
+      expectPunct(':');
+      parseNodes(b, 0);
+      expectIdent("return");
+      parseUses();
+      std::swap(*g_, scratch);
+    }
+    ids_ = std::move(outer);
+    g_->subgraphText = std::string(src_.substr(begin, lastEnd_ - begin));
   }
 
   // --- nodes and blocks ---------------------------------------------------

@@ -19,6 +19,7 @@ public:
     out_ += "):\n";
     nodes(0, 2, 0);
     out_ += "  return (" + uses(body.returns) + ")\n";
+    if (!g_.subgraphText.empty()) out_ += g_.subgraphText + "\n";
     return std::move(out_);
   }
 
