@@ -134,8 +134,9 @@ TEST(ModuleLoader, FreezesModulesWithNonTensorAttributes) {
   EXPECT_EQ(returnTypeWith(*g, Value::tensor(DType::Int32, Rank::exact(2))), "float64:r1") << text;
 }
 
-/// A module computing `x - self.c` (a 0-dim int16 tensor attribute), and
-/// reading a bool attribute, so that the loader freezes it.
+/// A module computing `x - self.c * 2` (`self.c`: a 0-dim int16 tensor
+/// attribute; freezing folds `self.c * 2` into a constant named by number),
+/// and reading a bool attribute, so that the loader freezes it.
 torch::jit::Module subtractsAttribute() {
   torch::jit::Module m("Shift");
   m.register_attribute("c", c10::TensorType::get(), torch::tensor(3, torch::kInt16));
@@ -143,14 +144,14 @@ torch::jit::Module subtractsAttribute() {
   m.define(R"(
     def forward(self, x):
         if self.on:
-            return x - self.c
+            return x - self.c * 2
         return x
   )");
   return m;
 }
 
 // Measured on torch 1.13: the module reads `self.c` as a tensor (int8 0-dim x
-// - int16 0-dim c -> int16), even though the loader freezes it to a constant.
+// - int16 0-dim c * 2 -> int16), even though the loader freezes it to a constant.
 TEST(ModuleLoader, FrozenAttributesStayTensors) {
   torch::jit::Module m = subtractsAttribute();
   std::string text;

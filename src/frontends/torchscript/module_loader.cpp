@@ -7,6 +7,7 @@
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/script.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -56,7 +57,11 @@ void liftFrozenTensors(torch::jit::Graph &g, torch::jit::Block *b, const std::un
     if (!iv || !iv->isTensor() || !iv->toTensor().defined()) continue;
     const at::Tensor &t = iv->toTensor();
     if (saved.count(t.unsafeGetTensorImpl())) continue;
-    torch::jit::Value *in = g.addInput(n->output()->debugName());
+    // Attribute constants are named after their path (`self.c`); others by
+    // number, which setDebugName refuses: the input then gets a number too.
+    const std::string &name = n->output()->debugName();
+    bool numeric = std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    torch::jit::Value *in = g.addInput(numeric ? std::string() : name);
     in->setType(c10::TensorType::create(t));
     n->output()->replaceAllUsesWith(in);
     n->destroy();
