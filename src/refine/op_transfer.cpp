@@ -238,6 +238,7 @@ const Evaluation &Solver::scalarizedOther(ir::NodeId n, const Evaluation &asTens
   if (!asTensor.resolved || !asTensor.schema || asTensor.schema->overload != "Tensor") return asTensor;
   const ir::Node &node = g.nodes[n];
   const Value &c = args[1];
+  if (c.isTensor() && c.rank().isExact() && c.rank() != Rank::exact(0)) return asTensor; // `{3}` typed Float(1)
   const std::optional<DType> d = c.isTensor() && c.rank() == Rank::exact(0) ? c.dtype() : std::nullopt;
   auto unknown = [&](std::string why) -> const Evaluation & {
     Evaluation &u = joinedEval_;

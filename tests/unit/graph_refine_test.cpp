@@ -508,8 +508,11 @@ TEST(GraphRefine, RuntimePolicyReadsConstantsAsTorchScriptRunsThem) {
   %q : Tensor = aten::div(%h, %p)
   %b : Bool(requires_grad=0, device=cpu) = prim::Constant[value={1}]()
   %a : Tensor = aten::add(%i, %b, %one)
-  return (%s, %r, %f, %m, %q, %a)
+  %v : Double(1, strides=[1], requires_grad=0, device=cpu) = prim::Constant[value={2}]()
+  %w : Tensor = aten::mul(%h, %v)
+  return (%s, %r, %f, %m, %q, %a, %w)
 )", o);
+  EXPECT_EQ(r["w"].str(), "float64:r1"); // one element, but 1-D: stays a tensor
   EXPECT_EQ(r["s"].str(), "int8:r0");    // int8 - int(3); as a tensor: int16
   EXPECT_EQ(r["r"].str(), "int16:r0");   // `self` stays a tensor
   EXPECT_EQ(r["f"].str(), "float64:r1"); // floor_divide: a tensor (a saved trace of `x // 2.5`)
