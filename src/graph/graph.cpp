@@ -4,6 +4,13 @@ namespace dtf::ir {
 
 Graph::Graph() { blocks.push_back(Block{}); }
 
+const Graph *Graph::subgraph(std::string_view name) const {
+  const Graph &owner = sectionsOwner ? *sectionsOwner : *this;
+  for (const auto &[n, sub] : owner.subgraphs)
+    if (n == name) return sub.get();
+  return nullptr;
+}
+
 ValueId Graph::addValue(std::string name, TypePtr type) {
   values.push_back(ValueInfo{std::move(name), type ? std::move(type) : tensorType(), kNoId, kNoId});
   return static_cast<ValueId>(values.size() - 1);

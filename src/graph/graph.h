@@ -13,6 +13,7 @@
 #include "graph/type_expr.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -89,9 +90,16 @@ public:
   std::vector<ValueInfo> values;
   std::vector<Node> nodes;
   std::vector<Block> blocks;
-  /// The `with prim::fork_0 = graph(...)` sections printed after the graph,
-  /// as written (not analysed; printed back after the graph).
+  /// The `with prim::fork_0 = graph(...)` sections printed after the graph
+  /// (torch.jit.fork's functions), as written: printed back after the graph.
   std::string subgraphText;
+  /// The same sections parsed, by name (`prim::fork_0`), each a graph of its
+  /// own value names. A section's own fork nodes name sections of the graph
+  /// it came with: `sectionsOwner` points there (null: this graph).
+  std::vector<std::pair<std::string, std::unique_ptr<Graph>>> subgraphs;
+  const Graph *sectionsOwner = nullptr;
+  /// The section a fork node of this graph runs, or null.
+  const Graph *subgraph(std::string_view name) const;
 
 private:
   std::vector<std::string> kinds_;

@@ -133,8 +133,11 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
   scalarizesOther.assign(g.numKinds(), 0);
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
-    if (name.starts_with("prim::"))
+    if (name.starts_with("prim::")) {
       if (auto it = kPrims.find(name); it != kPrims.end()) kindClass[k] = it->second;
+      else if (name.starts_with("prim::fork_")) kindClass[k] = KindClass::Fork;
+    }
+    if (name == "aten::wait") kindClass[k] = KindClass::Wait;
     if (kindClass[k] != KindClass::Op) continue;
     overloads[k] = SchemaTable::builtin().overloadSpan(name);
     takesWrappedNumbers[k] = kWrapping.count(name) != 0;

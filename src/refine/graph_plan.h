@@ -26,6 +26,8 @@ enum class KindClass : uint8_t {
   Raise, If, Loop,
   Constant, ListConstruct, TupleConstruct, ListUnpack, TupleUnpack, TupleIndex, DType,
   Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
+  Fork, ///< `prim::fork_N`: runs the graph's `with prim::fork_N = graph(...)` section (torch.jit.fork)
+  Wait, ///< aten::wait: the value of the forked call
 };
 
 /// Where each value is used, for in-place tensor ops (mutation.cpp): does a

@@ -119,8 +119,53 @@ bool Solver::transferPrim(ir::NodeId n) {
   case KindClass::Coarse:
     for (ir::ValueId o : node.outputs) set(o, coarse(o));
     return true;
+  case KindClass::Fork: transferFork(n); return true;
+  case KindClass::Wait: transferWait(n); return true;
   default: return false;
   }
+}
+
+void Solver::transferFork(ir::NodeId n) {
+  const ir::Node &node = g.nodes[n];
+  const std::string &kind = g.kindOf(n);
+  const ir::Graph *sub = g.subgraph(kind);
+  auto unknown = [&](std::string why) {
+    diag(Severity::Warning, n, "unsupported", std::move(why));
+    for (ir::ValueId o : node.outputs) set(o, coarse(o), UnknownReason::Unsupported);
+  };
+  if (!sub) return unknown(fmt::format("{}: no `with {} = graph(...)` section after the graph; its result is unknown", kind, kind));
+  const auto &params = sub->body().params;
+  if (params.size() != node.inputs.size() || sub->body().returns.size() != 1 || node.outputs.size() != 1)
+    return unknown(fmt::format("{}: {} arguments and {} results, its section takes {} and returns {}; result unknown",
+                               kind, node.inputs.size(), node.outputs.size(), params.size(), sub->body().returns.size()));
+  if (opts.forkDepth >= 8) return unknown(fmt::format("{}: forks nested deeper than 8; result unknown", kind));
+  Options inner;
+  inner.reportTypeConflicts = opts.reportTypeConflicts;
+  inner.tensorConstants = opts.tensorConstants;
+  inner.maxLoopIterations = opts.maxLoopIterations;
+  inner.forkDepth = opts.forkDepth + 1;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Value &a = get(node.inputs[i]);
+    if (a.isBottom()) { set(node.outputs[0], Value(), UnknownReason::Unreached); return; }
+    inner.inputTypes.emplace_back(sub->values[params[i]].name, a);
+  }
+  Result r = refineGraph(*sub, inner);
+  for (Diagnostic &d : r.diagnostics) { // where they are in the section (its lines are the file's)
+    size_t before = out_.diagnostics.size();
+    diag(d.severity, n, d.category, fmt::format("in {}: {}", kind, d.message));
+    if (out_.diagnostics.size() > before && d.loc.line) out_.diagnostics.back().loc = d.loc;
+  }
+  ir::ValueId ret = sub->body().returns[0];
+  futures_[node.outputs[0]] = {r.values[ret], r.reasons[ret]};
+  set(node.outputs[0], coarse(node.outputs[0])); // the Future itself: opaque
+}
+
+void Solver::transferWait(ir::NodeId n) {
+  const ir::Node &node = g.nodes[n];
+  if (node.outputs.size() != 1) return;
+  auto it = node.inputs.size() == 1 ? futures_.find(node.inputs[0]) : futures_.end();
+  if (it != futures_.end() && !it->second.first.isBottom()) set(node.outputs[0], it->second.first, it->second.second);
+  else set(node.outputs[0], coarse(node.outputs[0]), UnknownReason::Unsupported); // a Future from elsewhere
 }
 
 } // namespace dtf::refine

@@ -104,6 +104,9 @@ struct Options {
   /// another graph (or of this graph before it changed) is refused
   /// (std::invalid_argument).
   std::shared_ptr<const GraphPlan> plan;
+  /// How many forked sections (torch.jit.fork) enclose this call: each fork
+  /// node refines its section as a nested call; past 8 its result is unknown.
+  int forkDepth = 0;
 };
 
 struct Result {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace dtf::refine {
@@ -81,6 +82,10 @@ private:
   // --- transfer functions -------------------------------------------------
   /// prim ops handled without a schema; false if `n` is not one of them.
   bool transferPrim(ir::NodeId n);
+  /// `prim::fork_N`: refine the graph's section of that name on the
+  /// arguments (a nested refineGraph); aten::wait reads its result.
+  void transferFork(ir::NodeId n);
+  void transferWait(ir::NodeId n);
   void transferConstant(ir::NodeId n);
   /// Set `n`'s only output from the plan when it kept its value; false otherwise.
   bool setFixed(ir::NodeId n);
@@ -127,6 +132,8 @@ private:
   /// not run: a raise found there is a warning (the arm may be dead code,
   /// e.g. torch.norm's scripted `nuc` branch), not an error.
   int uncertain_ = 0;
+  /// By Future value (a fork node's output): what the forked call returns.
+  std::unordered_map<ir::ValueId, std::pair<Value, UnknownReason>> futures_;
   /// Constructed lists/tuples, one payload per distinct element list.
   ListInterner interned_{1 << 14};
 };

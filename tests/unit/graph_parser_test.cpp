@@ -145,8 +145,8 @@ TEST(GraphParser, NamedTupleTypesAreTuplesOfTheirFields) {
 }
 
 // torch.jit.fork: a `Future[T]` value, and the forked function printed as a
-// `with prim::fork_0 = graph(...)` section with value names of its own. The
-// section is checked and printed back; the analysed graph holds none of it.
+// `with prim::fork_0 = graph(...)` section with value names of its own: a
+// graph of its own (Graph::subgraphs), and printed back as written.
 TEST(GraphParser, ForkSubgraphsAndFutureTypes) {
   const char *text = R"(graph(%x : Float(3)):
   %2 : Future[Float(3)] = prim::fork_0(%x)
@@ -167,6 +167,12 @@ with prim::fork_1 = graph(%y : Tensor):
   ASSERT_EQ(fut.elems.size(), 1u);
   EXPECT_TRUE(fut.elems[0]->isTensor());
   EXPECT_EQ(g->values[2].type->elems.size(), 2u);
+  ASSERT_EQ(g->subgraphs.size(), 2u);
+  const Graph *fork0 = g->subgraph("prim::fork_0");
+  ASSERT_NE(fork0, nullptr);
+  EXPECT_EQ(fork0->values.size(), 3u); // its own %x, %1, %2
+  EXPECT_EQ(fork0->nodes[fork0->body().nodes[1]].loc.line, 8u); // lines of the file
+  EXPECT_EQ(fork0->subgraph("prim::fork_1"), g->subgraph("prim::fork_1")); // sections name each other
   std::string printed = printIR(*g);
   EXPECT_NE(printed.find("with prim::fork_1 = graph(%y : Tensor):\n  return (%y)\n"), std::string::npos) << printed;
   EXPECT_EQ(printIR(*parseIR(printed)), printed);

@@ -489,6 +489,37 @@ TEST(GraphRefine, StringEqualityOfConstantsFoldsBranches) {
   EXPECT_FALSE(r["d"].boolValue()); // an unknown string: unknown
 }
 
+// torch.jit.fork: the fork node refines its section on the arguments, and
+// aten::wait gives what the section returns; a section's own forks name the
+// sections of the file; a raise in a section is reported on its line.
+TEST(GraphRefine, ForkedSectionsAreRefinedWhereTheyAreForked) {
+  auto r = run(R"(graph(%x : Int(3), %f : Float(2, 2)):
+  %fut : Future[Tensor] = prim::fork_0(%x)
+  %y : Tensor = aten::wait(%fut)
+  %g : Future[Tensor] = prim::fork_2(%x)
+  %z : Tensor = aten::wait(%g)
+  %h : Future[Tensor] = prim::fork_1(%f)
+  %e : Tensor = aten::wait(%h)
+  return (%y, %z, %e)
+with prim::fork_0 = graph(%a : Tensor):
+  %c : float = prim::Constant[value=0.5]()
+  %m : Tensor = aten::mul(%a, %c)
+  %inner : Future[Tensor] = prim::fork_1(%m)
+  %w : Tensor = aten::wait(%inner)
+  return (%w)
+with prim::fork_1 = graph(%b : Tensor):
+  %d : Tensor = aten::mm(%b, %b)
+  return (%d)
+)");
+  EXPECT_FALSE(r["y"].dtype());            // fork_1's mm on a 1-D tensor raises
+  EXPECT_FALSE(r["z"].dtype());            // no section prim::fork_2
+  EXPECT_EQ(r["e"].str(), "float32:r2");
+  std::string all;
+  for (const Diagnostic &d : r.r.diagnostics) all += std::to_string(d.loc.line) + " " + d.category + ": " + d.message + "\n";
+  EXPECT_NE(all.find("16 dtype-error: in prim::fork_0: in prim::fork_1: aten::mm: PyTorch raises"), std::string::npos) << all;
+  EXPECT_NE(all.find("4 unsupported: prim::fork_2: no `with prim::fork_2 = graph(...)` section"), std::string::npos) << all;
+}
+
 // TensorConstantPolicy::Runtime (the CLI's default for .pt files), measured
 // on torch 1.13 with saved traced and frozen modules: the graph executor's
 // CanonicalizeOps turns a 0-dim tensor constant `other` of add/sub/mul/div

@@ -338,30 +338,35 @@ private:
   }
 
   /// `with prim::fork_0 = graph(%x : T): ... return (...)` after the graph:
-  /// the subgraphs of fork (and fusion group) nodes, each with its own value
-  /// names. They are checked for syntax and kept as text (Graph::subgraphText);
-  /// the nodes that run them are not analysed (their results stay unknown).
+  /// the functions of fork nodes, each with its own value names, parsed into
+  /// Graph::subgraphs (the solver refines one where a fork node runs it) and
+  /// kept as text (Graph::subgraphText) to be printed back.
   void parseSubgraphs() {
     size_t begin = tok_.begin;
     auto outer = std::move(ids_);
+    Graph *top = g_.get();
     while (isIdent("with")) {
       bump();
       if (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos)
         fail(tok_, fmt::format("expected a subgraph name (ns::name_N) after 'with' but found {}", describe(tok_)));
+      std::string name(tok_.text);
+      if (top->subgraph(name)) fail(tok_, fmt::format("subgraph {} is defined twice", name));
       bump();
       expectPunct('=');
       expectIdent("graph");
       ids_.clear();
-      Graph scratch; // syntax only: the subgraph's values stay out of the analysed graph
-      std::swap(*g_, scratch);
-      BlockId b = 0;
+      auto sub = std::make_unique<Graph>();
+      std::swap(g_, sub); // the section's nodes and values go to a graph of their own
+      g_->body().loc = loc(tok_);
       expectPunct('(');
-      parseParams(b);
+      g_->body().params = parseParams(0);
       expectPunct(':');
-      parseNodes(b, 0);
+      parseNodes(0, 0);
       expectIdent("return");
-      parseUses();
-      std::swap(*g_, scratch);
+      g_->body().returns = parseUses();
+      g_->sectionsOwner = top;
+      std::swap(g_, sub);
+      top->subgraphs.emplace_back(std::move(name), std::move(sub));
     }
     ids_ = std::move(outer);
     g_->subgraphText = std::string(src_.substr(begin, lastEnd_ - begin));

@@ -33,6 +33,23 @@ void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &nam
     if (g.inputs()[first + i]->debugName() != names[i]) g.inputs()[first + i]->setDebugName(names[i]);
 }
 
+/// Inline calls in `b`, and in the functions its fork nodes run
+/// (torch::jit::Inline leaves a fork's subgraph alone: the forked function
+/// would stay one prim::CallFunction).
+void inlineWithForks(torch::jit::Graph &g) {
+  torch::jit::Inline(g);
+  std::vector<torch::jit::Block *> todo{g.block()};
+  while (!todo.empty()) {
+    torch::jit::Block *b = todo.back();
+    todo.pop_back();
+    for (torch::jit::Node *n : b->nodes()) {
+      for (torch::jit::Block *sub : n->blocks()) todo.push_back(sub);
+      if (n->kind() == c10::prim::fork && n->hasAttribute(c10::attr::Subgraph))
+        inlineWithForks(*n->g(c10::attr::Subgraph));
+    }
+  }
+}
+
 /// The tensors of every tensor constant in `b` and its nested blocks.
 void collectTensorConstants(torch::jit::Block *b, std::unordered_set<const void *> &out) {
   for (torch::jit::Node *n : b->nodes()) {
@@ -72,7 +89,7 @@ std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string>
                      const std::unordered_set<const void *> &savedConstants) {
   torch::jit::Module frozen = torch::jit::freeze_module(m);
   std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
-  torch::jit::Inline(*g);
+  inlineWithForks(*g);
   liftFrozenTensors(*g, g->block(), savedConstants);
   // `self` stays only when the module sets attributes (its state is read back).
   size_t first = 1;
@@ -97,7 +114,7 @@ std::string loadModuleAsIR(const std::string &path) {
     std::shared_ptr<torch::jit::Graph> g = m.get_method("forward").graph()->copy();
     std::vector<std::string> inputNames; // after `self`
     for (size_t i = 1; i < g->inputs().size(); ++i) inputNames.push_back(g->inputs()[i]->debugName());
-    torch::jit::Inline(*g);
+    inlineWithForks(*g);
     std::shared_ptr<torch::jit::Graph> lowered;
     std::vector<c10::IValue> params;
     try {
