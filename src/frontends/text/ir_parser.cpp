@@ -34,14 +34,7 @@ public:
 
   std::unique_ptr<Graph> parseGraph() {
     g_ = std::make_unique<Graph>();
-    expectIdent("graph");
-    g_->body().loc = loc(tok_);
-    expectPunct('(');
-    g_->body().params = parseParams(0);
-    expectPunct(':');
-    parseNodes(0, 0);
-    expectIdent("return");
-    g_->body().returns = parseUses();
+    parseBody();
     if (isIdent("with")) parseSubgraphs();
     if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
     return std::move(g_);
@@ -337,6 +330,17 @@ private:
     bump();
   }
 
+  /// `graph(%x : T, ...): nodes return (%r, ...)` into g_'s body.
+  void parseBody() {
+    expectIdent("graph");
+    g_->body().loc = loc(tok_);
+    expectPunct('(');
+    g_->body().params = parseParams(0);
+    expectPunct(':');
+    parseNodes(0, 0);
+    expectIdent("return");
+    g_->body().returns = parseUses();
+  }
   /// `with prim::fork_0 = graph(%x : T): ... return (...)` after the graph:
   /// the functions of fork nodes, each with its own value names, parsed into
   /// Graph::subgraphs (the solver refines one where a fork node runs it) and
@@ -353,17 +357,10 @@ private:
       if (top->subgraph(name)) fail(tok_, fmt::format("subgraph {} is defined twice", name));
       bump();
       expectPunct('=');
-      expectIdent("graph");
       ids_.clear();
       auto sub = std::make_unique<Graph>();
       std::swap(g_, sub); // the section's nodes and values go to a graph of their own
-      g_->body().loc = loc(tok_);
-      expectPunct('(');
-      g_->body().params = parseParams(0);
-      expectPunct(':');
-      parseNodes(0, 0);
-      expectIdent("return");
-      g_->body().returns = parseUses();
+      parseBody();
       g_->sectionsOwner = top;
       std::swap(g_, sub);
       top->subgraphs.emplace_back(std::move(name), std::move(sub));
