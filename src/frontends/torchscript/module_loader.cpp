@@ -8,6 +8,7 @@
 #include <torch/script.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -15,14 +16,29 @@ namespace dtf::torchscript {
 
 namespace {
 
+/// The tensor a prim::Constant node holds, or nullopt (not a constant, not a tensor).
+std::optional<at::Tensor> constantTensor(torch::jit::Node *n) {
+  if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) return std::nullopt;
+  auto iv = torch::jit::toIValue(n->output());
+  if (!iv || !iv->isTensor()) return std::nullopt;
+  return iv->toTensor();
+}
+
+/// Calls `f` on every node of `b` and of its nested blocks (a node's blocks
+/// before the node itself); `f` may destroy the node it is given.
+template <typename F> void forEachNode(torch::jit::Block *b, F &&f) {
+  for (auto it = b->nodes().begin(); it != b->nodes().end();) {
+    torch::jit::Node *n = *it++;
+    for (torch::jit::Block *sub : n->blocks()) forEachNode(sub, f);
+    f(n);
+  }
+}
+
 /// Types of tensor constants from their tensors (saved code loses them:
 /// `{2.5}` reloads as `Tensor`).
 void typeTensorConstants(torch::jit::Graph &g) {
-  for (torch::jit::Node *n : g.nodes()) {
-    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
-    auto iv = torch::jit::toIValue(n->output());
-    if (iv && iv->isTensor()) n->output()->setType(c10::TensorType::create(iv->toTensor()));
-  }
+  for (torch::jit::Node *n : g.nodes())
+    if (auto t = constantTensor(n)) n->output()->setType(c10::TensorType::create(*t));
 }
 
 /// Inlining and freezing rename inputs as they uniquify names (googlenet's
@@ -38,26 +54,19 @@ void restoreInputNames(torch::jit::Graph &g, const std::vector<std::string> &nam
 /// would stay one prim::CallFunction).
 void inlineWithForks(torch::jit::Graph &g) {
   torch::jit::Inline(g);
-  std::vector<torch::jit::Block *> todo{g.block()};
-  while (!todo.empty()) {
-    torch::jit::Block *b = todo.back();
-    todo.pop_back();
-    for (torch::jit::Node *n : b->nodes()) {
-      for (torch::jit::Block *sub : n->blocks()) todo.push_back(sub);
-      if (n->kind() == c10::prim::fork && n->hasAttribute(c10::attr::Subgraph))
-        inlineWithForks(*n->g(c10::attr::Subgraph));
-    }
-  }
+  forEachNode(g.block(), [](torch::jit::Node *n) {
+    if (n->kind() == c10::prim::fork && n->hasAttribute(c10::attr::Subgraph))
+      inlineWithForks(*n->g(c10::attr::Subgraph));
+  });
 }
 
-/// The tensors of every tensor constant in `b` and its nested blocks.
-void collectTensorConstants(torch::jit::Block *b, std::unordered_set<const void *> &out) {
-  for (torch::jit::Node *n : b->nodes()) {
-    for (torch::jit::Block *sub : n->blocks()) collectTensorConstants(sub, out);
-    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
-    auto iv = torch::jit::toIValue(n->output());
-    if (iv && iv->isTensor()) out.insert(iv->toTensor().unsafeGetTensorImpl());
-  }
+/// The tensors of every tensor constant in `g`, nested blocks included.
+std::unordered_set<const void *> tensorConstantsOf(torch::jit::Graph &g) {
+  std::unordered_set<const void *> out;
+  forEachNode(g.block(), [&](torch::jit::Node *n) {
+    if (auto t = constantTensor(n)) out.insert(t->unsafeGetTensorImpl());
+  });
+  return out;
 }
 
 /// Tensor constants that freezing made (attributes, and what constant
@@ -65,24 +74,19 @@ void collectTensorConstants(torch::jit::Block *b, std::unordered_set<const void 
 /// LowerGraph's parameters do: the module reads them as tensors, while a
 /// 0-dim constant of the saved code turns into a Python scalar when the
 /// graph executor runs it (refine::TensorConstantPolicy::Runtime).
-void liftFrozenTensors(torch::jit::Graph &g, torch::jit::Block *b, const std::unordered_set<const void *> &saved) {
-  for (auto it = b->nodes().begin(); it != b->nodes().end();) {
-    torch::jit::Node *n = *it++;
-    for (torch::jit::Block *sub : n->blocks()) liftFrozenTensors(g, sub, saved);
-    if (n->kind() != c10::prim::Constant || n->outputs().size() != 1) continue;
-    auto iv = torch::jit::toIValue(n->output());
-    if (!iv || !iv->isTensor() || !iv->toTensor().defined()) continue;
-    const at::Tensor &t = iv->toTensor();
-    if (saved.count(t.unsafeGetTensorImpl())) continue;
+void liftFrozenTensors(torch::jit::Graph &g, const std::unordered_set<const void *> &saved) {
+  forEachNode(g.block(), [&](torch::jit::Node *n) {
+    auto t = constantTensor(n);
+    if (!t || !t->defined() || saved.count(t->unsafeGetTensorImpl())) return;
     // Attribute constants are named after their path (`self.c`); others by
     // number, which setDebugName refuses: the input then gets a number too.
     const std::string &name = n->output()->debugName();
     bool numeric = std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
     torch::jit::Value *in = g.addInput(numeric ? std::string() : name);
-    in->setType(c10::TensorType::create(t));
+    in->setType(c10::TensorType::create(*t));
     n->output()->replaceAllUsesWith(in);
     n->destroy();
-  }
+  });
 }
 
 std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string> &inputNames,
@@ -90,7 +94,7 @@ std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string>
   torch::jit::Module frozen = torch::jit::freeze_module(m);
   std::shared_ptr<torch::jit::Graph> g = frozen.get_method("forward").graph()->copy();
   inlineWithForks(*g);
-  liftFrozenTensors(*g, g->block(), savedConstants);
+  liftFrozenTensors(*g, savedConstants);
   // `self` stays only when the module sets attributes (its state is read back).
   size_t first = 1;
   if (!g->inputs().empty() && !g->inputs()[0]->hasUses()) {
@@ -125,9 +129,7 @@ std::string loadModuleAsIR(const std::string &path) {
       // settings) and may set attributes (detection models' `_has_warned`).
       // Freezing folds every attribute into a constant (parameters become
       // typed tensor constants) and leaves `self` unused.
-      std::unordered_set<const void *> saved;
-      collectTensorConstants(g->block(), saved);
-      return frozenIR(m, inputNames, saved);
+      return frozenIR(m, inputNames, tensorConstantsOf(*g));
     }
     // Name the lowered parameters after their attributes, by tensor identity.
     std::unordered_map<const void *, std::string> names;
