@@ -200,6 +200,18 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
   return e;
 }
 
+/// The Python scalar a 0-dim tensor literal of dtype `d` stands for (a
+/// traced wrapped number, or what TorchScript's CanonicalizeOps makes of a
+/// constant): a bool, int, float or complex of the literal's value; the kind
+/// alone when the value is not known.
+Value scalarOfLiteral(const Value &literal, DType d) {
+  if (d == DType::Bool) return Value::boolean(literal.intValue().value_or(1) != 0);
+  if (isComplex(d)) return Value::number(NumKind::Complex);
+  if (isFloating(d))
+    return literal.floatValue() ? Value::floating(*literal.floatValue()) : Value::number(NumKind::Float);
+  return literal.intValue() ? Value::integer(*literal.intValue()) : Value::number(NumKind::Int);
+}
+
 /// What a mutating op may add to the list passed as argument `i`.
 Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
   if (growsListByElements(s.name) && args.size() >= 2)
@@ -258,11 +270,7 @@ const Evaluation &Solver::scalarizedOther(ir::NodeId n, const Evaluation &asTens
   const ir::Attribute *lit = g.attr(g.values[node.inputs[1]].def, "value");
   std::vector<Value> &wargs = wargs_;
   wargs.assign(args.begin(), args.end());
-  if (isComplex(*d)) wargs[1] = Value::number(NumKind::Complex);
-  else if (isFloating(*d))
-    wargs[1] = lit->literal.floatValue() ? Value::floating(*lit->literal.floatValue()) : Value::number(NumKind::Float);
-  else
-    wargs[1] = lit->literal.intValue() ? Value::integer(*lit->literal.intValue()) : Value::number(NumKind::Int);
+  wargs[1] = scalarOfLiteral(lit->literal, *d);
   return evaluateCached(node.kind, wargs, wargs, true, node.outputs.size());
 }
 
@@ -372,12 +380,7 @@ void Solver::transferOp(ir::NodeId n) {
       if (!isWrappedScalarConstant(node.inputs[i])) continue;
       const ir::Attribute *lit = g.attr(g.values[node.inputs[i]].def, "value");
       DType d = *args[i].dtype();
-      Value num = lit->literal;
-      if (d == DType::Bool) num = Value::boolean(lit->literal.intValue().value_or(1) != 0);
-      else if (d == DType::Float64 && lit->literal.floatValue()) num = Value::floating(*lit->literal.floatValue());
-      else if (d == DType::Int64 && lit->literal.intValue()) num = Value::integer(*lit->literal.intValue());
-      else if (d == DType::Complex128) num = Value::number(NumKind::Complex);
-      wargs[i] = num;
+      wargs[i] = scalarOfLiteral(lit->literal, d);
     }
     const Evaluation *wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
     if (!wp->resolved || wp->outputs == e->outputs) {
