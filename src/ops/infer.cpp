@@ -98,9 +98,10 @@ void collectChoices(const Schema &schema, std::span<const Value> args, std::vect
   }
 }
 
-RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Value> args) {
+RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Value> args,
+                   std::span<const uint8_t> pending = {}) {
   try {
-    return rule.fn(OpCall(schema, args));
+    return rule.fn(OpCall(schema, args, pending));
   } catch (const std::logic_error &e) {
     // A rule that cannot handle this case is a rule bug; degrade to unknown
     // rather than guess, and say why.
@@ -109,6 +110,174 @@ RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Val
 }
 
 bool isInternal(const RuleError &e) { return e.message.starts_with("internal: "); }
+
+/// The PendingAspect bits in which these alternatives of one argument differ.
+uint8_t differingAspects(std::span<const Value *const> alts) {
+  uint8_t bits = 0;
+  const Value &first = *alts[0];
+  for (const Value *a : alts.subspan(1)) {
+    if (a->identical(first)) continue;
+    if (a->isNone() != first.isNone()) bits |= kPendingNone;
+    else if (a->isTensor() && first.isTensor()) {
+      if (a->dtypes() != first.dtypes()) bits |= kPendingDtype;
+      if (a->rank() != first.rank()) bits |= kPendingRank;
+      if (a->dtypes() == first.dtypes() && a->rank() == first.rank()) bits |= kPendingOther; // size-1 facts
+    } else {
+      bits |= kPendingOther;
+    }
+  }
+  return bits;
+}
+
+/// The rule over every concrete case of the unknown arguments, joined, found
+/// depth first and on demand: the rule runs with the unknown arguments still
+/// pending, and only the aspect it reads (None or not, dtype, rank: see
+/// OpCall) of one argument is branched on (PendingArgument), one alternative
+/// at a time. A case the rule rejects after comparing two dtypes is one call,
+/// not one per alternative of the other arguments, and a rank no rule reads is
+/// never enumerated: `batch_norm(x, w, b, mean, var)` with four parameters of
+/// unknown dtype and rank takes about a hundred calls instead of 25^4. The
+/// answer equals running the rule on every concrete case: what a rule never
+/// read cannot change what it returns.
+struct Enumeration {
+  Enumeration(const OpRule &rule, const Schema &schema, std::span<const Value> args, const std::vector<Choice> &choices)
+      : rule(rule), schema(schema), concrete(args.begin(), args.end()), pending(args.size(), 0), live(args.size()),
+        choices(choices) {
+    for (const Choice &c : choices) {
+      if (c.elem) { // an unknown element of a tensor list: the list is enumerated whole when read
+        pending[c.arg] = 0xff;
+        continue;
+      }
+      for (const Value &a : c.alternatives) live[c.arg].push_back(&a);
+      pending[c.arg] = differingAspects(live[c.arg]);
+      concrete[c.arg] = c.alternatives[0]; // read only through its settled aspects
+    }
+  }
+
+  /// Every case, one rule call each (odometer over the choices).
+  void exploreProduct() {
+    std::fill(pending.begin(), pending.end(), 0);
+    std::vector<size_t> pick(choices.size(), 0);
+    for (bool more = true; more && !internal;) {
+      for (size_t c = 0; c < choices.size(); ++c) {
+        const Choice &ch = choices[c];
+        const Value &alt = ch.alternatives[pick[c]];
+        if (!ch.elem) { concrete[ch.arg] = alt; continue; }
+        std::vector<Value> elems = concrete[ch.arg].elements();
+        elems[*ch.elem] = alt;
+        concrete[ch.arg] = Value::list(std::move(elems));
+      }
+      record(runRule(rule, schema, concrete));
+      more = false;
+      for (size_t c = 0; c < choices.size() && !more; ++c) {
+        if (++pick[c] < choices[c].alternatives.size()) more = true;
+        else pick[c] = 0;
+      }
+    }
+  }
+
+  /// Only what the rule reads, depth first.
+  void explore() {
+    if (overBudget || internal) return;
+    if (++calls > kMaxOnDemandCalls) {
+      overBudget = true;
+      return;
+    }
+    PendingArgument need;
+    try {
+      record(runRule(rule, schema, concrete, pending));
+      return;
+    } catch (const PendingArgument &p) {
+      need = p;
+
+    }
+    if (live[need.position].empty()) branchOnList(need.position);
+    else branchOn(need.position, need.aspects);
+  }
+
+  /// Split argument i's remaining alternatives by the aspects read, in order.
+  void branchOn(size_t i, uint8_t aspects) {
+    const std::vector<const Value *> all = live[i];
+    const uint8_t savedBits = pending[i];
+    const Value saved = concrete[i];
+    auto key = [&](const Value &a, const Value &b) { // same answer to what was read
+      if (aspects & kPendingOther) return a.identical(b);
+      if (a.isNone() || b.isNone()) return a.isNone() == b.isNone();
+      if (a.isTensor() != b.isTensor()) return false;
+      if (!a.isTensor()) return a.identical(b);
+      return (!(aspects & kPendingDtype) || a.dtypes() == b.dtypes()) && (!(aspects & kPendingRank) || a.rank() == b.rank());
+    };
+    std::vector<uint8_t> done(all.size(), 0);
+    for (size_t first = 0; first < all.size() && !overBudget && !internal; ++first) {
+      if (done[first]) continue;
+      std::vector<const Value *> group;
+      for (size_t k = first; k < all.size(); ++k)
+        if (!done[k] && key(*all[k], *all[first])) {
+          group.push_back(all[k]);
+          done[k] = 1;
+        }
+      live[i] = std::move(group);
+      pending[i] = differingAspects(live[i]);
+      concrete[i] = *live[i][0];
+      explore();
+    }
+    live[i] = all;
+    pending[i] = savedBits;
+    concrete[i] = saved;
+  }
+
+  /// A tensor list with unknown elements: every combination of them.
+  void branchOnList(size_t i) {
+    std::vector<const Choice *> here;
+    for (const Choice &c : choices)
+      if (c.arg == i) here.push_back(&c);
+    const Value saved = concrete[i];
+    pending[i] = 0;
+    std::vector<size_t> pick(here.size(), 0);
+    for (bool more = true; more && !overBudget && !internal;) {
+      std::vector<Value> elems = saved.elements();
+      for (size_t k = 0; k < here.size(); ++k) elems[*here[k]->elem] = here[k]->alternatives[pick[k]];
+      concrete[i] = Value::list(std::move(elems));
+      explore();
+      more = false; // odometer
+      for (size_t k = 0; k < here.size() && !more; ++k) {
+        if (++pick[k] < here[k]->alternatives.size()) more = true;
+        else pick[k] = 0;
+      }
+    }
+    concrete[i] = saved;
+    pending[i] = 0xff;
+  }
+
+  void record(RuleResult r) {
+    if (!r.ok()) {
+      if (isInternal(r.error())) internal = true;
+      if (!firstError) firstError = r.error();
+      return;
+    }
+    if (!joined) {
+      joined = r.takeOutputs();
+      return;
+    }
+    auto &j = *joined;
+    if (j.size() != r.outputs().size()) {
+      internal = true;
+      return;
+    }
+    for (size_t i = 0; i < j.size(); ++i) j[i] = Value::join(j[i], r.outputs()[i]);
+  }
+
+  const OpRule &rule;
+  const Schema &schema;
+  std::vector<Value> concrete;  ///< by argument: its value, or a representative of its live alternatives
+  std::vector<uint8_t> pending; ///< by argument: PendingAspect bits not settled yet
+  std::vector<std::vector<const Value *>> live; ///< by argument: the alternatives still possible
+  const std::vector<Choice> &choices;
+  size_t calls = 0;
+  bool overBudget = false, internal = false;
+  std::optional<std::vector<Value>> joined;
+  std::optional<RuleError> firstError;
+};
 
 } // namespace
 
@@ -153,7 +322,8 @@ Value defaultValue(const SchemaArg &arg) {
   return *v.value;
 }
 
-InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args) {
+InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
+                   size_t fullProductCases) {
   InferOutcome out;
   const OpRule *rule = registry.find(schema);
   if (!rule) {
@@ -193,49 +363,19 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     return out;
   }
   size_t cases = 1;
-  for (const Choice &c : choices) {
-    cases *= c.alternatives.size();
-    if (cases > kMaxEnumeratedCases) {
-      out.status = InferOutcome::Status::TooManyUnknowns;
-      out.outputs = unknownOutputs(schema);
-      return out;
-    }
+  for (const Choice &c : choices) // saturating: SIZE_MAX once past fullProductCases
+    cases = cases > fullProductCases / c.alternatives.size() ? SIZE_MAX : cases * c.alternatives.size();
+  Enumeration e(*rule, schema, args, choices);
+  if (cases <= fullProductCases) e.exploreProduct(); // few cases: cheaper than finding what the rule reads
+  else e.explore();
+  if (e.overBudget) {
+    out.status = InferOutcome::Status::TooManyUnknowns;
+    out.outputs = unknownOutputs(schema);
+    return out;
   }
-
-  std::vector<Value> concrete(args.begin(), args.end());
-  std::span<const Value> callArgs = concrete;
-  std::vector<size_t> pick(choices.size(), 0);
-  std::optional<std::vector<Value>> joined;
-  std::optional<RuleError> firstError;
-  bool internal = false;
-  for (size_t n = 0; n < cases; ++n) {
-    // Odometer over the choices; rebuild list arguments that changed.
-    for (size_t c = 0; c < choices.size(); ++c) {
-      const Choice &ch = choices[c];
-      const Value &alt = ch.alternatives[pick[c]];
-      if (!ch.elem) { concrete[ch.arg] = alt; continue; }
-      std::vector<Value> elems = concrete[ch.arg].elements();
-      elems[*ch.elem] = alt;
-      concrete[ch.arg] = Value::list(std::move(elems));
-    }
-    RuleResult r = runRule(*rule, schema, callArgs);
-    if (r.ok()) {
-      if (!joined) joined = r.takeOutputs();
-      else {
-        auto &j = *joined;
-        if (j.size() != r.outputs().size()) { internal = true; break; }
-        for (size_t i = 0; i < j.size(); ++i) j[i] = Value::join(j[i], r.outputs()[i]);
-      }
-    } else {
-      if (isInternal(r.error())) internal = true;
-      if (!firstError) firstError = r.error();
-    }
-    for (size_t c = 0; c < choices.size(); ++c) {
-      if (++pick[c] < choices[c].alternatives.size()) break;
-      pick[c] = 0;
-    }
-  }
-
+  const bool internal = e.internal;
+  std::optional<std::vector<Value>> &joined = e.joined;
+  std::optional<RuleError> &firstError = e.firstError;
   if (internal) {
     // Never guess: a rule that cannot answer a case leaves the call unknown.
     out.outputs = unknownOutputs(schema);

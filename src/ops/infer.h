@@ -31,12 +31,18 @@ struct InferOutcome {
   std::optional<RuleError> possibleError; ///< raised for some of the possible cases
 };
 
-/// Most concrete cases one call may expand to before giving up to unknown.
+/// Unknown arguments standing for at most this many concrete cases are
+/// enumerated as a full product: one rule call per case. Past it, only what
+/// the rule reads is enumerated (see ops/infer.cpp), up to kMaxOnDemandCalls
+/// rule calls, after which the call gives up to unknown.
 inline constexpr size_t kMaxEnumeratedCases = 4096;
+inline constexpr size_t kMaxOnDemandCalls = 1024;
 
 /// Run the registered rule for `schema` on bound arguments (one per schema
-/// argument: see bindDefaults).
-InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args);
+/// argument: see bindDefaults). `fullProductCases`: where the on-demand
+/// enumeration takes over (tests set 0 to check it against brute force).
+InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
+                   size_t fullProductCases = kMaxEnumeratedCases);
 
 /// The Value of a schema default (`1`, `None`, `[0,1]`, `long`, `Mean` ...);
 /// top when it cannot be read.

@@ -15,20 +15,28 @@ std::string_view name(ErrorKind k) {
   return "semantic";
 }
 
-const Value &OpCall::arg(std::string_view name) const {
+size_t OpCall::index(std::string_view name) const {
   int i = schema_.argIndex(name);
   if (i < 0 || static_cast<size_t>(i) >= args_.size())
     throw std::logic_error(key() + ": rule reads argument '" + std::string(name) +
                            "' that its schema lacks");
-  return args_[i];
+  return static_cast<size_t>(i);
 }
 
+const Value &OpCall::arg(std::string_view name) const { return read(index(name)); }
+
+bool OpCall::isTensor(std::string_view name) const { return read(index(name), kPendingNone).isTensor(); }
+
+bool OpCall::isNone(std::string_view name) const { return read(index(name), kPendingNone).isNone(); }
+
 DType OpCall::dtype(std::string_view name) const {
-  const Value &v = arg(name);
+  const Value &v = read(index(name), kPendingNone | kPendingDtype);
   if (auto d = v.dtype()) return *d;
   throw std::logic_error(key() + ": argument '" + std::string(name) + "' is " + v.str() +
                          ", not a tensor of one dtype");
 }
+
+Rank OpCall::rank(std::string_view name) const { return read(index(name), kPendingNone | kPendingRank).rank(); }
 
 std::optional<DType> OpCall::dtypeArg(std::string_view name) const {
   const Value &v = arg(name);

@@ -52,22 +52,45 @@ private:
 };
 
 /// One call of an overload: every schema argument bound (defaults filled).
+/// What of a not-yet-concrete argument a rule read (PendingArgument::aspects):
+/// None or a tensor, its dtype, its rank, anything else (the whole value).
+enum PendingAspect : uint8_t { kPendingNone = 1, kPendingDtype = 2, kPendingRank = 4, kPendingOther = 8 };
+
+/// Thrown by OpCall when a rule reads an aspect of an argument that the
+/// enumeration in ops/infer.cpp has not made concrete yet: it then tries each
+/// alternative of that aspect only. Aspects a rule never reads (on the path
+/// its other arguments lead to) are never enumerated. Not a std::exception,
+/// so no rule's error handling can swallow it.
+struct PendingArgument {
+  size_t position;
+  uint8_t aspects;
+};
+
 class OpCall {
 public:
   OpCall(const Schema &schema, std::span<const Value> args) : schema_(schema), args_(args) {}
+  /// `pending[i]`: the PendingAspect bits in which argument i is not concrete
+  /// yet; reading one of them throws PendingArgument.
+  OpCall(const Schema &schema, std::span<const Value> args, std::span<const uint8_t> pending)
+      : schema_(schema), args_(args), pending_(pending) {}
 
   const Schema &schema() const { return schema_; }
   std::string key() const { return schema_.key(); }
   size_t size() const { return args_.size(); }
-  const Value &operator[](size_t i) const { return args_[i]; }
+  const Value &operator[](size_t i) const { return read(i); }
   /// Argument by schema name; a rule naming an argument its schema lacks is a
   /// programming error caught by the registry test.
   const Value &arg(std::string_view name) const;
   bool has(std::string_view name) const { return schema_.argIndex(name) >= 0; }
+  /// A tensor was passed (not None, not another kind of value).
+  bool isTensor(std::string_view name) const;
+  /// None was passed. (These two read no more of an argument than that: an
+  /// enumeration of unknown arguments does not branch on their dtype or rank.)
+  bool isNone(std::string_view name) const;
 
   /// The dtype of a tensor argument (concrete inside a rule).
   DType dtype(std::string_view name) const;
-  Rank rank(std::string_view name) const { return arg(name).rank(); }
+  Rank rank(std::string_view name) const;
   /// A `ScalarType?` argument: nullopt for None. Concrete inside a rule.
   std::optional<DType> dtypeArg(std::string_view name) const;
 
@@ -86,8 +109,16 @@ public:
   }
 
 private:
+  /// Argument i, when none of `aspects` is pending (the whole value by default).
+  const Value &read(size_t i, uint8_t aspects = 0xff) const {
+    if (!pending_.empty() && (pending_[i] & (aspects | kPendingOther))) throw PendingArgument{i, aspects};
+    return args_[i];
+  }
+  size_t index(std::string_view name) const;
+
   const Schema &schema_;
   std::span<const Value> args_;
+  std::span<const uint8_t> pending_; ///< empty: every argument is concrete
 };
 
 using RuleFn = std::function<RuleResult(const OpCall &)>;

@@ -63,6 +63,26 @@ TEST(GraphRefine, TracedScalarConstantIsAPythonScalar) {
   EXPECT_FALSE(run(ir).has("type-conflict"));
 }
 
+TEST(GraphRefine, ModuleParametersOfUnknownDtypeDoNotStopTheInputsDtype) {
+  // `traced.inlined_graph`: parameters are prim::GetAttr values typed `Tensor`.
+  auto r = run(R"(graph(%self : __torch__.M, %x : Float(1, 4, 8, 8)):
+  %bn : __torch__.torch.nn.modules.batchnorm.BatchNorm2d = prim::GetAttr[name="bn"](%self)
+  %w : Tensor = prim::GetAttr[name="weight"](%bn)
+  %b : Tensor = prim::GetAttr[name="bias"](%bn)
+  %m : Tensor = prim::GetAttr[name="running_mean"](%bn)
+  %v : Tensor = prim::GetAttr[name="running_var"](%bn)
+  %f : bool = prim::Constant[value=0]()
+  %t : bool = prim::Constant[value=1]()
+  %mo : float = prim::Constant[value=0.1]()
+  %eps : float = prim::Constant[value=1.0000000000000001e-05]()
+  %y : Tensor = aten::batch_norm(%x, %w, %b, %m, %v, %f, %mo, %eps, %t)
+  %z : Tensor = aten::relu(%y)
+  return (%z)
+)");
+  EXPECT_EQ(r["y"].str(), "float32:r4");
+  EXPECT_EQ(r["z"].str(), "float32:r4");
+}
+
 TEST(GraphRefine, IfJoinsBranches) {
   auto r = run(R"(graph(%x : Float(2), %c : bool):
   %7 : int = prim::Constant[value=7]()

@@ -30,6 +30,25 @@ TEST(OpsNn, MatmulNeedsOneDtypeAndFollowsRankRules) {
   expectTensor(run("aten::outer", {{"self", "int32:r1"}, {"vec2", "float64:r1"}}), 0, DType::Float64, 2);
 }
 
+TEST(OpsNn, ParametersOfUnknownDtypeAndRankStillGiveTheInputsDtype) {
+  // A traced module's parameters read through prim::GetAttr are typed only
+  // `Tensor`: 26^4 cases for batch_norm's four, enumerated on demand.
+  auto bn = run("aten::batch_norm", {{"input", "float32:r4"}, {"weight", "?"}, {"bias", "?"}, {"running_mean", "?"},
+                                     {"running_var", "?"}, {"training", "False"}, {"momentum", "0.1"},
+                                     {"eps", "1e-5"}, {"cudnn_enabled", "True"}});
+  expectTensor(bn, 0, DType::Float32, 4);
+  EXPECT_TRUE(bn.possibleError.has_value()); // parameters of another dtype raise
+  // bfloat16 input: float32 parameters are accepted too (CPU mixed mode), the result stays bfloat16.
+  expectTensor(run("aten::batch_norm", {{"input", "bfloat16:r4"}, {"weight", "?"}, {"bias", "?"},
+                                        {"running_mean", "?"}, {"running_var", "?"}, {"training", "False"},
+                                        {"momentum", "0.1"}, {"eps", "1e-5"}, {"cudnn_enabled", "True"}}),
+               0, DType::BFloat16, 4);
+  // linear: the weight's rank decides the result's, so only the dtype is known.
+  auto lin = run("aten::linear", {{"input", "float64:r2"}, {"weight", "?"}, {"bias", "?"}});
+  ASSERT_EQ(lin.status, InferOutcome::Status::Ok);
+  EXPECT_EQ(lin.outputs[0].str(), "float64:r?");
+}
+
 TEST(OpsNn, AddmmChecksSelfButBaddbmmDoesNot) {
   expectError(run("aten::addmm", {{"self", "float64:r1"}, {"mat1", "float32:r2"}, {"mat2", "float32:r2"}}));
   expectTensor(run("aten::baddbmm", {{"self", "complex64:r3"}, {"batch1", "float32:r3"}, {"batch2", "float32:r3"}}),

@@ -20,9 +20,6 @@
 namespace dtf {
 namespace {
 
-bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
-
-
 /// A tensor argument whose exact rank is known and differs from `want`.
 std::optional<RuleError> requireRank(const OpCall &c, std::string_view n, int want) {
   if (auto r = c.rank(n).value(); r && *r != want)
@@ -98,7 +95,7 @@ RuleResult linearRule(const OpCall &c) {
     if (*wr == 2) out = in;
     else if (*wr == 1) out = rankMinus(in, 1);
   }
-  if (!present(c, "bias")) return tensorOf(d, out);
+  if (!c.isTensor("bias")) return tensorOf(d, out);
   DType b = c.dtype("bias");
   if (b == d) return tensorOf(d, out);
   // 2-D (and contiguous 3-D) inputs take the addmm path: the bias must match.
@@ -122,7 +119,7 @@ RuleResult bilinearRule(const OpCall &c) {
   if (auto e = requireSame(c, {"input1", "input2", "weight"})) return *e;
   DType d = c.dtype("input1");
   Rank out = c.rank("input1");
-  if (!present(c, "bias")) return tensorOf(d, out);
+  if (!c.isTensor("bias")) return tensorOf(d, out);
   std::vector<PromotionOperand> ops{{d, out.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c.arg("bias"))};
   return tensorOf(*resultType(ops), broadcastRank({out, c.rank("bias")}));
 }
@@ -149,7 +146,7 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
     Rank out = c.rank(inputName);
     if (auto r = out.value(); r && *r < 2)
       return c.semantic("expected a batched or unbatched input of at least 2 dimensions, got {}-D", *r);
-    if (present(c, "bias") && c.dtype("bias") != d) {
+    if (c.isTensor("bias") && c.dtype("bias") != d) {
       // Complex and bfloat16 inputs take backends (mkldnn on CPU, cudnn)
       // that check the bias; float32 does too for large inputs (mkldnn
       // heuristics), so a mismatched bias may raise: when it does not, the
@@ -389,7 +386,7 @@ RuleResult einsumRule(const OpCall &c) {
       if (!seen || l.out.find(l.out[i]) != i)
         return c.semantic("output subscript {} appears more than once in the output or in no operand", l.out[i]);
     }
-    if (c.arg("path").isNone())
+    if (c.isNone("path"))
       if (auto exact = einsumExact(c, l, el)) return *exact;
   }
   bool sums = false;

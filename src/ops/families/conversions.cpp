@@ -35,7 +35,7 @@ RuleResult toWithoutTarget(const OpCall &c) {
 RuleResult toPrimDtype(const OpCall &c) {
   const Value &v = c.arg("dtype");
   if (v.isNone()) {
-    if (!c.has("device") || c.arg("device").isNone()) return toWithoutTarget(c);
+    if (!c.has("device") || c.isNone("device")) return toWithoutTarget(c);
     return tensorOf(c.dtype("self"), c.rank("self"));
   }
   if (auto code = v.intValue()) {

@@ -201,8 +201,8 @@ RuleResult tensorFromList(const OpCall &c) {
   if (ls.complexLeaf) return c.semantic("complex lists are not supported by aten::tensor");
   if (ls.nonNumberLeaf) return c.semantic("input must be of ints, floats, or bools");
   Rank r = ls.depth ? Rank::exact(*ls.depth) : Rank::top();
-  if (!c.arg("dtype").isNone() || ls.kind) {
-    DType d = c.arg("dtype").isNone() ? inferredFromNumber(*ls.kind) : *c.dtypeArg("dtype");
+  if (!c.isNone("dtype") || ls.kind) {
+    DType d = c.isNone("dtype") ? inferredFromNumber(*ls.kind) : *c.dtypeArg("dtype");
     if (auto e = requiresGradCheck(c, d)) return *e;
     return tensorOf(d, r);
   }

@@ -17,8 +17,6 @@
 namespace dtf {
 namespace {
 
-bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
-
 std::optional<RuleError> indexInt64(const OpCall &c, std::string_view n) {
   if (c.dtype(n) != DType::Int64) return c.semantic("expected dtype int64 for {}, but got {}", n, name(c.dtype(n)));
   return std::nullopt;
@@ -174,10 +172,10 @@ void registerIndexing(Registry &r) {
   r.add("aten::take_along_dim", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt64(c, "indices")) return *e;
      // With a dim, self and indices need the same number of dims.
-     if (!c.arg("dim").isNone())
+     if (!c.isNone("dim"))
        if (auto rs = c.rank("self").value(), ri = c.rank("indices").value(); rs && ri && *rs != *ri)
          return c.semantic("input and indices should have the same number of dimensions, but got {} and {}", *rs, *ri);
-     Rank rk = c.arg("dim").isNone() ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
+     Rank rk = c.isNone("dim") ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
      return tensorOf(c.dtype("self"), rk);
    }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
       .variant({{"indices", "int64[2]=0"}});
@@ -284,18 +282,18 @@ void registerIndexing(Registry &r) {
      return searchOut(c, Rank::exact(0));
    }).sample("boundaries", "sweep![2]");
   r.add("aten::searchsorted.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
-     if (present(c, "sorter"))
+     if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, c.rank("self"));
    }).sample("sorted_sequence", "sweep![2]").sample("self", "sweep[2]").sample("sorter", "None")
       .variant({{"out_int32", "True"}});
   r.add("aten::searchsorted.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
-     if (present(c, "sorter"))
+     if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, Rank::exact(0));
    }).sample("sorted_sequence", "sweep![2]").sample("sorter", "None");
   r.add("aten::bincount", fam, [](const OpCall &c) -> RuleResult {
-     if (!present(c, "weights")) return tensorOf(DType::Int64, Rank::exact(1));
+     if (!c.isTensor("weights")) return tensorOf(DType::Int64, Rank::exact(1));
      DType w = c.dtype("weights");
      return tensorOf(w == DType::Float32 ? DType::Float32 : DType::Float64, Rank::exact(1));
    }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}});
@@ -324,7 +322,7 @@ void registerIndexing(Registry &r) {
    }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
       .variant({{"self", "sweep![2,2]"}, {"return_counts", "True"}}).variant({{"self", "float32[]"}, {"return_counts", "True"}});
   r.add("aten::unique_consecutive", fam, [inverseRank](const OpCall &c) -> RuleResult {
-     bool noDim = c.arg("dim").isNone();
+     bool noDim = c.isNone("dim");
      Rank out = noDim ? Rank::exact(1) : c.rank("self");
      Rank inv = inverseRank(c, "return_inverse", noDim ? c.rank("self") : Rank::exact(1));
      return std::vector<Value>{tensorOf(c.dtype("self"), out), tensorOf(DType::Int64, inv),

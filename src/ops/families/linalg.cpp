@@ -466,7 +466,7 @@ void registerLinalg(Registry &r) {
   auto withTolerances = [](std::string a, Result res) {
     return [a, res](const OpCall &c) -> RuleResult {
       RuleResult out = decomposition(a, {res})(c);
-      if (!out.ok() || (c.arg("atol").isNone() && c.arg("rtol").isNone())) return out;
+      if (!out.ok() || (c.isNone("atol") && c.isNone("rtol"))) return out;
       return Value::tensor(DTypeSet::all(), Rank::top());
     };
   };
@@ -561,7 +561,7 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_tensorsolve", f, [](const OpCall &c) -> RuleResult {
      if (auto e = sameMatrixDTypes(c, "self", {"other"})) return *e;
      Rank a = c.rank("self"), b = c.rank("other");
-     if (!c.arg("dims").isNone() || !a.isExact() || !b.isExact()) return tensorOf(c.dtype("self"), Rank::top());
+     if (!c.isNone("dims") || !a.isExact() || !b.isExact()) return tensorOf(c.dtype("self"), Rank::top());
      if (*a.value() <= *b.value()) return c.semantic("tensorsolve: A must have more dims than B");
      return tensorOf(c.dtype("self"), Rank::exact(*a.value() - *b.value()));
    }).sample("self", "sweep![1,1]=2").sample("other", "sweep![1]");

@@ -21,8 +21,6 @@
 namespace dtf {
 namespace {
 
-bool present(const OpCall &c, std::string_view n) { return c.arg(n).isTensor(); }
-
 PromotionOperand operandOf(const OpCall &c, std::string_view n) {
   return {c.dtype(n), c.rank(n).mayBeZero() ? Tier::ZeroDim : Tier::Dim};
 }
@@ -31,7 +29,6 @@ DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
   std::vector<PromotionOperand> ops{operandOf(c, a), operandOf(c, b)};
   return *resultType(ops);
 }
-
 
 std::optional<RuleError> requireInt64(const OpCall &c, std::string_view n) {
   if (c.dtype(n) != DType::Int64)
@@ -163,7 +160,7 @@ std::optional<RuleError> normParams(const OpCall &c, std::string_view in,
   DType d = c.dtype(in);
   std::optional<DType> p;
   for (std::string_view n : params) {
-    if (!present(c, n)) continue;
+    if (!c.isTensor(n)) continue;
     DType q = c.dtype(n);
     if (!p) p = q;
     else if (q != *p)
@@ -181,7 +178,7 @@ RuleFn batchNormRule(bool native) {
     // (native_batch_norm in eval mode without them crashes 1.13: not modelled.)
     if (auto tr = c.arg("training").boolValue(); !native && tr && !*tr)
       for (const char *n : {"running_mean", "running_var"})
-        if (c.arg(n).isNone()) return c.semantic("{} must be defined in evaluation mode", n);
+        if (c.isNone(n)) return c.semantic("{} must be defined in evaluation mode", n);
     std::optional<DType> p;
     if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true, &p)) return *e;
     DType d = c.dtype("input");
@@ -197,7 +194,7 @@ RuleFn batchNormRule(bool native) {
 /// !train return the input, p == 1 multiplies by zero). Unknown: nullopt.
 std::optional<bool> dropoutDraws(const OpCall &c) {
   // native_dropout's `bool? train`: None trains.
-  auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
+  auto train = c.isNone("train") ? std::optional<bool>(true) : c.arg("train").boolValue();
   auto p = c.arg("p").floatValue();
   if (train && !*train) return false;
   if (p && (*p <= 0 || *p >= 1)) return false;
@@ -250,7 +247,7 @@ RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
   DType t = c.dtype("target");
   if (t != DType::Int64 && !(allowByte && t == DType::UInt8))
     return c.semantic("expected target to be int64, but got {}", name(t));
-  if (present(c, "weight") && c.dtype("weight") != c.dtype("self"))
+  if (c.isTensor("weight") && c.dtype("weight") != c.dtype("self"))
     return c.semantic("expected weight ({}) to have the dtype of self ({})", name(c.dtype("weight")),
                       name(c.dtype("self")));
   return tensorOf(c.dtype("self"), lossRank(c, c.rank("target")));
@@ -425,7 +422,7 @@ void registerNnLayers(Registry &r) {
       .sample("momentum", "0.1").sample("eps", "1e-05");
   r.add("aten::instance_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto u = c.arg("use_input_stats").boolValue(); u && !*u)
-       if (c.arg("running_mean").isNone() || c.arg("running_var").isNone())
+       if (c.isNone("running_mean") || c.isNone("running_var"))
          return c.semantic("expected running_mean and running_var to be defined when use_input_stats is false");
      if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true)) return *e;
      return tensorOf(c.dtype("input"), c.rank("input"));
@@ -491,7 +488,7 @@ void registerNnLayers(Registry &r) {
     if (idx != DType::Int32 && idx != DType::Int64)
       return c.semantic("expected indices ({}) and offsets ({}) to promote to int32 or int64, but got {}", name(i),
                         name(o), name(idx));
-    if (present(c, "per_sample_weights")) {
+    if (c.isTensor("per_sample_weights")) {
       auto mode = c.arg("mode").intValue();
       if (mode && *mode != 0)
         return c.semantic("per_sample_weights only supported with mode='sum'");
@@ -529,7 +526,7 @@ void registerNnLayers(Registry &r) {
         .variant({{"self", "sweep[2]"}, {"train", "False"}});
   r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
      // The CPU kernel draws bernoulli(1 - p) only when training.
-     auto train = c.arg("train").isNone() ? std::optional<bool>(true) : c.arg("train").boolValue();
+     auto train = c.isNone("train") ? std::optional<bool>(true) : c.arg("train").boolValue();
      if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
        return c.semantic("bernoulli_ expects p to be in [0, 1], but got p={}", 1 - *p);
      if (auto e = dropoutCheck(c, "input")) return *e;
@@ -693,7 +690,7 @@ void registerNnLayers(Registry &r) {
   r.add("aten::binary_cross_entropy", loss, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"self", "target"})) return *e;
      DType s = c.dtype("self");
-     if (present(c, "weight")) {
+     if (c.isTensor("weight")) {
        Rank lr = broadcast2(c, "self", "target");
        std::vector<PromotionOperand> ops{{s, lr.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c, "weight")};
        DType p = *resultType(ops);
@@ -717,7 +714,7 @@ void registerNnLayers(Registry &r) {
          return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(dst));
        return std::nullopt;
      };
-     if (present(c, "pos_weight") && c.dtype("pos_weight") == DType::Bool)
+     if (c.isTensor("pos_weight") && c.dtype("pos_weight") == DType::Bool)
        return c.semantic("subtraction with a bool tensor (pos_weight) is not supported");
      if (s == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
      if (isIntegral(s)) return c.semantic("result type float32 can't be cast to the desired output type {}", name(s));
@@ -731,17 +728,17 @@ void registerNnLayers(Registry &r) {
      auto tr = c.rank("target").value(), lr = lossR.value();
      if (tr && lr && *lr > *tr)
        return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self and target)", *tr, *lr);
-     if (present(c, "weight"))
+     if (c.isTensor("weight"))
        if (auto wr = c.rank("weight").value(); wr && lr && *wr > *lr)
          return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (weight)", *lr, *wr);
-     if (present(c, "pos_weight")) {
+     if (c.isTensor("pos_weight")) {
        std::vector<PromotionOperand> ops{operandOf(c, "pos_weight"), operandOf(c, "target")};
        DType lw = *resultType(ops);
        Rank lwR = broadcast2(c, "pos_weight", "target");
        if (auto e = inplace(lw, lwR, s, c.rank("self"))) return *e;
        if (auto e = inplace(t, lossR, lw, lwR)) return *e;
      }
-     if (present(c, "weight"))
+     if (c.isTensor("weight"))
        if (auto e = inplace(t, lossR, c.dtype("weight"), c.rank("weight"))) return *e;
      return tensorOf(t, lossRank(c, lossR));
    }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
@@ -1015,10 +1012,10 @@ void registerNnLayers(Registry &r) {
     if (rk && *rk != 1 && *rk != 2) return c.semantic("expected a 1D or 2D tensor, got {}-D", *rk);
     // The hop defaults to n_fft / 4: 0 for n_fft < 4, which is refused.
     auto nfft = c.arg("n_fft").intValue();
-    auto hop = c.arg("hop_length").isNone() && nfft ? std::optional<int64_t>(*nfft / 4) : c.arg("hop_length").intValue();
+    auto hop = c.isNone("hop_length") && nfft ? std::optional<int64_t>(*nfft / 4) : c.arg("hop_length").intValue();
     if (nfft && *nfft <= 0) return c.semantic("stft: expected 0 < n_fft, got n_fft={}", *nfft);
     if (hop && *hop <= 0) return c.semantic("stft: expected hop_length > 0, got hop_length={}", *hop);
-    bool win = present(c, "window");
+    bool win = c.isTensor("window");
     DType p = win ? promoteTypes(d, c.dtype("window")) : d;
     const Value &rcArg = c.arg("return_complex");
     auto rc = rcArg.boolValue();
@@ -1052,7 +1049,7 @@ void registerNnLayers(Registry &r) {
      Rank out = rk ? Rank::exact(*rk - 1) : Rank::atLeast1();
      if (d == DType::Complex32) return Value::tensor(DTypeSet::all(), out);
      auto rc = c.arg("return_complex").boolValue();
-     if (!rc || present(c, "window")) return Value::tensor(DTypeSet::all(), out);
+     if (!rc || c.isTensor("window")) return Value::tensor(DTypeSet::all(), out);
      return tensorOf(*rc ? d : toRealValueType(d), out);
    }).sample("self", "sweep![5,3]").sample("n_fft", "8").sample("window", "None").sample("return_complex", "False")
       .variant({{"self", "sweep![2,5,3]"}, {"return_complex", "False"}});
@@ -1211,7 +1208,7 @@ void registerNnLayers(Registry &r) {
        // -(log_softmax(self) * target * weight).sum(...): the weight takes
        // part in the promotion; reduction none sums the class dim away.
        DType d = promote2(c, "self", "target");
-       if (present(c, "weight")) {
+       if (c.isTensor("weight")) {
          if (auto wr = c.rank("weight").value(); wr && *wr != 1)
            return c.semantic("weight tensor should be defined either for all classes or no classes, got a {}-D weight", *wr);
          d = promoteArgs(c, {"self", "target", "weight"});
@@ -1225,7 +1222,7 @@ void registerNnLayers(Registry &r) {
      }
      if (t != DType::Int64 && t != DType::UInt8)
        return c.semantic("expected target to be int64, but got {}", name(t));
-     if (present(c, "weight") && c.dtype("weight") != s)
+     if (c.isTensor("weight") && c.dtype("weight") != s)
        return c.semantic("expected weight to have the dtype of self ({})", name(s));
      return tensorOf(s, lossRank(c, c.rank("target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")

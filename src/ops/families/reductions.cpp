@@ -604,7 +604,7 @@ void registerReductions(Registry &r) {
      DimCount dc = dimCount(c.arg("dim"), self.value());
      Rank rk = reducedRank(self, dc, c.arg("keepdim"));
      // 1.13 quirk: a 0-dim self with a dim and keepdim gives shape [1].
-     if (self.mayBeZero() && !c.arg("dim").isNone()) {
+     if (self.mayBeZero() && !c.isNone("dim")) {
        auto keep = c.arg("keepdim").boolValue();
        if (self == Rank::exact(0) && keep && *keep) rk = Rank::exact(1);
        else if (!keep || *keep) rk = Rank::join(rk, Rank::exact(1));
@@ -685,8 +685,8 @@ void registerReductions(Registry &r) {
   // `axis`: data's dtype and rank; lengths or offsets must be given.
   r.add("aten::segment_reduce", fam, [](const OpCall &c) -> RuleResult {
      DType d = c.dtype("data");
-     if (!c.arg("indices").isNone()) return c.semantic("segment_reduce(): indices based reduction is not supported yet");
-     if (c.arg("lengths").isNone() && c.arg("offsets").isNone())
+     if (!c.isNone("indices")) return c.semantic("segment_reduce(): indices based reduction is not supported yet");
+     if (c.isNone("lengths") && c.isNone("offsets"))
        return c.semantic("segment_reduce: either lengths or offsets must be defined");
      if (!isFloating(d)) return c.missingKernel("no segment_reduce kernel for {}", name(d));
      if (c.rank("data") == Rank::exact(0)) return c.semantic("segment_reduce: data must have at least one dimension");
@@ -706,7 +706,7 @@ void registerReductions(Registry &r) {
   add("aten::sort", valuesIndices(false, false));
   // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
   add("aten::sort.stable", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
-    if (c.arg("stable").isNone()) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
+    if (c.isNone("stable")) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
     return vi(c);
   }).sample("stable", "True").variant({{"stable", "None"}});
   add("aten::argsort", always(DType::Int64));

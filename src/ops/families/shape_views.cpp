@@ -782,7 +782,7 @@ void registerShapeViews(Registry &r) {
     if (c.arg("repeats").isTensor())
       if (auto rr = c.rank("repeats").value(); rr && *rr > 1)
         return c.semantic("repeats must be 0-dim or 1-dim tensor, got {}-D", *rr);
-    Rank rk = c.arg("dim").isNone() ? Rank::exact(1) : c.rank("self");
+    Rank rk = c.isNone("dim") ? Rank::exact(1) : c.rank("self");
     return tensorOf(c.dtype("self"), rk);
   };
   r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2");

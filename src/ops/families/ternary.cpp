@@ -52,8 +52,8 @@ RuleResult whereNonzero(const OpCall &c) {
 RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
   return [tensorBounds, floatingKeepsSelf](const OpCall &c) -> RuleResult {
     bool hasMin = c.has("min"), hasMax = c.has("max");
-    bool minNone = !hasMin || c.arg("min").isNone();
-    bool maxNone = !hasMax || c.arg("max").isNone();
+    bool minNone = !hasMin || c.isNone("min");
+    bool maxNone = !hasMax || c.isNone("max");
     if (minNone && maxNone)
       return c.semantic("at least one of 'min' or 'max' must not be None");
     // clamp(Tensor, Scalar?, Scalar?) promotes only a non-floating self; a

@@ -1,0 +1,168 @@
+//===- tests/oracle/enumeration_property_test.cpp - lifting = brute force --===//
+//
+// ops/infer.cpp lifts a rule to unknown arguments by enumerating, on demand,
+// only the aspects (None or not, dtype, rank) the rule reads, where the full
+// product of cases is large. This checks that shortcut against brute force, for every rule of the registry: take
+// cases of the rule's conformance case space, make one or two tensor
+// arguments unknown (dtype, rank, or both), and compare infer() on the
+// unknown arguments with the join of infer() on every concrete case they
+// stand for. No libtorch call: the case space only supplies valid arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "case_space.h"
+#include "ops/infer.h"
+#include "torch_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+namespace dtf::oracle {
+namespace {
+
+enum class Forget { DType, Rank, Both };
+
+/// The abstract value of `v` with `what` forgotten, and the concrete values it stands for.
+std::pair<Value, std::vector<Value>> forget(const Value &v, Forget what) {
+  std::vector<Value> concrete;
+  if (what == Forget::DType) {
+    for (DType d : DTypeSet::all()) concrete.push_back(v.withDTypes(d));
+    return {v.withDTypes(DTypeSet::all()), concrete};
+  }
+  DTypeSet ds = what == Forget::Both ? DTypeSet::all() : v.dtypes();
+  for (DType d : ds)
+    for (Rank r : {Rank::exact(0), Rank::atLeast1()}) concrete.push_back(Value::tensor(d, r));
+  return {Value::tensor(ds, Rank::top()), concrete};
+}
+
+struct Tally {
+  size_t compared = 0, overBudget = 0;
+};
+
+/// infer() on `abstract` against the join of infer() over the concrete products.
+void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::vector<size_t> &positions,
+             const std::vector<std::vector<Value>> &alternatives, const std::string &what, Tally &tally) {
+  const Registry &registry = Registry::builtin();
+  // 0: the on-demand enumeration even where the full product is small.
+  InferOutcome lifted = infer(registry, *rule.schema, abstract, /*fullProductCases=*/0);
+  if (lifted.status == InferOutcome::Status::TooManyUnknowns) {
+    ++tally.overBudget;
+    return;
+  }
+  std::optional<std::vector<Value>> joined;
+  bool anyError = false, anyInternal = false;
+  std::vector<Value> args = abstract;
+  std::vector<size_t> pick(positions.size(), 0);
+  for (bool more = true; more;) {
+    for (size_t k = 0; k < positions.size(); ++k) args[positions[k]] = alternatives[k][pick[k]];
+    InferOutcome one = infer(registry, *rule.schema, args);
+    if (one.status == InferOutcome::Status::Error) anyError = true;
+    else if (one.possibleError && one.possibleError->message.starts_with("internal: ")) anyInternal = true;
+    else if (!joined) joined = one.outputs;
+    else
+      for (size_t i = 0; i < joined->size(); ++i) (*joined)[i] = Value::join((*joined)[i], one.outputs[i]);
+    more = false;
+    for (size_t k = 0; k < positions.size() && !more; ++k) {
+      if (++pick[k] < alternatives[k].size()) more = true;
+      else pick[k] = 0;
+    }
+  }
+  ++tally.compared;
+  const std::string where = fmt::format("{} with {}", rule.key, what);
+  if (anyInternal) {
+    EXPECT_EQ(lifted.outputs, unknownOutputs(*rule.schema)) << where;
+    return;
+  }
+  if (!joined) {
+    EXPECT_EQ(lifted.status, InferOutcome::Status::Error) << where;
+    return;
+  }
+  ASSERT_EQ(lifted.status, InferOutcome::Status::Ok) << where;
+  EXPECT_EQ(lifted.outputs, *joined) << where;
+  EXPECT_EQ(lifted.possibleError.has_value(), anyError) << where;
+}
+
+TEST(EnumerationProperty, OnDemandLiftingEqualsBruteForceForEveryRule) {
+  const Registry &registry = Registry::builtin();
+  Tally tally;
+  size_t rules = 0;
+  for (const auto &[key, rule] : registry.rules()) {
+    if (!rule.samples.skipReason.empty()) continue;
+    auto op = findTorchOperator(key);
+    if (!op) continue; // torchvision ops without the library: nothing to build cases from
+    CaseSpace space = buildCaseSpace(rule, op->schema(), {});
+    if (!space.error.empty() || space.size() == 0) continue;
+    ++rules;
+    // Eight cases spread over the space, the same ones every run.
+    const size_t total = space.size(), picks = std::min<size_t>(total, 8);
+    for (size_t p = 0; p < picks; ++p) {
+      const size_t index = p * total / picks;
+      std::vector<Value> base(space.axes.size());
+      size_t rest = index;
+      for (size_t a = space.axes.size(); a-- > 0;) {
+        size_t n = space.axes[a].alternatives.size();
+        base[a] = space.axes[a].alternatives[rest % n].ours;
+        rest /= n;
+      }
+      std::vector<size_t> tensors;
+      for (size_t a = 0; a < base.size(); ++a)
+        if (base[a].isTensor() && base[a].dtype() && !base[a].isWrappedNumber()) tensors.push_back(a);
+      // One tensor argument at a time, each aspect.
+      for (size_t a : tensors)
+        for (Forget f : {Forget::DType, Forget::Rank, Forget::Both}) {
+          auto [abs, alts] = forget(base[a], f);
+          std::vector<Value> args = base;
+          args[a] = abs;
+          compare(rule, args, {a}, {alts}, fmt::format("{} = {}", space.axes[a].argName, abs.str()), tally);
+        }
+      // An optional tensor (`Tensor? weight`) not even known to be given.
+      for (size_t a = 0; a < base.size(); ++a) {
+        const SchemaType &t = *rule.schema->args[a].type;
+        if (t.kind != SchemaType::Kind::Optional || !t.inner() || t.inner()->kind != SchemaType::Kind::Tensor) continue;
+        std::vector<Value> alts = forget(Value::unknownTensor(), Forget::Both).second;
+        alts.insert(alts.begin(), Value::none());
+        std::vector<Value> args = base;
+        args[a] = Value::top();
+        compare(rule, args, {a}, {alts}, fmt::format("{} = None or any tensor", space.axes[a].argName), tally);
+      }
+      // Pairs among the first three tensor arguments, dtype and rank unknown.
+      for (size_t i = 0; i < tensors.size() && i < 3; ++i)
+        for (size_t j = i + 1; j < tensors.size() && j < 3; ++j) {
+          auto [abs0, alts0] = forget(base[tensors[i]], Forget::Both);
+          auto [abs1, alts1] = forget(base[tensors[j]], Forget::Both);
+          std::vector<Value> args = base;
+          args[tensors[i]] = abs0;
+          args[tensors[j]] = abs1;
+          compare(rule, args, {tensors[i], tensors[j]}, {alts0, alts1},
+                  fmt::format("{} and {} unknown", space.axes[tensors[i]].argName, space.axes[tensors[j]].argName),
+                  tally);
+        }
+      // An unknown element of a tensor list (cat, stack, index ...).
+      for (size_t a = 0; a < base.size(); ++a) {
+        if (!base[a].isList() || !base[a].lengthKnown() || base[a].elements().empty()) continue;
+        const Value &e = base[a].elements()[0];
+        if (!e.isTensor() || !e.dtype()) continue;
+        auto [abs, alts] = forget(e, Forget::DType);
+        std::vector<Value> elems = base[a].elements();
+        elems[0] = abs;
+        std::vector<Value> args = base;
+        args[a] = Value::list(elems);
+        std::vector<Value> lists;
+        for (const Value &alt : alts) {
+          elems[0] = alt;
+          lists.push_back(Value::list(elems));
+        }
+        compare(rule, args, {a}, {lists}, fmt::format("{}[0] = {}", space.axes[a].argName, abs.str()), tally);
+      }
+    }
+  }
+  // Guards against a vacuous pass: most rules were reached and compared.
+  EXPECT_GT(rules, 1400u);
+  EXPECT_GT(tally.compared, 40000u);
+  EXPECT_LT(tally.overBudget, tally.compared / 100);
+  std::printf("%zu rules, %zu comparisons, %zu over the enumeration budget\n", rules, tally.compared,
+              tally.overBudget);
+}
+
+} // namespace
+} // namespace dtf::oracle
