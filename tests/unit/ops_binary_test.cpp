@@ -171,5 +171,29 @@ TEST(OpsBinary, ComplexFillValues) {
   expectError(run("aten::clamp", {{"self", "int64:r1"}, {"min", "1.5+0j"}}));
 }
 
+TEST(OpsBinary, AddReluFusedByTorchScript) {
+  // _add_relu promotes like add, but its kernel takes the clamp bound from
+  // self's dtype: int8/16/32/64 or float32/64 only, and the bound must fit
+  // the result (measured on 1.13 CPU).
+  expectTensor(run("aten::_add_relu.Tensor", {{"self", "int8:r1"}, {"other", "int32:r1"}}), DType::Int32, 1);
+  expectTensor(run("aten::_add_relu.Tensor", {{"self", "int8:r0"}, {"other", "uint8:r1"}}), DType::UInt8, 1);
+  expectTensor(run("aten::_add_relu.Tensor", {{"self", "int32:r1"}, {"other", "int32:r1"}, {"alpha", "2.5"}}),
+               DType::Int32, 1); // no alpha check: a float alpha truncates
+  expectError(run("aten::_add_relu.Tensor", {{"self", "bool:r1"}, {"other", "float32:r1"}}));
+  expectError(run("aten::_add_relu.Tensor", {{"self", "uint8:r1"}, {"other", "uint8:r1"}}));
+  expectError(run("aten::_add_relu.Tensor", {{"self", "int32:r0"}, {"other", "int8:r1"}})); // int32 max into int8
+  expectError(run("aten::_add_relu.Tensor", {{"self", "float64:r0"}, {"other", "float32:r1"}}));
+  expectError(run("aten::_add_relu.Tensor", {{"self", "int32:r1"}, {"other", "bfloat16:r1"}}), ErrorKind::MissingKernel);
+  expectTensor(run("aten::_add_relu.Scalar", {{"self", "int64:r1"}, {"other", "2.5"}}), DType::Float32, 1);
+  expectError(run("aten::_add_relu.Scalar", {{"self", "float32:r1"}, {"other", "2"}, {"alpha", "1.5+0.5j"}}),
+              ErrorKind::ValueDependent);
+  // The in-place form returns the kernel's result-dtype tensor, not self.
+  expectTensor(run("aten::_add_relu_.Tensor", {{"self", "int8:r1"}, {"other", "int32:r1"}}), DType::Int32, 1);
+  expectTensor(run("aten::_add_relu_.Tensor", {{"self", "int32:r1"}, {"other", "int64:r0"}}), DType::Int32, 1);
+  expectError(run("aten::_add_relu_.Tensor", {{"self", "int32:r1"}, {"other", "float32:r1"}}));
+  expectError(run("aten::_add_relu_.Tensor", {{"self", "float32:r0"}, {"other", "float32:r1"}}));
+  expectError(run("aten::_add_relu_.Scalar", {{"self", "int32:r1"}, {"other", "2.5"}}));
+}
+
 } // namespace
 } // namespace dtf

@@ -263,6 +263,82 @@ TEST(OpsNn, MultiHeadAttention) {
   expectError(run("aten::_native_multi_head_attention", a));
 }
 
+/// PyTorch raises for every case, for want of a CPU kernel.
+void expectMissingKernel(const InferOutcome &o) {
+  ASSERT_EQ(o.status, InferOutcome::Status::Error);
+  EXPECT_EQ(o.error->kind, ErrorKind::MissingKernel) << o.error->message;
+}
+
+TEST(OpsNn, TransformerEncoderLayerFastPath) {
+  std::vector<std::pair<std::string, std::string>> a{
+      {"src", "float32:r3"},         {"embed_dim", "4"},          {"num_heads", "2"},
+      {"qkv_weight", "float32:r2"},  {"qkv_bias", "float32:r1"},  {"proj_weight", "float32:r2"},
+      {"proj_bias", "float32:r1"},   {"use_gelu", "False"},       {"norm_first", "False"},
+      {"eps", "1e-05"},              {"norm_weight_1", "float32:r1"}, {"norm_bias_1", "float32:r1"},
+      {"norm_weight_2", "float32:r1"}, {"norm_bias_2", "float32:r1"}, {"ffn_weight_1", "float32:r2"},
+      {"ffn_bias_1", "float32:r1"},  {"ffn_weight_2", "float32:r2"}, {"ffn_bias_2", "float32:r1"}};
+  expectTensor(run("aten::_transformer_encoder_layer_fwd", a), 0, DType::Float32, 3);
+  // Every tensor must have src's dtype.
+  auto b = a;
+  b[15] = {"ffn_bias_1", "float64:r1"};
+  expectError(run("aten::_transformer_encoder_layer_fwd", b));
+  // A padding mask needs its mask_type; 0 (src_mask) is refused on CPU.
+  b = a;
+  b.push_back({"mask", "bool:r2"});
+  expectError(run("aten::_transformer_encoder_layer_fwd", b));
+  b.push_back({"mask_type", "1"});
+  expectTensor(run("aten::_transformer_encoder_layer_fwd", b), 0, DType::Float32, 3);
+  b.back() = {"mask_type", "0"};
+  expectMissingKernel(run("aten::_transformer_encoder_layer_fwd", b));
+  // float16: no CPU addmm kernel.
+  b = a;
+  for (auto &[n, v] : b)
+    if (v.starts_with("float32")) v = "float16" + v.substr(7);
+  expectMissingKernel(run("aten::_transformer_encoder_layer_fwd", b));
+  // A scripted module's parameters (prim::GetAttr) are of unknown dtype and
+  // rank: the result is still src's, enumerated on demand within budget.
+  b = a;
+  b[0] = {"src", "bfloat16:r3"};
+  for (auto &[n, v] : b)
+    if (n != "src" && v.starts_with("float32")) v = "?";
+  auto o = run("aten::_transformer_encoder_layer_fwd", b);
+  expectTensor(o, 0, DType::BFloat16, 3);
+  EXPECT_TRUE(o.possibleError.has_value());
+}
+
+TEST(OpsNn, TransformBiasRescaleQkv) {
+  auto o = run("aten::_transform_bias_rescale_qkv", {{"qkv", "float16:r3"}, {"qkv_bias", "float16:r1"}, {"num_heads", "2"}});
+  for (size_t i = 0; i < 3; ++i) expectTensor(o, i, DType::Float16, 4);
+  expectError(run("aten::_transform_bias_rescale_qkv", {{"qkv", "float32:r3"}, {"qkv_bias", "float64:r1"}, {"num_heads", "2"}}));
+  expectError(run("aten::_transform_bias_rescale_qkv", {{"qkv", "int32:r3"}, {"qkv_bias", "int32:r1"}, {"num_heads", "2"}}));
+  expectError(run("aten::_transform_bias_rescale_qkv", {{"qkv", "float32:r2"}, {"qkv_bias", "float32:r1"}, {"num_heads", "2"}}));
+}
+
+TEST(OpsNn, PadEnumAndAntialiasedUpsampling) {
+  // _pad_enum modes: 0 reflect, 1 replicate, 2 circular, 3 constant.
+  expectTensor(run("aten::_pad_enum", {{"self", "float32:r3"}, {"pad", "[1,1]"}, {"mode", "0"}}), 0, DType::Float32, 3);
+  expectTensor(run("aten::_pad_enum", {{"self", "int32:r2"}, {"pad", "[1,1]"}, {"mode", "3"}, {"value", "2.5"}}), 0,
+               DType::Int32, 2);
+  expectTensor(run("aten::_pad_enum", {{"self", "bool:r4"}, {"pad", "[1,1,1,1]"}, {"mode", "2"}}), 0, DType::Bool, 4);
+  expectError(run("aten::_pad_enum", {{"self", "float32:r2"}, {"pad", "[1,1]"}, {"mode", "2"}}));    // circular: 0 pads for 2-D
+  expectError(run("aten::_pad_enum", {{"self", "float32:r4"}, {"pad", "[1,1]"}, {"mode", "0"}}));    // not implemented
+  expectError(run("aten::_pad_enum", {{"self", "float32:r3"}, {"pad", "[1,1]"}, {"mode", "1"}, {"value", "2.5"}}));
+  expectError(run("aten::_pad_enum", {{"self", "float32:r0"}, {"pad", "[1,1]"}, {"mode", "3"}})); // too long
+  expectError(run("aten::_pad_enum", {{"self", "float32:r3"}, {"pad", "[1]"}, {"mode", "3"}}));
+  // _upsample_bilinear2d_aa: a 4-D float32/float64 input on CPU.
+  expectTensor(run("aten::_upsample_bilinear2d_aa", {{"self", "float64:r4"}, {"output_size", "[4,4]"}, {"align_corners", "False"}}),
+               0, DType::Float64, 4);
+  expectError(run("aten::_upsample_bilinear2d_aa", {{"self", "float32:r3"}, {"output_size", "[4,4]"}, {"align_corners", "False"}}));
+  expectError(run("aten::_upsample_bilinear2d_aa", {{"self", "float32:r4"}, {"output_size", "[4]"}, {"align_corners", "False"}}));
+  expectMissingKernel(
+      run("aten::_upsample_bilinear2d_aa", {{"self", "bfloat16:r4"}, {"output_size", "[4,4]"}, {"align_corners", "False"}}));
+  expectTensor(run("aten::_upsample_bilinear2d_aa.vec", {{"input", "float32:r4"}, {"output_size", "None"},
+                                                          {"align_corners", "True"}, {"scale_factors", "[2.0,2.0]"}}),
+               0, DType::Float32, 4);
+  expectError(run("aten::_upsample_bilinear2d_aa.vec", {{"input", "float32:r4"}, {"output_size", "None"},
+                                                         {"align_corners", "True"}, {"scale_factors", "None"}}));
+}
+
 TEST(OpsNn, NormsLossesAndIndexPutDetails) {
   // Evaluation-mode batch_norm needs the running statistics.
   expectError(run("aten::batch_norm", {{"input", "float32:r3"}, {"weight", "None"}, {"bias", "None"},

@@ -161,6 +161,42 @@ TEST(FactoryRules, LikeNewAndNumToTensor) {
   EXPECT_EQ(result(run("aten::one_hot", {{"self", "int32:r1"}})), "error");
 }
 
+TEST(SoftmaxRules, MaskedSoftmaxOfTheFusedAttention) {
+  // CPU: a bool mask of self's shape, mask_type 1 or 2; float32/64 and bfloat16.
+  std::vector<std::pair<std::string, std::string>> a{{"self", "float32:r4"}, {"mask", "bool:r4"}, {"mask_type", "1"}};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "float32:4");
+  a[0] = {"self", "bfloat16:r4"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "bfloat16:4");
+  a[0] = {"self", "float16:r4"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "error"); // no CPU kernel
+  a[0] = {"self", "float32:r4"};
+  a[1] = {"mask", "float32:r4"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "error"); // "Mask should be a boolean tensor"
+  a[1] = {"mask", "bool:r2"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "error"); // no [B, T] mask on CPU
+  a[1] = {"mask", "bool:r4"};
+  a[2] = {"mask_type", "None"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "error"); // "Mask Type should be defined"
+  a[2] = {"mask_type", "0"};
+  EXPECT_EQ(result(run("aten::_masked_softmax", a)), "error"); // src_mask: CUDA only
+}
+
+TEST(ReduceRules, DeprecatedAminmax) {
+  EXPECT_EQ(result(run("aten::_aminmax", {{"self", "int32:r2"}}), 1), "int32:0");
+  EXPECT_EQ(result(run("aten::_aminmax.dim", {{"self", "float64:r2"}, {"dim", "1"}})), "float64:1");
+  EXPECT_EQ(result(run("aten::_aminmax.dim", {{"self", "bool:r2"}, {"dim", "-1"}, {"keepdim", "True"}}), 1), "bool:2");
+  // aminmax's 1.13 quirk: a 0-dim self with keepdim gives shape [1].
+  EXPECT_EQ(result(run("aten::_aminmax.dim", {{"self", "uint8:r0"}, {"dim", "0"}, {"keepdim", "True"}})), "uint8:1");
+  EXPECT_EQ(result(run("aten::_aminmax.dim", {{"self", "float32:r2"}, {"dim", "2"}})), "error");
+}
+
+TEST(FactoryRules, DimArangeIsInt64OfOneDim) {
+  EXPECT_EQ(result(run("aten::_dim_arange", {{"like", "float16:r3"}, {"dim", "1"}})), "int64:1");
+  EXPECT_EQ(result(run("aten::_dim_arange", {{"like", "bool:r2"}, {"dim", "-2"}})), "int64:1");
+  EXPECT_EQ(result(run("aten::_dim_arange", {{"like", "float32:r0"}, {"dim", "0"}})), "error");
+  EXPECT_EQ(result(run("aten::_dim_arange", {{"like", "float32:r2"}, {"dim", "2"}})), "error");
+}
+
 TEST(RandomRules, DefaultsAndBounds) {
   EXPECT_EQ(result(run("aten::randint", {{"high", "3"}, {"size", "[2]"}})), "int64:1");
   EXPECT_EQ(result(run("aten::randint", {{"high", "3"}, {"size", "[2]"}, {"dtype", "None"}})), "float32:1");

@@ -16,6 +16,8 @@
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
+#include <limits>
+
 namespace dtf {
 namespace {
 
@@ -184,6 +186,71 @@ RuleFn inplace(RuleFn f, std::vector<std::string> others, bool castCheck = true)
   return inPlace(std::move(f), {std::move(others), castCheck});
 }
 
+
+/// The largest value of a real dtype (0 for the others): the upper clamp
+/// bound _add_relu takes from self's dtype.
+long double largestValue(DType d) {
+  switch (d) {
+  case DType::UInt8: return 255;
+  case DType::Int8: return 127;
+  case DType::Int16: return 32767;
+  case DType::Int32: return 2147483647.0L;
+  case DType::Int64: return 9223372036854775807.0L;
+  case DType::Float32: return std::numeric_limits<float>::max();
+  case DType::Float64: return std::numeric_limits<double>::max();
+  default: return 0;
+  }
+}
+
+/// _add_relu (TorchScript's FuseAddRelu pass; a CPU-only op in 1.13),
+/// measured on every dtype pair at rank 0 and 1 and every Scalar kind:
+///  - the result is result_type(self, other), as add's (alpha unchecked: a
+///    float alpha truncates for an integral result);
+///  - add_relu_impl takes its clamp bounds [0, largest value of self's
+///    dtype] from *self's* dtype, which must be int8/16/32/64 or float32/64
+///    (an internal assert in BinaryOps.cpp otherwise, whatever the result);
+///  - add_clamp_cpu has no float16, bfloat16 or complex kernel (result dtype);
+///  - a complex alpha with an imaginary part overflows (value-dependent);
+///  - the upper bound is converted into the result dtype: when it does not
+///    fit (an int32 0-dim self with an int8 tensor: result int8; float64
+///    0-dim self with float32: result float32) the call raises "value cannot
+///    be converted ... without overflow", a dtype-determined error.
+/// The in-place form first checks that the result casts to self and that
+/// other broadcasts into self; it then returns the tensor the kernel wrote,
+/// which is of the *result* dtype (`result = iter.output()` rebinds the
+/// returned handle): `_add_relu_(int8[2], int32[2])` returns int32.
+RuleFn addRelu(bool inPlaceForm) {
+  return [inPlaceForm](const OpCall &c) -> RuleResult {
+    DType s = c.dtype("self");
+    DType r = promoteArgs(c, {"self", "other"});
+    if (inPlaceForm) {
+      if (c.isTensor("other")) {
+        Rank self = c.rank("self"), o = c.rank("other");
+        if ((self.value() && o.value() && *o.value() > *self.value()) ||
+            (self == Rank::exact(0) && o == Rank::atLeast1()))
+          return c.semantic("in-place output {} cannot hold the broadcast with other {}", c.arg("self").str(),
+                            c.arg("other").str());
+      }
+      if (!canCast(r, s))
+        return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(r), c10Name(s));
+    }
+    switch (s) {
+    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float32: case DType::Float64:
+      break;
+    default:
+      return c.semantic("unsupported datatype for add_relu: self is {} (int8/16/32/64 or float32/64 only)", name(s));
+    }
+    if (r == DType::Float16 || r == DType::BFloat16 || isComplex(r))
+      return c.missingKernel("add_clamp_cpu has no kernel for the {} result", name(r));
+    if (auto e = complexValueInto(c, "alpha", r)) return *e;
+    if (largestValue(s) > largestValue(r))
+      return c.semantic("the clamp bound (the largest {}, from self) cannot be converted to the {} result without "
+                        "overflow", name(s), name(r));
+    if (inPlaceForm) return tensorOf(r, c.rank("self")).withUnitDims(c.arg("self").unitDims());
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "other"})), {"self", "other"});
+  };
+}
+
 } // namespace
 
 void registerElementwiseBinary(Registry &r) {
@@ -208,6 +275,14 @@ void registerElementwiseBinary(Registry &r) {
         e.variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}}).variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}});
     }
   }
+  // add + relu fused by TorchScript (FuseAddRelu): see addRelu. (alpha is
+  // swept over every Python number kind by default.)
+  r.add("aten::_add_relu.Tensor", "binary.add_relu", addRelu(false))
+      .variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}, {"alpha", "1"}});
+  r.add("aten::_add_relu.Scalar", "binary.add_relu", addRelu(false));
+  r.add("aten::_add_relu_.Tensor", "binary.add_relu", addRelu(true))
+      .variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}, {"alpha", "1"}});
+  r.add("aten::_add_relu_.Scalar", "binary.add_relu", addRelu(true));
   r.add("aten::rsub.Tensor", "binary.promote", addLike(true));
   r.add("aten::rsub.Scalar", "binary.promote", addLike(true));
 

@@ -245,6 +245,27 @@ RuleResult rangeRule(const OpCall &c) {
   return tensorOf(d, Rank::exact(1));
 }
 
+
+/// _dim_arange(like, dim) = arange(like.size(dim)) as int64 (the tracer's
+/// form of `torch.arange(x.size(d))`), whatever like's dtype: rank 1, of
+/// like's size-1 fact at dim. A 0-dim `like` has no dim to size (any dim
+/// raises); another dim must name one of like's (measured on 1.13).
+RuleResult dimArange(const OpCall &c) {
+  Rank lr = c.rank("like");
+  auto dim = c.arg("dim").intValue();
+  if (lr == Rank::exact(0))
+    return c.semantic("dimension specified as {} but tensor has no dimensions", dim ? std::to_string(*dim) : "?");
+  Value out = tensorOf(DType::Int64, Rank::exact(1));
+  auto rk = lr.value();
+  if (!rk || !dim) return out;
+  if (*dim < -*rk || *dim >= *rk)
+    return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *dim);
+  int d = static_cast<int>(*dim < 0 ? *dim + *rk : *dim);
+  if (d >= 32) return out;
+  UnitDims u = c.arg("like").unitDims();
+  return out.withUnitDims({(u.ones >> d) & 1u, (u.others >> d) & 1u});
+}
+
 } // namespace
 
 void registerFactories(Registry &r) {
@@ -307,6 +328,9 @@ void registerFactories(Registry &r) {
   r.add("prim::NumToTensor.Scalar", fam, numToTensor);
   r.add("prim::NumToTensor.bool", fam, numToTensor).sample("a", "True").variant({{"a", "False"}});
   r.add("aten::_shape_as_tensor", fam, [](const OpCall &) -> RuleResult { return tensorOf(DType::Int64, Rank::exact(1)); });
+  r.add("aten::_dim_arange", fam, dimArange).sample("like", "sweep[2,3]").sample("dim", "0")
+      .variant({{"like", "sweep[2,3]"}, {"dim", "-1"}}).variant({{"like", "sweep[2,3]"}, {"dim", "2"}})
+      .variant({{"like", "sweep[2,3]"}, {"dim", "-3"}}).variant({{"like", "sweep![2,1]"}, {"dim", "1"}});
   r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3");
 }
 

@@ -341,6 +341,105 @@ RuleFn sameFloatLoss(std::vector<std::string> args, std::function<Rank(const OpC
   };
 }
 
+/// _pad_enum(self, pad, mode, value) (F.pad in TorchScript, 1.13's
+/// at::padding_mode: 0 reflect, 1 replicate, 2 circular, 3 constant),
+/// measured on every dtype: the pad list must have an even length of at most
+/// 2 * rank; constant mode is constant_pad_nd (any dtype, any rank, any
+/// value); the other modes refuse a non-zero value and exist only for 2 pads
+/// of a 2-D/3-D input, 4 of a 3-D/4-D, 6 of a 4-D/5-D (NotImplementedError
+/// otherwise, and for a mode out of range); circular also wants exactly
+/// 2 * (rank - 2) pads. The result keeps self's dtype and rank (the reflect
+/// and replicate CPU kernels run float32/64 and complex64/128 only, 3-D
+/// reflection float16/bfloat16 too: kernel gaps, as for reflection_pad*).
+RuleResult padEnum(const OpCall &c) {
+  DType d = c.dtype("self");
+  Rank r = c.rank("self");
+  auto rk = r.value();
+  const Value &pad = c.arg("pad");
+  std::optional<int> n;
+  if (pad.isList() && pad.lengthKnown()) n = static_cast<int>(pad.elements().size());
+  if (n && *n % 2) return c.semantic("padding length must be divisible by 2, got {}", *n);
+  if (n && rk && *n > 2 * *rk) return c.semantic("padding length too large ({} for a {}-D input)", *n, *rk);
+  auto mode = c.arg("mode").intValue();
+  if (!mode || *mode == 3) return tensorOf(d, r);
+  if (!c.isNone("value"))
+    if (auto v = c.arg("value").floatValue(); v && *v != 0)
+      return c.semantic("padding mode {} doesn't take in value argument", *mode);
+  if (!n || !rk) return tensorOf(d, r);
+  bool supported = *mode >= 0 && *mode <= 2 &&
+                   ((*n == 2 && (*rk == 2 || *rk == 3)) || (*n == 4 && (*rk == 3 || *rk == 4)) ||
+                    (*n == 6 && (*rk == 4 || *rk == 5)));
+  if (!supported)
+    return c.semantic("only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (mode {}, {} pads, "
+                      "{}-D input)", *mode, *n, *rk);
+  if (*mode == 2 && *n != 2 * (*rk - 2))
+    return c.semantic("circular padding: invalid padding size, expected {} but got {}", 2 * (*rk - 2), *n);
+  return tensorOf(d, r);
+}
+
+/// _upsample_bilinear2d_aa (antialiased bilinear interpolation, as in
+/// torchvision's resize): a 4-D input; the CPU kernel runs float32 and
+/// float64 only (measured; CUDA has half and bfloat16).
+RuleFn upsampleAa(std::string in) {
+  return [in](const OpCall &c) -> RuleResult {
+    if (auto rk = c.rank(in).value(); rk && *rk != 4)
+      return c.semantic("expected a 4-D input (N, C, H, W), got {}-D", *rk);
+    DType d = c.dtype(in);
+    if (d != DType::Float32 && d != DType::Float64)
+      return c.missingKernel("no CPU antialiased upsampling kernel for {}", name(d));
+    return tensorOf(d, Rank::exact(4));
+  };
+}
+
+/// _transformer_encoder_layer_fwd: nn.TransformerEncoderLayer's fast path
+/// (eval, no_grad, batch_first), measured on 1.13 CPU over every dtype of
+/// each tensor, both activations and both norm orders:
+///  - every tensor has src's dtype (the bmm/addmm/layer_norm kernels and
+///    _transform_bias_rescale_qkv check it);
+///  - ranks: src 3-D (native MHA's `query`), qkv_weight, proj_weight and the
+///    ffn weights 2-D, qkv_bias and the norm parameters 1-D (shape
+///    [embed_dim]), the other biases at most 2-D (addmm expands them);
+///  - a mask (any dtype: cast to bool) is a 2-D [B, T] padding mask or a 4-D
+///    [B, H, T, T] one, and needs mask_type 0, 1 or 2 (None raises); the CPU
+///    softmax refuses mask_type 0; without a mask, mask_type is ignored;
+///  - CPU kernels for float32, float64 and bfloat16 only (half: addmm;
+///    integers and complex: transform_bias_rescale_qkv; with norm_first:
+///    layer_norm).
+/// The result has src's dtype and shape. (An empty src is returned cloned
+/// before any check: a value-dependent exception, not modelled.)
+/// The order of the reads keeps the on-demand enumeration small for a module
+/// whose twelve parameters are of unknown dtype and rank (prim::GetAttr):
+/// dtypes first (one call per refused dtype), the biases' ranks (read only
+/// to refuse a known rank above 2, both alternatives go on) last.
+RuleResult transformerEncoderLayer(const OpCall &c) {
+  if (auto v = c.rank("src").value(); v && *v != 3) return c.semantic("expected 3-D `query` (src), got {}-D", *v);
+  DType d = c.dtype("src");
+  for (const char *n : {"qkv_weight", "qkv_bias", "proj_weight", "proj_bias", "norm_weight_1", "norm_bias_1",
+                        "norm_weight_2", "norm_bias_2", "ffn_weight_1", "ffn_bias_1", "ffn_weight_2", "ffn_bias_2"})
+    if (c.dtype(n) != d)
+      return c.semantic("expected {} to have src's dtype {}, but got {}", n, name(d), name(c.dtype(n)));
+  struct Want { const char *arg; int rank; };
+  for (Want w : {Want{"qkv_weight", 2}, {"qkv_bias", 1}, {"proj_weight", 2}, {"norm_weight_1", 1}, {"norm_bias_1", 1},
+                 {"norm_weight_2", 1}, {"norm_bias_2", 1}, {"ffn_weight_1", 2}, {"ffn_weight_2", 2}})
+    if (auto v = c.rank(w.arg).value(); v && *v != w.rank)
+      return c.semantic("expected {} to be {}-D, got {}-D", w.arg, w.rank, *v);
+  if (c.isTensor("mask")) {
+    if (auto mr = c.rank("mask").value(); mr && *mr != 2 && *mr != 4)
+      return c.semantic("mask shape should match input shape (a 2-D or 4-D mask, got {}-D)", *mr);
+    if (c.isNone("mask_type")) return c.semantic("mask type should be defined");
+    auto mt = c.arg("mask_type").intValue();
+    if (mt && (*mt < 0 || *mt > 2))
+      return c.semantic("mask type should be 0 (src_mask), 1 (src_key_padding_mask) or 2 (default_mask), got {}", *mt);
+    if (mt && *mt == 0) return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
+  }
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16)
+    return c.missingKernel("no CPU kernel for a {} encoder layer (float32, float64, bfloat16 only)", name(d));
+  for (const char *n : {"proj_bias", "ffn_bias_1", "ffn_bias_2"})
+    if (auto v = c.rank(n).value(); v && *v > 2)
+      return c.semantic("expected {} to have at most 2 dims (addmm expands it), got {}-D", n, *v);
+  return tensorOf(d, Rank::exact(3)).withUnitDims(c.arg("src").unitDims());
+}
+
 } // namespace
 
 void registerNnLayers(Registry &r) {
@@ -607,6 +706,46 @@ void registerNnLayers(Registry &r) {
       .sample("value", "0");
   r.add("aten::pad", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}});
+  // _pad_enum: see padEnum (mode 0 reflect, 1 replicate, 2 circular, 3 constant).
+  {
+    Registry::Entry e = r.add("aten::_pad_enum", rs, padFacts(padEnum, "self", "pad"));
+    e.sample("self", "sweep[1,1,2]").sample("pad", "[1,1]").sample("mode", "3").sample("value", "None");
+    for (const char *mode : {"0", "1", "2", "3"}) {
+      if (std::string_view(mode) != "3") // (the main sample)
+        e.variant({{"self", "sweep[1,1,2]"}, {"pad", "[1,1]"}, {"mode", mode}, {"value", "None"}});
+      e.variant({{"self", "sweep![1,1,2,2]"}, {"pad", "[1,1,1,1]"}, {"mode", mode}, {"value", "None"}});
+      e.variant({{"self", "sweep![1,1,2,2,2]"}, {"pad", "[1,1,0,0,1,1]"}, {"mode", mode}, {"value", "0.0"}});
+      e.variant({{"self", "sweep![2,2]"}, {"pad", "[1,1]"}, {"mode", mode}, {"value", "None"}});
+      e.variant({{"self", "sweep![1,1,2,2]"}, {"pad", "[1,1]"}, {"mode", mode}, {"value", "None"}});
+      e.variant({{"self", "sweep![1,2,2]"}, {"pad", "[1,1,1,1]"}, {"mode", mode}, {"value", "None"}});
+      e.variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1]"}, {"mode", mode}, {"value", "2.5"}});
+    }
+    e.variant({{"self", "sweep[2]"}, {"pad", "[0,1]"}, {"mode", "3"}, {"value", "2.5"}})
+        .variant({{"self", "sweep[2]"}, {"pad", "[]"}, {"mode", "3"}, {"value", "None"}})
+        .variant({{"self", "sweep[1,1,2]"}, {"pad", "[1]"}, {"mode", "3"}, {"value", "None"}})
+        .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1]"}, {"mode", "4"}, {"value", "None"}})
+        .variant({{"self", "sweep![2,1,2]"}, {"pad", "[1,1,0,0]"}, {"mode", "3"}, {"value", "None"}});
+  }
+  // Antialiased bilinear upsampling: see upsampleAa; N and C are kept, a
+  // known output size gives the spatial size-1 facts.
+  r.add("aten::_upsample_bilinear2d_aa", rs, upsampleArgs(leadingFacts(upsampleAa("self"), "self", 2, "output_size"), 2))
+      .sample("self", "sweep[1,1,2,2]").sample("output_size", "[4,4]").sample("align_corners", "False")
+      .variant({{"self", "sweep![1,1,2,2]"}, {"output_size", "[1,4]"}, {"align_corners", "True"}})
+      .variant({{"self", "sweep![1,1,2,2]"}, {"output_size", "[4]"}})
+      .variant({{"self", "sweep![1,2,2]"}, {"output_size", "[4,4]"}})
+      .variant({{"self", "sweep![2,1,1,2,2]"}, {"output_size", "[4,4]"}})
+      .variant({{"self", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"scales_h", "2.0"}, {"scales_w", "2.0"}});
+  r.add("aten::_upsample_bilinear2d_aa.vec", rs,
+        upsampleArgs(leadingFacts(upsampleAa("input"), "input", 2, "output_size"), 2))
+      .sample("input", "sweep[1,1,2,2]").sample("output_size", "[4,4]").sample("align_corners", "False")
+      .sample("scale_factors", "None")
+      .variant({{"input", "sweep![1,1,2,2]"}, {"output_size", "None"}, {"scale_factors", "[2.0,2.0]"}})
+      .variant({{"input", "sweep![1,1,2,2]"}, {"output_size", "None"}, {"scale_factors", "None"}})
+      .variant({{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4]"}, {"scale_factors", "[2.0,2.0]"}})
+      .variant({{"input", "sweep![1,1,2,2]"}, {"output_size", "[1,4]"}, {"scale_factors", "None"}})
+      .variant({{"input", "sweep![1,1,2,2]"}, {"output_size", "[4,4,4]"}, {"scale_factors", "None"}})
+      .variant({{"input", "sweep![1,2,2]"}, {"output_size", "[4,4]"}, {"scale_factors", "None"}})
+      .variant({{"input", "sweep![1,2,2]"}, {"output_size", "None"}, {"scale_factors", "[2.0]"}});
   for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d", "aten::grid_sampler_3d"}) {
     bool threeD = std::string_view(k).ends_with("3d");
     r.add(k, rs, [](const OpCall &c) -> RuleResult {
@@ -1093,6 +1232,72 @@ void registerNnLayers(Registry &r) {
       .variant({{"proj_bias", "sweep![4]"}})
       .variant({{"average_attn_weights", "False"}})
       .variant({{"need_weights", "False"}});
+
+  // _transform_bias_rescale_qkv (native MHA's first step): qkv [B, T, 3E]
+  // plus its bias, split into q, k, v of [B, heads, T, E/heads]. A floating
+  // qkv (the CPU kernel has half and bfloat16 too), a bias of qkv's dtype
+  // (its shape is not checked); fewer than 3 dims raise (measured).
+  r.add("aten::_transform_bias_rescale_qkv", "nn.attention", [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("qkv").value(); rk && *rk < 3)
+       return c.semantic("expected qkv of shape [B, T, 3 * embed_dim], got a {}-D tensor", *rk);
+     DType d = c.dtype("qkv");
+     if (!isFloating(d)) return c.missingKernel("no CPU transform_bias_rescale_qkv kernel for {}", name(d));
+     if (c.dtype("qkv_bias") != d)
+       return c.semantic("expected qkv_bias of qkv's dtype {}, but found {}", name(d), name(c.dtype("qkv_bias")));
+     Value v = tensorOf(d, Rank::exact(4));
+     return std::vector<Value>{v, v, v};
+   }).sample("qkv", "sweep[2,3,12]").sample("qkv_bias", "float32[12]").sample("num_heads", "2")
+      .variant({{"qkv", "float64[2,3,12]"}, {"qkv_bias", "sweep[12]"}})
+      .variant({{"qkv", "sweep![2,3,12]"}, {"qkv_bias", "float16[12]"}})
+      .variant({{"qkv", "sweep![2,3,12]"}, {"qkv_bias", "bfloat16[12]"}})
+      .variant({{"qkv", "sweep![3,12]"}, {"qkv_bias", "float32[12]"}})
+      .variant({{"qkv", "sweep![2,3,12,1]"}, {"qkv_bias", "float32[12]"}});
+
+  // nn.TransformerEncoderLayer's fused fast path: see transformerEncoderLayer.
+  {
+    // embed_dim 4, 2 heads, feed-forward 8, a batch of 2 sequences of 3.
+    const std::vector<std::pair<std::string, std::string>> shapes{
+        {"src", "[2,3,4]"},      {"qkv_weight", "[12,4]"}, {"qkv_bias", "[12]"},     {"proj_weight", "[4,4]"},
+        {"proj_bias", "[4]"},    {"norm_weight_1", "[4]"}, {"norm_bias_1", "[4]"},   {"norm_weight_2", "[4]"},
+        {"norm_bias_2", "[4]"},  {"ffn_weight_1", "[8,4]"}, {"ffn_bias_1", "[8]"},   {"ffn_weight_2", "[4,8]"},
+        {"ffn_bias_2", "[4]"}};
+    auto allOf = [&](const std::string &dt) {
+      std::map<std::string, std::string, std::less<>> m;
+      for (auto &[a, sh] : shapes) m[a] = dt + sh;
+      return m;
+    };
+    auto with = [&](std::map<std::string, std::string, std::less<>> m,
+                    std::initializer_list<std::pair<const std::string, std::string>> more) {
+      for (auto &[k, v] : more) m[k] = v;
+      return m;
+    };
+    Registry::Entry e = r.add("aten::_transformer_encoder_layer_fwd", "nn.attention", transformerEncoderLayer);
+    for (auto &[a, v] : allOf("float32")) e.sample(a, v);
+    e.sample("embed_dim", "4").sample("num_heads", "2").sample("use_gelu", "False").sample("norm_first", "False")
+        .sample("eps", "1e-05").sample("mask", "None").sample("mask_type", "None");
+    // Every tensor of one dtype, with each activation and norm order.
+    for (const char *dt : {"float64", "bfloat16", "float16", "int64", "int32", "complex64", "bool"}) {
+      e.variant(allOf(dt));
+      e.variant(with(allOf(dt), {{"use_gelu", "True"}, {"norm_first", "True"}}));
+    }
+    // Each tensor swept (every dtype, rank 0 and its rank) among float32 ones.
+    for (auto &[a, sh] : shapes) {
+      e.variant(with(allOf("float32"), {{a, "sweep" + sh}}));
+      e.variant(with(allOf("float32"), {{a, "sweep" + sh}, {"use_gelu", "True"}, {"norm_first", "True"}}));
+    }
+    // Masks: a [B, T] padding mask of any dtype, a [B, H, T, T] one, 0-D and
+    // 1-D ones; mask_type None, 0 (CUDA only), 1, 2 and out of range.
+    e.variant(with(allOf("float32"), {{"mask", "sweep![2,3]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("bfloat16"), {{"mask", "bool[2,3]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"mask", "sweep[3]"}, {"mask_type", "2"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,2,3,3]"}, {"mask_type", "2"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "None"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "0"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "3"}}));
+    e.variant(with(allOf("float32"), {{"mask", "None"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"src", "float32[2,1,4]"}, {"mask", "bool[2,1]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"proj_bias", "float32[1,1,4]"}}));
+  }
 
   // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
   // keep the common dtype; the output sequence is 3-D (2-D packed data),

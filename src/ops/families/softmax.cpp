@@ -5,10 +5,15 @@
 // (CPU lacks integer and complex kernels: kernel gaps, not dtype errors).
 // _softmax(half_to_float=True) turns Half into Float (CUDA); any other input
 // dtype is rejected. CPU rejects half_to_float altogether, a device limit.
+// _masked_softmax (the fused attention's) keeps self's dtype and shape, with
+// the mask and mask_type checks of its CPU kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
+
+#include <algorithm>
 
 namespace dtf {
 namespace {
@@ -54,6 +59,41 @@ RuleResult softmaxBackward(const OpCall &c) {
   return tensorOf(g, gr);
 }
 
+
+/// _masked_softmax(self, mask, dim, mask_type): the fused attention's
+/// softmax, CPU-only here (measured on 1.13, every dtype of self and mask):
+/// the mask must be bool, of self's shape (the CPU kernel has no [B, T] or
+/// [T, T] form), a given dim must name a dim of self, and mask_type must be
+/// 0, 1 or 2 (None raises: "Mask Type should be defined"). The CPU kernel
+/// runs float32, float64 and bfloat16 only, and refuses mask_type 0
+/// ("src_mask not currently supported on CPU"). The result has self's dtype
+/// and shape.
+RuleResult maskedSoftmax(const OpCall &c) {
+  DType m = c.dtype("mask");
+  if (m != DType::Bool) return c.semantic("mask should be a boolean tensor, got {}", name(m));
+  Rank sr = c.rank("self"), mr = c.rank("mask");
+  if ((sr.value() && mr.value() && *sr.value() != *mr.value()) || (sr == Rank::exact(0) && mr == Rank::atLeast1()) ||
+      (mr == Rank::exact(0) && sr == Rank::atLeast1()))
+    return c.semantic("mask shape should match input shape (mask {}, input {})", c.arg("mask").str(), c.arg("self").str());
+  if (!c.isNone("dim")) {
+    auto d = c.arg("dim").intValue();
+    auto rk = sr.value();
+    if (d && rk && !wrapDim(*d, *rk)) {
+      int n = std::max(*rk, 1);
+      return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *d);
+    }
+  }
+  if (c.isNone("mask_type")) return c.semantic("mask type should be defined");
+  auto mt = c.arg("mask_type").intValue();
+  if (mt && (*mt < 0 || *mt > 2))
+    return c.semantic("mask type should be 0 (src_mask), 1 (src_key_padding_mask) or 2 (default_mask), got {}", *mt);
+  DType d = c.dtype("self");
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16)
+    return c.missingKernel("no CPU masked_softmax kernel for {}", name(d));
+  if (mt && *mt == 0) return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
+  return tensorOf(d, sr);
+}
+
 } // namespace
 
 void registerSoftmax(Registry &r) {
@@ -70,6 +110,15 @@ void registerSoftmax(Registry &r) {
       .sample("dim", "0")
       .sample("half_to_float", "False")
       .variant({{"dim", "0"}, {"half_to_float", "True"}});
+  r.add("aten::_masked_softmax", fam, keepingShape(maskedSoftmax))
+      .sample("self", "sweep[2,3]").sample("mask", "sweep[2,3]").sample("dim", "None").sample("mask_type", "2")
+      .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "1"}, {"dim", "-1"}})
+      .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "0"}})
+      .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "None"}})
+      .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "3"}})
+      .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "2"}, {"dim", "2"}})
+      .variant({{"self", "float32[2,3]"}, {"mask", "sweep[2]"}, {"mask_type", "2"}})
+      .variant({{"self", "sweep![1,2,3,3]"}, {"mask", "bool[1,2,3,3]"}, {"mask_type", "1"}, {"dim", "1"}});
   r.add("aten::_softmax_backward_data", fam, softmaxBackward).sample("dim", "0");
   r.add("aten::_log_softmax_backward_data", fam, softmaxBackward).sample("dim", "0");
 }
