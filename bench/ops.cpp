@@ -31,6 +31,10 @@ const std::vector<OpCase> &opCases() {
       {"add_f32_f32", "aten::add.Tensor", {{"self", "float32:r4"}, {"other", "float32:r4"}}},
       {"add_i32r1_f64r0", "aten::add.Tensor", {{"self", "int32:r1"}, {"other", "float64:r0"}}},
       {"add_unknown_dtype", "aten::add.Tensor", {{"self", "?:r2"}, {"other", "float32:r2"}}},
+      // Four module parameters of unknown dtype and rank (prim::GetAttr): 26^4 cases, enumerated on demand.
+      {"batch_norm_unknown_params", "aten::batch_norm",
+       {{"input", "float32:r4"}, {"weight", "?"}, {"bias", "?"}, {"running_mean", "?"}, {"running_var", "?"},
+        {"training", "False"}, {"momentum", "0.1"}, {"eps", "1e-5"}, {"cudnn_enabled", "True"}}},
       {"conv2d", "aten::conv2d", {{"input", "float32:r4"}, {"weight", "float32:r4"}, {"bias", "float32:r1"}}},
       {"sum_dim", "aten::sum.dim_IntList", {{"self", "int32:r3"}, {"dim", "[1]"}, {"keepdim", "False"}}},
       {"mm_error", "aten::mm", {{"self", "float32:r2"}, {"mat2", "float64:r2"}}},

@@ -56,23 +56,26 @@ private:
 /// None or a tensor, its dtype, its rank, anything else (the whole value).
 enum PendingAspect : uint8_t { kPendingNone = 1, kPendingDtype = 2, kPendingRank = 4, kPendingOther = 8 };
 
-/// Thrown by OpCall when a rule reads an aspect of an argument that the
-/// enumeration in ops/infer.cpp has not made concrete yet: it then tries each
-/// alternative of that aspect only. Aspects a rule never reads (on the path
-/// its other arguments lead to) are never enumerated. Not a std::exception,
-/// so no rule's error handling can swallow it.
+/// The first read of an aspect of an argument that the enumeration in
+/// ops/infer.cpp has not made concrete yet. The read still returns a concrete
+/// representative (one of the argument's alternatives), so the rule runs to
+/// its end as on a real case; the enumeration then discards that answer and
+/// tries each alternative of that aspect only. Aspects a rule never reads (on
+/// the path its other arguments lead to) are never enumerated.
 struct PendingArgument {
-  size_t position;
-  uint8_t aspects;
+  size_t position = 0;
+  uint8_t aspects = 0; ///< 0: no pending aspect was read
 };
 
 class OpCall {
 public:
   OpCall(const Schema &schema, std::span<const Value> args) : schema_(schema), args_(args) {}
   /// `pending[i]`: the PendingAspect bits in which argument i is not concrete
-  /// yet; reading one of them throws PendingArgument.
-  OpCall(const Schema &schema, std::span<const Value> args, std::span<const uint8_t> pending)
-      : schema_(schema), args_(args), pending_(pending) {}
+  /// yet (args[i] is a representative); the first read of one of them is
+  /// recorded in `*firstPendingRead`.
+  OpCall(const Schema &schema, std::span<const Value> args, std::span<const uint8_t> pending,
+         PendingArgument *firstPendingRead)
+      : schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead) {}
 
   const Schema &schema() const { return schema_; }
   std::string key() const { return schema_.key(); }
@@ -111,7 +114,8 @@ public:
 private:
   /// Argument i, when none of `aspects` is pending (the whole value by default).
   const Value &read(size_t i, uint8_t aspects = 0xff) const {
-    if (!pending_.empty() && (pending_[i] & (aspects | kPendingOther))) throw PendingArgument{i, aspects};
+    if (!pending_.empty() && (pending_[i] & (aspects | kPendingOther)) && firstPendingRead_->aspects == 0)
+      *firstPendingRead_ = {i, aspects};
     return args_[i];
   }
   size_t index(std::string_view name) const;
@@ -119,6 +123,7 @@ private:
   const Schema &schema_;
   std::span<const Value> args_;
   std::span<const uint8_t> pending_; ///< empty: every argument is concrete
+  PendingArgument *firstPendingRead_ = nullptr;
 };
 
 using RuleFn = std::function<RuleResult(const OpCall &)>;
