@@ -1,0 +1,404 @@
+//===- ops/families/nn_losses.cpp - distances and losses -----------------===//
+//
+// Losses keep self's dtype or promote as ATen does (measured on 1.13 CPU):
+// class-index targets must be int64 (uint8 too for nll_loss), weights must
+// match self, reduction none keeps the elementwise rank and the others give
+// a 0-dim result.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+#include "ops/vocabulary.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dtf {
+namespace {
+
+PromotionOperand operandOf(const OpCall &c, std::string_view n) {
+  return {c.dtype(n), c.rank(n).mayBeZero() ? Tier::ZeroDim : Tier::Dim};
+}
+
+DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
+  std::vector<PromotionOperand> ops{operandOf(c, a), operandOf(c, b)};
+  return *resultType(ops);
+}
+
+Rank lossRank(const OpCall &c, Rank elementwise) {
+  auto red = c.arg("reduction").intValue();
+  if (!red) return Rank::top();
+  return *red == 0 ? elementwise : Rank::exact(0);
+}
+
+Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
+  return broadcastRank({c.rank(a), c.rank(b)});
+}
+
+/// nll_loss takes int64 or uint8 targets; nll_loss2d only int64 (measured).
+RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
+  auto selfRank = c.rank("self").value();
+  if (c.key() == "aten::nll_loss" || c.key() == "aten::nll_loss_forward") {
+    // nll_loss's own checks (nll_loss_nd routes other ranks elsewhere).
+    if (selfRank && (*selfRank < 1 || *selfRank > 2)) return c.semantic("input tensor should be 1D or 2D");
+    if (auto tr = c.rank("target").value(); tr && *tr > 1)
+      return c.semantic("0D or 1D target tensor expected, multi-target not supported");
+  } else if (c.key() == "aten::nll_loss_nd" && selfRank && *selfRank >= 3) {
+    allowByte = false; // goes through nll_loss2d
+  }
+  DType t = c.dtype("target");
+  if (t != DType::Int64 && !(allowByte && t == DType::UInt8))
+    return c.semantic("expected target to be int64, but got {}", name(t));
+  if (c.isTensor("weight") && c.dtype("weight") != c.dtype("self"))
+    return c.semantic("expected weight ({}) to have the dtype of self ({})", name(c.dtype("weight")),
+                      name(c.dtype("self")));
+  return tensorOf(c.dtype("self"), lossRank(c, c.rank("target")));
+}
+
+RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
+RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
+
+/// Composite losses whose CPU result, when every listed tensor has one
+/// floating dtype, is that dtype (measured); other mixes stay unknown.
+RuleFn sameFloatLoss(std::vector<std::string> args, std::function<Rank(const OpCall &)> rank) {
+  return [args, rank](const OpCall &c) -> RuleResult {
+    DType d = c.dtype(args[0]);
+    for (const std::string &n : args)
+      if (c.arg(n).isTensor() && c.dtype(n) != d) return Value::tensor(DTypeSet::all(), rank(c));
+    if (!isFloating(d)) return Value::tensor(DTypeSet::all(), rank(c));
+    return tensorOf(d, rank(c));
+  };
+}
+
+} // namespace
+
+void registerNnLosses(Registry &r) {
+  const char *loss = "nn.loss";
+  r.add("aten::cosine_similarity", loss, [](const OpCall &c) -> RuleResult {
+     DType d = promote2(c, "x1", "x2");
+     if (!isFloating(d))
+       return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
+     Rank b = broadcast2(c, "x1", "x2");
+     // The norms are summed over dim of the broadcast operands.
+     auto n = b.value();
+     if (auto dim = c.arg("dim").intValue(); n && dim) {
+       int64_t m = std::max(*n, 1);
+       if (*dim < -m || *dim >= m)
+         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -m, m - 1, *dim);
+     }
+     return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]").variant({{"x1", "sweep[2]"}, {"x2", "float32[2]"}});
+  r.add("aten::pdist", loss, [](const OpCall &c) -> RuleResult {
+     if (!isFloating(c.dtype("self")))
+       return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
+     return tensorOf(c.dtype("self"), Rank::exact(1));
+   }).sample("self", "sweep![2,2]");
+  for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"})
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
+     }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::l1_loss", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("self") == DType::Bool || c.dtype("target") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     DType d = toRealValueType(promote2(c, "self", "target"));
+     auto red = c.arg("reduction").intValue();
+     if (red && *red == 1 && isIntegral(d))
+       return c.semantic("mean(): could not infer output dtype: input dtype must be floating point, got {}", name(d));
+     if (red && *red == 2 && isIntegral(d)) return Value::tensor(DTypeSet::all(), Rank::exact(0));
+     return tensorOf(d, lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::huber_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self"), p = promote2(c, "self", "target");
+     if (!canCast(p, s))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+     return tensorOf(s, lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+  r.add("aten::kl_div", loss, [](const OpCall &c) -> RuleResult {
+     for (const char *n : {"self", "target"}) {
+       if (isIntegral(c.dtype(n), true)) return c.semantic("kl_div: integral inputs not supported");
+       if (isComplex(c.dtype(n))) return c.semantic("kl_div: complex inputs not supported");
+     }
+     return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]");
+  // The loss has self's dtype (target must match); the weight is applied
+  // in place (loss.mul_(weight)): any weight the loss can absorb.
+  r.add("aten::binary_cross_entropy", loss, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"self", "target"})) return *e;
+     DType s = c.dtype("self");
+     if (c.isTensor("weight")) {
+       Rank lr = broadcast2(c, "self", "target");
+       std::vector<PromotionOperand> ops{{s, lr.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c, "weight")};
+       DType p = *resultType(ops);
+       if (!canCast(p, s))
+         return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+     }
+     return tensorOf(s, lossRank(c, c.rank("self")));
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}});
+  r.add("aten::binary_cross_entropy_with_logits", loss, [](const OpCall &c) -> RuleResult {
+     // 1.13: max_val = (-input).clamp_min_(0); with pos_weight,
+     // log_weight = (pos_weight - 1).mul(target).add_(1); loss =
+     // (1 - target).mul_(input).add_(...) (with pos_weight: .add_(
+     // log_weight.mul_(<input-dtype term>))); then loss.mul_(weight).
+     DType s = c.dtype("self"), t = c.dtype("target");
+     auto tierOf = [](Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; };
+     auto inplace = [&](DType dst, Rank dstRank, DType src, Rank srcRank) -> std::optional<RuleError> {
+       std::vector<PromotionOperand> ops{{dst, tierOf(dstRank)}, {src, tierOf(srcRank)}};
+       DType r = *resultType(ops);
+       if (!canCast(r, dst))
+         return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(dst));
+       return std::nullopt;
+     };
+     if (c.isTensor("pos_weight") && c.dtype("pos_weight") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor (pos_weight) is not supported");
+     if (s == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     if (isIntegral(s)) return c.semantic("result type float32 can't be cast to the desired output type {}", name(s));
+     if (isComplex(s)) return c.semantic("clamp is not supported for complex types");
+     if (t == DType::Bool) return c.semantic("subtraction with bool tensors is not supported");
+     DType p = promote2(c, "self", "target");
+     if (!canCast(p, t))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(t));
+     Rank lossR = broadcast2(c, "self", "target");
+     // The loss is built in place from (1 - target): target's shape.
+     auto tr = c.rank("target").value(), lr = lossR.value();
+     if (tr && lr && *lr > *tr)
+       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self and target)", *tr, *lr);
+     if (c.isTensor("weight"))
+       if (auto wr = c.rank("weight").value(); wr && lr && *wr > *lr)
+         return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (weight)", *lr, *wr);
+     if (c.isTensor("pos_weight")) {
+       std::vector<PromotionOperand> ops{operandOf(c, "pos_weight"), operandOf(c, "target")};
+       DType lw = *resultType(ops);
+       Rank lwR = broadcast2(c, "pos_weight", "target");
+       if (auto e = inplace(lw, lwR, s, c.rank("self"))) return *e;
+       if (auto e = inplace(t, lossR, lw, lwR)) return *e;
+     }
+     if (c.isTensor("weight"))
+       if (auto e = inplace(t, lossR, c.dtype("weight"), c.rank("weight"))) return *e;
+     return tensorOf(t, lossRank(c, lossR));
+   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})
+      .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
+      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
+      .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
+  r.add("aten::poisson_nll_loss", loss, [](const OpCall &c) -> RuleResult {
+     auto logIn = c.arg("log_input").boolValue();
+     auto full = c.arg("full").boolValue();
+     if (!logIn || !*logIn || !full || *full) return Value::unknownTensor();
+     // exp(input) - target * input, then reduced.
+     DType a = applyKind(PromotionKind::IntToFloat, c.dtype("input"));
+     DType b = promote2(c, "target", "input");
+     if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
+     Rank br = broadcast2(c, "input", "target");
+     std::vector<PromotionOperand> ops{{a, c.rank("input").mayBeZero() ? Tier::ZeroDim : Tier::Dim},
+                                       {b, br.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+     return tensorOf(*resultType(ops), lossRank(c, br));
+   }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
+      .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
+  r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}});
+  // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
+  r.add("aten::nll_loss_nd", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").variant({{"self", "float32[1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}})
+      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}});
+  // nll_loss2d needs a 4-D input and a 3-D target.
+  r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
+      .sample("weight", "None");
+  // The *_forward ops also return the total weight (0-dim, self's dtype).
+  auto withTotalWeight = [](RuleFn rule) {
+    return [rule](const OpCall &c) -> RuleResult {
+      RuleResult out = rule(c);
+      if (!out.ok()) return out;
+      return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("self"), Rank::exact(0))};
+    };
+  };
+  r.add("aten::nll_loss_forward", loss, withTotalWeight(nllRule)).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100");
+  r.add("aten::nll_loss2d_forward", loss, withTotalWeight(nll2dRule)).sample("self", "sweep![1,2,1,1]")
+      .sample("target", "sweep![1,1,1]=0").sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
+      .variant({{"self", "sweep![1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}, {"weight", "None"}, {"reduction", "0"},
+                {"ignore_index", "-100"}});
+  r.add("aten::nll_loss_backward", loss, [](const OpCall &c) -> RuleResult {
+     DType t = c.dtype("target");
+     if (t != DType::Int64 && t != DType::UInt8)
+       return c.semantic("expected target to be int64, but got {}", name(t));
+     if (auto e = requireSame(c, {"self", "grad_output", "weight", "total_weight"})) return *e;
+     return tensorOf(c.dtype("self"), c.rank("self"));
+   }).sample("grad_output", "sweep![]").sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
+      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
+      .sample("total_weight", "sweep![]");
+  auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
+  // cosine_embedding_loss: one loss per row (rank of the input minus 1).
+  r.add("aten::cosine_embedding_loss", loss, sameFloatLoss({"input1", "input2"}, [](const OpCall &c) {
+     Rank b = broadcast2(c, "input1", "input2");
+     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   })).sample("input1", "sweep![2,3]").sample("input2", "sweep![2,3]").sample("target", "float32[2]")
+      .variant({{"input1", "float32[2,3]"}, {"input2", "float32[2,3]"}, {"target", "sweep![2]"}})
+      .variant({{"reduction", "0"}});
+  // margin_ranking (1.13): (-target * (input1 - input2) + margin).clamp_min_(0):
+  // bool operands refuse - (binary or unary), integers become float32 with
+  // the float margin, complex refuses the clamp.
+  r.add("aten::margin_ranking_loss", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("input1") == DType::Bool || c.dtype("input2") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     if (c.dtype("target") == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     Rank diffRank = broadcast2(c, "input1", "input2");
+     std::vector<PromotionOperand> ops{operandOf(c, "target"),
+                                       {promote2(c, "input1", "input2"), diffRank.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+     DType d = *resultType(ops);
+     if (isComplex(d)) return c.semantic("clamp is not supported for complex types ({})", name(d));
+     if (isIntegral(d)) d = DType::Float32; // + margin, a float
+     return tensorOf(d, lossRank(c, broadcastRank({diffRank, c.rank("target")})));
+   }).sample("input1", "sweep![3]").sample("input2", "sweep![3]").sample("target", "float32[3]")
+      .variant({{"input1", "float64[3]"}, {"input2", "float64[3]"}, {"target", "sweep![3]"}})
+      .variant({{"input1", "int32[]"}, {"input2", "sweep![3]"}, {"target", "sweep![]"}})
+      .variant({{"reduction", "0"}});
+  // hinge (1.13): margin_clamp = (margin - self).clamp_min_(0) is built in
+  // self's dtype (`Scalar - Tensor` fills a tensor like self), then
+  // where(target ...) broadcasts it with target and the sum keeps self's
+  // dtype; the target's dtype never matters (measured on every pair).
+  r.add("aten::hinge_embedding_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     if (d == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
+     if (isComplex(d)) return c.semantic("clamp is not supported for complex types");
+     Rank out = lossRank(c, broadcast2(c, "self", "target"));
+     if (!isIntegral(d)) return tensorOf(d, out);
+     auto red = c.arg("reduction").intValue();
+     if (!red) return Value::tensor(DTypeSet::join(d, DType::Int64), out);
+     if (*red == 1) return c.semantic("mean(): could not infer output dtype: {} is not floating or complex", name(d));
+     return tensorOf(*red == 2 ? DType::Int64 : d, out); // sum of integers is int64
+   }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+      .variant({{"reduction", "2"}}).variant({{"self", "int32[3]"}, {"target", "sweep![3]"}, {"reduction", "0"}})
+      .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
+      .variant({{"self", "float32[]"}, {"target", "float32[3]"}, {"reduction", "0"}});
+  // soft_margin: log1p(exp(-self * target)) written into a tensor of self's
+  // dtype and shape: integral selfs cannot hold the float result, complex
+  // targets make any real self complex, and a target that broadcasts to more
+  // dims is refused.
+  r.add("aten::soft_margin_loss", loss, [lossOfSelf](const OpCall &c) -> RuleResult {
+     auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
+     if (sr && br && *br > *sr)
+       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
+     DType d = c.dtype("self"), t = c.dtype("target");
+     if (d == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+     if (isIntegral(d)) return c.semantic("result type float can't be cast to the desired output type {}", name(d));
+     if (isComplex(t) && !isComplex(d))
+       return c.semantic("result type {} can't be cast to the desired output type {}", name(t), name(d));
+     return tensorOf(d, lossOfSelf(c));
+   }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+      .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
+      .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
+  r.add("aten::triplet_margin_loss", loss, sameFloatLoss({"anchor", "positive", "negative"}, [](const OpCall &c) {
+     Rank b = broadcastRank({c.rank("anchor"), c.rank("positive"), c.rank("negative")});
+     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+   })).sample("anchor", "sweep![2,3]").sample("positive", "sweep![2,3]").sample("negative", "float32[2,3]")
+      .variant({{"reduction", "0"}});
+  // multi(label)_margin_loss: an int64 target; CPU kernels for float/double
+  // only (half and bf16 exist on CUDA: left unknown).
+  auto marginLoss = [](bool label) {
+    return [label](const OpCall &c) -> RuleResult {
+      DType d = c.dtype("self");
+      auto sr = c.rank("self").value();
+      Rank elem = sr ? Rank::exact(std::max(*sr - 1, 0)) : Rank::top(); // one loss per sample
+      Rank out = lossRank(c, elem);
+      if (d != DType::Float32 && d != DType::Float64) return Value::tensor(DTypeSet::all(), out);
+      if (c.dtype("target") != DType::Int64)
+        return c.semantic("expected scalar type Long but found {}", name(c.dtype("target")));
+      if (!label && c.arg("weight").isTensor() && c.dtype("weight") != d) return Value::tensor(DTypeSet::all(), out);
+      return tensorOf(d, out);
+    };
+  };
+  r.add("aten::multi_margin_loss", loss, marginLoss(false))
+      .sample("self", "sweep![2,3]").sample("target", "sweep![2]=0").sample("weight", "None")
+      .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}});
+  r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
+      .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
+  // ctc_loss: float32/float64 log-probabilities (T, N, C) or unbatched (T, C),
+  // targets of any dtype (cast to int64), integral length tensors; one loss
+  // per batch item for reduction='none'.
+  for (const char *k : {"aten::ctc_loss.IntList", "aten::ctc_loss.Tensor"}) {
+    bool tensors = std::string_view(k).ends_with("Tensor");
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       DType d = c.dtype("log_probs");
+       for (const char *len : {"input_lengths", "target_lengths"})
+         if (c.arg(len).isTensor() && !isIntegral(c.dtype(len), false))
+           return c.semantic("ctc_loss: {} must be integral, got {}", len, name(c.dtype(len)));
+       if (d != DType::Float32 && d != DType::Float64) return c.missingKernel("no ctc_loss kernel for {}", name(d));
+       auto lp = c.rank("log_probs").value();
+       if (lp && *lp != 2 && *lp != 3) return c.semantic("ctc_loss: log_probs must be 2-D or 3-D, got {}-D", *lp);
+       auto red = c.arg("reduction").intValue();
+       Rank out = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : lp ? Rank::exact(*lp == 3 ? 1 : 0) : Rank::top();
+       return tensorOf(d, out);
+     }).sample("log_probs", "sweep![5,1,3]=-1").sample("targets", "sweep![1,2]=1")
+        .sample("input_lengths", tensors ? "int64[1]=5" : "[5]").sample("target_lengths", tensors ? "int64[1]=2" : "[2]")
+        .variant({{"log_probs", "sweep![5,1,3]=-1"}, {"targets", "int64[1,2]=1"}, {"input_lengths", tensors ? "sweep![1]=5" : "[5]"},
+                  {"target_lengths", tensors ? "sweep![1]=2" : "[2]"}, {"reduction", "0"}});
+  }
+  // The forward op also returns is_target: self's dtype and shape.
+  r.add("aten::multilabel_margin_loss_forward", loss, [marginLoss](const OpCall &c) -> RuleResult {
+     RuleResult out = marginLoss(true)(c);
+     if (!out.ok()) return out;
+     const Value &loss = out.outputs()[0];
+     return std::vector<Value>{loss, Value::tensor(loss.dtypes(), c.rank("self"))};
+   }).sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").sample("reduction", "1")
+      .variant({{"self", "sweep![2,3]"}, {"target", "sweep![2,3]=0"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![3]"}, {"target", "sweep![3]=0"}, {"reduction", "0"}});
+  // pairwise_distance is norm(x1 - x2 + eps, p, -1): the real type of the
+  // promoted difference (integers: float32); no bool subtraction.
+  r.add("aten::pairwise_distance", loss, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("x1") == DType::Bool || c.dtype("x2") == DType::Bool)
+       return c.semantic("subtraction with a bool tensor is not supported");
+     DType d = toRealValueType(applyKind(PromotionKind::IntToFloat, promote2(c, "x1", "x2")));
+     Rank b = broadcast2(c, "x1", "x2");
+     auto keep = c.arg("keepdim").boolValue();
+     if (!keep) return Value::tensor(DTypeSet(d), Rank::top());
+     return tensorOf(d, *keep ? b : (b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top()));
+   }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").variant({{"keepdim", "True"}})
+      .variant({{"x1", "sweep[3]"}, {"x2", "float32[3]"}});
+  // cdist: float or double operands of one dtype (CPU; half/bf16 are CUDA
+  // only), batch dims broadcast: rank of the larger operand.
+  for (const char *k : {"aten::cdist", "aten::_cdist_forward"})
+    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+       DType a = c.dtype("x1"), b = c.dtype("x2");
+       for (DType d : {a, b})
+         if (!isFloating(d)) return c.semantic("cdist only supports floating-point dtypes, got {}", name(d));
+       Rank rk = broadcast2(c, "x1", "x2");
+       if (a == DType::Float16 || a == DType::BFloat16) return Value::tensor(DTypeSet::all(), rk);
+       if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
+       return tensorOf(a, rk);
+     }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None");
+
+  r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
+     DType s = c.dtype("self"), t = c.dtype("target");
+     auto sr = c.rank("self").value(), tr = c.rank("target").value();
+     if (sr && tr && *sr == *tr) {
+       // Class probabilities.
+       if (!isFloating(t)) return c.semantic("expected floating point type for target with class probabilities, got {}", name(t));
+       // -(log_softmax(self) * target * weight).sum(...): the weight takes
+       // part in the promotion; reduction none sums the class dim away.
+       DType d = promote2(c, "self", "target");
+       if (c.isTensor("weight")) {
+         if (auto wr = c.rank("weight").value(); wr && *wr != 1)
+           return c.semantic("weight tensor should be defined either for all classes or no classes, got a {}-D weight", *wr);
+         d = promoteArgs(c, {"self", "target", "weight"});
+       }
+       auto red = c.arg("reduction").intValue();
+       Rank rk = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : *sr > 0 ? Rank::exact(*sr - 1) : Rank::top();
+       return tensorOf(d, rk);
+     }
+     if (!sr || !tr) {
+       if (isFloating(t)) return Value::unknownTensor();
+     }
+     if (t != DType::Int64 && t != DType::UInt8)
+       return c.semantic("expected target to be int64, but got {}", name(t));
+     if (c.isTensor("weight") && c.dtype("weight") != s)
+       return c.semantic("expected weight to have the dtype of self ({})", name(s));
+     return tensorOf(s, lossRank(c, c.rank("target")));
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0").sample("weight", "None")
+      .variant({{"target", "sweep![2,2]=0"}})
+      .variant({{"self", "float32[2,2]"}, {"target", "float32[2,2]"}, {"weight", "sweep![2]"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2,2,2]"}, {"target", "sweep![2,2,2]"}, {"reduction", "0"}});
+}
+
+} // namespace dtf

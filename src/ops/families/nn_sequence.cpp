@@ -1,0 +1,480 @@
+//===- ops/families/nn_sequence.cpp - spectral, attention, recurrent ----===//
+//
+// Transforms over signals and sequences (fft, stft), the fused attention and
+// transformer-encoder ops of nn.MultiheadAttention / TransformerEncoderLayer,
+// and the recurrent layers: every operand shares one dtype (the matmul
+// kernels check it, measured on 1.13 CPU); spectral ops take integers
+// through the default float and reject half precision on CPU.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/registry.h"
+#include "ops/unit_dims.h"
+#include "ops/vocabulary.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtf {
+namespace {
+
+/// The fused RNNs and cells: input, hidden states and weights share one
+/// dtype (the matmul kernels check it; measured on 1.13 CPU). Integral
+/// inputs raise in the in-place gate activations; bool has no matmul kernel
+/// and CPU none for half. Returns the common dtype, or nullopt when a list
+/// of unknown length may mix dtypes (then the results are unknown).
+struct RnnCheck {
+  std::optional<RuleError> error;
+  std::optional<DType> dtype;
+};
+
+/// The gate activation decides what integer inputs do: relu keeps them; the
+/// tanh cell's out-of-place tanh makes float32; the rest run in place and raise.
+enum class RnnAct : uint8_t { InPlace, Relu, TanhCell };
+
+RnnCheck rnnCheck(const OpCall &c, std::string_view in, std::initializer_list<std::string_view> args,
+                  RnnAct act = RnnAct::InPlace) {
+  DType d = c.dtype(in);
+  bool mayMix = false;
+  for (std::string_view n : args) {
+    const Value &v = c.arg(n);
+    std::vector<DTypeSet> sets;
+    if (v.isTensor()) sets.push_back(DTypeSet(c.dtype(n)));
+    else if (v.isList() && v.lengthKnown())
+      for (size_t i = 0; i < v.elements().size(); ++i) {
+        // An LSTM's cell state c only meets the gates elementwise: another
+        // dtype is accepted (1.13), with results not modelled here.
+        if (n == "hx" && i == 1 && !(v.elements()[i].dtypes() == DTypeSet(d))) mayMix = true;
+        else sets.push_back(v.elements()[i].dtypes());
+      }
+    else if (v.isList()) {
+      Value s = v.elementSummary();
+      if (s.isTensor() && !(s.dtypes() == DTypeSet(d))) mayMix = true;
+    }
+    for (const DTypeSet &ds : sets)
+      if (!(ds == DTypeSet(d)))
+        return {c.semantic("mat1 and mat2 must have the same dtype ({} and {})", name(d), name(*ds.begin())), {}};
+  }
+  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
+    return {c.missingKernel("no CPU matmul kernel for {}", name(d)), {}};
+  if (isIntegral(d) && act == RnnAct::Relu) return {std::nullopt, mayMix ? std::nullopt : std::optional(d)};
+  if (isIntegral(d) && act == RnnAct::TanhCell) return {std::nullopt, mayMix ? std::nullopt : std::optional(DType::Float32)};
+  if (isIntegral(d))
+    return {c.semantic("result type float32 can't be cast to the desired output type {}", name(d)), {}};
+  if (isComplex(d) && act == RnnAct::Relu) return {c.semantic("clamp is not supported for complex types"), {}};
+  if (mayMix) return {};
+  return {std::nullopt, d};
+}
+
+/// Samples for an RNN rule: the main one sweeps `in` with float32 weights;
+/// one variant per dtype with every tensor of that dtype; one sweeping each
+/// other argument. `shapes` maps argument -> shape (lists: "[..],[..]").
+void rnnSamples(Registry::Entry e, std::string in, std::vector<std::pair<std::string, std::vector<std::string>>> shapes,
+                std::map<std::string, std::string, std::less<>> fixed) {
+  auto spec = [](const std::string &dt, const std::vector<std::string> &sh, bool list) {
+    std::string out = list ? "[" : "";
+    for (size_t i = 0; i < sh.size(); ++i) out += (i ? "," : "") + dt + sh[i];
+    return list ? out + "]" : out;
+  };
+  auto with = [&](const std::string &sweepArg, const std::string &dt) {
+    std::map<std::string, std::string, std::less<>> m = fixed;
+    for (auto &[a, sh] : shapes) {
+      bool list = sh.size() > 1 || a == "hx_list" || a == "params";
+      std::string name = a == "hx_list" ? "hx" : a;
+      m[name] = spec(a == sweepArg ? "sweep!" : dt, sh, list);
+    }
+    return m;
+  };
+  for (auto &[a, v] : with(in, "float32")) e.sample(a, v);
+  for (const char *dt : {"float64", "bfloat16", "complex64", "float16", "int32", "bool"}) e.variant(with("", dt));
+  for (auto &[a, sh] : shapes)
+    if (a != in) e.variant(with(a, "float32"));
+}
+
+/// _transformer_encoder_layer_fwd: nn.TransformerEncoderLayer's fast path
+/// (eval, no_grad, batch_first), measured on 1.13 CPU over every dtype of
+/// each tensor, both activations and both norm orders:
+///  - every tensor has src's dtype (the bmm/addmm/layer_norm kernels and
+///    _transform_bias_rescale_qkv check it);
+///  - ranks: src 3-D (native MHA's `query`), qkv_weight, proj_weight and the
+///    ffn weights 2-D, qkv_bias and the norm parameters 1-D (shape
+///    [embed_dim]), the other biases at most 2-D (addmm expands them);
+///  - a mask (any dtype: cast to bool) is a 2-D [B, T] padding mask or a 4-D
+///    [B, H, T, T] one, and needs mask_type 0, 1 or 2 (None raises); the CPU
+///    softmax refuses mask_type 0; without a mask, mask_type is ignored;
+///  - CPU kernels for float32, float64 and bfloat16 only (half: addmm;
+///    integers and complex: transform_bias_rescale_qkv; with norm_first:
+///    layer_norm).
+/// The result has src's dtype and shape. (An empty src is returned cloned
+/// before any check: a value-dependent exception, not modelled.)
+/// The order of the reads keeps the on-demand enumeration small for a module
+/// whose twelve parameters are of unknown dtype and rank (prim::GetAttr):
+/// dtypes first (one call per refused dtype), the biases' ranks (read only
+/// to refuse a known rank above 2, both alternatives go on) last.
+RuleResult transformerEncoderLayer(const OpCall &c) {
+  if (auto v = c.rank("src").value(); v && *v != 3) return c.semantic("expected 3-D `query` (src), got {}-D", *v);
+  DType d = c.dtype("src");
+  for (const char *n : {"qkv_weight", "qkv_bias", "proj_weight", "proj_bias", "norm_weight_1", "norm_bias_1",
+                        "norm_weight_2", "norm_bias_2", "ffn_weight_1", "ffn_bias_1", "ffn_weight_2", "ffn_bias_2"})
+    if (c.dtype(n) != d)
+      return c.semantic("expected {} to have src's dtype {}, but got {}", n, name(d), name(c.dtype(n)));
+  struct Want { const char *arg; int rank; };
+  for (Want w : {Want{"qkv_weight", 2}, {"qkv_bias", 1}, {"proj_weight", 2}, {"norm_weight_1", 1}, {"norm_bias_1", 1},
+                 {"norm_weight_2", 1}, {"norm_bias_2", 1}, {"ffn_weight_1", 2}, {"ffn_weight_2", 2}})
+    if (auto v = c.rank(w.arg).value(); v && *v != w.rank)
+      return c.semantic("expected {} to be {}-D, got {}-D", w.arg, w.rank, *v);
+  if (c.isTensor("mask")) {
+    if (auto mr = c.rank("mask").value(); mr && *mr != 2 && *mr != 4)
+      return c.semantic("mask shape should match input shape (a 2-D or 4-D mask, got {}-D)", *mr);
+    if (c.isNone("mask_type")) return c.semantic("mask type should be defined");
+    auto mt = c.arg("mask_type").intValue();
+    if (mt && (*mt < 0 || *mt > 2))
+      return c.semantic("mask type should be 0 (src_mask), 1 (src_key_padding_mask) or 2 (default_mask), got {}", *mt);
+    if (mt && *mt == 0) return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
+  }
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16)
+    return c.missingKernel("no CPU kernel for a {} encoder layer (float32, float64, bfloat16 only)", name(d));
+  for (const char *n : {"proj_bias", "ffn_bias_1", "ffn_bias_2"})
+    if (auto v = c.rank(n).value(); v && *v > 2)
+      return c.semantic("expected {} to have at most 2 dims (addmm expands it), got {}-D", n, *v);
+  return tensorOf(d, Rank::exact(3)).withUnitDims(c.arg("src").unitDims());
+}
+
+} // namespace
+
+void registerNnSequence(Registry &r) {
+  // Spectral ops: integers go through the default float; CPU (pocketfft)
+  // rejects half precision with "Unsupported dtype".
+  const char *spec = "nn.spectral";
+  // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
+  // a 0-dim tensor wraps like a 1-D one).
+  auto fftDims = [](const OpCall &c) -> std::optional<RuleError> {
+    auto rk = c.rank("self").value();
+    if (!rk || !c.has("dim")) return std::nullopt;
+    const Value &dim = c.arg("dim");
+    std::vector<Value> dims = dim.isList() && dim.lengthKnown() ? dim.elements() : std::vector<Value>{dim};
+    int n = std::max(*rk, 1);
+    for (const Value &d : dims)
+      if (auto v = d.intValue(); v && (*v < -n || *v >= n))
+        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *v);
+    return std::nullopt;
+  };
+  auto fftRule = [fftDims](bool realOnly) {
+    return [realOnly, fftDims](const OpCall &c) -> RuleResult {
+      if (auto e = fftDims(c)) return *e;
+      DType d = c.dtype("self");
+      if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+        return c.semantic("unsupported dtype {}", name(d));
+      if (realOnly && isComplex(d)) return c.semantic("rfft expects a real input tensor, but got {}", name(d));
+      DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Complex128 : DType::Complex64;
+      return tensorOf(out, c.rank("self"));
+    };
+  };
+  r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
+  r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
+  r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
+    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}});
+  for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
+    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]");
+  for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
+    r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]");
+  r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  // The inverse real transforms (and hfft) give the real type of the complex
+  // input (a real input is made complex first).
+  auto realOut = [fftDims](const OpCall &c) -> RuleResult {
+    if (auto e = fftDims(c)) return *e;
+    DType d = c.dtype("self");
+    if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+      return c.semantic("unsupported dtype {}", name(d));
+    DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
+    return tensorOf(out, c.rank("self"));
+  };
+  r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]");
+  r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]");
+  for (const char *k : {"aten::fft_irfft2", "aten::fft_irfftn", "aten::fft_hfft2", "aten::fft_hfftn"})
+    r.add(k, spec, realOut).sample("self", "sweep![4,4]");
+  // fftshift is a roll over the dims: any dtype, same rank (a 0-dim tensor
+  // has no dim to roll: "`shifts` required").
+  for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"})
+    r.add(k, spec, [](const OpCall &c) -> RuleResult {
+       if (auto rk = c.rank("self").value(); rk && *rk == 0) return c.semantic("`shifts` required");
+       return tensorOf(c.dtype("self"), c.rank("self"));
+     }).sample("self", "sweep[4]");
+  // fftfreq: arange(n) scaled by 1/(n*d), in dtype= (default float32),
+  // which must be floating or complex.
+  for (const char *k : {"aten::fft_fftfreq", "aten::fft_rfftfreq"})
+    r.add(k, spec, [](const OpCall &c) -> RuleResult {
+       DType d = c.dtypeArg("dtype").value_or(DType::Float32);
+       if (!isFloating(d) && !isComplex(d)) return c.semantic("requires a floating point or complex dtype, got {}", name(d));
+       return tensorOf(d, Rank::exact(1));
+     }).sample("n", "4");
+  // stft (measured on 1.13): self must be a 1-D or 2-D floating or complex
+  // tensor; it is multiplied by the window (plain promotion, both dim-tier);
+  // return_complex defaults to "self or window is complex" (None on a real
+  // input only warns in 1.13); the real form is view_as_real (one more dim).
+  auto stftRule = [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    if (!isFloating(d) && !isComplex(d))
+      return c.semantic("expected a tensor of floating point or complex values, got {}", name(d));
+    auto rk = c.rank("self").value();
+    if (rk && *rk != 1 && *rk != 2) return c.semantic("expected a 1D or 2D tensor, got {}-D", *rk);
+    // The hop defaults to n_fft / 4: 0 for n_fft < 4, which is refused.
+    auto nfft = c.arg("n_fft").intValue();
+    auto hop = c.isNone("hop_length") && nfft ? std::optional<int64_t>(*nfft / 4) : c.arg("hop_length").intValue();
+    if (nfft && *nfft <= 0) return c.semantic("stft: expected 0 < n_fft, got n_fft={}", *nfft);
+    if (hop && *hop <= 0) return c.semantic("stft: expected hop_length > 0, got hop_length={}", *hop);
+    bool win = c.isTensor("window");
+    DType p = win ? promoteTypes(d, c.dtype("window")) : d;
+    const Value &rcArg = c.arg("return_complex");
+    auto rc = rcArg.boolValue();
+    if (!rcArg.isNone() && !rc) return Value::unknownTensor();
+    bool complexOut = rc ? *rc : (isComplex(d) || (win && isComplex(c.dtype("window"))));
+    Rank out = rk ? Rank::exact(*rk + (complexOut ? 1 : 2)) : Rank::atLeast1();
+    // Half-precision FFTs: CPU (pocketfft) has none, CUDA has some.
+    if (p == DType::Float16 || p == DType::BFloat16 || p == DType::Complex32)
+      return Value::tensor(DTypeSet::all(), out);
+    if (complexOut) return tensorOf(*toComplexType(p), out);
+    return tensorOf(toRealValueType(p), out);
+  };
+  for (const char *k : {"aten::stft", "aten::stft.center"})
+    r.add(k, spec, stftRule).sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
+        .sample("return_complex", "True")
+        .variant({{"return_complex", "False"}})
+        .variant({{"return_complex", "None"}})
+        .variant({{"window", "sweep![4]"}})
+        .variant({{"window", "sweep![4]"}, {"return_complex", "False"}})
+        .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
+        .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}})
+        .variant({{"n_fft", "2"}}).variant({{"n_fft", "2"}, {"hop_length", "1"}});
+
+  // istft: the inverse of a complex stft (freq, frames) or batched; a real
+  // signal unless return_complex; the window joins the dtype.
+  r.add("aten::istft", spec, [](const OpCall &c) -> RuleResult {
+     DType d = c.dtype("self");
+     if (!isComplex(d)) return c.semantic("istft requires a complex-valued input tensor, got {}", name(d));
+     auto rk = c.rank("self").value();
+     if (rk && *rk != 2 && *rk != 3) return c.semantic("expected a 2D or 3D tensor, got {}-D", *rk);
+     Rank out = rk ? Rank::exact(*rk - 1) : Rank::atLeast1();
+     if (d == DType::Complex32) return Value::tensor(DTypeSet::all(), out);
+     auto rc = c.arg("return_complex").boolValue();
+     if (!rc || c.isTensor("window")) return Value::tensor(DTypeSet::all(), out);
+     return tensorOf(*rc ? d : toRealValueType(d), out);
+   }).sample("self", "sweep![5,3]").sample("n_fft", "8").sample("window", "None").sample("return_complex", "False")
+      .variant({{"self", "sweep![2,5,3]"}, {"return_complex", "False"}});
+
+  // The fused attention of nn.MultiheadAttention (torchvision ViT): every
+  // operand must share query's dtype (the bmm/addmm kernels check it);
+  // query/key/value are 3-D; the weights are averaged over heads (3-D) or
+  // per head (4-D), and undefined (None) when need_weights=False.
+  r.add("aten::_native_multi_head_attention", "nn.attention", [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("query").value(); rk && *rk != 3)
+       return c.semantic("expected 3-D `query`, got {}-D tensor", *rk);
+     if (auto e = requireSame(c, {"query", "key", "value", "qkv_weight", "qkv_bias", "proj_weight", "proj_bias"}))
+       return *e;
+     DType d = c.dtype("query");
+     Value out = tensorOf(d, Rank::exact(3));
+     auto need = c.arg("need_weights").boolValue();
+     auto avg = c.arg("average_attn_weights").boolValue();
+     Value weights = Value::unknownTensor();
+     // need_weights=False: an undefined tensor (None in Python).
+     if (need && !*need) weights = Value::unknownTensor();
+     else if (need && avg) weights = tensorOf(d, Rank::exact(*avg ? 3 : 4));
+     return std::vector<Value>{out, weights};
+   })
+      .sample("query", "float32[1,3,4]").sample("key", "float32[1,3,4]").sample("value", "float32[1,3,4]")
+      .sample("embed_dim", "4").sample("num_head", "2").sample("qkv_weight", "float32[12,4]")
+      .sample("qkv_bias", "float32[12]").sample("proj_weight", "float32[4,4]").sample("proj_bias", "float32[4]")
+      .sample("mask", "None")
+      .variant({{"query", "float64[1,3,4]"}, {"key", "float64[1,3,4]"}, {"value", "float64[1,3,4]"}, {"qkv_weight", "float64[12,4]"}, {"qkv_bias", "float64[12]"}, {"proj_weight", "float64[4,4]"}, {"proj_bias", "float64[4]"}})
+      .variant({{"query", "bfloat16[1,3,4]"}, {"key", "bfloat16[1,3,4]"}, {"value", "bfloat16[1,3,4]"}, {"qkv_weight", "bfloat16[12,4]"}, {"qkv_bias", "bfloat16[12]"}, {"proj_weight", "bfloat16[4,4]"}, {"proj_bias", "bfloat16[4]"}})
+      .variant({{"query", "float16[1,3,4]"}, {"key", "float16[1,3,4]"}, {"value", "float16[1,3,4]"}, {"qkv_weight", "float16[12,4]"}, {"qkv_bias", "float16[12]"}, {"proj_weight", "float16[4,4]"}, {"proj_bias", "float16[4]"}})
+      .variant({{"query", "int64[1,3,4]"}, {"key", "int64[1,3,4]"}, {"value", "int64[1,3,4]"}, {"qkv_weight", "int64[12,4]"}, {"qkv_bias", "int64[12]"}, {"proj_weight", "int64[4,4]"}, {"proj_bias", "int64[4]"}})
+      .variant({{"query", "int32[1,3,4]"}, {"key", "int32[1,3,4]"}, {"value", "int32[1,3,4]"}, {"qkv_weight", "int32[12,4]"}, {"qkv_bias", "int32[12]"}, {"proj_weight", "int32[4,4]"}, {"proj_bias", "int32[4]"}})
+      .variant({{"query", "complex64[1,3,4]"}, {"key", "complex64[1,3,4]"}, {"value", "complex64[1,3,4]"}, {"qkv_weight", "complex64[12,4]"}, {"qkv_bias", "complex64[12]"}, {"proj_weight", "complex64[4,4]"}, {"proj_bias", "complex64[4]"}})
+      .variant({{"query", "bool[1,3,4]"}, {"key", "bool[1,3,4]"}, {"value", "bool[1,3,4]"}, {"qkv_weight", "bool[12,4]"}, {"qkv_bias", "bool[12]"}, {"proj_weight", "bool[4,4]"}, {"proj_bias", "bool[4]"}})
+      .variant({{"query", "sweep![1,3,4]"}})
+      .variant({{"key", "sweep![1,3,4]"}})
+      .variant({{"value", "sweep![1,3,4]"}})
+      .variant({{"qkv_weight", "sweep![12,4]"}})
+      .variant({{"qkv_bias", "sweep![12]"}})
+      .variant({{"proj_weight", "sweep![4,4]"}})
+      .variant({{"proj_bias", "sweep![4]"}})
+      .variant({{"average_attn_weights", "False"}})
+      .variant({{"need_weights", "False"}});
+
+  // _transform_bias_rescale_qkv (native MHA's first step): qkv [B, T, 3E]
+  // plus its bias, split into q, k, v of [B, heads, T, E/heads]. A floating
+  // qkv (the CPU kernel has half and bfloat16 too), a bias of qkv's dtype
+  // (its shape is not checked); fewer than 3 dims raise (measured).
+  r.add("aten::_transform_bias_rescale_qkv", "nn.attention", [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("qkv").value(); rk && *rk < 3)
+       return c.semantic("expected qkv of shape [B, T, 3 * embed_dim], got a {}-D tensor", *rk);
+     DType d = c.dtype("qkv");
+     if (!isFloating(d)) return c.missingKernel("no CPU transform_bias_rescale_qkv kernel for {}", name(d));
+     if (c.dtype("qkv_bias") != d)
+       return c.semantic("expected qkv_bias of qkv's dtype {}, but found {}", name(d), name(c.dtype("qkv_bias")));
+     Value v = tensorOf(d, Rank::exact(4));
+     return std::vector<Value>{v, v, v};
+   }).sample("qkv", "sweep[2,3,12]").sample("qkv_bias", "float32[12]").sample("num_heads", "2")
+      .variant({{"qkv", "float64[2,3,12]"}, {"qkv_bias", "sweep[12]"}})
+      .variant({{"qkv", "sweep![2,3,12]"}, {"qkv_bias", "float16[12]"}})
+      .variant({{"qkv", "sweep![2,3,12]"}, {"qkv_bias", "bfloat16[12]"}})
+      .variant({{"qkv", "sweep![3,12]"}, {"qkv_bias", "float32[12]"}})
+      .variant({{"qkv", "sweep![2,3,12,1]"}, {"qkv_bias", "float32[12]"}});
+
+  // nn.TransformerEncoderLayer's fused fast path: see transformerEncoderLayer.
+  {
+    // embed_dim 4, 2 heads, feed-forward 8, a batch of 2 sequences of 3.
+    const std::vector<std::pair<std::string, std::string>> shapes{
+        {"src", "[2,3,4]"},      {"qkv_weight", "[12,4]"}, {"qkv_bias", "[12]"},     {"proj_weight", "[4,4]"},
+        {"proj_bias", "[4]"},    {"norm_weight_1", "[4]"}, {"norm_bias_1", "[4]"},   {"norm_weight_2", "[4]"},
+        {"norm_bias_2", "[4]"},  {"ffn_weight_1", "[8,4]"}, {"ffn_bias_1", "[8]"},   {"ffn_weight_2", "[4,8]"},
+        {"ffn_bias_2", "[4]"}};
+    auto allOf = [&](const std::string &dt) {
+      std::map<std::string, std::string, std::less<>> m;
+      for (auto &[a, sh] : shapes) m[a] = dt + sh;
+      return m;
+    };
+    auto with = [&](std::map<std::string, std::string, std::less<>> m,
+                    std::initializer_list<std::pair<const std::string, std::string>> more) {
+      for (auto &[k, v] : more) m[k] = v;
+      return m;
+    };
+    Registry::Entry e = r.add("aten::_transformer_encoder_layer_fwd", "nn.attention", transformerEncoderLayer);
+    for (auto &[a, v] : allOf("float32")) e.sample(a, v);
+    e.sample("embed_dim", "4").sample("num_heads", "2").sample("use_gelu", "False").sample("norm_first", "False")
+        .sample("eps", "1e-05").sample("mask", "None").sample("mask_type", "None");
+    // Every tensor of one dtype, with each activation and norm order.
+    for (const char *dt : {"float64", "bfloat16", "float16", "int64", "int32", "complex64", "bool"}) {
+      e.variant(allOf(dt));
+      e.variant(with(allOf(dt), {{"use_gelu", "True"}, {"norm_first", "True"}}));
+    }
+    // Each tensor swept (every dtype, rank 0 and its rank) among float32 ones.
+    for (auto &[a, sh] : shapes) {
+      e.variant(with(allOf("float32"), {{a, "sweep" + sh}}));
+      e.variant(with(allOf("float32"), {{a, "sweep" + sh}, {"use_gelu", "True"}, {"norm_first", "True"}}));
+    }
+    // Masks: a [B, T] padding mask of any dtype, a [B, H, T, T] one, 0-D and
+    // 1-D ones; mask_type None, 0 (CUDA only), 1, 2 and out of range.
+    e.variant(with(allOf("float32"), {{"mask", "sweep![2,3]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("bfloat16"), {{"mask", "bool[2,3]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"mask", "sweep[3]"}, {"mask_type", "2"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,2,3,3]"}, {"mask_type", "2"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "None"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "0"}}));
+    e.variant(with(allOf("float32"), {{"mask", "bool[2,3]"}, {"mask_type", "3"}}));
+    e.variant(with(allOf("float32"), {{"mask", "None"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"src", "float32[2,1,4]"}, {"mask", "bool[2,1]"}, {"mask_type", "1"}}));
+    e.variant(with(allOf("float32"), {{"proj_bias", "float32[1,1,4]"}}));
+  }
+
+  // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
+  // keep the common dtype; the output sequence is 3-D (2-D packed data),
+  // hidden states have the rank of the given ones.
+  const char *rnn = "nn.rnn";
+  std::map<std::string, std::string, std::less<>> flags{
+      {"has_biases", "True"}, {"num_layers", "1"}, {"dropout", "0.0"}, {"train", "False"}, {"bidirectional", "False"}};
+  auto inputFlags = flags;
+  inputFlags["batch_first"] = "False";
+  // A hidden state out has the shape of the one given (rank and size-1 facts).
+  auto hiddenLike = [](const Value &h, const DTypeSet &ds) {
+    return h.isTensor() ? Value::tensor(ds, h.rank()).withUnitDims(h.unitDims()) : Value::tensor(ds, Rank::top());
+  };
+  auto rankAt = [hiddenLike](const Value &l, size_t i, const DTypeSet &ds) {
+    return l.isList() && l.lengthKnown() && l.elements().size() > i ? hiddenLike(l.elements()[i], ds)
+                                                                      : Value::tensor(ds, Rank::top());
+  };
+  // kind: 0 = lstm (hx is a list of h and c), 1 = gru/rnn (one hx).
+  auto seqRule = [rankAt, hiddenLike](bool lstm, bool packed, RnnAct act = RnnAct::InPlace) {
+    return [=](const OpCall &c) -> RuleResult {
+      std::string in = packed ? "data" : "input";
+      int want = packed ? 2 : 3;
+      if (auto rk = c.rank(in).value(); rk && *rk != want)
+        return c.semantic("expected a {}-D {}, got {}-D", want, in, *rk);
+      if (packed && c.dtype("batch_sizes") != DType::Int64)
+        return c.semantic("batch_sizes must be int64, got {}", name(c.dtype("batch_sizes")));
+      RnnCheck k = rnnCheck(c, in, {"hx", "params"}, act);
+      if (k.error) return *k.error;
+      DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
+      // The output keeps the input's (seq, batch) dims (packed: its rows);
+      // its last dim is hidden_size * directions.
+      UnitDims f = c.arg(in).unitDims();
+      uint32_t kept = packed ? 0b1 : 0b11;
+      std::vector<Value> out{Value::tensor(ds, Rank::exact(want)).withUnitDims({f.ones & kept, f.others & kept})};
+      if (lstm) {
+        out.push_back(rankAt(c.arg("hx"), 0, ds));
+        out.push_back(rankAt(c.arg("hx"), 1, ds));
+      } else {
+        out.push_back(hiddenLike(c.arg("hx"), ds));
+      }
+      return out;
+    };
+  };
+  rnnSamples(r.add("aten::lstm.input", rnn, seqRule(true, false)), "input",
+             {{"input", {"[3,1,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+             inputFlags);
+  rnnSamples(r.add("aten::gru.input", rnn, seqRule(false, false)), "input",
+             {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, inputFlags);
+  for (const char *k : {"aten::rnn_tanh.input", "aten::rnn_relu.input"})
+    rnnSamples(r.add(k, rnn, seqRule(false, false, std::string_view(k).find("relu") != std::string_view::npos
+                                                        ? RnnAct::Relu : RnnAct::InPlace)), "input",
+               {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, inputFlags);
+  auto packedFlags = flags;
+  packedFlags["batch_sizes"] = "int64[3]";
+  rnnSamples(r.add("aten::lstm.data", rnn, seqRule(true, true)), "data",
+             {{"data", {"[3,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+             packedFlags);
+  rnnSamples(r.add("aten::gru.data", rnn, seqRule(false, true)), "data",
+             {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, packedFlags);
+  for (const char *k : {"aten::rnn_tanh.data", "aten::rnn_relu.data"})
+    rnnSamples(r.add(k, rnn, seqRule(false, true, std::string_view(k).find("relu") != std::string_view::npos
+                                                       ? RnnAct::Relu : RnnAct::InPlace)), "data",
+               {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, packedFlags);
+  // Cells: hx (h, c for LSTM) gives the result ranks.
+  rnnSamples(r.add("aten::lstm_cell", rnn, [rankAt](const OpCall &c) -> RuleResult {
+               RnnCheck k = rnnCheck(c, "input", {"hx", "w_ih", "w_hh", "b_ih", "b_hh"});
+               if (k.error) return *k.error;
+               DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
+               return std::vector<Value>{rankAt(c.arg("hx"), 0, ds), rankAt(c.arg("hx"), 1, ds)};
+             }),
+             "input", {{"input", {"[1,4]"}}, {"hx_list", {"[1,2]", "[1,2]"}}, {"w_ih", {"[8,4]"}}, {"w_hh", {"[8,2]"}},
+                       {"b_ih", {"[8]"}}, {"b_hh", {"[8]"}}}, {});
+  for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) {
+    std::string g = std::string(k) == "aten::gru_cell" ? "6" : "2";
+    RnnAct act = std::string(k) == "aten::rnn_relu_cell" ? RnnAct::Relu
+                 : std::string(k) == "aten::rnn_tanh_cell" ? RnnAct::TanhCell : RnnAct::InPlace;
+    rnnSamples(r.add(k, rnn, [act, hiddenLike](const OpCall &c) -> RuleResult {
+                 RnnCheck kk = rnnCheck(c, "input", {"hx", "w_ih", "w_hh", "b_ih", "b_hh"}, act);
+                 if (kk.error) return *kk.error;
+                 return hiddenLike(c.arg("hx"), kk.dtype ? DTypeSet(*kk.dtype) : DTypeSet::all());
+               }),
+               "input", {{"input", {"[1,4]"}}, {"hx", {"[1,2]"}}, {"w_ih", {"[" + g + ",4]"}}, {"w_hh", {"[" + g + ",2]"}},
+                         {"b_ih", {"[" + g + "]"}}, {"b_hh", {"[" + g + "]"}}}, {});
+  }
+  // Packing for the .data forms: lengths must be a 1-D int64 tensor.
+  r.add("aten::_pack_padded_sequence", rnn, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("lengths") != DType::Int64)
+       return c.semantic("'lengths' argument should be a 1D CPU int64 tensor, but got {}", name(c.dtype("lengths")));
+     auto rk = c.rank("input").value();
+     if (rk && *rk < 2) return c.semantic("expected a batched input of at least 2 dims, got {}-D", *rk);
+     return std::vector<Value>{tensorOf(c.dtype("input"), rk ? Rank::exact(*rk - 1) : Rank::atLeast1()),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).sample("input", "sweep![2,1,3]").sample("lengths", "sweep![1]=2").sample("batch_first", "False");
+  r.add("aten::_pad_packed_sequence", rnn, [](const OpCall &c) -> RuleResult {
+     auto rk = c.rank("data").value();
+     auto br = c.rank("batch_sizes").value();
+     if (c.dtype("batch_sizes") != DType::Int64 || (br && *br != 1))
+       return c.semantic("'lengths' argument should be a 1D CPU int64 tensor, but got {} {}-D",
+                         name(c.dtype("batch_sizes")), br ? std::to_string(*br) : std::string("?"));
+     if (rk && *rk == 0) return c.semantic("data must have at least 1 dim, got a 0-dim tensor");
+     return std::vector<Value>{tensorOf(c.dtype("data"), rk ? Rank::exact(*rk + 1) : Rank::atLeast1()),
+                               tensorOf(DType::Int64, Rank::exact(1))};
+   }).sample("data", "sweep![2,3]").sample("batch_sizes", "int64[2]").sample("batch_first", "False")
+      .sample("padding_value", "0.0").sample("total_length", "2")
+      .variant({{"data", "float32[3]"}, {"batch_sizes", "sweep![2]"}}).variant({{"batch_sizes", "int64[1,2]"}});
+
+}
+
+} // namespace dtf
