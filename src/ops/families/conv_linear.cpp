@@ -424,16 +424,44 @@ RuleResult einsumRule(const OpCall &c) {
   return Value::tensor(DTypeSet::all(), rank);
 }
 
+/// tensordot (aten/native/Linear.cpp, 1.13): for each contracted pair, a dim
+/// of `other` of size 1 is summed out of `self` first (sum with keepdim),
+/// else a dim of `self` of size 1 out of `other`; what is left goes to one mm,
+/// which needs one dtype. A sum turns bool and the integers into int64, so for
+/// those dtypes the sizes decide the result (int8 [3,2] . int64 [1,4] over
+/// dim 0 is int64; int32 [1,2] . int32 [1,3] raises): read from the size-1
+/// facts, unknown where they are missing.
 RuleResult tensordotRule(const OpCall &c) {
-  if (auto e = requireSame(c, {"self", "other"})) return *e;
   Rank out = Rank::top();
-  const Value &ds = c.arg("dims_self");
+  const Value &l1 = c.arg("dims_self"), &l2 = c.arg("dims_other");
   auto a = c.rank("self").value(), b = c.rank("other").value();
-  if (a && b && ds.isList() && ds.lengthKnown()) {
-    int k = static_cast<int>(ds.elements().size());
+  if (a && b && l1.isList() && l1.lengthKnown()) {
+    int k = static_cast<int>(l1.elements().size());
     if (*a + *b - 2 * k >= 0) out = Rank::exact(*a + *b - 2 * k);
   }
-  return tensorOf(c.dtype("self"), out);
+  auto summed = [](DType d) { return isIntegral(d, /*includeBool=*/true) ? DType::Int64 : d; };
+  DType t1 = c.dtype("self"), t2 = c.dtype("other");
+  if (summed(t1) == t1 && summed(t2) == t2) { // floating, complex, int64: sums keep the dtype
+    if (auto e = requireSame(c, {"self", "other"})) return *e;
+    return tensorOf(t1, out);
+  }
+  const Value unknown = Value::tensor(DTypeSet::all(), out);
+  if (!a || !b || !l1.isList() || !l2.isList() || !l1.lengthKnown() || !l2.lengthKnown() ||
+      l1.elements().size() != l2.elements().size())
+    return unknown;
+  const UnitDims u1 = c.arg("self").unitDims(), u2 = c.arg("other").unitDims();
+  auto fact = [](UnitDims u, int d, bool one) { return (((one ? u.ones : u.others) >> d) & 1u) != 0; };
+  for (size_t i = 0; i < l1.elements().size(); ++i) {
+    auto x = l1.elements()[i].intValue(), y = l2.elements()[i].intValue();
+    if (!x || !y || *x < -*a || *x >= *a || *y < -*b || *y >= *b) return unknown;
+    int d1 = static_cast<int>(*x < 0 ? *x + *a : *x), d2 = static_cast<int>(*y < 0 ? *y + *b : *y);
+    if (fact(u2, d2, true)) t1 = summed(t1);
+    else if (!fact(u2, d2, false)) return unknown;
+    else if (fact(u1, d1, true)) t2 = summed(t2);
+    else if (!fact(u1, d1, false)) return unknown;
+  }
+  if (t1 != t2) return c.semantic("expected scalar type {} but found {} (mm after the size-1 sums)", c10Name(t1), c10Name(t2));
+  return tensorOf(t1, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -614,9 +642,16 @@ void registerConvLinear(Registry &r) {
       .variant({{"tensors", "[sweep![2,3],sweep![1,2]]"}})
       .variant({{"equation", "'ij,jk,kl->il'"}, {"tensors", "[sweep![2,2],sweep![2,2],sweep![2,2]]"}})
       .variant({{"equation", "'bij,bjk'"}, {"tensors", "[sweep![2,1,3],sweep![1,3,2]]"}});
+  // Variants: a contracted dim of size 1 in other (self is summed), in self
+  // only (other is summed), in both; negative dims.
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
-      .sample("dims_other", "[0]");
+      .sample("dims_other", "[0]")
+      .variant({{"self", "sweep![3,2]"}, {"other", "sweep![1,4]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})
+      .variant({{"self", "sweep![1,2]"}, {"other", "sweep![3,2]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})
+      .variant({{"self", "sweep![1,2]"}, {"other", "sweep![1,3]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})
+      .variant({{"self", "sweep![2,1,3]"}, {"other", "sweep![3,1]"}, {"dims_self", "[-1,1]"},
+                {"dims_other", "[0,-1]"}});
   // unroll_dim must be below i1's rank plus expand1's length. Variants: mul
   // only; bmm in the second pair (with and without a pre-sum of buf); bmm
   // with a pre-sum of i1 in the first pair; bilinear's own call; every slice
