@@ -638,11 +638,13 @@ void registerReductions(Registry &r) {
   add("aten::any", allAny(false));
   add("aten::any.dim", allAny(true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
   // cumulative
-  add("aten::cumsum", cumOp).sample("dim", "0");
-  add("aten::cumprod", cumOp).sample("dim", "0");
-  add("aten::cumsum_", cumOpInPlace).sample("dim", "0");
-  add("aten::cumprod_", cumOpInPlace).sample("dim", "0");
-  add("aten::logcumsumexp", sameAs("self")).sample("dim", "0");
+  // Running reductions keep self's shape (and its size-1 facts).
+  add("aten::cumsum", keepingShape(cumOp)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
+  add("aten::cumprod", keepingShape(cumOp)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
+  add("aten::cumsum_", keepingShape(cumOpInPlace)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
+  add("aten::cumprod_", keepingShape(cumOpInPlace)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
+  add("aten::logcumsumexp", keepingShape(sameAs("self"))).sample("dim", "0")
+      .variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
   add("aten::logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
       .variant({{"dim", "[]"}, {"keepdim", "False"}});
   add("aten::special_logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})

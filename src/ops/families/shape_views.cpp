@@ -248,6 +248,68 @@ RuleFn sizedBy(RuleFn fn, std::string list, bool expand) {
   };
 }
 
+/// stack's size-1 facts: the inputs have one shape (else it raises), so any
+/// input's fact holds off the new dim; the new dim has one entry per input.
+RuleFn stackFacts(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &l = c.arg("tensors");
+    if (!r.ok() || r.outputs().size() != 1 || !l.isList() || !l.lengthKnown() || l.elements().empty()) return r;
+    Value out = r.outputs()[0];
+    auto rk = out.isTensor() ? out.rank().value() : std::nullopt;
+    auto dim = c.arg("dim").intValue();
+    if (!rk || *rk > 32 || !dim) return r;
+    auto nd = normDim(*dim, *rk);
+    if (!nd) return r;
+    UnitDims in;
+    for (const Value &e : l.elements()) {
+      if (e.rank() != Rank::exact(*rk - 1)) return r;
+      in.ones |= e.unitDims().ones;
+      in.others |= e.unitDims().others;
+    }
+    const uint32_t conflict = in.ones & in.others; // it raises there: claim nothing
+    in.ones &= ~conflict;
+    in.others &= ~conflict;
+    UnitDims u = insertUnitDim(in, *nd); // the new dim: size 1 only for one input
+    if (l.elements().size() >= 2) {
+      u.ones &= ~bitOf(*nd);
+      u.others |= bitOf(*nd);
+    }
+    return out.withUnitDims(u);
+  };
+}
+
+/// repeat's size-1 facts: result dim i (aligned to the right with self's
+/// dims, leading dims new) has size self_i * repeats_i: self's fact when the
+/// repeat is 1 (a new dim: size 1), never 1 for any other count (0 or >= 2).
+/// `padded`: tile, whose short `dims` lists are padded with leading 1s.
+RuleFn repeatFacts(RuleFn fn, std::string list, bool padded) {
+  return [fn = std::move(fn), list, padded](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    const Value &reps = c.arg(list);
+    auto in = c.rank("self").value();
+    if (!r.ok() || r.outputs().size() != 1 || !in || !reps.isList() || !reps.lengthKnown()) return r;
+    Value out = r.outputs()[0];
+    auto rk = out.isTensor() ? out.rank().value() : std::nullopt;
+    const int n = static_cast<int>(reps.elements().size());
+    if (!rk || *rk > 32 || *rk != std::max(n, padded ? *in : n)) return r;
+    const UnitDims self = c.arg("self").unitDims();
+    UnitDims u;
+    for (int i = 0; i < *rk; ++i) {
+      const int k = i - (*rk - n), s = i - (*rk - *in); // index into repeats / self (< 0: padded / new)
+      std::optional<int64_t> count = k >= 0 ? reps.elements()[k].intValue() : std::optional<int64_t>(1);
+      if (!count) continue;
+      if (*count != 1) u.others |= bitOf(i);
+      else if (s < 0) u.ones |= bitOf(i);
+      else {
+        if (self.ones & bitOf(s)) u.ones |= bitOf(i);
+        if (self.others & bitOf(s)) u.others |= bitOf(i);
+      }
+    }
+    return out.withUnitDims(u);
+  };
+}
+
 /// expand / broadcast_to / repeat: a size list shorter than self's rank is
 /// refused (sizes only ever add leading dims).
 RuleFn noFewerSizes(RuleFn fn, std::string list) {
@@ -333,14 +395,18 @@ void registerShapeViews(Registry &r) {
   r.add("aten::broadcast_to", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"))
       .sample("self", "sweep[2]").sample("size", "[2,2]")
       .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2]"}});
-  r.add("aten::repeat", fam, noFewerSizes(keep(sizeOf("repeats")), "repeats")).sample("self", "sweep[2]")
-      .sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}});
-  r.add("aten::tile", fam, keep([](const OpCall &c, Rank rk) -> Rank {
+  r.add("aten::repeat", fam, repeatFacts(noFewerSizes(keep(sizeOf("repeats")), "repeats"), "repeats", false))
+      .sample("self", "sweep[2]").sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}})
+      .variant({{"self", "sweep![1,2]"}, {"repeats", "[1,1,3]"}})
+      .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}});
+  r.add("aten::tile", fam, repeatFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
      if (auto v = rk.value(); v && l) return Rank::exact(std::max(*v, *l));
      if (l && *l > 0) return Rank::atLeast1();
      return Rank::top();
-   })).sample("self", "sweep[2]").sample("dims", "[2,2]");
+   }), "dims", true)).sample("self", "sweep[2]").sample("dims", "[2,2]")
+      .variant({{"self", "sweep![1,2,1]"}, {"dims", "[1,2]"}})
+      .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}});
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        // expand cannot drop dims: other needs at least self's rank.
@@ -746,9 +812,11 @@ void registerShapeViews(Registry &r) {
      Rank r = first.rank();
      return tensorOf(*first.dtype(), r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
    }).sample("sequences", "[sweep![2,3],sweep![1,3]]").variant({{"sequences", "[sweep[2],sweep[1]]"}});
-  r.add("aten::stack", fam, joinRule([](Rank rk) { return plus(rk, 1); }, false))
+  r.add("aten::stack", fam, stackFacts(joinRule([](Rank rk) { return plus(rk, 1); }, false)))
       .sample("tensors", "[sweep![2],sweep![2]]")
-      .variant({{"tensors", "[sweep[],sweep[]]"}});
+      .variant({{"tensors", "[sweep[],sweep[]]"}})
+      .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "1"}})
+      .variant({{"tensors", "[sweep![1,2]]"}, {"dim", "-1"}});
   r.add("aten::hstack", fam, joinRule([](Rank rk) { return atLeast(rk, 1); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}})
