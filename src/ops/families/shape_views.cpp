@@ -548,10 +548,34 @@ void registerShapeViews(Registry &r) {
   r.add("aten::t", fam, tRule).sample("self", "sweep[2]").variant({{"self", "sweep![1,2]"}})
       .variant({{"self", "sweep![1,2,2]"}});
   r.add("aten::t_", fam, tRule).sample("self", "sweep![1,2]").variant({{"self", "sweep![1,2,2]"}});
+  // Size-1 facts: the other dims keep theirs; a sliced dim of size 1 keeps
+  // its one element when the clamped range [start, end) holds index 0, and
+  // is empty (size 0) otherwise; a sliced dim of any other size: unknown.
   r.add("aten::slice.Tensor", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "slice")) return *e;
-     return tensorOf(c.dtype("self"), c.rank("self"));
-   }).sample("self", "sweep![2,2]").sample("start", "0").sample("end", "1");
+     Value out = tensorOf(c.dtype("self"), c.rank("self"));
+     auto rk = c.rank("self").value();
+     auto dim = c.arg("dim").intValue();
+     auto nd = rk && dim && *rk <= 32 ? normDim(*dim, *rk) : std::nullopt;
+     if (!nd) return out;
+     const UnitDims in = c.arg("self").unitDims();
+     const uint32_t bit = bitOf(*nd);
+     UnitDims u{in.ones & ~bit, in.others & ~bit};
+     auto start = c.isNone("start") ? std::optional<int64_t>(0) : c.arg("start").intValue();
+     auto end = c.isNone("end") ? std::optional<int64_t>(1) : c.arg("end").intValue();
+     auto step = c.arg("step").intValue();
+     if ((in.ones & bit) && start && end && step && *step > 0) {
+       auto clamp = [](int64_t i) -> int64_t { return i < 0 ? std::max<int64_t>(i + 1, 0) : std::min<int64_t>(i, 1); };
+       if (clamp(*start) < clamp(*end)) u.ones |= bit;
+       else u.others |= bit;
+     }
+     return out.withUnitDims(u);
+   }).sample("self", "sweep![2,2]").sample("start", "0").sample("end", "1")
+      .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "0"}, {"end", "9223372036854775807"}})
+      .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "-1"}, {"end", "None"}})
+      .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "1"}, {"end", "None"}})
+      .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "0"}, {"end", "-1"}})
+      .variant({{"self", "sweep![1,2]"}, {"dim", "-1"}, {"start", "0"}, {"end", "1"}});
   r.add("aten::select.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "select")) return *e;
      const Value &self = c.arg("self");
