@@ -51,7 +51,6 @@ private:
   std::variant<std::vector<Value>, RuleError> v_;
 };
 
-/// One call of an overload: every schema argument bound (defaults filled).
 /// What of a not-yet-concrete argument a rule read (PendingArgument::aspects):
 /// None or a tensor, its dtype, its rank, anything else (the whole value).
 enum PendingAspect : uint8_t { kPendingNone = 1, kPendingDtype = 2, kPendingRank = 4, kPendingOther = 8 };
@@ -67,6 +66,7 @@ struct PendingArgument {
   uint8_t aspects = 0; ///< 0: no pending aspect was read
 };
 
+/// One call of an overload: every schema argument bound (defaults filled).
 class OpCall {
 public:
   OpCall(const Schema &schema, std::span<const Value> args) : schema_(schema), args_(args) {}
@@ -112,7 +112,8 @@ public:
   }
 
 private:
-  /// Argument i, when none of `aspects` is pending (the whole value by default).
+  /// Argument i. A read of a pending aspect (`aspects`: the whole value by
+  /// default) is recorded when it is the call's first.
   const Value &read(size_t i, uint8_t aspects = 0xff) const {
     if (!pending_.empty() && (pending_[i] & (aspects | kPendingOther)) && firstPendingRead_->aspects == 0)
       *firstPendingRead_ = {i, aspects};
