@@ -129,8 +129,26 @@ uint8_t differingAspects(std::span<const Value *const> alts) {
   return bits;
 }
 
-/// The rule over every concrete case of the unknown arguments, joined, found
-/// depth first and on demand: the rule runs with the unknown arguments still
+/// Advance an odometer whose digit k counts up to size(k); false after the
+/// last combination (every digit back to 0).
+template <typename Size> bool nextCombination(std::vector<size_t> &pick, Size size) {
+  for (size_t k = 0; k < pick.size(); ++k) {
+    if (++pick[k] < size(k)) return true;
+    pick[k] = 0;
+  }
+  return false;
+}
+
+/// `list` with element `elem` replaced.
+Value withElement(const Value &list, size_t elem, const Value &v) {
+  std::vector<Value> elems = list.elements();
+  elems[elem] = v;
+  return Value::list(std::move(elems));
+}
+
+/// The rule over every concrete case of the unknown arguments, joined: as a
+/// full product where the cases are few, otherwise depth first and on
+/// demand. On demand, the rule runs with the unknown arguments still
 /// pending (each holding a representative alternative), and only the first
 /// aspect it read (None or not, dtype, rank: see OpCall) of one argument is
 /// branched on (PendingArgument), one alternative at a time. A case the rule
@@ -141,45 +159,37 @@ uint8_t differingAspects(std::span<const Value *const> alts) {
 /// read cannot change what it returns.
 struct Enumeration {
   Enumeration(const OpRule &rule, const Schema &schema, std::span<const Value> args, const std::vector<Choice> &choices)
-      : rule(rule), schema(schema), concrete(args.begin(), args.end()), pending(args.size(), 0), live(args.size()),
-        choices(choices) {
+      : rule(rule), schema(schema), concrete(args.begin(), args.end()), choices(choices) {}
+
+  /// Every case, one rule call each.
+  void exploreProduct() {
+    std::vector<size_t> pick(choices.size(), 0);
+    do {
+      for (size_t c = 0; c < choices.size(); ++c) {
+        const Choice &ch = choices[c];
+        const Value &alt = ch.alternatives[pick[c]];
+        concrete[ch.arg] = ch.elem ? withElement(concrete[ch.arg], *ch.elem, alt) : alt;
+      }
+      record(runRule(rule, schema, concrete));
+    } while (!internal && nextCombination(pick, [&](size_t c) { return choices[c].alternatives.size(); }));
+  }
+
+  /// Only what the rule reads (see above): every unknown argument starts
+  /// pending, holding its first alternative as the representative.
+  void exploreOnDemand() {
+    pending.assign(concrete.size(), 0);
+    live.assign(concrete.size(), {});
     for (const Choice &c : choices) {
       if (c.elem) { // an unknown element of a tensor list: the list is enumerated whole when read
         pending[c.arg] = 0xff;
+        concrete[c.arg] = withElement(concrete[c.arg], *c.elem, c.alternatives[0]);
         continue;
       }
       for (const Value &a : c.alternatives) live[c.arg].push_back(&a);
       pending[c.arg] = differingAspects(live[c.arg]);
-      concrete[c.arg] = c.alternatives[0]; // a representative, read only through its settled aspects
+      concrete[c.arg] = c.alternatives[0];
     }
-    for (const Choice &c : choices) { // lists: each unknown element's first alternative
-      if (!c.elem) continue;
-      std::vector<Value> elems = concrete[c.arg].elements();
-      elems[*c.elem] = c.alternatives[0];
-      concrete[c.arg] = Value::list(std::move(elems));
-    }
-  }
-
-  /// Every case, one rule call each (odometer over the choices).
-  void exploreProduct() {
-    std::fill(pending.begin(), pending.end(), 0);
-    std::vector<size_t> pick(choices.size(), 0);
-    for (bool more = true; more && !internal;) {
-      for (size_t c = 0; c < choices.size(); ++c) {
-        const Choice &ch = choices[c];
-        const Value &alt = ch.alternatives[pick[c]];
-        if (!ch.elem) { concrete[ch.arg] = alt; continue; }
-        std::vector<Value> elems = concrete[ch.arg].elements();
-        elems[*ch.elem] = alt;
-        concrete[ch.arg] = Value::list(std::move(elems));
-      }
-      record(runRule(rule, schema, concrete));
-      more = false;
-      for (size_t c = 0; c < choices.size() && !more; ++c) {
-        if (++pick[c] < choices[c].alternatives.size()) more = true;
-        else pick[c] = 0;
-      }
-    }
+    explore();
   }
 
   /// Only what the rule reads, depth first.
@@ -238,17 +248,13 @@ struct Enumeration {
     const Value saved = concrete[i];
     pending[i] = 0;
     std::vector<size_t> pick(here.size(), 0);
-    for (bool more = true; more && !overBudget && !internal;) {
+    do {
       std::vector<Value> elems = saved.elements();
       for (size_t k = 0; k < here.size(); ++k) elems[*here[k]->elem] = here[k]->alternatives[pick[k]];
       concrete[i] = Value::list(std::move(elems));
       explore();
-      more = false; // odometer
-      for (size_t k = 0; k < here.size() && !more; ++k) {
-        if (++pick[k] < here[k]->alternatives.size()) more = true;
-        else pick[k] = 0;
-      }
-    }
+    } while (!overBudget && !internal &&
+             nextCombination(pick, [&](size_t k) { return here[k]->alternatives.size(); }));
     concrete[i] = saved;
     pending[i] = 0xff;
   }
@@ -371,7 +377,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     cases = cases > fullProductCases / c.alternatives.size() ? SIZE_MAX : cases * c.alternatives.size();
   Enumeration e(*rule, schema, args, choices);
   if (cases <= fullProductCases) e.exploreProduct(); // few cases: cheaper than finding what the rule reads
-  else e.explore();
+  else e.exploreOnDemand();
   if (e.overBudget) {
     out.status = InferOutcome::Status::TooManyUnknowns;
     out.outputs = unknownOutputs(schema);
