@@ -143,10 +143,4 @@ std::optional<std::vector<int64_t>> knownInts(const Value &v) {
   return out;
 }
 
-std::optional<int> wrapDim(int64_t dim, int rank) {
-  int64_t n = std::max(rank, 1);
-  if (dim < -n || dim >= n) return std::nullopt;
-  return static_cast<int>(dim < 0 ? dim + n : dim);
-}
-
 } // namespace dtf

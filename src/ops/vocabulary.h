@@ -9,6 +9,7 @@
 
 #include "ops/rule.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -83,6 +84,11 @@ std::optional<std::vector<int64_t>> knownInts(const Value &v);
 /// c10::maybe_wrap_dim: `dim` of a tensor of `rank` dims as 0..rank-1, a
 /// 0-dim tensor taking dims as if it had one (-1 and 0); nullopt when out of
 /// range ("Dimension out of range").
-std::optional<int> wrapDim(int64_t dim, int rank);
+/// (Inline, so g++ 12's -Wmaybe-uninitialized sees through the optional.)
+inline std::optional<int> wrapDim(int64_t dim, int rank) {
+  int64_t n = std::max(rank, 1);
+  if (dim < -n || dim >= n) return std::nullopt;
+  return static_cast<int>(dim < 0 ? dim + n : dim);
+}
 
 } // namespace dtf

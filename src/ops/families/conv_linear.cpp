@@ -450,15 +450,15 @@ RuleResult tensordotRule(const OpCall &c) {
       l1.elements().size() != l2.elements().size())
     return unknown;
   const UnitDims u1 = c.arg("self").unitDims(), u2 = c.arg("other").unitDims();
-  auto fact = [](UnitDims u, int d, bool one) { return (((one ? u.ones : u.others) >> d) & 1u) != 0; };
+  auto fact = [](UnitDims u, int d, bool one) { return d < 32 && (((one ? u.ones : u.others) >> d) & 1u) != 0; };
   for (size_t i = 0; i < l1.elements().size(); ++i) {
     auto x = l1.elements()[i].intValue(), y = l2.elements()[i].intValue();
-    if (!x || !y || *x < -*a || *x >= *a || *y < -*b || *y >= *b) return unknown;
-    int d1 = static_cast<int>(*x < 0 ? *x + *a : *x), d2 = static_cast<int>(*y < 0 ? *y + *b : *y);
-    if (fact(u2, d2, true)) t1 = summed(t1);
-    else if (!fact(u2, d2, false)) return unknown;
-    else if (fact(u1, d1, true)) t2 = summed(t2);
-    else if (!fact(u1, d1, false)) return unknown;
+    auto d1 = x ? wrapDim(*x, *a) : std::nullopt, d2 = y ? wrapDim(*y, *b) : std::nullopt;
+    if (!d1 || !d2) return unknown;
+    if (fact(u2, *d2, true)) t1 = summed(t1);
+    else if (!fact(u2, *d2, false)) return unknown;
+    else if (fact(u1, *d1, true)) t2 = summed(t2);
+    else if (!fact(u1, *d1, false)) return unknown;
   }
   if (t1 != t2) return c.semantic("expected scalar type {} but found {} (mm after the size-1 sums)", c10Name(t1), c10Name(t2));
   return tensorOf(t1, out);

@@ -258,12 +258,12 @@ RuleResult dimArange(const OpCall &c) {
   Value out = tensorOf(DType::Int64, Rank::exact(1));
   auto rk = lr.value();
   if (!rk || !dim) return out;
-  if (*dim < -*rk || *dim >= *rk)
+  auto d = wrapDim(*dim, *rk); // rk >= 1 here
+  if (!d)
     return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *dim);
-  int d = static_cast<int>(*dim < 0 ? *dim + *rk : *dim);
-  if (d >= 32) return out;
+  if (*d >= 32) return out;
   UnitDims u = c.arg("like").unitDims();
-  return out.withUnitDims({(u.ones >> d) & 1u, (u.others >> d) & 1u});
+  return out.withUnitDims({(u.ones >> *d) & 1u, (u.others >> *d) & 1u});
 }
 
 } // namespace

@@ -49,12 +49,6 @@ Rank atLeast(Rank r, int k) {
   return Rank::atLeast1();
 }
 
-std::optional<int> normDim(int64_t d, int rank) {
-  int n = std::max(rank, 1);
-  if (d < -n || d >= n) return std::nullopt;
-  return static_cast<int>(d < 0 ? d + n : d);
-}
-
 uint32_t bitOf(int i) { return i < 32 ? uint32_t{1} << i : 0; }
 
 std::optional<RuleError> notZeroDim(const OpCall &c, const char *what) {
@@ -132,7 +126,7 @@ RuleFn catFacts(RuleFn fn) {
     auto rk = out.isTensor() ? out.rank().value() : std::nullopt;
     auto dim = c.arg("dim").intValue();
     if (!rk || *rk == 0 || *rk > 32 || !dim) return r;
-    auto nd = normDim(*dim, *rk);
+    auto nd = wrapDim(*dim, *rk);
     if (!nd) return r;
     UnitDims u;
     uint32_t allOnesAtDim = bitOf(*nd);
@@ -161,7 +155,7 @@ RuleResult flattenRule(const OpCall &c) {
   }
   if (*r == 0) return tensorOf(d, Rank::exact(1));
   if (!s || !e) return tensorOf(d, Rank::atLeast1());
-  auto ns = normDim(*s, *r), ne = normDim(*e, *r);
+  auto ns = wrapDim(*s, *r), ne = wrapDim(*e, *r);
   if (!ns || !ne) return c.semantic("dimension out of range for a {}-D tensor", *r);
   if (*ns > *ne) return c.semantic("flatten() has invalid args: start_dim cannot come after end_dim");
   return tensorOf(d, Rank::exact(*r - (*ne - *ns)));
@@ -174,10 +168,10 @@ RuleResult squeezeDimRule(const OpCall &c) {
   auto r = self.rank().value();
   auto dim = c.arg("dim").intValue();
   // A 0-dim tensor takes dim -1 or 0, as if it had one dim.
-  if (r && dim && !normDim(*dim, *r)) return c.semantic("dimension {} out of range for a {}-D tensor", *dim, *r);
+  if (r && dim && !wrapDim(*dim, *r)) return c.semantic("dimension {} out of range for a {}-D tensor", *dim, *r);
   if (r && *r == 0) return tensorOf(d, Rank::exact(0));
   if (r && dim) {
-    auto nd = normDim(*dim, *r);
+    auto nd = wrapDim(*dim, *r);
     UnitDims u = self.unitDims();
     uint32_t bit = *nd < 32 ? uint32_t{1} << *nd : 0;
     if (u.ones & bit) return tensorOf(d, Rank::exact(*r - 1)).withUnitDims(removeDim(u, *nd));
@@ -209,7 +203,7 @@ RuleResult unsqueezeRule(const OpCall &c) {
   if (!r) return tensorOf(d, plus(self.rank(), 1));
   auto dim = c.arg("dim").intValue();
   if (!dim) return tensorOf(d, Rank::exact(*r + 1));
-  auto nd = normDim(*dim, *r + 1);
+  auto nd = wrapDim(*dim, *r + 1);
   if (!nd) return c.semantic("dimension {} out of range for unsqueeze of a {}-D tensor", *dim, *r);
   return tensorOf(d, Rank::exact(*r + 1)).withUnitDims(insertUnitDim(self.unitDims(), *nd));
 }
@@ -259,7 +253,7 @@ RuleFn stackFacts(RuleFn fn) {
     auto rk = out.isTensor() ? out.rank().value() : std::nullopt;
     auto dim = c.arg("dim").intValue();
     if (!rk || *rk > 32 || !dim) return r;
-    auto nd = normDim(*dim, *rk);
+    auto nd = wrapDim(*dim, *rk);
     if (!nd) return r;
     UnitDims in;
     for (const Value &e : l.elements()) {
@@ -345,8 +339,8 @@ RuleFn swapping(RuleFn fn, std::string a, std::string b) {
     std::optional<int> x = *rk - 2, y = *rk - 1;
     if (!a.empty()) {
       auto va = c.arg(a).intValue(), vb = c.arg(b).intValue();
-      x = va ? normDim(*va, *rk) : std::nullopt;
-      y = vb ? normDim(*vb, *rk) : std::nullopt;
+      x = va ? wrapDim(*va, *rk) : std::nullopt;
+      y = vb ? wrapDim(*vb, *rk) : std::nullopt;
     }
     if (!x || !y) return r;
     std::vector<int> perm(*rk);
@@ -477,7 +471,7 @@ void registerShapeViews(Registry &r) {
      if (rk && *rk < 2) return c.semantic("expected total dims >= 2, but got total dims = {}", *rk);
      if (rk && dims.isList() && dims.lengthKnown()) {
        auto d0 = dims.elements()[0].intValue(), d1 = dims.elements()[1].intValue();
-       auto n0 = d0 ? normDim(*d0, *rk) : std::nullopt, n1 = d1 ? normDim(*d1, *rk) : std::nullopt;
+       auto n0 = d0 ? wrapDim(*d0, *rk) : std::nullopt, n1 = d1 ? wrapDim(*d1, *rk) : std::nullopt;
        if ((d0 && !n0) || (d1 && !n1)) return c.semantic("rotation dim out of range for a {}-D tensor", *rk);
        if (n0 && n1 && *n0 == *n1) return c.semantic("expected rotation dims to be different, but got dim0 = {} and dim1 = {}", *d0, *d1);
      }
@@ -511,7 +505,7 @@ void registerShapeViews(Registry &r) {
      for (const Value &d : dims.elements()) {
        auto v = d.intValue();
        if (!v) { allKnown = false; continue; }
-       auto nd = normDim(*v, *rk);
+       auto nd = wrapDim(*v, *rk);
        if (!nd) return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})",
                                   -std::max(*rk, 1), std::max(*rk, 1) - 1, *v);
        if (std::find(perm.begin(), perm.end(), *nd) != perm.end())
@@ -556,7 +550,7 @@ void registerShapeViews(Registry &r) {
      Value out = tensorOf(c.dtype("self"), c.rank("self"));
      auto rk = c.rank("self").value();
      auto dim = c.arg("dim").intValue();
-     auto nd = rk && dim && *rk <= 32 ? normDim(*dim, *rk) : std::nullopt;
+     auto nd = rk && dim && *rk <= 32 ? wrapDim(*dim, *rk) : std::nullopt;
      if (!nd) return out;
      const UnitDims in = c.arg("self").unitDims();
      const uint32_t bit = bitOf(*nd);
@@ -582,7 +576,7 @@ void registerShapeViews(Registry &r) {
      auto rk = self.rank().value();
      if (!rk) return tensorOf(c.dtype("self"), Rank::top());
      Value out = tensorOf(c.dtype("self"), Rank::exact(*rk - 1));
-     auto nd = c.arg("dim").intValue() ? normDim(*c.arg("dim").intValue(), *rk) : std::nullopt;
+     auto nd = c.arg("dim").intValue() ? wrapDim(*c.arg("dim").intValue(), *rk) : std::nullopt;
      return nd ? out.withUnitDims(removeDim(self.unitDims(), *nd)) : out;
    }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "0")
       .variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "1"}});
@@ -609,7 +603,7 @@ void registerShapeViews(Registry &r) {
   // dim1 and dim2 must be two distinct dims of a tensor of rank `rk`.
   auto diagDims = [](const OpCall &c, int rk) -> std::optional<RuleError> {
     auto d1 = c.arg("dim1").intValue(), d2 = c.arg("dim2").intValue();
-    auto n1 = d1 ? normDim(*d1, rk) : std::nullopt, n2 = d2 ? normDim(*d2, rk) : std::nullopt;
+    auto n1 = d1 ? wrapDim(*d1, rk) : std::nullopt, n2 = d2 ? wrapDim(*d2, rk) : std::nullopt;
     for (auto [d, n] : {std::pair{d1, n1}, std::pair{d2, n2}})
       if (d && (!n || rk == 0))
         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})",
@@ -664,7 +658,7 @@ void registerShapeViews(Registry &r) {
       Value piece = tensorOf(c.dtype("self"), plus(self.rank(), rankDelta));
       auto rk = self.rank().value();
       auto d = c.has("dim") ? c.arg("dim").intValue() : std::nullopt;
-      if (auto nd = rk && d ? normDim(*d, *rk) : std::nullopt; nd && rankDelta == 0) {
+      if (auto nd = rk && d ? wrapDim(*d, *rk) : std::nullopt; nd && rankDelta == 0) {
         UnitDims u = self.unitDims();
         piece = piece.withUnitDims({u.ones & ~bitOf(*nd), u.others & ~bitOf(*nd)});
       }
@@ -704,8 +698,8 @@ void registerShapeViews(Registry &r) {
      auto rk = self.rank().value();
      if (!rk) return tensorList(c.dtype("self"), Rank::top());
      Value piece = tensorOf(c.dtype("self"), Rank::exact(*rk - 1));
-     if (auto d = c.arg("dim").intValue(); d && normDim(*d, *rk))
-       piece = piece.withUnitDims(removeDim(self.unitDims(), *normDim(*d, *rk)));
+     if (auto d = c.arg("dim").intValue(); d && wrapDim(*d, *rk))
+       piece = piece.withUnitDims(removeDim(self.unitDims(), *wrapDim(*d, *rk)));
      return Value::listOf(piece);
    }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}});
 
@@ -887,7 +881,7 @@ void registerShapeViews(Registry &r) {
      const Value &self = c.arg("self");
      auto rk = self.rank().value();
      auto d = c.arg("dim").intValue();
-     auto nd = rk && d ? normDim(*d, *rk) : std::nullopt;
+     auto nd = rk && d ? wrapDim(*d, *rk) : std::nullopt;
      if (nd && *rk > 0) return dimSize(self, *nd);
      return Value::number(NumKind::Int);
    }).sample("self", "sweep![2]").sample("dim", "0").variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
