@@ -222,11 +222,21 @@ void registerNnLosses(Registry &r) {
      DType t = c.dtype("target");
      if (t != DType::Int64 && t != DType::UInt8)
        return c.semantic("expected target to be int64, but got {}", name(t));
-     if (auto e = requireSame(c, {"self", "grad_output", "weight", "total_weight"})) return *e;
+     if (auto e = requireSame(c, {"self", "grad_output", "weight"})) return *e;
+     // total_weight only scales a reduced loss: reduction 'none' (0) never reads it (measured on 1.13).
+     const std::optional<int64_t> reduction = c.arg("reduction").intValue();
+     if (c.dtype("total_weight") != c.dtype("self")) {
+       if (!reduction)
+         return c.error(ErrorKind::ValueDependent, "total_weight {} differs from self {}: raises unless reduction is 0",
+                        name(c.dtype("total_weight")), name(c.dtype("self")));
+       if (*reduction != 0) return *requireSame(c, {"self", "total_weight"});
+     }
      return tensorOf(c.dtype("self"), c.rank("self"));
    }).sample("grad_output", "sweep![]").sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
-      .sample("total_weight", "sweep![]");
+      .sample("total_weight", "sweep![]")
+      .variant({{"grad_output", "sweep![2]"}, {"self", "float32[2,2]"}, {"target", "int64[2]=0"}, {"weight", "None"},
+                {"reduction", "0"}, {"ignore_index", "-100"}, {"total_weight", "sweep![]"}});
   auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
   // cosine_embedding_loss: one loss per row (rank of the input minus 1).
   r.add("aten::cosine_embedding_loss", loss, sameFloatLoss({"input1", "input2"}, [](const OpCall &c) {
