@@ -62,6 +62,16 @@ DType wrappedNumberDType(NumKind kind) {
   return DType::Float32;
 }
 
+DType storedNumberDType(NumKind kind) {
+  switch (kind) {
+  case NumKind::Bool: return DType::Bool;
+  case NumKind::Int: return DType::Int64;
+  case NumKind::Float: return DType::Float64;
+  case NumKind::Complex: return DType::Complex128;
+  }
+  return DType::Float64;
+}
+
 std::optional<DType> resultType(std::span<const PromotionOperand> operands) {
   std::array<std::optional<DType>, 3> tiers;
   for (const PromotionOperand &op : operands) {

@@ -32,6 +32,10 @@ struct PromotionOperand {
 /// float32, default complex complex64).
 DType wrappedNumberDType(NumKind kind);
 
+/// The dtype of the tensor a Python number is wrapped into (scalar_to_tensor:
+/// bool, int64, float64, complex128), before result_type reads it by kind.
+DType storedNumberDType(NumKind kind);
+
 /// at::result_type over concrete operands; nullopt when there are none.
 std::optional<DType> resultType(std::span<const PromotionOperand> operands);
 

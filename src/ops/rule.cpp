@@ -85,6 +85,20 @@ DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> na
   return *r;
 }
 
+DType commonDTypeArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
+  std::optional<DType> same;
+  for (std::string_view name : names) {
+    const Value &v = call.arg(name);
+    if (!v.isTensor() && !v.isNumber()) continue;
+    if (v.isTensor() && !v.isWrappedNumber()) return promoteArgs(call, names); // no difference then
+    // A Python number becomes a wrapped tensor of its stored type (float -> float64).
+    const DType d = v.isTensor() ? call.dtype(name) : storedNumberDType(*v.numKind());
+    if (same && *same != d) return promoteArgs(call, names);
+    same = d;
+  }
+  return same ? *same : promoteArgs(call, names);
+}
+
 DType numberDType(NumKind k) { return wrappedNumberDType(k); }
 
 } // namespace dtf

@@ -159,6 +159,12 @@ inline PromotionOperand tensorOperand(DType d, const Value &tensor) {
 /// skipped), concrete: the lifting guarantees known dtypes and kinds.
 DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names);
 
+/// TensorIterator's common dtype over these arguments: result_type, except
+/// that operands all of one dtype keep it. That differs from result_type only
+/// when every operand is a wrapped number: torch.add(2.5, 1.5) adds two
+/// wrapped float64 tensors and gives float64, where result_type says float32.
+DType commonDTypeArgs(const OpCall &call, std::initializer_list<std::string_view> names);
+
 /// The dtype a Python number of this kind gets as a tensor (torch.tensor(3)
 /// is int64, torch.tensor(2.5) float32 ...).
 DType numberDType(NumKind k);

@@ -130,6 +130,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
   kindClass.assign(g.numKinds(), KindClass::Op);
   overloads.resize(g.numKinds());
   takesWrappedNumbers.assign(g.numKinds(), 0);
+  scalarFirstBySyntax.assign(g.numKinds(), 0);
   scalarizesOther.assign(g.numKinds(), 0);
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
@@ -141,6 +142,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     if (kindClass[k] != KindClass::Op) continue;
     overloads[k] = SchemaTable::builtin().overloadSpan(name);
     takesWrappedNumbers[k] = kWrapping.count(name) != 0;
+    scalarFirstBySyntax[k] = name == "aten::floor_divide" || name == "aten::floor_divide_";
     scalarizesOther[k] = name == "aten::add" || name == "aten::sub" || name == "aten::mul" || name == "aten::div";
     for (const Schema *s : overloads[k]) {
       anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;

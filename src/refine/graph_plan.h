@@ -89,6 +89,11 @@ public:
   /// argument (`torch.where(c, x, 2.5)` traces to where.ScalarOther), so a
   /// 0-dim tensor constant it takes is a real tensor (a module attribute).
   std::vector<uint8_t> takesWrappedNumbers;
+  /// By KindId: floor_divide(_), the one such op Python syntax calls with a
+  /// scalar first (`2.5 // x` traces to floor_divide(%c, %x); `2.5 + x`,
+  /// `2.5 * x` put the tensor first). Elsewhere a 0-dim tensor constant as
+  /// the first operand is as likely a tensor, and both readings must agree.
+  std::vector<uint8_t> scalarFirstBySyntax;
   /// By kind: aten::add/sub/mul/div, whose 0-dim tensor constant `other`
   /// TorchScript's graph executor turns into a Python scalar (TensorConstantPolicy::Runtime).
   std::vector<uint8_t> scalarizesOther;

@@ -383,10 +383,12 @@ void Solver::transferOp(ir::NodeId n) {
       wargs[i] = scalarOfLiteral(lit->literal, d);
     }
     const Evaluation *wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
-    if (!wp->resolved || wp->outputs == e->outputs) {
+    if (!wp->resolved || !returnsTensor(*wp->schema) || wp->outputs == e->outputs) {
       // No overload takes a number there (`torch.add(2.5, x)`, `2.5 // x`
-      // trace to add(%c, %x), floor_divide(%c, %x)): read the constant as
-      // the wrapped number tensor the eager call made of the scalar.
+      // trace to add(%c, %x), floor_divide(%c, %x)), or only a Python-number
+      // one (mul.float: every operand such a constant), which is not what a
+      // traced tensor op ran: read the constant as the wrapped number tensor
+      // the eager call made of the scalar.
       wargs.assign(args.begin(), args.end());
       for (size_t i = 0; i < node.inputs.size(); ++i)
         if (isWrappedScalarConstant(node.inputs[i])) wargs[i] = args[i].asWrappedNumber();
@@ -396,11 +398,15 @@ void Solver::transferOp(ir::NodeId n) {
     bool shared = false; // a constant several nodes use is a tensor, unless the graph's constants were pooled
     for (ir::ValueId v : node.inputs)
       shared = shared || (plan_->scalarTensorLiteral[v] == GraphPlan::kSharedLiteral && isWrappedScalarConstant(v));
+    // As the first operand a Python scalar needs the `torch.add(2.5, x)`
+    // form, and a 0-dim tensor constant (a module attribute, a folded
+    // prim::NumToTensor(5.0)) is as likely: the text is the same.
+    const bool first = !plan_->scalarFirstBySyntax[kind] && isWrappedScalarConstant(node.inputs[0]);
     if (w.resolved && !(w.outputs == e->outputs)) {
-      if (opts.tensorConstants == TensorConstantPolicy::Traced && !shared) {
+      if (opts.tensorConstants == TensorConstantPolicy::Traced && !shared && !first) {
         e = &w;
       } else {
-        Evaluation &joined = joinedEval_; // Strict policy, or a shared constant: both readings joined (rare)
+        Evaluation &joined = joinedEval_; // Strict policy, a shared or first-operand constant: both readings joined
         joined = *e;
         for (size_t i = 0; i < joined.outputs.size(); ++i)
           joined.outputs[i] = Value::join(joined.outputs[i], w.outputs[i]);
@@ -409,8 +415,12 @@ void Solver::transferOp(ir::NodeId n) {
              shared ? "a 0-dim tensor constant used by several nodes (a tensor, as the tracer records one, or "
                       "Python scalars merged by constant pooling) gives different results read as a tensor and "
                       "as a Python scalar; results joined"
-                    : "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
-                      "different results; results joined"});
+             : first && opts.tensorConstants == TensorConstantPolicy::Traced
+                 ? "a 0-dim tensor constant as the first operand (a Python scalar only as in torch.add(2.5, x); "
+                   "otherwise a tensor, such as a module attribute or a folded prim::NumToTensor(5.0)) gives "
+                   "different results read as a tensor and as a Python scalar; results joined"
+                 : "a 0-dim tensor constant read as a Python scalar and as a tensor gives "
+                   "different results; results joined"});
         e = &joined;
       }
     }

@@ -482,9 +482,37 @@ TEST(GraphRefine, TracedScalarInATensorOnlyPositionIsAWrappedNumber) {
   %m : Tensor = aten::mul(%k, %z)
   return (%q, %s, %m)
 )");
-  EXPECT_EQ(r["q"].str(), "float32:r1");
-  EXPECT_EQ(r["s"].str(), "float32:r1");
-  EXPECT_EQ(r["m"].str(), "int32:r0");
+  EXPECT_EQ(r["q"].str(), "float32:r1"); // `2.5 // x`: Python's reverse floordiv puts the scalar first
+  // First operands of add/mul: torch.add(2.5, x) (float32) and a tensor
+  // attribute plus x (float64) print the same: both readings, joined.
+  EXPECT_EQ(r["s"].str(), "{float32|float64}:r1");
+  EXPECT_EQ(r["m"].str(), "{int32|int64}:r0");
+  EXPECT_TRUE(r.has("tensor-constant"));
+}
+
+// Both operands constants (torch-mlir's e2e ElementwiseAddScalar_NumToTensorFloat
+// traces NumToTensor(5.0) + 3 to this text; torch.add(5.0, 3) too).
+TEST(GraphRefine, ConstantOnlyArithmeticStaysATensorOp) {
+  auto r = run(R"(graph():
+  %a : Double(requires_grad=0, device=cpu) = prim::Constant[value={5}]()
+  %b : Double(requires_grad=0, device=cpu) = prim::Constant[value={1.5}]()
+  %one : int = prim::Constant[value=1]()
+  %sum : Tensor = aten::add(%a, %b, %one)
+  %a2 : Double(requires_grad=0, device=cpu) = prim::Constant[value={5}]()
+  %b2 : Double(requires_grad=0, device=cpu) = prim::Constant[value={1.5}]()
+  %prod : Tensor = aten::mul(%a2, %b2)
+  %a3 : Double(requires_grad=0, device=cpu) = prim::Constant[value={5}]()
+  %k3 : Long(requires_grad=0, device=cpu) = prim::Constant[value={3}]()
+  %one3 : int = prim::Constant[value=1]()
+  %mixed : Tensor = aten::add(%a3, %k3, %one3)
+  return (%sum, %prod, %mixed)
+)");
+  // Two wrapped float64 tensors of one dtype: TensorIterator keeps float64
+  // (torch.add(5.0, 1.5) is float64), and a tensor, never mul.float's number.
+  EXPECT_EQ(r["sum"].str(), "float64:r0");
+  EXPECT_EQ(r["prod"].str(), "float64:r0");
+  // torch.add(5.0, 3) is float32, torch.add(NumToTensor(5.0), 3) float64.
+  EXPECT_EQ(r["mixed"].str(), "{float32|float64}:r0");
 }
 
 // String comparisons on constants decide branches (torch.norm's scripted

@@ -40,6 +40,34 @@ TEST(OpsBinary, AddTiersAndAlpha) {
   expectError(run("aten::sub.Tensor", {{"self", "bool:r1"}, {"other", "float32:r1"}}));
 }
 
+// Wrapped numbers only (what the refinement pass makes of traced constants):
+// TensorIterator promotes only operands of different dtypes, so
+// torch.add(5.0, 1.5) is float64 while torch.add(5.0, 3) is float32.
+TEST(OpsBinary, WrappedNumbersOfOneDTypeKeepIt) {
+  auto call = [](const char *key, DType a, DType b) {
+    const Schema *s = SchemaTable::builtin().find(key);
+    const Value wa = Value::tensor(a, Rank::exact(0)).asWrappedNumber();
+    const Value wb = Value::tensor(b, Rank::exact(0)).asWrappedNumber();
+    const Value positional[] = {wa, wb};
+    BindResult bound = bindArguments(*s, positional, {});
+    EXPECT_TRUE(bound.ok()) << bound.error;
+    return infer(Registry::builtin(), *s, bound.args);
+  };
+  expectTensor(call("aten::add.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
+  expectTensor(call("aten::mul.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
+  expectTensor(call("aten::add.Tensor", DType::Float64, DType::Int64), DType::Float32, 0);
+  expectTensor(call("aten::add.Tensor", DType::Bool, DType::Int64), DType::Int64, 0);
+  expectTensor(call("aten::div.Tensor", DType::Int64, DType::Int64), DType::Float32, 0); // then int -> float
+  expectTensor(call("aten::div.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
+  expectTensor(call("aten::mul.Tensor", DType::Complex128, DType::Complex128), DType::Complex128, 0);
+  // One real tensor among them: result_type as usual.
+  const Schema *s = SchemaTable::builtin().find("aten::add.Tensor");
+  const Value mixed[] = {Value::tensor(DType::Float64, Rank::exact(0)),
+                         Value::tensor(DType::Float64, Rank::exact(0)).asWrappedNumber()};
+  BindResult b = bindArguments(*s, mixed, {});
+  expectTensor(infer(Registry::builtin(), *s, b.args), DType::Float64, 0);
+}
+
 TEST(OpsBinary, InPlaceCasts) {
   expectTensor(run("aten::add_.Scalar", {{"self", "uint8:r1"}, {"other", "-1"}}), DType::UInt8, 1);
   expectError(run("aten::add_.Scalar", {{"self", "bool:r1"}, {"other", "1"}}));

@@ -41,7 +41,7 @@ std::string argStr(const OpCall &c, std::string_view n) { return c.arg(n).str();
 /// error for a rejected dtype class. `check` is the dtype whose class is tested.
 RuleResult promoteChecked(const OpCall &c, PromotionKind kind, unsigned reject,
                           std::initializer_list<std::string_view> names = {"self", "other"}) {
-  DType p = promoteArgs(c, names);
+  DType p = commonDTypeArgs(c, names);
   DType r = applyKind(kind, p);
   if (rejected(reject, r))
     return c.semantic("not supported for {} (promoted from {})", name(r), name(p));
@@ -73,7 +73,7 @@ RuleFn addLike(bool isSub) {
     if (isSub && (isBoolOperand(c.arg("self")) || isBoolOperand(c.arg("other"))))
       return c.semantic("subtraction with a bool operand is not supported (self {}, other {})",
                         argStr(c, "self"), argStr(c, "other"));
-    DType r = promoteArgs(c, {"self", "other"});
+    DType r = commonDTypeArgs(c, {"self", "other"});
     if (auto e = alphaCheck(c, r)) return *e;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "other"})), {"self", "other"});
   };
