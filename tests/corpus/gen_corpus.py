@@ -70,6 +70,9 @@ CASES = {
  "trig": (lambda a: (a.sin(), a.cos(), a.tan(), a.atan(), torch.atan2(a.float(),a.float()), a.log(), a.log1p(), a.erf(), a.floor(), a.ceil(), a.round(), a.trunc(), a.sign(), a.reciprocal(), a.frac() if False else a.sgn()), (i32(4)+1,)),
  "lerp_addc": (lambda x,y,w: (torch.lerp(x,y,0.5), torch.lerp(x,y,w), torch.addcmul(x,y,w), torch.addcdiv(x,y,w+1), torch.hypot(x,y), torch.fmod(x,2), torch.copysign(x,y), torch.logaddexp(x,y), torch.fmax(x,y)), (f64(3), f64(3), f64(3))),
  "const_tensors": (lambda a: (a + torch.tensor(2.0), a * torch.tensor(3), a + torch.tensor(2.5, dtype=torch.float64), a.float() + torch.tensor([1.0, 2.0, 3.0]), a + 1, a * 2.5), (T([1,2,3], dtype=torch.int16),)),
+ # Traced constant-only arithmetic and 0-dim constants as first operands (torch-mlir's e2e suite).
+ "const_arith": (lambda x, f: (torch.add(5.0, 1.5) + f, torch.mul(5.0, 1.5) * f, torch.ops.prim.NumToTensor(5.0) + 3, torch.add(5.0, 3) * f,
+                               2.5 // x, torch.add(2.5, f), torch.mul(3, f), x * torch.mul(2.5, 2.0)), (T([1, 2, 3], dtype=torch.int32), torch.randn(3))),
  "zero_dim_chain": (lambda a,b: (a.sum() + b, a.max() * b, (a.sum() * 2.5) + b, b.mean() + a.sum(), (a > 1).sum() + b), (T([1,2,3], dtype=torch.int8), T([1.,2.], dtype=torch.float16))),
  "bool_arith": (lambda m,i: (m + i, m * 2, m.sum(1), m.float().mean(), i.masked_fill(m, -1), torch.where(m, i, 0), m.to(torch.uint8) + 255), (T([[True,False],[False,True]]), T([[1,2],[3,4]], dtype=torch.int32))),
  "shapes_scalars": (lambda x: (x.new_tensor(2.5) if False else x.new_full((2,), 2.5), x.view(-1).size(0) * x, torch.arange(x.size(0)), torch.arange(x.size(0), dtype=torch.float64), x / x.size(1), torch.full((2,), x.size(1)), torch.ones(x.size(0), x.size(1), dtype=torch.int8)), (torch.randn(3,4),)),

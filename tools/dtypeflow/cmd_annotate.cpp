@@ -19,6 +19,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <map>
+#include <map>
 #include <sstream>
 
 namespace dtf::cli {
@@ -260,6 +261,17 @@ Action addCheck(CLI::App &app) {
       }
     }
     printDiagnostics(flags->file, g, r, flags->verbose);
+    // Written tensor types whose dtype is outside the model (QUInt8, QInt8 ...
+    // of quantized graphs): counted nowhere above, so say how many.
+    std::map<std::string, size_t> unmodelled;
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      const ir::TypeExpr &t = *g.values[v].type;
+      if (t.isTensor() && t.rank && !t.dtype && !refine::isInputLike(g, static_cast<ir::ValueId>(v)))
+        ++unmodelled[t.text.substr(0, t.text.find('('))];
+    }
+    for (const auto &[dtype, n] : unmodelled)
+      fmt::print(stderr, "{}: note: {} value{} typed {} (a dtype dtypeflow does not model) not compared\n", flags->file,
+                 n, n == 1 ? "" : "s", dtype);
     if (counts.correct + counts.unknown + counts.wrong == 0)
       fmt::print(stderr, "{}: note: no value past the inputs has both a written dtype and rank to compare with "
                          "(a saved module or a scripted graph records none; trace it and print the graph)\n",
