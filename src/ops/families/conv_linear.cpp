@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -86,6 +87,21 @@ PromotionOperand operandOf(const Value &v) {
   return {*v.dtype(), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim};
 }
 
+/// linear's size-1 facts: the input's leading dims, then (2-D weight) the
+/// weight's first dim, the output features. The bias never widens the
+/// result: it broadcasts into it (addmm) or is added in place.
+Value linearFacts(const OpCall &c, Value out) {
+  const auto r = out.rank().value();
+  const auto wr = c.rank("weight").value();
+  if (!r || *r == 0 || !wr || (*wr != 1 && *wr != 2)) return out;
+  const UnitDims in = c.arg("input").unitDims();
+  if (*wr == 1) return out.withUnitDims(removeDim(in, *r)); // the input's last dim is contracted away
+  const int last = *r - 1;
+  const uint32_t lead = last >= 32 ? ~0u : (uint32_t{1} << last) - 1, bit = last >= 32 ? 0u : uint32_t{1} << last;
+  const UnitDims w = c.arg("weight").unitDims();
+  return out.withUnitDims({(in.ones & lead) | ((w.ones & 1u) ? bit : 0u), (in.others & lead) | ((w.others & 1u) ? bit : 0u)});
+}
+
 RuleResult linearRule(const OpCall &c) {
   if (auto e = requireSame(c, {"input", "weight"})) return *e;
   DType d = c.dtype("input");
@@ -95,9 +111,9 @@ RuleResult linearRule(const OpCall &c) {
     if (*wr == 2) out = in;
     else if (*wr == 1) out = rankMinus(in, 1);
   }
-  if (!c.isTensor("bias")) return tensorOf(d, out);
+  if (!c.isTensor("bias")) return linearFacts(c, tensorOf(d, out));
   DType b = c.dtype("bias");
-  if (b == d) return tensorOf(d, out);
+  if (b == d) return linearFacts(c, tensorOf(d, out));
   // 2-D (and contiguous 3-D) inputs take the addmm path: the bias must match.
   if (auto ir = in.value(); ir && (*ir == 2 || *ir == 3))
     return c.semantic("self ({}) and mat2 ({}) must have the same dtype", name(b), name(d));
@@ -108,7 +124,7 @@ RuleResult linearRule(const OpCall &c) {
     DType r = *resultType(ops);
     if (!canCast(r, d))
       return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
-    return tensorOf(d, out);
+    return linearFacts(c, tensorOf(d, out));
   }
   // Unknown input rank: the bias may or may not be checked; the dtype, when
   // the call succeeds, is still the input's.
@@ -623,7 +639,11 @@ void registerConvLinear(Registry &r) {
 
   r.add("aten::linear", fam, linearRule)
       .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
-      .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}});
+      .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})
+      // size-1 facts: leading input dims kept, then the output features (weight's dim 0)
+      .variant({{"input", "sweep![1,3,2]"}, {"weight", "float32[1,2]"}, {"bias", "sweep![1]"}})
+      .variant({{"input", "float32[3,1,2]"}, {"weight", "sweep![3,2]"}, {"bias", "None"}})
+      .variant({{"input", "sweep![1,2]"}, {"weight", "float64[2]"}, {"bias", "None"}});
   r.add("aten::bilinear", fam, bilinearRule)
       .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
       .sample("bias", "sweep![1]");

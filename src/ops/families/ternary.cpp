@@ -62,7 +62,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     if (floatingKeepsSelf && isFloating(self)) {
       for (const char *b : {"min", "max"})
         if (auto e = complexValueInto(c, b, self)) return *e;
-      return tensorOf(self, c.rank("self"));
+      return withBroadcastUnitDims(c, tensorOf(self, c.rank("self")), {"self"});
     }
     std::vector<PromotionOperand> ops;
     std::vector<Rank> ranks{c.rank("self")};
@@ -86,7 +86,10 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     bool oneTensorBound = tensorBounds && (minNone || maxNone);
     if (isBool(r) && !oneTensorBound)
       return c.semantic("clamp is not implemented for bool");
-    return tensorOf(r, broadcastRank(ranks));
+    std::vector<std::string> shaped{"self"}; // what broadcasts into the result (numbers as 0-dim)
+    if (!minNone) shaped.emplace_back("min");
+    if (!maxNone) shaped.emplace_back("max");
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastRank(ranks)), shaped);
   };
 }
 
@@ -140,8 +143,12 @@ void registerTernary(Registry &r) {
 
   for (const char *n : {"clamp", "clip"}) {
     std::string b = std::string("aten::") + n;
-    r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}});
+    // (size-1 facts: a [2,1] self keeps its 1, broadcast with a [3] bound it becomes 3)
+    r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
+        .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}});
+    r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
+        .variant({{"self", "sweep[2,1]"}, {"min", "float32[3]"}, {"max", "None"}})
+        .variant({{"self", "sweep[2,1]"}, {"min", "int64[1]"}, {"max", "None"}});
     r.add(b + "_", "clamp", inPlace(clampRule(false, true)))
         .variant({{"min", "None"}, {"max", "sweep"}});
     r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{"min", "max"}}))
