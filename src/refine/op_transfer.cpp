@@ -395,7 +395,7 @@ void Solver::transferOp(ir::NodeId n) {
       wp = &evaluateCached(kind, wargs, wargs, true, node.outputs.size());
     }
     const Evaluation &w = *wp;
-    bool shared = false; // a constant several nodes use is a tensor, unless the graph's constants were pooled
+    bool shared = false; // used by several nodes: a tensor, or Python scalars the tracer pooled (per submodule method)
     for (ir::ValueId v : node.inputs)
       shared = shared || (plan_->scalarTensorLiteral[v] == GraphPlan::kSharedLiteral && isWrappedScalarConstant(v));
     // As the first operand a Python scalar needs the `torch.add(2.5, x)`
