@@ -93,6 +93,18 @@ void registerNnLosses(Registry &r) {
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]");
+  // pdist's kernel called directly (what a traced F.pdist records): no dtype
+  // check before the kernel, which has float and double only, and is not
+  // reached for fewer than two rows (any dtype then): value-dependent.
+  r.add("aten::_pdist_forward", loss, [](const OpCall &c) -> RuleResult {
+     if (auto rk = c.rank("self").value(); rk && *rk < 2)
+       return c.semantic("dimension out of range: pdist needs at least 2 dims, got {}", *rk);
+     const DType d = c.dtype("self");
+     if (d != DType::Float32 && d != DType::Float64)
+       return c.error(ErrorKind::ValueDependent, "the pdist kernel has no {} (only an input of fewer than two rows "
+                      "succeeds)", name(d));
+     return tensorOf(d, Rank::exact(1));
+   }).sample("self", "sweep[3,2]").variant({{"self", "sweep![2,3,2]"}});
   for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"})
     r.add(k, loss, [](const OpCall &c) -> RuleResult {
        return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
