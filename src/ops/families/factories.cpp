@@ -284,6 +284,12 @@ void registerFactories(Registry &r) {
   r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
+  // The named-tensor overloads: a trace's `None` names/generator argument can resolve to
+  // them (the tie is joined), and names never change the dtype.
+  r.add("aten::zeros.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
+  r.add("aten::ones.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
+  r.add("aten::empty.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
+  r.add("aten::full.names", fam, sized(full)).sample("size", "[2,3]").sample("names", "None");
   r.add("aten::eye", fam, defaultFloat("", 2)).sample("n", "3");
   r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
   r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});

@@ -123,6 +123,11 @@ void registerRandom(Registry &r) {
   r.add("aten::rand.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
   r.add("aten::randn", fam, randFloat).sample("size", "[2,3]");
   r.add("aten::randn.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
+  // Named-tensor overloads (a traced `generator=None` ties with them; names never change the dtype).
+  for (const char *k : {"aten::rand.names", "aten::randn.names"})
+    r.add(k, fam, randFloat).sample("size", "[2,3]").sample("names", "None");
+  for (const char *k : {"aten::rand.generator_with_names", "aten::randn.generator_with_names"})
+    r.add(k, fam, randFloat).sample("size", "[2,3]").sample("generator", "None").sample("names", "None");
   r.add("aten::normal.float_float", fam, randFloat).sample("size", "[2,3]").sample("mean", "0.0").sample("std", "1.0");
   r.add("aten::randint", fam, randint).sample("high", "2").sample("size", "[2,3]").variant({{"high", "3"}, {"size", "[2]"}});
   r.add("aten::randint.generator", fam, randint).sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
