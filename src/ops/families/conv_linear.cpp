@@ -94,12 +94,16 @@ Value linearFacts(const OpCall &c, Value out) {
   const auto r = out.rank().value();
   const auto wr = c.rank("weight").value();
   if (!r || *r == 0 || !wr || (*wr != 1 && *wr != 2)) return out;
-  const UnitDims in = c.arg("input").unitDims();
-  if (*wr == 1) return out.withUnitDims(removeDim(in, *r)); // the input's last dim is contracted away
-  const int last = *r - 1;
-  const uint32_t lead = last >= 32 ? ~0u : (uint32_t{1} << last) - 1, bit = last >= 32 ? 0u : uint32_t{1} << last;
-  const UnitDims w = c.arg("weight").unitDims();
-  return out.withUnitDims({(in.ones & lead) | ((w.ones & 1u) ? bit : 0u), (in.others & lead) | ((w.others & 1u) ? bit : 0u)});
+  // The input's last dim is contracted away (it is dim r of a 1-D weight's input, r - 1 otherwise) ...
+  const int last = *wr == 1 ? *r : *r - 1;
+  UnitDims u = removeDim(c.arg("input").unitDims(), last);
+  // ... and a 2-D weight's first dim takes its place.
+  if (*wr == 2 && last < 32) {
+    const UnitDims w = c.arg("weight").unitDims();
+    u.ones |= (w.ones & 1u) << last;
+    u.others |= (w.others & 1u) << last;
+  }
+  return out.withUnitDims(u);
 }
 
 RuleResult linearRule(const OpCall &c) {

@@ -412,26 +412,26 @@ void registerNnSequence(Registry &r) {
       return out;
     };
   };
-  rnnSamples(r.add("aten::lstm.input", rnn, seqRule(true, false)), "input",
-             {{"input", {"[3,1,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
-             inputFlags);
-  rnnSamples(r.add("aten::gru.input", rnn, seqRule(false, false)), "input",
-             {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, inputFlags);
-  for (const char *k : {"aten::rnn_tanh.input", "aten::rnn_relu.input"})
-    rnnSamples(r.add(k, rnn, seqRule(false, false, std::string_view(k).find("relu") != std::string_view::npos
-                                                        ? RnnAct::Relu : RnnAct::InPlace)), "input",
-               {{"input", {"[3,1,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, inputFlags);
   auto packedFlags = flags;
   packedFlags["batch_sizes"] = "int64[3]";
-  rnnSamples(r.add("aten::lstm.data", rnn, seqRule(true, true)), "data",
-             {{"data", {"[3,4]"}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
-             packedFlags);
-  rnnSamples(r.add("aten::gru.data", rnn, seqRule(false, true)), "data",
-             {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, packedFlags);
-  for (const char *k : {"aten::rnn_tanh.data", "aten::rnn_relu.data"})
-    rnnSamples(r.add(k, rnn, seqRule(false, true, std::string_view(k).find("relu") != std::string_view::npos
-                                                       ? RnnAct::Relu : RnnAct::InPlace)), "data",
-               {{"data", {"[3,4]"}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, packedFlags);
+  // The padded (.input: [T, N, in]) and packed (.data: [sum of lengths, in]) forms.
+  struct Form {
+    const char *suffix, *seq, *shape;
+    bool packed;
+    const decltype(flags) &fixed;
+  };
+  for (const Form &f : {Form{".input", "input", "[3,1,4]", false, inputFlags},
+                        Form{".data", "data", "[3,4]", true, packedFlags}}) {
+    auto key = [&](std::string_view op) { return "aten::" + std::string(op) + f.suffix; };
+    rnnSamples(r.add(key("lstm"), rnn, seqRule(true, f.packed)), f.seq,
+               {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+               f.fixed);
+    rnnSamples(r.add(key("gru"), rnn, seqRule(false, f.packed)), f.seq,
+               {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
+    for (RnnAct act : {RnnAct::InPlace, RnnAct::Relu})
+      rnnSamples(r.add(key(act == RnnAct::Relu ? "rnn_relu" : "rnn_tanh"), rnn, seqRule(false, f.packed, act)), f.seq,
+                 {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, f.fixed);
+  }
   // Cells: hx (h, c for LSTM) gives the result ranks.
   rnnSamples(r.add("aten::lstm_cell", rnn, [rankAt](const OpCall &c) -> RuleResult {
                RnnCheck k = rnnCheck(c, "input", {"hx", "w_ih", "w_hh", "b_ih", "b_hh"});
