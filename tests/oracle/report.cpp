@@ -88,8 +88,9 @@ std::string renderReport(const ReportInputs &in) {
          "torch succeeds; *wrong* = a different dtype or rank, or a size-1 fact that torch's result shape\n"
          "contradicts; *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
          "raises a dtype error we did not predict; *CPU kernel gap* = torch's\n"
-         "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert): the dtype rule\n"
-         "holds on other devices; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
+         "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert), or a bfloat16\n"
+         "call took oneDNN, which CPUs with AVX-512 only do and which checks more (a convolution's bias dtype,\n"
+         "gelu_backward's grad): the dtype rule holds on other devices and machines; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
          "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number).\n\n";
 
   std::set<std::string> registered;

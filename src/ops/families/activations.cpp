@@ -77,7 +77,8 @@ RuleFn glu() {
 }
 
 /// prelu: self's dtype. The CPU kernel needs weight of self's dtype, except
-/// for bfloat16 self, which goes through oneDNN and takes any weight.
+/// for bfloat16 self, which takes any weight (through oneDNN on CPUs with
+/// AVX-512, through the plain kernel elsewhere).
 RuleFn prelu() {
   return [](const OpCall &c) -> RuleResult {
     DType self = c.dtype("self"), weight = c.dtype("weight");
@@ -132,14 +133,16 @@ RuleFn backwardWithScalars(std::string grad, std::string saved, std::vector<std:
 }
 
 /// gelu_backward: result_type(grad, self). With approximate='none' the CPU
-/// kernel sends a non-0-dim float32/bfloat16 self through oneDNN, which
-/// needs a float32/bfloat16 grad of self's shape.
+/// kernel sends a non-0-dim float32 self through oneDNN, which needs a
+/// float32/bfloat16 grad of self's shape. A bfloat16 self goes there only
+/// on CPUs with AVX-512 (elsewhere the plain kernel takes any grad): that
+/// is the machine, not a dtype rule, so it is not predicted.
 RuleFn geluBackward() {
   RuleFn base = backward("grad_output", "self");
   return [base](const OpCall &c) -> RuleResult {
     DType self = c.dtype("self"), grad = c.dtype("grad_output");
     auto approx = c.arg("approximate").text();
-    bool oneDnn = (self == DType::Float32 || self == DType::BFloat16) && !c.rank("self").mayBeZero();
+    bool oneDnn = self == DType::Float32 && !c.rank("self").mayBeZero();
     if (oneDnn && approx == std::string("none")) {
       if (grad != DType::Float32 && grad != DType::BFloat16)
         return c.semantic("itensor_view_from_dense expects float/bfloat16 tensor input (grad_output is {})",

@@ -167,11 +167,13 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
     if (auto r = out.value(); r && *r < 2)
       return c.semantic("expected a batched or unbatched input of at least 2 dimensions, got {}-D", *r);
     if (c.isTensor("bias") && c.dtype("bias") != d) {
-      // Complex and bfloat16 inputs take backends (mkldnn on CPU, cudnn)
-      // that check the bias; float32 does too for large inputs (mkldnn
-      // heuristics), so a mismatched bias may raise: when it does not, the
-      // result has the input's dtype.
-      bool checked = check == BiasCheck::Always || isComplex(d) || d == DType::BFloat16;
+      // Complex inputs take backends that check the bias; float32 does too
+      // for large inputs (mkldnn heuristics), so a mismatched bias may
+      // raise: when it does not, the result has the input's dtype. bfloat16
+      // takes mkldnn only on CPUs with AVX-512 (which then raises) and the
+      // slow kernel elsewhere (which does not): not a dtype rule, so the
+      // input's dtype is the answer wherever the call runs.
+      bool checked = check == BiasCheck::Always || isComplex(d);
       if (check == BiasCheck::ByTransposed) {
         auto t = c.arg("transposed").boolValue();
         if (t && *t) checked = true;
