@@ -173,6 +173,18 @@ struct UnitDims {
   bool operator==(const UnitDims &) const = default;
   /// Facts both sides agree on (the join).
   static UnitDims common(UnitDims a, UnitDims b) { return {a.ones & b.ones, a.others & b.others}; }
+  /// Whether dim `d` has size 1: true / false when known, nullopt otherwise.
+  std::optional<bool> sizeIsOne(int d) const {
+    if (d < 0 || d >= 32) return std::nullopt;
+    if (ones >> d & 1u) return true;
+    if (others >> d & 1u) return false;
+    return std::nullopt;
+  }
+  /// Dim `d`'s facts alone, as dim 0 (a 1-D result of that dim's size).
+  UnitDims dimAsFirst(int d) const {
+    if (d < 0 || d >= 32) return {};
+    return {ones >> d & 1u, others >> d & 1u};
+  }
 };
 
 /// Payload shared by copies of a Value: list/tuple elements or text.

@@ -342,8 +342,9 @@ std::optional<RuleResult> einsumExact(const OpCall &c, const EinsumLabels &l, co
     for (size_t i = 0; i < perm.size(); ++i) {
       size_t j = l.ops[k].find(perm[i]);
       if (j == std::string::npos) continue;
-      if (j >= 32 || !((u.ones | u.others) >> j & 1)) return std::nullopt;
-      b[i] = (u.others >> j & 1) ? Big::Yes : Big::No;
+      auto one = u.sizeIsOne(static_cast<int>(j));
+      if (!one) return std::nullopt;
+      b[i] = *one ? Big::No : Big::Yes;
     }
     bigs.push_back(std::move(b));
   }
@@ -472,15 +473,15 @@ RuleResult tensordotRule(const OpCall &c) {
       l1.elements().size() != l2.elements().size())
     return unknown;
   const UnitDims u1 = c.arg("self").unitDims(), u2 = c.arg("other").unitDims();
-  auto fact = [](UnitDims u, int d, bool one) { return d < 32 && (((one ? u.ones : u.others) >> d) & 1u) != 0; };
   for (size_t i = 0; i < l1.elements().size(); ++i) {
     auto x = l1.elements()[i].intValue(), y = l2.elements()[i].intValue();
     auto d1 = x ? wrapDim(*x, *a) : std::nullopt, d2 = y ? wrapDim(*y, *b) : std::nullopt;
     if (!d1 || !d2) return unknown;
-    if (fact(u2, *d2, true)) t1 = summed(t1);
-    else if (!fact(u2, *d2, false)) return unknown;
-    else if (fact(u1, *d1, true)) t2 = summed(t2);
-    else if (!fact(u1, *d1, false)) return unknown;
+    auto one2 = u2.sizeIsOne(*d2), one1 = u1.sizeIsOne(*d1);
+    if (!one2) return unknown;
+    if (*one2) t1 = summed(t1);
+    else if (!one1) return unknown;
+    else if (*one1) t2 = summed(t2);
   }
   if (t1 != t2) return c.semantic("expected scalar type {} but found {} (mm after the size-1 sums)", c10Name(t1), c10Name(t2));
   return tensorOf(t1, out);
@@ -553,7 +554,7 @@ RuleResult trilinearRule(const OpCall &c) {
     bool exact = v.rank().value().has_value();
     for (int i = 0, j = 0; i < total; ++i) {
       if (has(k, i)) { b[i] = Big::No; continue; }
-      if (exact && j < 32) b[i] = ud.ones >> j & 1 ? Big::No : ud.others >> j & 1 ? Big::Yes : Big::Maybe;
+      if (auto one = exact ? ud.sizeIsOne(j) : std::nullopt) b[i] = *one ? Big::No : Big::Yes;
       ++j;
     }
     b[*u] = Big::No;

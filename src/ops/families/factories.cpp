@@ -261,9 +261,7 @@ RuleResult dimArange(const OpCall &c) {
   auto d = wrapDim(*dim, *rk); // rk >= 1 here
   if (!d)
     return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *dim);
-  if (*d >= 32) return out;
-  UnitDims u = c.arg("like").unitDims();
-  return out.withUnitDims({(u.ones >> *d) & 1u, (u.others >> *d) & 1u});
+  return out.withUnitDims(c.arg("like").unitDims().dimAsFirst(*d));
 }
 
 } // namespace

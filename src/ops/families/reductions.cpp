@@ -496,8 +496,8 @@ RuleResult covariance(const OpCall &c) {
   // One variable (a 1-D input, or a single row) gives a 0-dim result.
   Rank out = !k ? Rank::top() : Rank::exact(0);
   if (k && *k == 2) {
-    UnitDims u = c.arg("self").unitDims();
-    out = u.ones & 1 ? Rank::exact(0) : u.others & 1 ? Rank::exact(2) : Rank::join(Rank::exact(0), Rank::exact(2));
+    auto oneRow = c.arg("self").unitDims().sizeIsOne(0);
+    out = oneRow ? Rank::exact(*oneRow ? 0 : 2) : Rank::join(Rank::exact(0), Rank::exact(2));
   }
   return tensorOf(d, out);
 }
@@ -523,7 +523,8 @@ RuleResult sumToSize(const OpCall &c) {
     if (n != k || n == 0) same = false; // an empty size is a full sum(), even of a 0-dim self
     bool allOnes = true;
     for (int i = 0; i < k && same != false; ++i) {
-      bool one = u.ones >> i & 1, notOne = u.others >> i & 1;
+      auto isOne = u.sizeIsOne(i);
+      bool one = isOne == true, notOne = isOne == false;
       if ((*size)[i] == 1 && notOne) same = false;
       allOnes = allOnes && one && (*size)[i] == 1;
     }
