@@ -9,7 +9,6 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,18 +57,6 @@ RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
 RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
 RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 
-/// Composite losses whose CPU result, when every listed tensor has one
-/// floating dtype, is that dtype (measured); other mixes stay unknown.
-RuleFn sameFloatLoss(std::vector<std::string> args, std::function<Rank(const OpCall &)> rank) {
-  return [args, rank](const OpCall &c) -> RuleResult {
-    DType d = c.dtype(args[0]);
-    for (const std::string &n : args)
-      if (c.arg(n).isTensor() && c.dtype(n) != d) return Value::tensor(DTypeSet::all(), rank(c));
-    if (!isFloating(d)) return Value::tensor(DTypeSet::all(), rank(c));
-    return tensorOf(d, rank(c));
-  };
-}
-
 } // namespace
 
 void registerNnLosses(Registry &r) {
@@ -116,9 +103,10 @@ void registerNnLosses(Registry &r) {
      auto red = c.arg("reduction").intValue();
      if (red && *red == 1 && isIntegral(d))
        return c.semantic("mean(): could not infer output dtype: input dtype must be floating point, got {}", name(d));
-     if (red && *red == 2 && isIntegral(d)) return Value::tensor(DTypeSet::all(), Rank::exact(0));
+     if (red && *red == 2 && isIntegral(d)) return tensorOf(DType::Int64, Rank::exact(0)); // an integer sum
      return tensorOf(d, lossRank(c, broadcast2(c, "self", "target")));
-   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
+      .variant({{"reduction", "2"}}).variant({{"self", "sweep![]"}, {"target", "sweep![2]"}, {"reduction", "2"}});
   r.add("aten::huber_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), p = promote2(c, "self", "target");
      if (!canCast(p, s))
@@ -193,20 +181,44 @@ void registerNnLosses(Registry &r) {
       .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
       .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
       .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
+  // 1.13's composite: exp(input) - target * input (log_input), or
+  // input - target * log(input + eps); `full` then adds, in place, the
+  // Stirling term of target (float, masked where target <= 1).
   r.add("aten::poisson_nll_loss", loss, [](const OpCall &c) -> RuleResult {
      auto logIn = c.arg("log_input").boolValue();
      auto full = c.arg("full").boolValue();
-     if (!logIn || !*logIn || !full || *full) return Value::unknownTensor();
-     // exp(input) - target * input, then reduced.
-     DType a = applyKind(PromotionKind::IntToFloat, c.dtype("input"));
-     DType b = promote2(c, "target", "input");
-     if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
      Rank br = broadcast2(c, "input", "target");
-     std::vector<PromotionOperand> ops{{a, c.rank("input").mayBeZero() ? Tier::ZeroDim : Tier::Dim},
-                                       {b, br.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
-     return tensorOf(*resultType(ops), lossRank(c, br));
+     if (!logIn || !full) return Value::tensor(DTypeSet::all(), lossRank(c, br));
+     auto tier = [](Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; };
+     const DType in = c.dtype("input"), target = c.dtype("target");
+     const Rank ri = c.rank("input"), rt = c.rank("target");
+     DType lossType;
+     if (*logIn) {
+       DType a = applyKind(PromotionKind::IntToFloat, in);
+       DType b = promote2(c, "target", "input");
+       if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
+       lossType = *resultType(std::vector<PromotionOperand>{{a, tier(ri)}, {b, tier(br)}});
+     } else {
+       if (in == DType::Bool) return c.semantic("subtraction with a bool tensor (input) is not supported");
+       DType logged = applyKind(PromotionKind::IntToFloat, in); // log(input + eps)
+       DType scaled = *resultType(std::vector<PromotionOperand>{{target, tier(rt)}, {logged, tier(ri)}});
+       lossType = *resultType(std::vector<PromotionOperand>{{in, tier(ri)}, {scaled, tier(br)}});
+     }
+     if (*full) {
+       if (target == DType::Bool) return c.semantic("subtraction with a bool tensor (target) is not supported");
+       if (isComplex(target)) return c.semantic("target <= 1 is not supported for complex tensors");
+       DType stirling = applyKind(PromotionKind::IntToFloat, target);
+       DType sum = *resultType(std::vector<PromotionOperand>{{lossType, tier(br)}, {stirling, tier(rt)}});
+       if (!canCast(sum, lossType))
+         return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(sum), c10Name(lossType));
+     }
+     return tensorOf(lossType, lossRank(c, br));
    }).sample("input", "sweep![2,2]").sample("target", "sweep![2,2]").sample("log_input", "True")
-      .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1");
+      .sample("full", "False").sample("eps", "1e-08").sample("reduction", "1")
+      .variant({{"log_input", "False"}})
+      .variant({{"full", "True"}, {"target", "sweep![2,2]=2"}})
+      .variant({{"log_input", "False"}, {"full", "True"}, {"input", "sweep![2]"}, {"target", "sweep![]=2"}, {"reduction", "0"}})
+      .variant({{"log_input", "False"}, {"input", "sweep![]"}, {"target", "sweep![2]"}});
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}});
   // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
@@ -251,10 +263,24 @@ void registerNnLosses(Registry &r) {
                 {"reduction", "0"}, {"ignore_index", "-100"}, {"total_weight", "sweep![]"}});
   auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
   // cosine_embedding_loss: one loss per row (rank of the input minus 1).
-  r.add("aten::cosine_embedding_loss", loss, sameFloatLoss({"input1", "input2"}, [](const OpCall &c) {
+  // 1.13's composite: cos = sum(x1 * x2) / sqrt((sum(x1 * x1) + eps) *
+  // (sum(x2 * x2) + eps)), then 1 - cos and (cos - margin).clamp_min_(0)
+  // picked by the target. Integer sums are int64 and `+ eps` makes them
+  // float32, so the loss is the true division of the two sides' dtypes;
+  // complex refuses the clamp, and float16 has no CPU sqrt.
+  r.add("aten::cosine_embedding_loss", loss, [](const OpCall &c) -> RuleResult {
      Rank b = broadcast2(c, "input1", "input2");
-     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
-   })).sample("input1", "sweep![2,3]").sample("input2", "sweep![2,3]").sample("target", "float32[2]")
+     Rank out = lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+     auto summed = [](DType d) { return isIntegral(d, true) ? DType::Int64 : d; };
+     auto magnitude = [](DType d) { return isIntegral(d, true) ? DType::Float32 : d; };
+     DType a = c.dtype("input1"), bb = c.dtype("input2");
+     DType num = summed(promote2(c, "input1", "input2"));
+     DType den = promoteTypes(magnitude(a), magnitude(bb));
+     DType cos = applyKind(PromotionKind::IntToFloat, promoteTypes(num, den));
+     if (isComplex(cos)) return c.semantic("clamp is not supported for complex types ({})", name(cos));
+     if (den == DType::Float16) return c.missingKernel("sqrt has no CPU kernel for float16");
+     return tensorOf(cos, out);
+   }).sample("input1", "sweep![2,3]").sample("input2", "sweep![2,3]").sample("target", "float32[2]")
       .variant({{"input1", "float32[2,3]"}, {"input2", "float32[2,3]"}, {"target", "sweep![2]"}})
       .variant({{"reduction", "0"}});
   // margin_ranking (1.13): (-target * (input1 - input2) + margin).clamp_min_(0):
@@ -311,18 +337,45 @@ void registerNnLosses(Registry &r) {
       .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
       .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
       .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
-  r.add("aten::triplet_margin_loss", loss, sameFloatLoss({"anchor", "positive", "negative"}, [](const OpCall &c) {
+  // 1.13's composite: clamp_min(margin + d(anchor, positive) - d(anchor,
+  // negative), 0) with d = pairwise_distance (with swap, d(a, n) is
+  // min(d(a, n), d(p, n))); the three inputs must have one rank.
+  r.add("aten::triplet_margin_loss", loss, [](const OpCall &c) -> RuleResult {
+     auto ra = c.rank("anchor").value(), rp = c.rank("positive").value(), rn = c.rank("negative").value();
+     if (ra && rp && rn && (*ra != *rp || *rp != *rn))
+       return c.semantic("All inputs should have same dimension but got {}D, {}D and {}D inputs.", *ra, *rp, *rn);
+     for (const char *n : {"anchor", "positive", "negative"})
+       if (c.dtype(n) == DType::Bool) return c.semantic("subtraction with a bool tensor ({}) is not supported", n);
      Rank b = broadcastRank({c.rank("anchor"), c.rank("positive"), c.rank("negative")});
-     return lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
-   })).sample("anchor", "sweep![2,3]").sample("positive", "sweep![2,3]").sample("negative", "float32[2,3]")
-      .variant({{"reduction", "0"}});
+     Rank out = lossRank(c, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+     // The distances all have one rank (so one promotion tier).
+     auto distance = [&](const char *x, const char *y) {
+       return toRealValueType(applyKind(PromotionKind::IntToFloat, promote2(c, x, y)));
+     };
+     auto swap = c.arg("swap").boolValue();
+     if (!swap) return Value::tensor(DTypeSet::all(), out);
+     DType d = promoteTypes(distance("anchor", "positive"), distance("anchor", "negative"));
+     if (*swap) d = promoteTypes(d, distance("positive", "negative"));
+     return tensorOf(d, out);
+   }).sample("anchor", "sweep![2,3]").sample("positive", "sweep![2,3]").sample("negative", "sweep![2,3]")
+      .variant({{"reduction", "0"}}).variant({{"swap", "True"}})
+      .variant({{"anchor", "sweep![3]"}, {"positive", "sweep![3]"}, {"negative", "float16[3]"}})
+      .variant({{"anchor", "float32[2,3]"}, {"positive", "float32[3]"}, {"negative", "float32[2,3]"}});
   // multi(label)_margin_loss: an int64 target; CPU kernels for float/double
-  // only (half and bf16 exist on CUDA: left unknown).
+  // only (half and bf16 exist on CUDA: left unknown). multilabel's loss per
+  // sample has self's rank minus 1; multi_margin's unreduced loss is 1-D
+  // whenever the target is (a 1-D or 0-dim self gives [1]), else 0-dim.
   auto marginLoss = [](bool label) {
     return [label](const OpCall &c) -> RuleResult {
       DType d = c.dtype("self");
       auto sr = c.rank("self").value();
       Rank elem = sr ? Rank::exact(std::max(*sr - 1, 0)) : Rank::top(); // one loss per sample
+      if (!label) {
+        if (sr && *sr > 2)
+          return c.semantic("Expected non-empty vector or matrix with optional 0-dim batch size, but got a {}-D self", *sr);
+        auto tr = c.rank("target").value();
+        elem = tr ? Rank::exact(*tr > 0 ? 1 : 0) : Rank::top();
+      }
       Rank out = lossRank(c, elem);
       if (d != DType::Float32 && d != DType::Float64) return Value::tensor(DTypeSet::all(), out);
       if (c.dtype("target") != DType::Int64)
@@ -333,7 +386,11 @@ void registerNnLosses(Registry &r) {
   };
   r.add("aten::multi_margin_loss", loss, marginLoss(false))
       .sample("self", "sweep![2,3]").sample("target", "sweep![2]=0").sample("weight", "None")
-      .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}});
+      .variant({{"reduction", "0"}}).variant({{"self", "float64[2,3]"}, {"target", "int64[2]=0"}, {"weight", "sweep![3]"}})
+      .variant({{"self", "sweep![3]"}, {"target", "sweep![1]=0"}, {"weight", "None"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![]"}, {"target", "int64[1]=0"}, {"weight", "None"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![1,3]"}, {"target", "int64[]=0"}, {"weight", "None"}, {"reduction", "0"}})
+      .variant({{"self", "float32[2,3,1]"}, {"target", "int64[2]=0"}, {"weight", "None"}});
   r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
       .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
   // ctc_loss: float32/float64 log-probabilities (T, N, C) or unbatched (T, C),
