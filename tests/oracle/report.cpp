@@ -91,7 +91,8 @@ std::string renderReport(const ReportInputs &in) {
          "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert), or a bfloat16\n"
          "call took oneDNN, which CPUs with AVX-512 only do and which checks more (a convolution's bias dtype,\n"
          "gelu_backward's grad): the dtype rule holds on other devices and machines; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
-         "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number).\n\n";
+         "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number, a size other than 1 that\n"
+         "a rule cannot see: istft's real input whose last dim is not 2).\n\n";
 
   std::set<std::string> registered;
   for (const auto &[k, r] : reg.rules()) registered.insert(k);

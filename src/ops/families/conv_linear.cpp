@@ -72,14 +72,25 @@ RuleResult matmulRule(const OpCall &c) {
   return tensorOf(c.dtype("self"), matmulRank(c.rank("self"), c.rank("other")));
 }
 
+/// How an addmm-style op writes its result. In place, self must already
+/// have the result's rank ("Bad in-place call"), except for addbmm_, which
+/// resizes a self of at most 2 dims to the result (measured on 1.13).
+enum class AddmmForm { OutOfPlace, InPlace, InPlaceResizing };
+
 /// addmm-style: self (bias) and both matrices share one dtype.
-RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, bool inplace) {
+RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, AddmmForm form) {
   return [=](const OpCall &c) -> RuleResult {
     if (auto e = requireSame(c, {mats[0], mats[1]})) return *e;
     DType d = c.dtype(mats[0]);
+    bool inplace = form != AddmmForm::OutOfPlace;
     if ((selfMustMatch || inplace) && c.dtype("self") != d)
       return c.semantic("self ({}) and {} ({}) must have the same dtype", name(c.dtype("self")), mats[1], name(d));
-    return tensorOf(d, inplace ? c.rank("self") : Rank::exact(rank));
+    auto sr = c.rank("self").value();
+    if (sr && form == AddmmForm::InPlace && *sr != rank)
+      return c.semantic("Bad in-place call: self has {} dims, the result {}", *sr, rank);
+    if (sr && form == AddmmForm::InPlaceResizing && *sr > rank)
+      return c.semantic("self with {} dims cannot expand to the {}-D result", *sr, rank);
+    return tensorOf(d, Rank::exact(rank));
   };
 }
 
@@ -626,23 +637,28 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "sweep![2,2,2]"}, {"other", "sweep![2]"}});
   r.add("aten::linalg_matmul", fam, matmulRule).sample("self", "sweep![2,2]").sample("other", "sweep![2,2]");
 
-  r.add("aten::addmm", fam, addmmLike({"mat1", "mat2"}, 2, true, false))
+  r.add("aten::addmm", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::OutOfPlace))
       .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]");
-  r.add("aten::addmm_", fam, addmmLike({"mat1", "mat2"}, 2, true, true))
-      .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]");
-  r.add("aten::addbmm", fam, addmmLike({"batch1", "batch2"}, 2, true, false))
+  r.add("aten::addmm_", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::InPlace))
+      .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]")
+      .variant({{"self", "sweep![2]"}, {"mat1", "float32[2,2]"}, {"mat2", "float32[2,2]"}});
+  r.add("aten::addbmm", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::OutOfPlace))
       .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::addbmm_", fam, addmmLike({"batch1", "batch2"}, 2, true, true))
-      .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
+  r.add("aten::addbmm_", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::InPlaceResizing))
+      .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]")
+      .variant({{"self", "sweep![2]"}, {"batch1", "sweep![1,2,2]"}, {"batch2", "float32[1,2,2]"}})
+      .variant({{"self", "sweep![]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "sweep![1,2,2]"}})
+      .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}});
   // baddbmm/addmv copy self into a result of the matrices' dtype: any self.
-  r.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, false, false))
+  r.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::OutOfPlace))
       .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, true))
+  r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace))
       .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, false, false))
+  r.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::OutOfPlace))
       .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]");
-  r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, true))
-      .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]");
+  r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::InPlace))
+      .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]")
+      .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}});
 
   r.add("aten::linear", fam, linearRule)
       .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")

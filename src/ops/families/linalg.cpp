@@ -37,16 +37,23 @@ struct Result {
   int drop; ///< trailing dims fewer than the input
 };
 
-/// The dtype checks every op here makes of its input `arg`; nullopt when fine.
-std::optional<RuleError> matrixInput(const OpCall &c, std::string_view arg, bool bfloat16Kernel) {
+/// The dtype half of matrixInput: float32/64 or complex64/128 (and
+/// bfloat16 where a kernel has it).
+std::optional<RuleError> matrixDType(const OpCall &c, std::string_view arg, bool bfloat16Kernel) {
   DType d = c.dtype(arg);
-  if (auto r = c.rank(arg).value(); r && *r < 2)
-    return c.semantic("the input tensor must have at least 2 dimensions, got {}", *r);
   if (d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128) return std::nullopt;
   if (bfloat16Kernel && d == DType::BFloat16) return std::nullopt;
   if (isFloating(d) || isComplex(d)) // Half, BFloat16, ComplexHalf
     return c.missingKernel("low precision dtypes are not supported (no kernel for {})", name(d));
   return c.semantic("expected a floating point or complex tensor as input, got {}", name(d));
+}
+
+/// The checks every op here makes of its input `arg` (at least 2-D, a
+/// matrix dtype); nullopt when fine.
+std::optional<RuleError> matrixInput(const OpCall &c, std::string_view arg, bool bfloat16Kernel) {
+  if (auto r = c.rank(arg).value(); r && *r < 2)
+    return c.semantic("the input tensor must have at least 2 dimensions, got {}", *r);
+  return matrixDType(c, arg, bfloat16Kernel);
 }
 
 RuleFn decomposition(std::string arg, std::vector<Result> results, bool bfloat16Kernel = false) {
@@ -348,14 +355,17 @@ RuleResult symeig(const OpCall &c) {
 }
 
 /// linalg_vander(x, N): powers along a new last dim; integers become int64,
-/// no Bool, Half or BFloat16 kernel; x at least 1-D.
+/// no Bool, Half or BFloat16 kernel; a 0-dim x counts as 1-D (result [1, N]).
 RuleResult vander(const OpCall &c) {
   DType d = c.dtype("x");
-  if (auto k = c.rank("x").value(); k && *k == 0) return c.semantic("x must have at least one dimension");
   if (d == DType::Bool || d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
     return c.missingKernel("no cumulative product kernel for {}", name(d));
-  Rank r = c.rank("x");
-  return tensorOf(isIntegral(d, false) ? DType::Int64 : d, r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
+  auto k = c.rank("x").value();
+  // N (default: x's last size, 1 for a 0-dim x) must be above 1.
+  auto n = c.arg("N").intValue();
+  bool lastIsOne = k && (*k == 0 || c.arg("x").unitDims().sizeIsOne(*k - 1) == true);
+  if ((n && *n <= 1) || (c.isNone("N") && lastIsOne)) return c.semantic("N must be greater than 1.");
+  return tensorOf(isIntegral(d, false) ? DType::Int64 : d, k ? Rank::exact(std::max(*k, 1) + 1) : Rank::atLeast1());
 }
 
 /// norm_except_dim(v, pow, dim): the norm over every dim but `dim`, kept as
@@ -514,7 +524,8 @@ void registerLinalg(Registry &r) {
   r.add("aten::nuclear_norm", f, nuclearNorm).sample("self", "sweep[2,2]").variant({{"keepdim", "True"}});
   r.add("aten::nuclear_norm.dim", f, nuclearNorm).sample("self", "sweep![3,2,2]").sample("dim", "[1,2]")
       .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}}).variant({{"dim", "[1]"}});
-  r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}});
+  r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}})
+      .variant({{"x", "sweep![]"}, {"N", "2"}});
   r.add("aten::norm_except_dim", f, normExceptDim).sample("v", "sweep[2,3]").sample("dim", "0")
       .variant({{"v", "sweep[2,3]"}, {"dim", "-1"}});
   // Householder products: Q from geqrf's (input, tau), and Q times a matrix.
@@ -559,12 +570,17 @@ void registerLinalg(Registry &r) {
    }).sample("LD", "sweep![1,1]=2").sample("pivots", "sweep![1]=1").sample("B", "sweep![1,2]");
   // tensorsolve(A, B): X with A's trailing dims, rank(A) - rank(B) (dims=None).
   r.add("aten::linalg_tensorsolve", f, [](const OpCall &c) -> RuleResult {
-     if (auto e = sameMatrixDTypes(c, "self", {"other"})) return *e;
+     // A is reshaped to a matrix: any rank (no matrixInput rank check).
+     if (auto e = matrixDType(c, "self", false)) return *e;
+     if (auto e = requireSame(c, {"self", "other"})) return *e;
      Rank a = c.rank("self"), b = c.rank("other");
      if (!c.isNone("dims") || !a.isExact() || !b.isExact()) return tensorOf(c.dtype("self"), Rank::top());
-     if (*a.value() <= *b.value()) return c.semantic("tensorsolve: A must have more dims than B");
+     // Equal ranks pass only when prod(A.shape) == 1 (two 0-dim tensors: a 0-dim X): a size check.
+     if (*a.value() < *b.value()) return c.semantic("tensorsolve: A must have at least as many dims as B");
      return tensorOf(c.dtype("self"), Rank::exact(*a.value() - *b.value()));
-   }).sample("self", "sweep![1,1]=2").sample("other", "sweep![1]");
+   }).sample("self", "sweep![1,1]=2").sample("other", "sweep![1]")
+      .variant({{"self", "sweep![]=2"}, {"other", "sweep![]"}})
+      .variant({{"self", "float32[1]=2"}, {"other", "float32[1,1]"}});
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})

@@ -250,11 +250,22 @@ void registerNnSequence(Registry &r) {
         .variant({{"n_fft", "2"}}).variant({{"n_fft", "2"}, {"hop_length", "1"}});
 
   // istft: the inverse of a complex stft (freq, frames) or batched; a real
-  // signal unless return_complex; the window joins the dtype.
+  // signal unless return_complex; the window joins the dtype. 1.13 still
+  // takes (with a warning) the old real form, a float/double input whose
+  // last dim of 2 holds (re, im): read as its complex view.
   r.add("aten::istft", spec, [](const OpCall &c) -> RuleResult {
      DType d = c.dtype("self");
-     if (!isComplex(d)) return c.semantic("istft requires a complex-valued input tensor, got {}", name(d));
      auto rk = c.rank("self").value();
+     if (!isComplex(d)) {
+       if (d != DType::Float32 && d != DType::Float64)
+         return c.semantic("istft requires a complex-valued input tensor (or the old float/double (..., 2) form), "
+                           "got {}", name(d));
+       if (rk && *rk == 0) return c.semantic("istft of a real 0-dim input");
+       if (rk && c.arg("self").unitDims().sizeIsOne(*rk - 1) == true)
+         return c.semantic("istft of a real input needs a last dim of 2 (re, im), got 1");
+       d = *toComplexType(d);
+       if (rk) rk = *rk - 1;
+     }
      if (rk && *rk != 2 && *rk != 3) return c.semantic("expected a 2D or 3D tensor, got {}-D", *rk);
      Rank out = rk ? Rank::exact(*rk - 1) : Rank::atLeast1();
      if (d == DType::Complex32) return Value::tensor(DTypeSet::all(), out);
@@ -262,7 +273,12 @@ void registerNnSequence(Registry &r) {
      if (!rc || c.isTensor("window")) return Value::tensor(DTypeSet::all(), out);
      return tensorOf(*rc ? d : toRealValueType(d), out);
    }).sample("self", "sweep![5,3]").sample("n_fft", "8").sample("window", "None").sample("return_complex", "False")
-      .variant({{"self", "sweep![2,5,3]"}, {"return_complex", "False"}});
+      .variant({{"self", "sweep![2,5,3]"}, {"return_complex", "False"}})
+      .variant({{"self", "float32[5,3,2]"}, {"return_complex", "False"}})
+      .variant({{"self", "float64[2,5,3,2]"}, {"return_complex", "False"}})
+      .variant({{"self", "float64[5,3,2]"}, {"window", "sweep![8]"}, {"return_complex", "False"}})
+      .variant({{"self", "int64[5,3,2]"}, {"return_complex", "False"}})
+      .variant({{"self", "bfloat16[5,3,2]"}, {"return_complex", "False"}});
 
   // The fused attention of nn.MultiheadAttention (torchvision ViT): every
   // operand must share query's dtype (the bmm/addmm kernels check it);
