@@ -78,6 +78,11 @@ public:
       : schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead) {}
 
   const Schema &schema() const { return schema_; }
+  /// This call read as one of `other`, which takes its first `n` arguments
+  /// (a `.out` overload's functional op); reads are tracked as this call's.
+  OpCall leading(const Schema &other, size_t n) const {
+    return OpCall(other, args_.first(n), pending_.empty() ? pending_ : pending_.first(n), firstPendingRead_);
+  }
   std::string key() const { return schema_.key(); }
   size_t size() const { return args_.size(); }
   const Value &operator[](size_t i) const { return read(i); }

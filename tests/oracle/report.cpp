@@ -92,7 +92,10 @@ std::string renderReport(const ReportInputs &in) {
          "call took oneDNN, which CPUs with AVX-512 only do and which checks more (a convolution's bias dtype,\n"
          "gelu_backward's grad): the dtype rule holds on other devices and machines; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
          "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number, a size other than 1 that\n"
-         "a rule cannot see: istft's real input whose last dim is not 2).\n\n";
+         "a rule cannot see: istft's real input whose last dim is not 2).\n\n"
+         "Family *out_variant* holds the `.out` overloads (`add.out`, `cat.out` ...), each on its functional op's rule and\n"
+         "samples, run with `out` of float32 and of int64: when `out`'s dtype is not the result's, the op casts or\n"
+         "raises by checks of its own, and the answer is unknown by design (most of that family's unknowns).\n\n";
 
   std::set<std::string> registered;
   for (const auto &[k, r] : reg.rules()) registered.insert(k);

@@ -27,6 +27,22 @@ TEST(OpsMisc, PolarNeedsOneFloatingDtype) {
   expectError(run("aten::polar", {{"abs", "int64:r1"}, {"angle", "int64:r1"}}));
 }
 
+// .out overloads (out_variants.cpp), measured: the functional result when
+// out has its dtype; out of another dtype is unknown (cast or raise); the
+// functional's dtype errors hold; dtype= must name out's dtype.
+TEST(OpsMisc, OutOverloadsTakeTheFunctionalResultWhenOutMatches) {
+  expectTensor(run("aten::add.out", {{"self", "float32:r2"}, {"other", "int64:r0"}, {"out", "float32:r1"}}), 0,
+               DType::Float32, 2);
+  expectTensor(run("aten::cat.out", {{"tensors", "[int32:r1,int64:r1]"}, {"out", "int64:r3"}}), 0, DType::Int64, 1);
+  auto cast = run("aten::add.out", {{"self", "float32:r2"}, {"other", "int64:r0"}, {"out", "float64:r2"}});
+  ASSERT_EQ(cast.status, InferOutcome::Status::Ok);
+  EXPECT_FALSE(cast.outputs[0].dtype().has_value()) << cast.outputs[0].str();
+  expectError(run("aten::sub.out", {{"self", "bool:r1"}, {"other", "bool:r1"}, {"out", "bool:r1"}}));
+  auto dtypeArg = run("aten::sum.IntList_out", {{"self", "int32:r2"}, {"dim", "[0]"}, {"dtype", "int64"}, {"out", "int32:r1"}});
+  ASSERT_EQ(dtypeArg.status, InferOutcome::Status::Ok);
+  EXPECT_FALSE(dtypeArg.outputs[0].dtype().has_value()) << dtypeArg.outputs[0].str();
+}
+
 TEST(OpsMisc, ResizeAndUpsampleBackwardRanks) {
   expectTensor(run("aten::resize_", {{"self", "int8:r0"}, {"size", "[2,3]"}}), 0, DType::Int8, 2);
   expectTensor(run("aten::upsample_nearest2d_backward",
