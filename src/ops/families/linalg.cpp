@@ -461,6 +461,7 @@ void registerLinalg(Registry &r) {
   add("aten::cholesky_inverse", "self", {same});
   add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}});
   add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo});
+  add("aten::_lu_with_info", "self", {same, {Out::Info, 1}, batchInfo}); // what torch.lu calls: lu_factor_ex
   add("aten::linalg_lu", "A", {same, same, same});
   r.add("aten::linalg_cond", f, condRule).sample("self", "sweep[1,1]=2").variant({{"self", "sweep![3,1,1]=2"}});
   r.add("aten::linalg_cond.p_str", f, condRule)

@@ -379,8 +379,8 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![2,2]"}, {"shape", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"shape", "[2,1,-1]"}});
   r.add("aten::_reshape_alias", fam, keep(sizeOf("size")))
       .sample("self", "sweep![2,2]").sample("size", "[4]").sample("stride", "[1]");
-  r.add("aten::as_strided", fam, keep(sizeOf("size")))
-      .sample("self", "sweep![2,2]").sample("size", "[2]").sample("stride", "[1]");
+  for (const char *k : {"aten::as_strided", "aten::as_strided_"}) // the in-place form restrides self
+    r.add(k, fam, keep(sizeOf("size"))).sample("self", "sweep![2,2]").sample("size", "[2]").sample("stride", "[1]");
   r.add("aten::expand", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size")).sample("self", "sweep[2]").sample("size", "[2,2]")
       .variant({{"self", "sweep![1,2]"}, {"size", "[3,-1,-1]"}}).variant({{"self", "sweep![2,1]"}, {"size", "[-1,1]"}})
       .variant({{"self", "sweep![2,2,2]"}, {"size", "[2,2]"}});
