@@ -145,11 +145,15 @@ inline Value tensorOf(DType d, Rank r) { return Value::tensor(d, r); }
 Rank broadcastRank(std::initializer_list<Rank> ranks);
 Rank broadcastRank(std::span<const Rank> ranks);
 
+/// The result_type tier of a tensor of this rank (an intermediate result of
+/// a composite op): zero-dim when it may be 0-dim.
+inline Tier tierOf(Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; }
+
 /// The result_type tier of a tensor argument: a wrapped number counts as a
 /// Python number, a tensor that may be 0-dim as zero-dim.
 inline Tier tierOf(const Value &tensor) {
   if (tensor.isWrappedNumber()) return Tier::Wrapped;
-  return tensor.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim;
+  return tierOf(tensor.rank());
 }
 
 /// A tensor argument as a result_type operand: a wrapped number stands for

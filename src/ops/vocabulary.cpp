@@ -41,7 +41,7 @@ RuleFn elementwise(PromotionKind kind, std::vector<std::string> args) {
     std::vector<PromotionOperand> ops;
     for (const std::string &a : args) {
       const Value &v = c.arg(a);
-      if (v.isTensor()) ops.push_back({*v.dtype(), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+      if (v.isTensor()) ops.push_back({*v.dtype(), tierOf(v.rank())});
       else if (v.isNumber()) ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
     }
     auto r = resultType(ops);

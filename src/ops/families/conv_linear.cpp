@@ -95,7 +95,7 @@ RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, Ad
 }
 
 PromotionOperand operandOf(const Value &v) {
-  return {*v.dtype(), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim};
+  return {*v.dtype(), tierOf(v.rank())};
 }
 
 /// linear's size-1 facts: the input's leading dims, then (2-D weight) the
@@ -134,7 +134,7 @@ RuleResult linearRule(const OpCall &c) {
     return c.semantic("self ({}) and mat2 ({}) must have the same dtype", name(b), name(d));
   // Otherwise: matmul, then output.add_(bias).
   if (in.value()) {
-    std::vector<PromotionOperand> ops{{d, out.mayBeZero() ? Tier::ZeroDim : Tier::Dim},
+    std::vector<PromotionOperand> ops{{d, tierOf(out)},
                                       operandOf(c.arg("bias"))};
     DType r = *resultType(ops);
     if (!canCast(r, d))
@@ -151,7 +151,7 @@ RuleResult bilinearRule(const OpCall &c) {
   DType d = c.dtype("input1");
   Rank out = c.rank("input1");
   if (!c.isTensor("bias")) return tensorOf(d, out);
-  std::vector<PromotionOperand> ops{{d, out.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c.arg("bias"))};
+  std::vector<PromotionOperand> ops{{d, tierOf(out)}, operandOf(c.arg("bias"))};
   return tensorOf(*resultType(ops), broadcastRank({out, c.rank("bias")}));
 }
 

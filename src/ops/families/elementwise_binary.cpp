@@ -173,8 +173,8 @@ RuleFn ldexp() {
     DType pw = isIntegral(o, true) ? DType::Float32 : o;
     Rank ro = c.rank("other"), rs = c.rank("self");
     std::vector<PromotionOperand> ops{
-        {c.dtype("self"), rs.mayBeZero() ? Tier::ZeroDim : Tier::Dim},
-        {pw, ro.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+        {c.dtype("self"), tierOf(rs)},
+        {pw, tierOf(ro)}};
     DType r = *resultType(ops);
     return tensorOf(r, broadcastRank({rs, ro}));
   };

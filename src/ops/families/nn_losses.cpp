@@ -16,7 +16,7 @@ namespace dtf {
 namespace {
 
 PromotionOperand operandOf(const OpCall &c, std::string_view n) {
-  return {c.dtype(n), c.rank(n).mayBeZero() ? Tier::ZeroDim : Tier::Dim};
+  return {c.dtype(n), tierOf(c.rank(n))};
 }
 
 DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
@@ -127,7 +127,7 @@ void registerNnLosses(Registry &r) {
      DType s = c.dtype("self");
      if (c.isTensor("weight")) {
        Rank lr = broadcast2(c, "self", "target");
-       std::vector<PromotionOperand> ops{{s, lr.mayBeZero() ? Tier::ZeroDim : Tier::Dim}, operandOf(c, "weight")};
+       std::vector<PromotionOperand> ops{{s, tierOf(lr)}, operandOf(c, "weight")};
        DType p = *resultType(ops);
        if (!canCast(p, s))
          return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
@@ -141,7 +141,6 @@ void registerNnLosses(Registry &r) {
      // (1 - target).mul_(input).add_(...) (with pos_weight: .add_(
      // log_weight.mul_(<input-dtype term>))); then loss.mul_(weight).
      DType s = c.dtype("self"), t = c.dtype("target");
-     auto tierOf = [](Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; };
      auto inplace = [&](DType dst, Rank dstRank, DType src, Rank srcRank) -> std::optional<RuleError> {
        std::vector<PromotionOperand> ops{{dst, tierOf(dstRank)}, {src, tierOf(srcRank)}};
        DType r = *resultType(ops);
@@ -189,7 +188,6 @@ void registerNnLosses(Registry &r) {
      auto full = c.arg("full").boolValue();
      Rank br = broadcast2(c, "input", "target");
      if (!logIn || !full) return Value::tensor(DTypeSet::all(), lossRank(c, br));
-     auto tier = [](Rank r) { return r.mayBeZero() ? Tier::ZeroDim : Tier::Dim; };
      const DType in = c.dtype("input"), target = c.dtype("target");
      const Rank ri = c.rank("input"), rt = c.rank("target");
      DType lossType;
@@ -197,18 +195,18 @@ void registerNnLosses(Registry &r) {
        DType a = applyKind(PromotionKind::IntToFloat, in);
        DType b = promote2(c, "target", "input");
        if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
-       lossType = *resultType(std::vector<PromotionOperand>{{a, tier(ri)}, {b, tier(br)}});
+       lossType = *resultType(std::vector<PromotionOperand>{{a, tierOf(ri)}, {b, tierOf(br)}});
      } else {
        if (in == DType::Bool) return c.semantic("subtraction with a bool tensor (input) is not supported");
        DType logged = applyKind(PromotionKind::IntToFloat, in); // log(input + eps)
-       DType scaled = *resultType(std::vector<PromotionOperand>{{target, tier(rt)}, {logged, tier(ri)}});
-       lossType = *resultType(std::vector<PromotionOperand>{{in, tier(ri)}, {scaled, tier(br)}});
+       DType scaled = *resultType(std::vector<PromotionOperand>{{target, tierOf(rt)}, {logged, tierOf(ri)}});
+       lossType = *resultType(std::vector<PromotionOperand>{{in, tierOf(ri)}, {scaled, tierOf(br)}});
      }
      if (*full) {
        if (target == DType::Bool) return c.semantic("subtraction with a bool tensor (target) is not supported");
        if (isComplex(target)) return c.semantic("target <= 1 is not supported for complex tensors");
        DType stirling = applyKind(PromotionKind::IntToFloat, target);
-       DType sum = *resultType(std::vector<PromotionOperand>{{lossType, tier(br)}, {stirling, tier(rt)}});
+       DType sum = *resultType(std::vector<PromotionOperand>{{lossType, tierOf(br)}, {stirling, tierOf(rt)}});
        if (!canCast(sum, lossType))
          return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(sum), c10Name(lossType));
      }
@@ -292,7 +290,7 @@ void registerNnLosses(Registry &r) {
      if (c.dtype("target") == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
      Rank diffRank = broadcast2(c, "input1", "input2");
      std::vector<PromotionOperand> ops{operandOf(c, "target"),
-                                       {promote2(c, "input1", "input2"), diffRank.mayBeZero() ? Tier::ZeroDim : Tier::Dim}};
+                                       {promote2(c, "input1", "input2"), tierOf(diffRank)}};
      DType d = *resultType(ops);
      if (isComplex(d)) return c.semantic("clamp is not supported for complex types ({})", name(d));
      if (isIntegral(d)) d = DType::Float32; // + margin, a float

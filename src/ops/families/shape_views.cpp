@@ -777,7 +777,7 @@ void registerShapeViews(Registry &r) {
        const Value &e = l.elements()[i];
        if (auto rk = e.rank().value(); rk && *rk > 2)
          return c.semantic("input tensors must have 2 or fewer dimensions, input {} has {}", i, *rk);
-       ops.push_back({*e.dtype(), e.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+       ops.push_back({*e.dtype(), tierOf(e.rank())});
      }
      return tensorOf(*resultType(ops), Rank::exact(2));
    }).sample("tensors", "[sweep,sweep![2,2]]");

@@ -69,7 +69,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     auto addArg = [&](std::string_view n) {
       const Value &v = c.arg(n);
       if (v.isTensor()) {
-        ops.push_back({*v.dtype(), v.rank().mayBeZero() ? Tier::ZeroDim : Tier::Dim});
+        ops.push_back({*v.dtype(), tierOf(v.rank())});
         ranks.push_back(v.rank());
       } else if (v.isNumber()) {
         ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
