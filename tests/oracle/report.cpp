@@ -94,7 +94,7 @@ std::string renderReport(const ReportInputs &in) {
          "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number, a size other than 1 that\n"
          "a rule cannot see: istft's real input whose last dim is not 2).\n\n"
          "Family *out_variant* holds the `.out` overloads (`add.out`, `cat.out` ...), each on its functional op's rule and\n"
-         "samples, run with `out` of float32 and of int64: when `out`'s dtype is not the result's, the op casts or\n"
+         "samples, run with `out` of float32, int64, bool and float64: when `out`'s dtype is not the result's, the op casts or\n"
          "raises by checks of its own, and the answer is unknown by design (most of that family's unknowns).\n\n";
 
   std::set<std::string> registered;

@@ -74,13 +74,17 @@ void registerOutVariants(Registry &r) {
       bool errorsHold = f->schema->name != "aten::addbmm" && f->schema->name != "aten::huber_loss";
       // One family for them all: its unknowns (out of another dtype) are by design.
       Registry::Entry e = r.add(s->key(), "out_variant", outVariant(*f, errorsHold));
-      // Samples: the functional's main set, with out of one dtype in each
-      // of two runs (a result of that dtype is checked; others are unknown).
+      // Samples: the functional's main set, run once with out of each
+      // dtype a result commonly has (one of that dtype is checked, others
+      // are unknown): float32, int64, bool (comparisons, any/all) and
+      // float64 (float_power).
       std::map<std::string, std::string, std::less<>> main = f->samples.args;
       for (const auto &[arg, spec] : main) e.sample(arg, spec);
       e.sample("out", "float32[2]");
-      main["out"] = "int64[2]";
-      e.variant(main);
+      for (const char *out : {"int64[2]", "bool[2]", "float64[2]"}) {
+        main["out"] = out;
+        e.variant(main);
+      }
       if (!f->samples.skipReason.empty()) e.skipConformance(f->samples.skipReason);
     }
   }
