@@ -98,13 +98,19 @@ void Solver::run() {
                    [](const Diagnostic &a, const Diagnostic &b) { return a.node < b.node; });
 }
 
-void Solver::set(ir::ValueId v, Value val, UnknownReason why) {
+void Solver::set(ir::ValueId v, Value &&val, UnknownReason why) {
   if (isStaleList(v) && !val.isBottom()) {
     val = coarse(v); // may change behind an alias: only its written type is sure
     why = UnknownReason::Unsupported;
   }
   out_.reasons[v] = storedReason(val, why);
   out_.values[v] = std::move(val);
+}
+
+void Solver::set(ir::ValueId v, const Value &val, UnknownReason why) {
+  if (isStaleList(v) && !val.isBottom()) return set(v, coarse(v), UnknownReason::Unsupported);
+  out_.reasons[v] = storedReason(val, why);
+  out_.values[v] = val;
 }
 
 void Solver::joinInto(ir::ValueId v, const Value &val) {

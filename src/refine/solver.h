@@ -51,7 +51,10 @@ public:
   // --- state --------------------------------------------------------------
   const Value &get(ir::ValueId v) const { return out_.values[v]; }
   /// Overwrite a value's state (counts a change when it differs).
-  void set(ir::ValueId v, Value val, UnknownReason why = UnknownReason::None);
+  void set(ir::ValueId v, Value &&val, UnknownReason why = UnknownReason::None);
+  /// The same from a value kept elsewhere (a memo's output): copied straight
+  /// into the state, with no temporary (a by-value copy stalled on the stack).
+  void set(ir::ValueId v, const Value &val, UnknownReason why = UnknownReason::None);
   /// Join into a value's state (list mutation).
   void joinInto(ir::ValueId v, const Value &val);
   void diag(Severity s, ir::NodeId n, std::string category, std::string message,
