@@ -47,7 +47,12 @@ Observed observe(const c10::IValue &v) {
 
 TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> args) {
   TorchOutcome out;
-  torch::jit::Stack stack(std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  // Copied, not moved: `args` keeps every argument alive through the call.
+  // A boxed call pops its arguments before it pushes its results, and the
+  // results of an op with several out arguments (max.dim_max's values and
+  // indices) are references to those: with the stack holding the only
+  // reference, 1.13 frees the out tensors and returns dangling ones.
+  torch::jit::Stack stack(args.begin(), args.end());
   try {
     op.getOperation()(stack);
   } catch (const c10::Error &e) {

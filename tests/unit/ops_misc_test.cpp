@@ -43,6 +43,26 @@ TEST(OpsMisc, OutOverloadsTakeTheFunctionalResultWhenOutMatches) {
   EXPECT_FALSE(dtypeArg.outputs[0].dtype().has_value()) << dtypeArg.outputs[0].str();
 }
 
+TEST(OpsMisc, MultiResultOutOverloadsNeedEveryOutToMatch) {
+  // max.dim_max (1.13 names its indices argument max_values): both of their result's dtype -> the functional's results.
+  auto o = run("aten::max.dim_max",
+               {{"self", "float16:r3"}, {"dim", "1"}, {"keepdim", "False"}, {"max", "float16:r1"}, {"max_values", "int64:r1"}});
+  expectTensor(o, 0, DType::Float16, 2);
+  expectTensor(o, 1, DType::Int64, 2);
+  // int32 indices: 1.13 raises, another values dtype casts: neither is the functional's answer.
+  auto other = run("aten::max.dim_max",
+                   {{"self", "float16:r3"}, {"dim", "1"}, {"keepdim", "True"}, {"max", "float16:r1"}, {"max_values", "int32:r1"}});
+  ASSERT_EQ(other.status, InferOutcome::Status::Ok);
+  for (const Value &v : other.outputs) {
+    EXPECT_FALSE(v.dtype().has_value()) << v.str();
+    EXPECT_EQ(v.rank(), Rank::exact(3)) << v.str();
+  }
+  // A single result whose out argument is not named `out`.
+  expectTensor(run("aten::tanh_backward.grad_input",
+                   {{"grad_output", "float32:r2"}, {"output", "float32:r2"}, {"grad_input", "float32:r0"}}),
+               0, DType::Float32, 2);
+}
+
 TEST(OpsMisc, ResizeAndUpsampleBackwardRanks) {
   expectTensor(run("aten::resize_", {{"self", "int8:r0"}, {"size", "[2,3]"}}), 0, DType::Int8, 2);
   expectTensor(run("aten::upsample_nearest2d_backward",
