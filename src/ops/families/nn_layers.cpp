@@ -175,7 +175,8 @@ RuleFn batchNormRule(bool native) {
     DType d = c.dtype("input");
     Value out = tensorOf(d, c.rank("input"));
     if (!native) return out;
-    Value stat = (!p || *p == d) ? tensorOf(d, Rank::exact(1)) : Value::tensor(DTypeSet::all(), Rank::exact(1));
+    // Statistics are computed in the parameters' dtype (float32 in the mixed bf16 mode, either training mode).
+    Value stat = tensorOf(p.value_or(d), Rank::exact(1));
     return std::vector<Value>{out, stat, stat};
   };
 }
