@@ -180,6 +180,14 @@ struct UnitDims {
     if (others >> d & 1u) return false;
     return std::nullopt;
   }
+  /// These facts with dim `d`'s replaced: size 1 (true), not 1 (false), unknown (nullopt).
+  UnitDims withDim(int d, std::optional<bool> isOne) const {
+    if (d < 0 || d >= 32) return *this;
+    const uint32_t bit = uint32_t{1} << d;
+    UnitDims u{ones & ~bit, others & ~bit};
+    if (isOne) (*isOne ? u.ones : u.others) |= bit;
+    return u;
+  }
   /// Dim `d`'s facts alone, as dim 0 (a 1-D result of that dim's size).
   UnitDims dimAsFirst(int d) const {
     if (d < 0 || d >= 32) return {};

@@ -52,11 +52,11 @@ Value withBroadcastUnitDims(const OpCall &c, Value out, std::span<const std::str
   return broadcastInto(c, std::move(out), names);
 }
 
-RuleFn keepingShape(RuleFn fn) {
-  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+RuleFn keepingShape(RuleFn fn, std::string of) {
+  return [fn = std::move(fn), of = std::move(of)](const OpCall &c) -> RuleResult {
     RuleResult r = fn(c);
-    if (!r.ok() || !c.has("self") || !c.arg("self").isTensor()) return r;
-    const Value &self = c.arg("self");
+    if (!r.ok() || !c.has(of) || !c.arg(of).isTensor()) return r;
+    const Value &self = c.arg(of);
     std::vector<Value> outs = r.outputs();
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == self.rank()) o = o.withUnitDims(self.unitDims());

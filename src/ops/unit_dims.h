@@ -12,6 +12,7 @@
 #include "ops/rule.h"
 
 #include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace dtf {
@@ -27,8 +28,10 @@ UnitDims removeDim(UnitDims u, int at);
 Value withBroadcastUnitDims(const OpCall &c, Value out, std::initializer_list<std::string_view> names);
 Value withBroadcastUnitDims(const OpCall &c, Value out, std::span<const std::string> names);
 
-/// `fn` whose tensor results (of self's exact rank) keep self's size-1
-/// facts: for ops that never change a shape (conversions, clone ...).
-RuleFn keepingShape(RuleFn fn);
+/// `fn` whose tensor results (of `of`'s exact rank) keep that argument's
+/// size-1 facts: for ops whose every such result has its shape
+/// (conversions, clone, softmax, sort's values and indices; gather's
+/// results have `index`'s shape, expand_as's `other`'s).
+RuleFn keepingShape(RuleFn fn, std::string of = "self");
 
 } // namespace dtf

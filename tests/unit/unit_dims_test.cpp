@@ -108,6 +108,35 @@ TEST(UnitDims, InputSizesBroadcastAndShapeKeepingOps) {
   EXPECT_EQ(r["su"], "float32:r1");  // (3,1) squeezed at 1 is (3,)
 }
 
+TEST(UnitDims, SoftmaxSortGatherIndexSelectTopkKeepOrSetTheFacts) {
+  auto r = run(R"(graph(%x : Float(2, 1, 3), %i : Long(2, 1, 3), %j : Long(1), %l : Long(2)):
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %f : bool = prim::Constant[value=0]()
+  %none : NoneType = prim::Constant()
+  %s : Tensor = aten::softmax(%x, %zero, %none)
+  %ss : Tensor = aten::squeeze(%s, %one)
+  %v : Tensor, %vi : Tensor = aten::sort(%x, %two, %f)
+  %sv : Tensor = aten::squeeze(%vi, %one)
+  %g : Tensor = aten::gather(%x, %two, %i, %f)
+  %sg : Tensor = aten::squeeze(%g, %one)
+  %e : Tensor = aten::index_select(%x, %two, %j)
+  %se : Tensor = aten::squeeze(%e, %two)
+  %e2 : Tensor = aten::index_select(%x, %two, %l)
+  %se2 : Tensor = aten::squeeze(%e2, %two)
+  %t : Tensor, %ti : Tensor = aten::topk(%x, %one, %two, %f, %f)
+  %st : Tensor = aten::squeeze(%ti)
+  return (%ss, %sv, %sg, %se, %se2, %st)
+)");
+  EXPECT_EQ(r["ss"], "float32:r2");  // softmax keeps (2,1,3)
+  EXPECT_EQ(r["sv"], "int64:r2");    // sort's indices too
+  EXPECT_EQ(r["sg"], "float32:r2");  // gather has index's shape (2,1,3)
+  EXPECT_EQ(r["se"], "float32:r2");  // a one-element index: (2,1,1) squeezed at 2
+  EXPECT_EQ(r["se2"], "float32:r3"); // a two-element index: (2,1,2) keeps dim 2
+  EXPECT_EQ(r["st"], "int64:r1");    // topk(k=1) on dim 2: (2,1,1) squeezed is (2,)
+}
+
 TEST(UnitDims, UnknownSizesStayUnknownAndBranchesMustAgree) {
   auto r = run(R"(graph(%a : Float(*, *), %b : Float(2, 1), %p : bool):
   %one : int = prim::Constant[value=1]()

@@ -109,11 +109,7 @@ Value linearFacts(const OpCall &c, Value out) {
   const int last = *wr == 1 ? *r : *r - 1;
   UnitDims u = removeDim(c.arg("input").unitDims(), last);
   // ... and a 2-D weight's first dim takes its place.
-  if (*wr == 2 && last < 32) {
-    const UnitDims w = c.arg("weight").unitDims();
-    u.ones |= (w.ones & 1u) << last;
-    u.others |= (w.others & 1u) << last;
-  }
+  if (*wr == 2) u = u.withDim(last, c.arg("weight").unitDims().sizeIsOne(0));
   return out.withUnitDims(u);
 }
 

@@ -6,6 +6,7 @@
 // Ranks come from the size list when its length is known.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/unit_dims.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -306,8 +307,8 @@ void registerFactories(Registry &r) {
       .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5").sample("beta", "0.5");
   r.add("aten::kaiser_window.beta", fam, window)
       .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
-  for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, likeSelf);
-  r.add("aten::full_like", fam, withFill(likeSelf));
+  for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, keepingShape(likeSelf));
+  r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)));
   for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
     r.add(k, fam, sized(newLike)).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}});

@@ -7,6 +7,7 @@
 // index_add/index_copy source). Search ops return int64 (or int32).
 //
 //===----------------------------------------------------------------------===//
+#include "ops/unit_dims.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -150,7 +151,7 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
                         "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
                         "aten::_index_put_impl_.hacked_twin"})
-    r.add(k, fam, indexPutRule)
+    r.add(k, fam, keepingShape(indexPutRule))
         .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]")
         .variant({{"accumulate", "True"}})
         .variant({{"indices", "[int64[1]=0]"}, {"values", "sweep![2]"}});
@@ -158,17 +159,27 @@ void registerIndexing(Registry &r) {
   r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = vectorIndex(c)) return *e;
      if (auto e = indexInt32or64(c, "index")) return *e;
-     return tensorOf(c.dtype("self"), c.rank("self"));
+     Value out = tensorOf(c.dtype("self"), c.rank("self"));
+     // self's shape, but dim `dim` has the index's length (a 0-dim index: 1).
+     auto rk = c.rank("self").value();
+     auto dim = c.arg("dim").intValue();
+     auto nd = rk && dim && *rk > 0 ? wrapDim(*dim, *rk) : std::nullopt;
+     if (!nd) return out;
+     const Value &index = c.arg("index");
+     std::optional<bool> one = index.rank() == Rank::exact(0) ? std::optional<bool>(true)
+                               : index.rank() == Rank::exact(1) ? index.unitDims().sizeIsOne(0)
+                                                                 : std::nullopt;
+     return out.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
    }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0")
       .variant({{"index", "sweep![1,1]=0"}}).variant({{"index", "int64[]=0"}});
-  r.add("aten::gather", fam, [](const OpCall &c) -> RuleResult {
+  r.add("aten::gather", fam, keepingShape([](const OpCall &c) -> RuleResult { // index's shape
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
-   }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
-  r.add("aten::take", fam, [](const OpCall &c) -> RuleResult {
+   }, "index")).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
+  r.add("aten::take", fam, keepingShape([](const OpCall &c) -> RuleResult { // index's shape
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
-   }).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
+   }, "index")).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
   r.add("aten::take_along_dim", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = indexInt64(c, "indices")) return *e;
      // With a dim, self and indices need the same number of dims.
@@ -181,22 +192,22 @@ void registerIndexing(Registry &r) {
       .variant({{"indices", "int64[2]=0"}});
 
   for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
-    r.add(k, fam, scatterSrc)
+    r.add(k, fam, keepingShape(scatterSrc))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]");
   for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
-    r.add(k, fam, scatterSrc)
+    r.add(k, fam, keepingShape(scatterSrc))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
         .sample("reduce", "'add'");
   for (const char *k : {"aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
-    r.add(k, fam, scatterSrc)
+    r.add(k, fam, keepingShape(scatterSrc))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
         .sample("reduce", "'sum'");
   for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
-    r.add(k, fam, scatterValue)
+    r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
         .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
-    r.add(k, fam, scatterValue)
+    r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
         .sample("reduce", "'add'");
 
@@ -208,38 +219,38 @@ void registerIndexing(Registry &r) {
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
   for (const char *k : {"aten::index_add", "aten::index_add_"})
-    r.add(k, fam, indexAccumulate)
+    r.add(k, fam, keepingShape(indexAccumulate))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("alpha", "1").variant({{"index", "int64[1,1]=0"}});
   for (const char *k : {"aten::index_reduce", "aten::index_reduce_"})
-    r.add(k, fam, indexAccumulate)
+    r.add(k, fam, keepingShape(indexAccumulate))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("reduce", "'prod'").variant({{"self", "sweep![2,2]"}, {"dim", "0"}, {"index", "sweep![1]=0"},
                                              {"source", "sweep![1,2]"}, {"reduce", "'amax'"}});
   for (const char *k : {"aten::put", "aten::put_"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;
        if (auto e = sameAsSelf(c, "source")) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep[2,2]").sample("index", "sweep[1]=0").sample("source", "sweep[1]");
+     })).sample("self", "sweep[2,2]").sample("index", "sweep[1]=0").sample("source", "sweep[1]");
   for (const char *k : {"aten::index_copy", "aten::index_copy_"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (auto e = sameAsSelf(c, "source")) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
+     })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
          return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
+     })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
       .variant({{"index", "int64[1]=0"}, {"value", "sweep"}});
   for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (auto rk = c.rank("value").value(); rk && *rk != 0)
@@ -248,7 +259,7 @@ void registerIndexing(Registry &r) {
          return c.semantic("converting complex value {} to non-complex self {}", name(c.dtype("value")),
                            name(c.dtype("self")));
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
+     })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
 
   r.add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
      DType m = c.dtype("mask");

@@ -23,6 +23,7 @@
 //    an integral input may give either, so the answer is that pair.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/unit_dims.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -183,12 +184,12 @@ void registerMiscCoverage(Registry &r) {
   // no kernel for complex on any device (they order elements); a 0-dim
   // self is copied without one (measured: cummax(complex64 0-dim) works).
   for (const char *op : {"aten::cummax", "aten::cummin"})
-    r.add(op, "misc.cumulative", [](const OpCall &c) -> RuleResult {
+    r.add(op, "misc.cumulative", keepingShape([](const OpCall &c) -> RuleResult { // values and indices
        if (isComplex(c.dtype("self")) && c.rank("self") != Rank::exact(0))
          return c.semantic("not implemented for complex self ({})", name(c.dtype("self")));
        Rank rk = c.rank("self");
        return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(DType::Int64, rk)};
-     }).sample("dim", "0");
+     })).sample("dim", "0");
 
   // complex(real, imag): both Half/Float/Double of one dtype (measured).
   r.add("aten::complex", "misc.polar", [](const OpCall &c) -> RuleResult {

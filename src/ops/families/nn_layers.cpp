@@ -353,10 +353,10 @@ void registerNnLayers(Registry &r) {
    }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("running_mean", "None").sample("running_var", "None").sample("use_input_stats", "True")
       .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
-  r.add("aten::layer_norm", norm, [](const OpCall &c) -> RuleResult {
+  r.add("aten::layer_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
      return tensorOf(c.dtype("input"), c.rank("input"));
-   }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+   }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
       .sample("bias", "sweep![2]");
   r.add("aten::native_layer_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
@@ -437,10 +437,10 @@ void registerNnLayers(Registry &r) {
   // Dropout.
   const char *drop = "nn.dropout";
   for (const char *k : {"aten::dropout", "aten::alpha_dropout"})
-    r.add(k, drop, dropoutRule("input", false)).sample("p", "0.5").sample("train", "True")
+    r.add(k, drop, keepingShape(dropoutRule("input", false), "input")).sample("p", "0.5").sample("train", "True")
         .variant({{"train", "False"}}).variant({{"p", "2.0"}, {"train", "False"}});
   for (const char *k : {"aten::feature_dropout", "aten::feature_alpha_dropout"})
-    r.add(k, drop, dropoutRule("input", true)).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
+    r.add(k, drop, keepingShape(dropoutRule("input", true), "input")).sample("input", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
         .variant({{"input", "sweep[2]"}, {"train", "False"}}).variant({{"input", "sweep[2]"}, {"p", "1.0"}})
         .variant({{"input", "sweep[2]"}}).variant({{"p", "1.5"}, {"train", "False"}});
   for (const char *k : {"aten::dropout_", "aten::alpha_dropout_"})
@@ -448,7 +448,7 @@ void registerNnLayers(Registry &r) {
   for (const char *k : {"aten::feature_dropout_", "aten::feature_alpha_dropout_"})
     r.add(k, drop, dropoutRule("self", true)).sample("self", "sweep![2,2]").sample("p", "0.5").sample("train", "True")
         .variant({{"self", "sweep[2]"}, {"train", "False"}});
-  r.add("aten::native_dropout", drop, [](const OpCall &c) -> RuleResult {
+  r.add("aten::native_dropout", drop, keepingShape([](const OpCall &c) -> RuleResult { // output and mask
      // The CPU kernel draws bernoulli(1 - p) only when training.
      auto train = c.isNone("train") ? std::optional<bool>(true) : c.arg("train").boolValue();
      if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
@@ -456,7 +456,7 @@ void registerNnLayers(Registry &r) {
      if (auto e = dropoutCheck(c, "input")) return *e;
      Rank rk = c.rank("input");
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
-   }).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
+   }, "input")).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
       .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}}).variant({{"train", "None"}});
 
   // Resampling, padding, shuffles: the input's dtype and rank.

@@ -6,6 +6,7 @@
 // the float samplers are kernel gaps, not dtype errors.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/unit_dims.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -137,14 +138,14 @@ void registerRandom(Registry &r) {
       .sample("low", "0").sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
   r.add("aten::randperm", fam, randperm).sample("n", "3");
   r.add("aten::randperm.generator", fam, randperm).sample("n", "3").sample("generator", "None");
-  r.add("aten::rand_like", fam, [](const OpCall &c) -> RuleResult {
+  r.add("aten::rand_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
     return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
-  });
-  r.add("aten::randn_like", fam, [](const OpCall &c) -> RuleResult {
+  }));
+  r.add("aten::randn_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
     return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
-  });
-  r.add("aten::randint_like", fam, randintLike).sample("high", "2").variant({{"high", "3"}});
-  r.add("aten::randint_like.low_dtype", fam, randintLike).sample("low", "0").sample("high", "2");
+  }));
+  r.add("aten::randint_like", fam, keepingShape(randintLike)).sample("high", "2").variant({{"high", "3"}});
+  r.add("aten::randint_like.low_dtype", fam, keepingShape(randintLike)).sample("low", "0").sample("high", "2");
   // bernoulli: self's dtype (p is read as a probability)
   r.add("aten::bernoulli", fam, keepSelf);
   r.add("aten::bernoulli.p", fam, keepSelf).sample("p", "0.5");

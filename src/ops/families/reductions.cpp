@@ -720,15 +720,27 @@ void registerReductions(Registry &r) {
   add("aten::nanmedian.dim", valuesIndices(false, true)).sample("dim", "0");
   add("aten::mode", valuesIndices(false, true));
   add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1");
-  add("aten::sort", valuesIndices(false, false));
+  add("aten::sort", keepingShape(valuesIndices(false, false)));
   // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
-  add("aten::sort.stable", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+  add("aten::sort.stable", keepingShape([vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
     if (c.isNone("stable")) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
     return vi(c);
-  }).sample("stable", "True").variant({{"stable", "None"}});
-  add("aten::argsort", always(DType::Int64));
-  add("aten::argsort.stable", always(DType::Int64)).sample("stable", "True");
-  add("aten::topk", valuesIndices(false, false)).sample("k", "1");
+  })).sample("stable", "True").variant({{"stable", "None"}});
+  add("aten::argsort", keepingShape(always(DType::Int64)));
+  add("aten::argsort.stable", keepingShape(always(DType::Int64))).sample("stable", "True");
+  // topk: self's shape with dim `dim` of size k.
+  add("aten::topk", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+    RuleResult r = vi(c);
+    auto rk = c.rank("self").value();
+    auto dim = c.arg("dim").intValue();
+    auto k = c.arg("k").intValue();
+    auto nd = r.ok() && rk && dim && *rk > 0 ? wrapDim(*dim, *rk) : std::nullopt;
+    if (!nd) return r;
+    std::optional<bool> one = k ? std::optional<bool>(*k == 1) : std::nullopt;
+    std::vector<Value> outs = r.takeOutputs();
+    for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
+    return outs;
+  }).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}});
   add("aten::trace", trace).sample("self", "sweep![2,2]");
   add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
   add("aten::renorm_", renorm).sample("dim", "0").sample("self", "sweep[2,3]");

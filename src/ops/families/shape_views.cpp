@@ -265,10 +265,7 @@ RuleFn stackFacts(RuleFn fn) {
     in.ones &= ~conflict;
     in.others &= ~conflict;
     UnitDims u = insertUnitDim(in, *nd); // the new dim: size 1 only for one input
-    if (l.elements().size() >= 2) {
-      u.ones &= ~bitOf(*nd);
-      u.others |= bitOf(*nd);
-    }
+    if (l.elements().size() >= 2) u = u.withDim(*nd, false);
     return out.withUnitDims(u);
   };
 }
@@ -402,14 +399,14 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![1,2,1]"}, {"dims", "[1,2]"}})
       .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}});
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult { // other's shape
        // expand cannot drop dims: other needs at least self's rank.
        auto rs = c.rank("self").value(), ro = c.rank("other").value();
        if (c.key() == "aten::expand_as" && rs && ro && *ro < *rs)
          return c.semantic("the number of sizes provided ({}) must be greater or equal to the number of dimensions "
                            "in the tensor ({})", *ro, *rs);
        return tensorOf(c.dtype("self"), c.rank("other"));
-     })
+     }, "other"))
         .sample("self", "sweep[1]").sample("other", "float32[1]")
         .variant({{"self", "sweep![2]"}, {"other", "float32[2]"}})
         .variant({{"self", "sweep![1,1]"}, {"other", "float32[1]"}});
@@ -438,6 +435,7 @@ void registerShapeViews(Registry &r) {
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
        }) {
     RuleFn fn = keep(same);
+    if (s.key == std::string_view("aten::flip") || s.key == std::string_view("aten::roll")) fn = keepingShape(fn);
     const bool narrow = std::string_view(s.key).starts_with("aten::narrow");
     if (narrow) // narrow() cannot be applied to a 0-dim tensor
       fn = [fn](const OpCall &c) -> RuleResult {
@@ -450,19 +448,19 @@ void registerShapeViews(Registry &r) {
   }
   // fliplr needs 2 dims, flipud 1.
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
-    r.add(key, fam, [minRank](const OpCall &c) -> RuleResult {
+    r.add(key, fam, keepingShape([minRank](const OpCall &c) -> RuleResult {
        if (auto rk = c.rank("self").value(); rk && *rk < minRank)
          return c.semantic("input must be >= {}-d, got {}-D", minRank, *rk);
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
+     })).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
   // tril/triu wrap dims -2 and -1 (a 0-dim or 1-D self raises); rot90 needs
   // two distinct rotation dims of a tensor with at least 2 dims.
   for (const char *k : {"aten::tril", "aten::triu", "aten::tril_", "aten::triu_"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto rk = c.rank("self").value(); rk && *rk < 2)
          return c.semantic("dimension out of range: self must have at least 2 dimensions, got {}-D", *rk);
        return tensorOf(c.dtype("self"), c.rank("self"));
-     }).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
+     })).sample("self", "sweep![2,2]").variant({{"self", "sweep[2]"}});
   r.add("aten::rot90", fam, [](const OpCall &c) -> RuleResult {
      const Value &dims = c.arg("dims");
      if (auto l = listLen(dims); l && *l != 2)

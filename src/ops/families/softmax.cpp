@@ -98,15 +98,15 @@ RuleResult maskedSoftmax(const OpCall &c) {
 
 void registerSoftmax(Registry &r) {
   const std::string fam = "softmax";
-  r.add("aten::softmax.int", fam, softmaxDtype).sample("dim", "0");
-  r.add("aten::log_softmax.int", fam, softmaxDtype).sample("dim", "0");
-  r.add("aten::special_softmax", fam, softmaxDtype).sample("dim", "0");
-  r.add("aten::special_log_softmax", fam, softmaxDtype).sample("dim", "0");
-  r.add("aten::_softmax", fam, softmaxHalfToFloat)
+  r.add("aten::softmax.int", fam, keepingShape(softmaxDtype)).sample("dim", "0");
+  r.add("aten::log_softmax.int", fam, keepingShape(softmaxDtype)).sample("dim", "0");
+  r.add("aten::special_softmax", fam, keepingShape(softmaxDtype)).sample("dim", "0");
+  r.add("aten::special_log_softmax", fam, keepingShape(softmaxDtype)).sample("dim", "0");
+  r.add("aten::_softmax", fam, keepingShape(softmaxHalfToFloat))
       .sample("dim", "0")
       .sample("half_to_float", "False")
       .variant({{"dim", "0"}, {"half_to_float", "True"}});
-  r.add("aten::_log_softmax", fam, softmaxHalfToFloat)
+  r.add("aten::_log_softmax", fam, keepingShape(softmaxHalfToFloat))
       .sample("dim", "0")
       .sample("half_to_float", "False")
       .variant({{"dim", "0"}, {"half_to_float", "True"}});
