@@ -51,7 +51,10 @@ RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
   if (c.isTensor("weight") && c.dtype("weight") != c.dtype("self"))
     return c.semantic("expected weight ({}) to have the dtype of self ({})", name(c.dtype("weight")),
                       name(c.dtype("self")));
-  return tensorOf(c.dtype("self"), lossRank(c, c.rank("target")));
+  // Unreduced, the loss has one value per sample: self's rank less the class
+  // dim, so a 1-D self (one sample, or 1.13's batch of a same-size target) gives 0-dim.
+  Rank perSample = selfRank ? Rank::exact(std::max(*selfRank - 1, 0)) : Rank::top();
+  return tensorOf(c.dtype("self"), lossRank(c, perSample));
 }
 
 RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
@@ -218,11 +221,15 @@ void registerNnLosses(Registry &r) {
       .variant({{"log_input", "False"}, {"full", "True"}, {"input", "sweep![2]"}, {"target", "sweep![]=2"}, {"reduction", "0"}})
       .variant({{"log_input", "False"}, {"input", "sweep![]"}, {"target", "sweep![2]"}});
   r.add("aten::nll_loss", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}});
+      .sample("weight", "None").variant({{"self", "sweep![1,2,1,1]"}, {"target", "int64[1,1,1]=0"}})
+      .variant({{"reduction", "0"}}).variant({{"self", "sweep![2]"}, {"target", "int64[2]=0"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2]"}, {"target", "int64[]=0"}, {"reduction", "0"}});
   // What F.cross_entropy / F.nll_loss trace to for inputs of any rank.
   r.add("aten::nll_loss_nd", loss, nllRule).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
       .sample("weight", "None").variant({{"self", "float32[1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}})
-      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}});
+      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}})
+      .variant({{"self", "float32[1,2,1]"}, {"target", "sweep![1,1]=0"}, {"reduction", "0"}})
+      .variant({{"self", "sweep![2]"}, {"target", "int64[2]=0"}, {"reduction", "0"}});
   // nll_loss2d needs a 4-D input and a 3-D target.
   r.add("aten::nll_loss2d", loss, nll2dRule).sample("self", "sweep![1,2,1,1]").sample("target", "sweep![1,1,1]=0")
       .sample("weight", "None");
@@ -235,7 +242,9 @@ void registerNnLosses(Registry &r) {
     };
   };
   r.add("aten::nll_loss_forward", loss, withTotalWeight(nllRule)).sample("self", "sweep![2,2]").sample("target", "sweep![2]=0")
-      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100");
+      .sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
+      .variant({{"self", "sweep![2]"}, {"target", "int64[2]=0"}, {"weight", "None"}, {"reduction", "0"},
+                {"ignore_index", "-100"}});
   r.add("aten::nll_loss2d_forward", loss, withTotalWeight(nll2dRule)).sample("self", "sweep![1,2,1,1]")
       .sample("target", "sweep![1,1,1]=0").sample("weight", "None").sample("reduction", "1").sample("ignore_index", "-100")
       .variant({{"self", "sweep![1,2,1,1]"}, {"target", "sweep![1,1,1]=0"}, {"weight", "None"}, {"reduction", "0"},
