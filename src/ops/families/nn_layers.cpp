@@ -126,19 +126,27 @@ RuleFn withIndices(int minRank) {
   };
 }
 
-/// adaptive_avg_pool to an all-ones size is a mean: integer input raises.
-RuleFn adaptiveAvg(int minRank) {
-  return [minRank](const OpCall &c) -> RuleResult {
-    if (auto e = requireRankAtLeast(c, "self", minRank)) return *e;
+/// adaptive_avg_pool{k}d wants a (k+1)-D or (k+2)-D self, except that
+/// adaptive_avg_pool2d/3d to an all-ones size is 1.13's mean() over the
+/// last k dims, which takes any self of at least k dims (not their .out
+/// forms: `meanShortcut` false). A mean of integers raises (1d runs through
+/// 2d, so its all-ones size does too).
+RuleFn adaptiveAvg(int k, bool meanShortcut = true) {
+  return [k, meanShortcut](const OpCall &c) -> RuleResult {
     DType d = c.dtype("self");
     const Value &os = c.arg("output_size");
     bool allOnes = os.isList() && os.lengthKnown() && !os.elements().empty();
     if (allOnes)
       for (const Value &v : os.elements())
         if (v.intValue() != std::optional<int64_t>(1)) allOnes = false;
-    if (allOnes && isIntegral(d, true))
+    if (auto rk = c.rank("self").value()) {
+      if (allOnes && k >= 2 && meanShortcut ? *rk < k : *rk < k + 1 || *rk > k + 2)
+        return c.semantic("adaptive_avg_pool{}d: expected a {}-D or {}-D self, got {}-D", k, k + 1, k + 2, *rk);
+    }
+    if (allOnes && meanShortcut && isIntegral(d, true))
       return c.semantic("mean(): could not infer output dtype: input dtype must be floating point or complex, got {}",
                         name(d));
+    if (!meanShortcut && isIntegral(d, true)) return c.missingKernel("no adaptive_avg_pool kernel for {}", name(d));
     return tensorOf(d, c.rank("self"));
   };
 }
@@ -305,8 +313,23 @@ void registerNnLayers(Registry &r) {
                                   {"aten::adaptive_avg_pool2d", 4, "[1,1]"},
                                   {"aten::adaptive_avg_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, leadingFacts(adaptiveAvg(p.rank - 1), "self", p.rank - 2, "output_size")).sample("self", shape)
-        .sample("output_size", p.kernel);
+    const std::string twos = p.rank == 3 ? "[2]" : p.rank == 4 ? "[2,2]" : "[2,2,2]";
+    r.add(p.key, pool, leadingFacts(adaptiveAvg(p.rank - 2), "self", p.rank - 2, "output_size")).sample("self", shape)
+        .sample("output_size", p.kernel)
+        .variant({{"self", "sweep![2,2]"}, {"output_size", p.kernel}})      // k dims: the mean shortcut only
+        .variant({{"self", "sweep![2,2,2,2,2,2]"}, {"output_size", p.kernel}})
+        .variant({{"self", "float32[2,2,2,2,2,2]"}, {"output_size", twos}})
+        .variant({{"self", "float32[2]"}, {"output_size", p.kernel}});
+    if (p.rank == 3) continue;
+    // The .out forms: the pooling kernel itself, out of self's dtype (another: unknown).
+    RuleFn kernel = leadingFacts(adaptiveAvg(p.rank - 2, false), "self", p.rank - 2, "output_size");
+    r.add(std::string(p.key) + ".out", "out_variant", [kernel](const OpCall &c) -> RuleResult {
+       RuleResult res = kernel(c);
+       if (!res.ok() || res.outputs()[0].dtype() == c.dtype("out")) return res;
+       return Value::tensor(DTypeSet::all(), res.outputs()[0].rank());
+     }).sample("self", shape).sample("output_size", p.kernel).sample("out", "float32[2]")
+        .variant({{"self", "sweep![2,2]"}, {"output_size", p.kernel}, {"out", "float32[2]"}})
+        .variant({{"self", "sweep![2,2,2,2,2,2]"}, {"output_size", p.kernel}, {"out", "float64[2]"}});
   }
   r.add("aten::_adaptive_avg_pool2d", pool, keepInput("self", 3))
       .sample("self", "sweep![1,1,2,2]").sample("output_size", "[1,1]");
