@@ -258,6 +258,14 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         if (withShapes) ex += "\n      torch args: " + pythonArgs(space, pick);
         tally.examples.push_back(std::move(ex));
       };
+      // A rule that breaks its own contract (result count, argument names)
+      // is reported by infer() as an "internal:" possible error: a defect
+      // whatever torch does, counted with the wrong answers.
+      if (mine.possibleError && mine.possibleError->message.starts_with("internal:")) {
+        ++tally.wrongDtype;
+        note(mine.possibleError->message);
+        continue;
+      }
       bool mineOk = mine.status == InferOutcome::Status::Ok;
       if (mine.status == InferOutcome::Status::Error) {
         if (theirs.ok) {

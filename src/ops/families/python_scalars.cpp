@@ -215,10 +215,9 @@ RuleFn byReturnTypes(const Schema &sc) {
   std::vector<NumKind> kinds;
   for (const SchemaArg &r : sc.returns) kinds.push_back(*plainKind(*r.type));
   return [kinds](const OpCall &) -> RuleResult {
-    if (kinds.size() == 1) return Value::number(kinds[0]);
-    std::vector<Value> out;
+    std::vector<Value> out; // one per result: divmod's (float, float) are two
     for (NumKind k : kinds) out.push_back(Value::number(k));
-    return Value::tuple(std::move(out));
+    return out;
   };
 }
 

@@ -51,8 +51,8 @@ Rank atLeast(Rank r, int k) {
 
 uint32_t bitOf(int i) { return i < 32 ? uint32_t{1} << i : 0; }
 
-std::optional<RuleError> notZeroDim(const OpCall &c, const char *what) {
-  if (auto r = c.rank("self").value(); r && *r == 0)
+std::optional<RuleError> notZeroDim(const OpCall &c, const char *what, std::string_view arg = "self") {
+  if (auto r = c.rank(arg).value(); r && *r == 0)
     return c.semantic("{}() cannot be applied to a 0-dim tensor", what);
   return std::nullopt;
 }
@@ -899,7 +899,7 @@ void registerShapeViews(Registry &r) {
     return Value::boolean(d != DType::Bool && d != DType::UInt8);
   });
   r.add("aten::len.Tensor", py, [](const OpCall &c) -> RuleResult {
-     if (auto e = notZeroDim(c, "len")) return *e;
+     if (auto e = notZeroDim(c, "len", "t")) return *e;
      return Value::number(NumKind::Int);
    }).sample("t", "sweep![2]");
   r.add("aten::len.t", py, [](const OpCall &c) -> RuleResult {
