@@ -85,17 +85,19 @@ std::string renderReport(const ReportInputs &in) {
                      "Must-be-zero columns in bold.\n\n",
                      all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked);
   out += "Classes: *agree* = same result dtype(s) and rank(s), or both raise; *unknown* = we answer unknown where\n"
-         "torch succeeds; *wrong* = a different dtype or rank, or a size-1 fact that torch's result shape\n"
-         "contradicts; *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
+         "torch succeeds; *wrong* = a different dtype or rank, a size-1 fact that torch's result shape\n"
+         "contradicts, or a rule breaking its own contract (a result count or an argument name its schema lacks,\n"
+         "whatever torch does); *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
          "raises a dtype error we did not predict; *CPU kernel gap* = torch's\n"
          "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert), or a bfloat16\n"
          "call took oneDNN, which CPUs with AVX-512 only do and which checks more (a convolution's bias dtype,\n"
          "gelu_backward's grad): the dtype rule holds on other devices and machines; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
          "complex value with an imaginary part cast to a real dtype, a multi-element tensor to a number, a size other than 1 that\n"
          "a rule cannot see: istft's real input whose last dim is not 2).\n\n"
-         "Family *out_variant* holds the `.out` overloads (`add.out`, `cat.out` ...), each on its functional op's rule and\n"
-         "samples, run with `out` of float32, int64, bool and float64: when `out`'s dtype is not the result's, the op casts or\n"
-         "raises by checks of its own, and the answer is unknown by design (most of that family's unknowns).\n\n";
+         "Family *out_variant* holds the out overloads (`add.out`, `cat.out`, `max.dim_max`, `tanh_backward.grad_input` ...),\n"
+         "each on its functional op's rule and samples, run with every output argument of float32, int64, bool and float64\n"
+         "(and, with several, float32 then int64): when an output's dtype is not its result's, the op casts or raises by\n"
+         "checks of its own, and the answer is unknown by design (most of that family's unknowns).\n\n";
 
   std::set<std::string> registered;
   for (const auto &[k, r] : reg.rules()) registered.insert(k);
