@@ -137,6 +137,23 @@ TEST(UnitDims, SoftmaxSortGatherIndexSelectTopkKeepOrSetTheFacts) {
   EXPECT_EQ(r["st"], "int64:r1");    // topk(k=1) on dim 2: (2,1,1) squeezed is (2,)
 }
 
+TEST(UnitDims, MovedimAndUnflattenMoveAndMakeTheFacts) {
+  auto r = run(R"(graph(%x : Float(1, 2, 3)):
+  %zero : int = prim::Constant[value=0]()
+  %m1 : int = prim::Constant[value=-1]()
+  %one : int = prim::Constant[value=1]()
+  %three : int = prim::Constant[value=3]()
+  %m : Tensor = aten::movedim(%x, %zero, %m1)
+  %sm : Tensor = aten::squeeze(%m, %m1)
+  %sizes : int[] = prim::ListConstruct(%three, %one)
+  %u : Tensor = aten::unflatten(%x, %m1, %sizes)
+  %su : Tensor = aten::squeeze(%u)
+  return (%sm, %su)
+)");
+  EXPECT_EQ(r["sm"], "float32:r2"); // (1,2,3) -> (2,3,1) squeezed at -1
+  EXPECT_EQ(r["su"], "float32:r2"); // (1,2,3,1) squeezed is (2,3)
+}
+
 TEST(UnitDims, UnknownSizesStayUnknownAndBranchesMustAgree) {
   auto r = run(R"(graph(%a : Float(*, *), %b : Float(2, 1), %p : bool):
   %one : int = prim::Constant[value=1]()

@@ -27,6 +27,43 @@ RuleFn keep(std::function<Rank(const OpCall &, Rank)> f, std::string self = "sel
 
 Rank same(const OpCall &, Rank r) { return r; }
 
+/// movedim(self, int source, int destination): self's size-1 facts with
+/// dim `source` moved to `destination`.
+RuleFn movingFacts(RuleFn fn) {
+  return [fn](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    auto rk = c.rank("self").value();
+    auto s = c.arg("source").intValue(), d = c.arg("destination").intValue();
+    if (!r.ok() || !rk || *rk == 0 || !s || !d) return r;
+    auto ns = wrapDim(*s, *rk), nd = wrapDim(*d, *rk);
+    if (!ns || !nd) return r;
+    const UnitDims u = c.arg("self").unitDims();
+    return r.outputs()[0].withUnitDims(insertUnitDim(removeDim(u, *ns), *nd).withDim(*nd, u.sizeIsOne(*ns)));
+  };
+}
+
+/// unflatten(self, dim, sizes): dim `dim` becomes one dim per size (1: size
+/// 1; 0, 2, 3 ...: not; -1: unknown), the others keep self's facts.
+RuleFn unflattenFacts(RuleFn fn) {
+  return [fn](const OpCall &c) -> RuleResult {
+    RuleResult r = fn(c);
+    auto rk = c.rank("self").value();
+    auto dim = c.arg("dim").intValue();
+    const Value &sizes = c.arg("sizes");
+    if (!r.ok() || !rk || *rk == 0 || !dim || !sizes.isList() || !sizes.lengthKnown()) return r;
+    auto nd = wrapDim(*dim, *rk);
+    if (!nd) return r;
+    UnitDims u = removeDim(c.arg("self").unitDims(), *nd);
+    for (size_t i = 0; i < sizes.elements().size(); ++i) {
+      auto v = sizes.elements()[i].intValue();
+      std::optional<bool> one = v && *v >= 0 ? std::optional<bool>(*v == 1) : std::nullopt;
+      const int at = *nd + static_cast<int>(i);
+      u = insertUnitDim(u, at).withDim(at, one);
+    }
+    return r.outputs()[0].withUnitDims(u);
+  };
+}
+
 /// Length of an int[] argument when known.
 std::optional<int> listLen(const Value &v) {
   if (v.isList() && v.lengthKnown()) return static_cast<int>(v.elements().size());
@@ -413,11 +450,13 @@ void registerShapeViews(Registry &r) {
 
   r.add("aten::flatten.using_ints", fam, flattenRule).sample("self", "sweep[2,2]")
       .variant({{"self", "sweep![2,2,2]"}, {"start_dim", "1"}, {"end_dim", "2"}});
-  r.add("aten::unflatten.int", fam, keep([](const OpCall &c, Rank rk) -> Rank {
+  r.add("aten::unflatten.int", fam, unflattenFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("sizes"));
      if (auto v = rk.value(); v && l) return Rank::exact(*v - 1 + *l);
      return Rank::top();
-   })).sample("self", "sweep![4]").sample("dim", "0").sample("sizes", "[2,2]");
+   }))).sample("self", "sweep![4]").sample("dim", "0").sample("sizes", "[2,2]")
+      .variant({{"self", "sweep![1,3,1]"}, {"dim", "1"}, {"sizes", "[3,1]"}})
+      .variant({{"self", "sweep![2,4]"}, {"dim", "-1"}, {"sizes", "[1,-1,2]"}});
   r.add("aten::ravel", fam, keep([](const OpCall &, Rank) { return Rank::exact(1); }));
 
   // Same rank.
@@ -436,6 +475,8 @@ void registerShapeViews(Registry &r) {
        }) {
     RuleFn fn = keep(same);
     if (s.key == std::string_view("aten::flip") || s.key == std::string_view("aten::roll")) fn = keepingShape(fn);
+    if (s.key == std::string_view("aten::movedim.int") || s.key == std::string_view("aten::moveaxis.int"))
+      fn = movingFacts(fn);
     const bool narrow = std::string_view(s.key).starts_with("aten::narrow");
     if (narrow) // narrow() cannot be applied to a 0-dim tensor
       fn = [fn](const OpCall &c) -> RuleResult {
@@ -445,6 +486,9 @@ void registerShapeViews(Registry &r) {
     auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
     if (narrow) e.variant({{"self", "sweep![]"}});
+    if (std::string_view(s.key).ends_with(".int") && std::string_view(s.key).find("mov") != std::string_view::npos)
+      e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
+          .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});
   }
   // fliplr needs 2 dims, flipud 1.
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
