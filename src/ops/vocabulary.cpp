@@ -143,4 +143,22 @@ std::optional<std::vector<int64_t>> knownInts(const Value &v) {
   return out;
 }
 
+std::optional<int> knownDim(const OpCall &c, std::string_view tensor, std::string_view dim) {
+  auto rk = c.rank(tensor).value();
+  auto d = c.arg(dim).intValue();
+  if (!rk || *rk == 0 || !d) return std::nullopt;
+  return wrapDim(*d, *rk);
+}
+
+std::vector<Value> intoOutArguments(const OpCall &c, std::vector<Value> results, size_t numOut) {
+  const size_t first = c.size() - numOut;
+  results.resize(numOut, Value::top());
+  auto outDType = [&](size_t i) { return c.dtype(c.schema().args[first + i].name); };
+  bool same = !c.has("dtype") || c.isNone("dtype") || c.dtypeArg("dtype") == outDType(0);
+  for (size_t i = 0; i < numOut && same; ++i) same = results[i].isTensor() && results[i].dtype() == outDType(i);
+  if (same) return results;
+  for (Value &v : results) v = Value::tensor(DTypeSet::all(), v.isTensor() ? v.rank() : Rank::top());
+  return results;
+}
+
 } // namespace dtf

@@ -91,4 +91,15 @@ inline std::optional<int> wrapDim(int64_t dim, int rank) {
   return static_cast<int>(dim < 0 ? dim + n : dim);
 }
 
+/// Dim argument `dim` of tensor argument `tensor`, wrapped, when both the
+/// tensor's rank (at least 1) and the dim are known and in range.
+std::optional<int> knownDim(const OpCall &c, std::string_view tensor, std::string_view dim);
+
+/// An out overload's results from its functional op's `results` (one per
+/// output argument, the call's last `numOut`): those when every output
+/// argument has its result's dtype and `dtype=`, if any, is the first's;
+/// else unknown of the same ranks (the op casts into them, or raises by
+/// checks of its own: max.dim_max wants int64 indices).
+std::vector<Value> intoOutArguments(const OpCall &c, std::vector<Value> results, size_t numOut);
+
 } // namespace dtf

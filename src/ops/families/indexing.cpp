@@ -161,9 +161,7 @@ void registerIndexing(Registry &r) {
      if (auto e = indexInt32or64(c, "index")) return *e;
      Value out = tensorOf(c.dtype("self"), c.rank("self"));
      // self's shape, but dim `dim` has the index's length (a 0-dim index: 1).
-     auto rk = c.rank("self").value();
-     auto dim = c.arg("dim").intValue();
-     auto nd = rk && dim && *rk > 0 ? wrapDim(*dim, *rk) : std::nullopt;
+     auto nd = knownDim(c, "self", "dim");
      if (!nd) return out;
      const Value &index = c.arg("index");
      std::optional<bool> one = index.rank() == Rank::exact(0) ? std::optional<bool>(true)

@@ -325,8 +325,7 @@ void registerNnLayers(Registry &r) {
     RuleFn kernel = leadingFacts(adaptiveAvg(p.rank - 2, false), "self", p.rank - 2, "output_size");
     r.add(std::string(p.key) + ".out", "out_variant", [kernel](const OpCall &c) -> RuleResult {
        RuleResult res = kernel(c);
-       if (!res.ok() || res.outputs()[0].dtype() == c.dtype("out")) return res;
-       return Value::tensor(DTypeSet::all(), res.outputs()[0].rank());
+       return res.ok() ? RuleResult(intoOutArguments(c, res.takeOutputs(), 1)) : res;
      }).sample("self", shape).sample("output_size", p.kernel).sample("out", "float32[2]")
         .variant({{"self", "sweep![2,2]"}, {"output_size", p.kernel}, {"out", "float32[2]"}})
         .variant({{"self", "sweep![2,2,2,2,2,2]"}, {"output_size", p.kernel}, {"out", "float64[2]"}});

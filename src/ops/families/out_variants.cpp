@@ -8,10 +8,10 @@
 // Otherwise the op casts into out or raises, and its checks are not the
 // functional's (addbmm.out takes a self of another dtype; nansum.out wants
 // dtype= to be out's; max.dim_max wants int64 indices): unknown, not a
-// guess. Left out, as
-// measured by the conformance harness: the functionalization copies
-// (X_copy.out copies into out, keeping out's shape) and random ops (out's
-// shape is kept too).  Runs after every family whose rules it reuses.
+// guess (intoOutArguments). Left out, as measured by the conformance
+// harness: the functionalization copies (X_copy.out copies into out,
+// keeping out's shape) and random ops (out's shape is kept too). Runs
+// after every family whose rules it reuses.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
@@ -57,23 +57,12 @@ bool isFunctionalOf(const Schema &functional, const Schema &out, size_t numOut) 
 }
 
 /// `errorsHold`: the functional's errors are the out overload's too (so
-/// far every op's but two, see registerOutVariants). The results are the
-/// functional's when every output argument has its result's dtype; else
-/// unknown of the same ranks (the op casts into them or raises, by checks
-/// of its own: max.dim_max wants int64 indices).
+/// far every op's but two, see registerOutVariants).
 RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
   return [&functional, numOut, errorsHold](const OpCall &c) -> RuleResult {
-    const size_t first = c.size() - numOut;
-    RuleResult r = functional.fn(c.leading(*functional.schema, first));
+    RuleResult r = functional.fn(c.leading(*functional.schema, c.size() - numOut));
     if (!r.ok()) return errorsHold ? r : RuleResult(std::vector<Value>(numOut, Value::unknownTensor()));
-    std::vector<Value> results = r.takeOutputs();
-    results.resize(numOut, Value::top());
-    bool same = !c.has("dtype") || c.isNone("dtype") || c.dtypeArg("dtype") == c.dtype(c.schema().args[first].name);
-    for (size_t i = 0; i < numOut && same; ++i)
-      same = results[i].isTensor() && results[i].dtype() == c.dtype(c.schema().args[first + i].name);
-    if (same) return results;
-    for (Value &v : results) v = Value::tensor(DTypeSet::all(), v.isTensor() ? v.rank() : Rank::top());
-    return results;
+    return intoOutArguments(c, r.takeOutputs(), numOut);
   };
 }
 

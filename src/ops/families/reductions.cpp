@@ -731,11 +731,9 @@ void registerReductions(Registry &r) {
   // topk: self's shape with dim `dim` of size k.
   add("aten::topk", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
     RuleResult r = vi(c);
-    auto rk = c.rank("self").value();
-    auto dim = c.arg("dim").intValue();
+    auto nd = knownDim(c, "self", "dim");
+    if (!r.ok() || !nd) return r;
     auto k = c.arg("k").intValue();
-    auto nd = r.ok() && rk && dim && *rk > 0 ? wrapDim(*dim, *rk) : std::nullopt;
-    if (!nd) return r;
     std::optional<bool> one = k ? std::optional<bool>(*k == 1) : std::nullopt;
     std::vector<Value> outs = r.takeOutputs();
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));

@@ -32,11 +32,8 @@ Rank same(const OpCall &, Rank r) { return r; }
 RuleFn movingFacts(RuleFn fn) {
   return [fn](const OpCall &c) -> RuleResult {
     RuleResult r = fn(c);
-    auto rk = c.rank("self").value();
-    auto s = c.arg("source").intValue(), d = c.arg("destination").intValue();
-    if (!r.ok() || !rk || *rk == 0 || !s || !d) return r;
-    auto ns = wrapDim(*s, *rk), nd = wrapDim(*d, *rk);
-    if (!ns || !nd) return r;
+    auto ns = knownDim(c, "self", "source"), nd = knownDim(c, "self", "destination");
+    if (!r.ok() || !ns || !nd) return r;
     const UnitDims u = c.arg("self").unitDims();
     return r.outputs()[0].withUnitDims(insertUnitDim(removeDim(u, *ns), *nd).withDim(*nd, u.sizeIsOne(*ns)));
   };
@@ -47,12 +44,9 @@ RuleFn movingFacts(RuleFn fn) {
 RuleFn unflattenFacts(RuleFn fn) {
   return [fn](const OpCall &c) -> RuleResult {
     RuleResult r = fn(c);
-    auto rk = c.rank("self").value();
-    auto dim = c.arg("dim").intValue();
+    auto nd = knownDim(c, "self", "dim");
     const Value &sizes = c.arg("sizes");
-    if (!r.ok() || !rk || *rk == 0 || !dim || !sizes.isList() || !sizes.lengthKnown()) return r;
-    auto nd = wrapDim(*dim, *rk);
-    if (!nd) return r;
+    if (!r.ok() || !nd || !sizes.isList() || !sizes.lengthKnown()) return r;
     UnitDims u = removeDim(c.arg("self").unitDims(), *nd);
     for (size_t i = 0; i < sizes.elements().size(); ++i) {
       auto v = sizes.elements()[i].intValue();
@@ -474,10 +468,11 @@ void registerShapeViews(Registry &r) {
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
        }) {
     RuleFn fn = keep(same);
-    if (s.key == std::string_view("aten::flip") || s.key == std::string_view("aten::roll")) fn = keepingShape(fn);
-    if (s.key == std::string_view("aten::movedim.int") || s.key == std::string_view("aten::moveaxis.int"))
-      fn = movingFacts(fn);
-    const bool narrow = std::string_view(s.key).starts_with("aten::narrow");
+    const std::string_view key = s.key;
+    if (key == "aten::flip" || key == "aten::roll") fn = keepingShape(fn);
+    const bool movesOneDim = key == "aten::movedim.int" || key == "aten::moveaxis.int";
+    if (movesOneDim) fn = movingFacts(fn);
+    const bool narrow = key.starts_with("aten::narrow");
     if (narrow) // narrow() cannot be applied to a 0-dim tensor
       fn = [fn](const OpCall &c) -> RuleResult {
         if (auto e = notZeroDim(c, "narrow")) return *e;
@@ -486,7 +481,7 @@ void registerShapeViews(Registry &r) {
     auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
     if (narrow) e.variant({{"self", "sweep![]"}});
-    if (std::string_view(s.key).ends_with(".int") && std::string_view(s.key).find("mov") != std::string_view::npos)
+    if (movesOneDim)
       e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
           .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});
   }
