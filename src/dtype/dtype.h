@@ -18,13 +18,13 @@ namespace dtf {
 enum class Category : uint8_t { Bool = 0, Integral = 1, Floating = 2, Complex = 3 };
 
 enum class DType : uint8_t {
-#define DTF_DTYPE(E, code, cat, name, bytes) E,
+#define DTF_DTYPE(E, code, cat, name, bytes, largest) E,
 #include "dtype/dtypes.def"
 #undef DTF_DTYPE
 };
 
 inline constexpr int kNumDTypes = 0
-#define DTF_DTYPE(E, code, cat, name, bytes) +1
+#define DTF_DTYPE(E, code, cat, name, bytes, largest) +1
 #include "dtype/dtypes.def"
 #undef DTF_DTYPE
     ;
@@ -35,9 +35,10 @@ struct DTypeInfo {
   Category category;
   std::string_view name;
   int bytes;
+  long double largest;
 };
 inline constexpr std::array<DTypeInfo, kNumDTypes> kDTypeInfo{{
-#define DTF_DTYPE(E, code, cat, name, bytes) {code, Category::cat, name, bytes},
+#define DTF_DTYPE(E, code, cat, name, bytes, largest) {code, Category::cat, name, bytes, largest},
 #include "dtype/dtypes.def"
 #undef DTF_DTYPE
 }};
@@ -55,6 +56,8 @@ constexpr Category category(DType d) { return info(d).category; }
 constexpr std::string_view name(DType d) { return info(d).name; }
 constexpr int c10Code(DType d) { return info(d).c10Code; }
 constexpr int elementSize(DType d) { return info(d).bytes; }
+/// The largest finite value of the type (of each part, for complex types).
+constexpr long double largestValue(DType d) { return info(d).largest; }
 
 constexpr bool isBool(DType d) { return d == DType::Bool; }
 constexpr bool isIntegral(DType d, bool includeBool = false) {

@@ -1,5 +1,7 @@
 #include "ops/vocabulary.h"
 
+#include "dtype/scalar_conversion.h"
+
 #include "ops/unit_dims.h"
 
 #include <algorithm>
@@ -118,13 +120,10 @@ DType dtypeOrWrapped(const Value &v) {
   return wrappedNumberDType(*v.numKind());
 }
 
-std::optional<RuleError> complexValueInto(const OpCall &c, std::string_view arg, DType d) {
-  if (!c.has(arg)) return std::nullopt;
-  const Value &v = c.arg(arg);
-  if (isComplex(d) || isBool(d) || !v.isNumber() || v.numKind() != NumKind::Complex) return std::nullopt;
-  auto z = v.complexValue();
-  if (!z || z->second == 0.0) return std::nullopt;
-  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg, v.str(),
+std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d, ComplexHalfParts parts) {
+  const DType into = d == DType::Complex32 && parts == ComplexHalfParts::AsFloat ? DType::Complex64 : d;
+  if (!c.has(arg) || !conversionOverflows(c.arg(arg), into)) return std::nullopt;
+  return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg, c.arg(arg).str(),
                  name(d));
 }
 

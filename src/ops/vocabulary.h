@@ -71,11 +71,17 @@ DTypeSet elementDTypes(const Value &list);
 /// The dtype of a tensor, or of a number as a wrapped scalar.
 DType dtypeOrWrapped(const Value &v);
 
-/// A known complex number argument `arg` with a non-zero imaginary part
-/// converted into a real, non-bool dtype `d` raises ("value cannot be
-/// converted to type float without overflow"): a value-dependent error, only
-/// when the value is known. nullopt when the op has no such argument.
-std::optional<RuleError> complexValueInto(const OpCall &c, std::string_view arg, DType d);
+/// The kernel converts number argument `arg` into dtype `d` (c10's checked
+/// conversion, dtype/scalar_conversion.h): a known value that does not fit
+/// (an imaginary part into a real type, 300 into uint8, -1e9 into float16)
+/// raises "value cannot be converted to type ... without overflow", a
+/// value-dependent error. nullopt when it fits, is unknown, or is absent.
+/// Into complex32 most kernels take the number as complex<float> (fill and
+/// full accept 70000); scalar_tensor, masked_fill and add/sub (alpha) write
+/// it as complex<half>.
+enum class ComplexHalfParts { AsFloat, AsHalf };
+std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d,
+                                           ComplexHalfParts parts = ComplexHalfParts::AsFloat);
 
 /// The values of an `int[]` argument (a single int counts as a one-element
 /// list); nullopt when its length or any element is unknown.

@@ -4,6 +4,7 @@
 #include "ops/notation.h"
 
 #include <c10/core/ScalarType.h>
+#include <cmath>
 #include <fmt/format.h>
 #include <torch/torch.h>
 
@@ -55,6 +56,24 @@ std::vector<Alternative> numberSweep() {
       {Value::complexNumber(1.5, 0.5), [] { return c10::IValue(c10::complex<double>(1.5, 0.5)); },
        "1.5+0.5j", "(1.5+0.5j)"},
   };
+}
+
+/// Sample spec "magnitudes": numbers at the edges of the dtypes' ranges, for
+/// rules that convert a Scalar into an element type (c10's checked
+/// conversion raises beyond the type: 300 into uint8, 70000 into float16,
+/// 3.395e38 into bfloat16 but not float32, NaN and -inf into any integer).
+std::vector<Alternative> magnitudeSweep() {
+  std::vector<Alternative> out;
+  for (int64_t i : {int64_t{300}, int64_t{-256}, int64_t{70000}})
+    out.push_back({Value::integer(i), [i] { return c10::IValue(i); }, std::to_string(i), std::to_string(i)});
+  const std::pair<double, const char *> floats[] = {{255.5, "255.5"},  {-0.5, "-0.5"},
+                                                    {1e39, "1e39"},     {3.395e38, "3.395e38"},
+                                                    {std::nan(""), "nan"}, {-INFINITY, "-inf"}};
+  for (const auto &[f, text] : floats) {
+    const std::string py = std::isnan(f) ? "float('nan')" : std::isinf(f) ? "float('-inf')" : text;
+    out.push_back({Value::floating(f), [f] { return c10::IValue(f); }, text, py});
+  }
+  return out;
 }
 
 std::vector<Alternative> dtypeSweep(bool optional) {
@@ -430,6 +449,8 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
       if (!alts) { space.error = arg.name + ": " + err; return space; }
       if (optional && (spec.empty() || spec == "sweep")) axis.alternatives.push_back(noneAlt());
       for (auto &a : *alts) axis.alternatives.push_back(std::move(a));
+    } else if (base.kind == K::Number && spec == "magnitudes") {
+      axis.alternatives = magnitudeSweep();
     } else if ((base.kind == K::Number) && (spec.empty() || spec == "sweep")) {
       if (optional) axis.alternatives.push_back(noneAlt());
       for (auto &a : numberSweep()) axis.alternatives.push_back(std::move(a));

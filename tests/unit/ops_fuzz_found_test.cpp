@@ -9,6 +9,29 @@
 namespace dtf::test {
 namespace {
 
+TEST(FuzzFound, NumbersThatDoNotFitTheKernelsType) {
+  // c10's checked conversion of a Scalar (value-dependent errors).
+  expectError(run("aten::addmm", {{"self", "float32:r2"}, {"mat1", "float32:r2"}, {"mat2", "float32:r2"}, {"alpha", "1j"}}));
+  expectTensor(run("aten::addmm", {{"self", "int64:r2"}, {"mat1", "int64:r2"}, {"mat2", "int64:r2"}, {"alpha", "2.5"}}), 0,
+               DType::Int64, 2);
+  // addmm converts in float32 for bfloat16, addmv in bfloat16 itself.
+  expectTensor(run("aten::addmm", {{"self", "bfloat16:r2"}, {"mat1", "bfloat16:r2"}, {"mat2", "bfloat16:r2"},
+                                   {"alpha", "3.395e38"}}), 0, DType::BFloat16, 2);
+  expectError(run("aten::addmv", {{"self", "bfloat16:r1"}, {"mat", "bfloat16:r2"}, {"vec", "bfloat16:r1"},
+                                  {"alpha", "3.395e38"}}));
+  // an attention mask filled with -1e9 in float16 raises; -inf fits
+  expectError(run("aten::masked_fill.Scalar", {{"self", "float16:r2"}, {"mask", "bool:r2"}, {"value", "-1e9"}}));
+  expectTensor(run("aten::masked_fill.Scalar", {{"self", "float16:r2"}, {"mask", "bool:r2"}, {"value", "-inf"}}), 0,
+               DType::Float16, 2);
+  expectError(run("aten::masked_fill.Scalar", {{"self", "int64:r2"}, {"mask", "bool:r2"}, {"value", "-inf"}}));
+  expectError(run("aten::full", {{"size", "[2]"}, {"fill_value", "300"}, {"dtype", "uint8"}}));
+  expectTensor(run("aten::full", {{"size", "[2]"}, {"fill_value", "-255"}, {"dtype", "uint8"}}), 0, DType::UInt8, 1);
+  expectError(run("aten::add.Tensor", {{"self", "uint8:r1"}, {"other", "uint8:r1"}, {"alpha", "256"}}));
+  expectError(run("aten::Int.Scalar", {{"a", "1.5+0.5j"}}));
+  expectError(run("aten::histc", {{"self", "float32:r1"}, {"max", "1j"}}));
+  expectError(run("aten::multi_margin_loss", {{"self", "float32:r2"}, {"target", "int64:r1"}, {"p", "3"}}));
+}
+
 TEST(FuzzFound, FeatureDropoutNeedsTwoDimsOnlyWhenItDraws) {
   // train=False, p == 0 or p == 1 return without drawing the feature noise.
   expectTensor(run("aten::feature_dropout", {{"input", "float16:r1"}, {"p", "0.5"}, {"train", "False"}}), 0,

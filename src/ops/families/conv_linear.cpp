@@ -77,8 +77,14 @@ RuleResult matmulRule(const OpCall &c) {
 /// resizes a self of at most 2 dims to the result (measured on 1.13).
 enum class AddmmForm { OutOfPlace, InPlace, InPlaceResizing };
 
+/// Which type the kernel converts beta and alpha into: the result's dtype
+/// (addmv, baddbmm), or its compute type (addmm, addbmm: float32 for a
+/// bfloat16 result, so 3.395e38 fits there and not in addmv's bfloat16).
+enum class AddmmFactors { InResultType, InComputeType };
+
 /// addmm-style: self (bias) and both matrices share one dtype.
-RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, AddmmForm form) {
+RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, AddmmForm form,
+                 AddmmFactors factors = AddmmFactors::InResultType) {
   return [=](const OpCall &c) -> RuleResult {
     if (auto e = requireSame(c, {mats[0], mats[1]})) return *e;
     DType d = c.dtype(mats[0]);
@@ -90,8 +96,25 @@ RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, Ad
       return c.semantic("Bad in-place call: self has {} dims, the result {}", *sr, rank);
     if (sr && form == AddmmForm::InPlaceResizing && *sr > rank)
       return c.semantic("self with {} dims cannot expand to the {}-D result", *sr, rank);
+    // c10's checked conversion of beta and alpha: a float factor is fine even
+    // for integers; an imaginary part, or a value beyond the type, is not.
+    const bool reduced = d == DType::Float16 || d == DType::BFloat16;
+    const DType into = factors == AddmmFactors::InComputeType && reduced ? DType::Float32 : d;
+    for (const char *factor : {"beta", "alpha"})
+      if (auto e = checkedConversion(c, factor, into)) return *e;
     return tensorOf(d, Rank::exact(rank));
   };
+}
+
+/// Samples for the conversion of alpha (value-dependent): magnitudes into
+/// the dtypes where they overflow differently; self and the matrices share
+/// the dtype (`shapes`: each tensor argument's shape).
+void withFactorSamples(Registry::Entry e, std::initializer_list<std::pair<const char *, const char *>> shapes) {
+  for (const char *d : {"uint8", "int16", "bfloat16", "float32", "complex64"}) {
+    std::map<std::string, std::string, std::less<>> v{{"alpha", "magnitudes"}};
+    for (const auto &[arg, shape] : shapes) v[arg] = std::string(d) + shape;
+    e.variant(std::move(v));
+  }
 }
 
 PromotionOperand operandOf(const Value &v) {
@@ -633,28 +656,37 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "sweep![2,2,2]"}, {"other", "sweep![2]"}});
   r.add("aten::linalg_matmul", fam, matmulRule).sample("self", "sweep![2,2]").sample("other", "sweep![2,2]");
 
-  r.add("aten::addmm", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]");
-  r.add("aten::addmm_", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::InPlace))
+  withFactorSamples(r.add("aten::addmm", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::OutOfPlace, AddmmFactors::InComputeType))
+      .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]"),
+      {{"self", "[2,2]"}, {"mat1", "[2,2]"}, {"mat2", "[2,2]"}});
+  withFactorSamples(r.add("aten::addmm_", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::InPlace, AddmmFactors::InComputeType))
       .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]")
-      .variant({{"self", "sweep![2]"}, {"mat1", "float32[2,2]"}, {"mat2", "float32[2,2]"}});
-  r.add("aten::addbmm", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::addbmm_", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::InPlaceResizing))
+      .variant({{"self", "sweep![2]"}, {"mat1", "float32[2,2]"}, {"mat2", "float32[2,2]"}}),
+      {{"self", "[2,2]"}, {"mat1", "[2,2]"}, {"mat2", "[2,2]"}});
+  withFactorSamples(r.add("aten::addbmm", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::OutOfPlace, AddmmFactors::InComputeType))
+      .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
+      {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  withFactorSamples(r.add("aten::addbmm_", fam,
+                          addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::InPlaceResizing, AddmmFactors::InComputeType))
       .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]")
       .variant({{"self", "sweep![2]"}, {"batch1", "sweep![1,2,2]"}, {"batch2", "float32[1,2,2]"}})
       .variant({{"self", "sweep![]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "sweep![1,2,2]"}})
-      .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}});
+      .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}}),
+      {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
   // baddbmm/addmv copy self into a result of the matrices' dtype: any self.
-  r.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace))
-      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]");
-  r.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]");
-  r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::InPlace))
+  withFactorSamples(r.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::OutOfPlace))
+      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
+      {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  withFactorSamples(r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace))
+      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
+      {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  withFactorSamples(r.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::OutOfPlace))
+      .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
+      {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
+  withFactorSamples(r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::InPlace))
       .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]")
-      .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}});
+      .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}}),
+      {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
 
   r.add("aten::linear", fam, linearRule)
       .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")

@@ -59,7 +59,7 @@ std::optional<RuleError> alphaCheck(const OpCall &c, DType r) {
     return c.semantic("float alpha {} for an integral {} result", alpha.str(), name(r));
   if (ak == NumKind::Complex && !isComplex(r))
     return c.semantic("complex alpha {} for a non-complex {} result", alpha.str(), name(r));
-  return std::nullopt;
+  return checkedConversion(c, "alpha", r, ComplexHalfParts::AsHalf); // into the result's dtype: not 256 into uint8
 }
 
 bool isBoolOperand(const Value &v) {
@@ -187,21 +187,6 @@ RuleFn inplace(RuleFn f, std::vector<std::string> others, bool castCheck = true)
 }
 
 
-/// The largest value of a real dtype (0 for the others): the upper clamp
-/// bound _add_relu takes from self's dtype.
-long double largestValue(DType d) {
-  switch (d) {
-  case DType::UInt8: return 255;
-  case DType::Int8: return 127;
-  case DType::Int16: return 32767;
-  case DType::Int32: return 2147483647.0L;
-  case DType::Int64: return 9223372036854775807.0L;
-  case DType::Float32: return std::numeric_limits<float>::max();
-  case DType::Float64: return std::numeric_limits<double>::max();
-  default: return 0;
-  }
-}
-
 /// _add_relu (TorchScript's FuseAddRelu pass; a CPU-only op in 1.13),
 /// measured on every dtype pair at rank 0 and 1 and every Scalar kind:
 ///  - the result is result_type(self, other), as add's (alpha unchecked: a
@@ -242,7 +227,7 @@ RuleFn addRelu(bool inPlaceForm) {
     }
     if (r == DType::Float16 || r == DType::BFloat16 || isComplex(r))
       return c.missingKernel("add_clamp_cpu has no kernel for the {} result", name(r));
-    if (auto e = complexValueInto(c, "alpha", r)) return *e;
+    if (auto e = checkedConversion(c, "alpha", r)) return *e;
     if (largestValue(s) > largestValue(r))
       return c.semantic("the clamp bound (the largest {}, from self) cannot be converted to the {} result without "
                         "overflow", name(s), name(r));
@@ -273,6 +258,9 @@ void registerElementwiseBinary(Registry &r) {
       // Broadcasting's size-1 facts: [2,1] with [1] stays [2,1], with [3] becomes [2,3].
       if (s + ov == "aten::add.Tensor")
         e.variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}}).variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}});
+      // alpha converted into the result's dtype (an int8 other promotes to self's, but for bool and uint8)
+      if (ov == std::string_view(".Tensor"))
+        e.variant({{"self", "sweep![2]"}, {"other", "int8[2]"}, {"alpha", "magnitudes"}});
     }
   }
   // add + relu fused by TorchScript (FuseAddRelu): see addRelu. (alpha is

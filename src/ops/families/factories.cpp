@@ -87,7 +87,7 @@ DType inferredFromNumber(NumKind k) {
 
 RuleResult full(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
-  if (auto e = complexValueInto(c, "fill_value", d)) return *e;
+  if (auto e = checkedConversion(c, "fill_value", d)) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -126,7 +126,7 @@ RuleFn withFill(RuleFn f) {
     RuleResult r = f(c);
     if (!r.ok()) return r;
     if (auto d = r.outputs()[0].dtype())
-      if (auto e = complexValueInto(c, "fill_value", *d)) return *e;
+      if (auto e = checkedConversion(c, "fill_value", *d)) return *e;
     return r;
   };
 }
@@ -139,7 +139,7 @@ RuleResult triIndices(const OpCall &c) {
 /// scalar_tensor: the default dtype whatever the number's kind.
 RuleResult scalarTensor(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
-  if (auto e = complexValueInto(c, "s", d)) return *e;
+  if (auto e = checkedConversion(c, "s", d, ComplexHalfParts::AsHalf)) return *e;
   return tensorOf(d, Rank::exact(0));
 }
 
@@ -282,7 +282,8 @@ void registerFactories(Registry &r) {
   r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
-  r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
+  r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})
+      .variant({{"size", "[2]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}});
   // The named-tensor overloads: a trace's `None` names/generator argument can resolve to
   // them (the tie is joined), and names never change the dtype.
   r.add("aten::zeros.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
@@ -293,7 +294,7 @@ void registerFactories(Registry &r) {
   r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
   r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
   r.add("aten::logspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
-  r.add("aten::scalar_tensor", fam, scalarTensor);
+  r.add("aten::scalar_tensor", fam, scalarTensor).variant({{"s", "magnitudes"}, {"dtype", "sweep"}});
   for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
                         "aten::bartlett_window", "aten::kaiser_window"})
     r.add(w, fam, window).sample("window_length", "4");
@@ -308,10 +309,12 @@ void registerFactories(Registry &r) {
   r.add("aten::kaiser_window.beta", fam, window)
       .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, keepingShape(likeSelf));
-  r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)));
+  r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)))
+      .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}});
   for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
     r.add(k, fam, sized(newLike)).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
-  r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}});
+  r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}})
+      .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}});
   r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");

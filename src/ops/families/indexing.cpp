@@ -137,7 +137,7 @@ RuleResult scatterSrc(const OpCall &c) {
 
 RuleResult scatterValue(const OpCall &c) {
   if (auto e = indexInt64(c, "index")) return *e;
-  if (auto e = complexValueInto(c, "value", c.dtype("self"))) return *e;
+  if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
 
@@ -203,7 +203,8 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
     r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
-        .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}});
+        .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}})
+        .variant({{"index", "int64[2,2]=0"}, {"value", "magnitudes"}});
   for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
     r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
@@ -244,9 +245,11 @@ void registerIndexing(Registry &r) {
        if (auto e = indexInt64(c, "index")) return *e;
        if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
          return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
+       if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
-      .variant({{"index", "int64[1]=0"}, {"value", "sweep"}});
+      .variant({{"index", "int64[1]=0"}, {"value", "sweep"}})
+      .variant({{"index", "int64[1]=0"}, {"value", "magnitudes"}});
   for (const char *k : {"aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor"})
     r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;

@@ -152,8 +152,8 @@ RuleResult matrixPower(const OpCall &c) {
 /// plus self broadcast to it (self at most 2-D); promote_types of all three
 /// (no result_type tiers: a 0-dim float64 self makes a float64 result).
 /// beta and alpha: bool only for a bool result, no float or complex factor
-/// for an integral one, a complex factor into a real one only without an
-/// imaginary part.
+/// for an integral one, and each must fit the result's dtype (no imaginary
+/// part into a real one, no 1e39 into complex64).
 RuleResult addr(const OpCall &c) {
   for (const char *v : {"vec1", "vec2"})
     if (auto k = c.rank(v).value(); k && *k != 1) return c.semantic("expected 1-D argument {}, but got {}-D", v, *k);
@@ -166,8 +166,7 @@ RuleResult addr(const OpCall &c) {
       return c.semantic("boolean {} is only supported for a bool result, not {}", factor, name(d));
     if ((k == NumKind::Float || k == NumKind::Complex) && !isFloating(d) && !isComplex(d))
       return c.semantic("for integral input tensors, argument {} must not be a floating point number", factor);
-    if (k == NumKind::Complex && !isComplex(d))
-      if (auto e = complexValueInto(c, factor, d)) return *e;
+    if (auto e = checkedConversion(c, factor, d)) return *e;
   }
   if (d == DType::Complex32) return c.missingKernel("\"addr_cpu\" not implemented for ComplexHalf");
   return tensorOf(d, Rank::exact(2));
@@ -424,7 +423,8 @@ void registerLinalg(Registry &r) {
         .variant({{"self", "sweep![3,1,1]=2"}, {"n", "-1"}});
   r.add("aten::addr", f, addr)
       .sample("self", "sweep[2,3]").sample("vec1", "sweep![2]").sample("vec2", "sweep![3]")
-      .variant({{"self", "sweep[3]"}, {"vec1", "sweep![2]"}, {"vec2", "sweep![3]"}});
+      .variant({{"self", "sweep[3]"}, {"vec1", "sweep![2]"}, {"vec2", "sweep![3]"}})
+      .variant({{"self", "sweep![2,3]"}, {"vec1", "bool[2]"}, {"vec2", "bool[3]"}, {"alpha", "magnitudes"}});
   // addr_: the outer product is written into self, which must be 2-D.
   r.add("aten::addr_", f, inPlace([](const OpCall &c) -> RuleResult {
      if (auto k = c.rank("self").value(); k && *k != 2)

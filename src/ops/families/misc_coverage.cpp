@@ -220,25 +220,25 @@ void registerMiscCoverage(Registry &r) {
   for (const char *op : {"aten::igamma_", "aten::igammac_"})
     r.add(op, "misc.igamma", inPlace(igamma, {{"other"}}));
   // fill_diagonal_(self, fill_value, wrap): self's dtype; at least 2-D (all
-  // dims equal beyond 2); a complex value with an imaginary part does not fit
-  // a real self (value-dependent).
+  // dims equal beyond 2); the value must fit self's dtype (value-dependent).
   r.add("aten::fill_diagonal_", "misc.fill_diagonal", [](const OpCall &c) -> RuleResult {
      DType d = c.dtype("self");
      Rank rk = c.rank("self");
      if (auto n = rk.value(); n && *n < 2) return c.semantic("fill_diagonal_: dimensions must be larger than 1, got {}", *n);
-     if (auto z = c.arg("fill_value").complexValue(); z && z->second != 0 && !isComplex(d) && !isBool(d))
-       return c.error(ErrorKind::ValueDependent, "value ({}+{}j) cannot be converted to {} without overflow", z->first,
-                      z->second, name(d));
+     if (auto e = checkedConversion(c, "fill_value", d)) return *e;
      return tensorOf(d, rk);
    })
       .sample("self", "sweep![2,2]")
       .variant({{"self", "sweep![2,2,2]"}})
+      .variant({{"self", "sweep![2,2]"}, {"fill_value", "magnitudes"}})
       .variant({{"self", "sweep![3]"}})
       .variant({{"self", "sweep![2,2]"}, {"wrap", "True"}});
   // histc: a 1-D histogram of self's dtype; floating only (integral, bool
   // and complex CPU kernels are missing; CUDA has integral ones).
   r.add("aten::histc", "misc.histc", [](const OpCall &c) -> RuleResult {
     DType d = c.dtype("self");
+    for (const char *bound : {"min", "max"}) // converted to double before anything else
+      if (auto e = checkedConversion(c, bound, DType::Float64)) return *e;
     auto lo = c.arg("min").floatValue(), hi = c.arg("max").floatValue();
     if (lo && hi && *lo > *hi) return c.semantic("torch.histc: max must be larger than min");
     if (!isFloating(d)) return c.missingKernel("no histc kernel for {}", name(d));

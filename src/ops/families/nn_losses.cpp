@@ -9,6 +9,8 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -378,6 +380,9 @@ void registerNnLosses(Registry &r) {
       auto sr = c.rank("self").value();
       Rank elem = sr ? Rank::exact(std::max(*sr - 1, 0)) : Rank::top(); // one loss per sample
       if (!label) {
+        if (auto e = checkedConversion(c, "p", DType::Int32)) return *e; // p.toInt() (a C++ int), before any check
+        if (auto p = c.arg("p").floatValue(); p && std::trunc(*p) != 1 && std::trunc(*p) != 2)
+          return c.semantic("only p == 1 and p == 2 supported, got {}", c.arg("p").str());
         if (sr && *sr > 2)
           return c.semantic("Expected non-empty vector or matrix with optional 0-dim batch size, but got a {}-D self", *sr);
         auto tr = c.rank("target").value();
@@ -385,6 +390,8 @@ void registerNnLosses(Registry &r) {
       }
       Rank out = lossRank(c, elem);
       if (d != DType::Float32 && d != DType::Float64) return Value::tensor(DTypeSet::all(), out);
+      if (!label)
+        if (auto e = checkedConversion(c, "margin", d)) return *e; // margin.to<scalar_t>() in the kernel
       if (c.dtype("target") != DType::Int64)
         return c.semantic("expected scalar type Long but found {}", name(c.dtype("target")));
       if (!label && c.arg("weight").isTensor() && c.dtype("weight") != d) return Value::tensor(DTypeSet::all(), out);
@@ -397,7 +404,9 @@ void registerNnLosses(Registry &r) {
       .variant({{"self", "sweep![3]"}, {"target", "sweep![1]=0"}, {"weight", "None"}, {"reduction", "0"}})
       .variant({{"self", "sweep![]"}, {"target", "int64[1]=0"}, {"weight", "None"}, {"reduction", "0"}})
       .variant({{"self", "sweep![1,3]"}, {"target", "int64[]=0"}, {"weight", "None"}, {"reduction", "0"}})
-      .variant({{"self", "float32[2,3,1]"}, {"target", "int64[2]=0"}, {"weight", "None"}});
+      .variant({{"self", "float32[2,3,1]"}, {"target", "int64[2]=0"}, {"weight", "None"}})
+      .variant({{"self", "sweep![2,3]"}, {"target", "int64[2]=0"}, {"margin", "magnitudes"}})
+      .variant({{"self", "float32[2,3]"}, {"target", "int64[2]=0"}, {"p", "magnitudes"}});
   r.add("aten::multilabel_margin_loss", loss, marginLoss(true))
       .sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").variant({{"reduction", "0"}});
   // ctc_loss: float32/float64 log-probabilities (T, N, C) or unbatched (T, C),

@@ -330,7 +330,14 @@ void registerPythonScalarOps(Registry &reg) {
     r.add(k, fam, kindOnly(NumKind::Complex));
 
   // Always-int results.
-  for (const char *k : {"aten::gcd.int", "aten::Int.Scalar", "aten::Int.bool",
+  // Int.Scalar converts a complex through c10's checked conversion: (2+0j)
+  // is 2, an imaginary part raises "value cannot be converted to type int".
+  r.add("aten::Int.Scalar", fam, [](const OpCall &c) -> RuleResult {
+    if (auto z = c[0].complexValue(); z && z->second != 0.0)
+      return c.error(ErrorKind::ValueDependent, "{} cannot be converted to type int without overflow", c[0].str());
+    return Value::number(NumKind::Int);
+  });
+  for (const char *k : {"aten::gcd.int", "aten::Int.bool",
                         "aten::Int.float", "aten::Int.str", "aten::Int.Tensor", "aten::__and__.int",
                         "aten::__or__.int", "aten::__xor__.int", "aten::__lshift__.int",
                         "aten::__rshift__.int", "prim::abs.int"})

@@ -707,10 +707,12 @@ void registerReductions(Registry &r) {
        return c.semantic("segment_reduce: either lengths or offsets must be defined");
      if (!isFloating(d)) return c.missingKernel("no segment_reduce kernel for {}", name(d));
      if (c.rank("data") == Rank::exact(0)) return c.semantic("segment_reduce: data must have at least one dimension");
+     if (auto e = checkedConversion(c, "initial", d)) return *e; // converted to data's dtype in the kernel
      return tensorOf(d, c.rank("data"));
    }).sample("data", "sweep[4]").sample("reduce", "'sum'").sample("lengths", "int64[2]=2").sample("offsets", "None")
       .sample("indices", "None")
-      .variant({{"data", "sweep![4,3]"}, {"reduce", "'max'"}, {"lengths", "int32[2]=2"}, {"offsets", "None"}, {"indices", "None"}});
+      .variant({{"data", "sweep![4,3]"}, {"reduce", "'max'"}, {"lengths", "int32[2]=2"}, {"offsets", "None"}, {"indices", "None"}})
+      .variant({{"data", "sweep![4]"}, {"initial", "magnitudes"}});
   add("aten::count_nonzero", countNonzero).variant({{"dim", "0"}});
   add("aten::count_nonzero.dim_IntList", countNonzero).sample("dim", "[0]");
   // order statistics: values keep the dtype, indices are int64

@@ -61,7 +61,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     DType self = c.dtype("self");
     if (floatingKeepsSelf && isFloating(self)) {
       for (const char *b : {"min", "max"})
-        if (auto e = complexValueInto(c, b, self)) return *e;
+        if (auto e = checkedConversion(c, b, self)) return *e;
       return withBroadcastUnitDims(c, tensorOf(self, c.rank("self")), {"self"});
     }
     std::vector<PromotionOperand> ops;
@@ -86,6 +86,8 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     bool oneTensorBound = tensorBounds && (minNone || maxNone);
     if (isBool(r) && !oneTensorBound)
       return c.semantic("clamp is not implemented for bool");
+    for (const char *b : {"min", "max"}) // number bounds are converted into the result's dtype
+      if (auto e = checkedConversion(c, b, r)) return *e;
     std::vector<std::string> shaped{"self"}; // what broadcasts into the result (numbers as 0-dim)
     if (!minNone) shaped.emplace_back("min");
     if (!maxNone) shaped.emplace_back("max");
@@ -99,7 +101,7 @@ RuleResult maskedFill(const OpCall &c) {
   const Value &v = c.arg("value");
   if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
     return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
-  if (auto e = complexValueInto(c, "value", c.dtype("self"))) return *e;
+  if (auto e = checkedConversion(c, "value", c.dtype("self"), ComplexHalfParts::AsHalf)) return *e;
   return withBroadcastUnitDims(c, tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
@@ -117,7 +119,7 @@ RuleResult lerp(const OpCall &c) {
   if (w.isTensor() && *w.dtype() != a)
     return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
-  if (auto e = complexValueInto(c, "weight", a)) return *e;
+  if (auto e = checkedConversion(c, "weight", a)) return *e;
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
 }
 
@@ -128,7 +130,9 @@ RuleFn addc(bool isDiv) {
                         s(c, "tensor1"), s(c, "tensor2"));
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
-    if (auto e = complexValueInto(c, "value", r)) return *e;
+    // value is converted in the compute type (float32 for a bfloat16 result)
+    if (auto e = checkedConversion(c, "value", r == DType::BFloat16 || r == DType::Float16 ? DType::Float32 : r))
+      return *e;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"})), {"self", "tensor1", "tensor2"});
   };
 }
@@ -145,7 +149,8 @@ void registerTernary(Registry &r) {
     std::string b = std::string("aten::") + n;
     // (size-1 facts: a [2,1] self keeps its 1, broadcast with a [3] bound it becomes 3)
     r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
-        .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}});
+        .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}})
+        .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "None"}});
     r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "float32[3]"}, {"max", "None"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "int64[1]"}, {"max", "None"}});
@@ -156,15 +161,15 @@ void registerTernary(Registry &r) {
   }
   for (const char *n : {"clamp_min", "clamp_max"}) {
     std::string b = std::string("aten::") + n;
-    r.add(b, "clamp", clampRule(false));
+    r.add(b, "clamp", clampRule(false)).variant({{"self", "sweep![2]"}, {n[7] == 'i' ? "min" : "max", "magnitudes"}});
     r.add(b + ".Tensor", "clamp", clampRule(true));
     r.add(b + "_", "clamp", inPlace(clampRule(false)));
     r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{n[7] == 'i' ? "min" : "max"}}));
   }
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
-    r.add(std::string("aten::masked_fill") + ov, "masked", maskedFill)
-        .sample("mask", "sweep");
+    Registry::Entry e = r.add(std::string("aten::masked_fill") + ov, "masked", maskedFill).sample("mask", "sweep");
+    if (ov == std::string_view(".Scalar")) e.variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
     r.add(std::string("aten::masked_fill_") + ov, "masked",
           inPlace(maskedFill, {{"mask"}, /*castToSelf=*/false}));
   }
@@ -178,8 +183,11 @@ void registerTernary(Registry &r) {
     r.add(std::string("aten::lerp_") + ov, "lerp", inPlace(lerp, {{"end", "weight"}, false}));
   }
 
-  r.add("aten::addcmul", "addc", addc(false));
-  r.add("aten::addcmul_", "addc", inPlace(addc(false), {{"tensor1", "tensor2"}}));
+  // (bool tensors promote to self's dtype: the value is converted into it)
+  const std::map<std::string, std::string, std::less<>> magnitudes{
+      {"self", "sweep![2]"}, {"tensor1", "bool[2]"}, {"tensor2", "bool[2]"}, {"value", "magnitudes"}};
+  r.add("aten::addcmul", "addc", addc(false)).variant(magnitudes);
+  r.add("aten::addcmul_", "addc", inPlace(addc(false), {{"tensor1", "tensor2"}})).variant(magnitudes);
   r.add("aten::addcdiv", "addc", addc(true));
   r.add("aten::addcdiv_", "addc", inPlace(addc(true), {{"tensor1", "tensor2"}}));
 }

@@ -147,17 +147,14 @@ void registerUnaryPreserving(Registry &reg) {
     r.add(std::string("aten::") + n, ident, id);
   for (const char *n : {"conj_physical_", "detach_", "zero_"}) r.add(std::string("aten::") + n, ident, id);
 
-  // fill: self's dtype. A complex value with a non-zero imaginary part into
-  // a non-complex, non-bool tensor raises (value-dependent: 1+0j is fine).
+  // fill: self's dtype. The value must fit it (value-dependent: 1+0j and
+  // 255 fill uint8, 1j and 256 raise).
   RuleFn fillScalar = [](const OpCall &c) -> RuleResult {
-    if (auto z = c.arg("value").complexValue(); z && z->second != 0 && !isComplex(c.dtype("self")) &&
-        !isBool(c.dtype("self")))
-      return c.error(ErrorKind::ValueDependent, "value ({}+{}j) cannot be converted to {} without overflow", z->first,
-                     z->second, name(c.dtype("self")));
+    if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
-  r.add("aten::fill.Scalar", ident, fillScalar);
-  r.add("aten::fill_.Scalar", ident, fillScalar);
+  for (const char *k : {"aten::fill.Scalar", "aten::fill_.Scalar"})
+    r.add(k, ident, fillScalar).variant({{"self", "sweep![2]"}, {"value", "magnitudes"}});
   r.add("aten::fill.Tensor", ident, fillTensorRule());
   r.add("aten::fill_.Tensor", ident, fillTensorRule());
   // copy: any src dtype is cast to self's (complex -> real drops imag).
