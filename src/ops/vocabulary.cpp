@@ -120,6 +120,11 @@ DType dtypeOrWrapped(const Value &v) {
   return wrappedNumberDType(*v.numKind());
 }
 
+DType computeType(DType d) {
+  if (d == DType::Float16 || d == DType::BFloat16) return DType::Float32;
+  return d == DType::Complex32 ? DType::Complex64 : d;
+}
+
 std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d, ComplexHalfParts parts) {
   const DType into = d == DType::Complex32 && parts == ComplexHalfParts::AsFloat ? DType::Complex64 : d;
   if (!c.has(arg) || !conversionOverflows(c.arg(arg), into)) return std::nullopt;

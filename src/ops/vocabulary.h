@@ -77,9 +77,13 @@ DType dtypeOrWrapped(const Value &v);
 /// raises "value cannot be converted to type ... without overflow", a
 /// value-dependent error. nullopt when it fits, is unknown, or is absent.
 /// Into complex32 most kernels take the number as complex<float> (fill and
-/// full accept 70000); scalar_tensor, masked_fill and add/sub (alpha) write
-/// it as complex<half>.
+/// full accept 70000); scalar_tensor, masked_fill, where and add/sub (alpha)
+/// write it as complex<half>.
 enum class ComplexHalfParts { AsFloat, AsHalf };
+/// The type a CPU kernel computes a `d` result in (at::opmath_type): float32
+/// for float16 and bfloat16 results, complex64 for complex32, `d` otherwise.
+/// Kernels that convert their Scalars there accept 3.395e38 for a bfloat16 result.
+DType computeType(DType d);
 std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d,
                                            ComplexHalfParts parts = ComplexHalfParts::AsFloat);
 

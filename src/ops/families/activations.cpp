@@ -62,7 +62,7 @@ RuleFn logSigmoid(int numResults) {
 /// softshrink: lambd must not be negative.
 RuleFn softshrink() {
   return [](const OpCall &c) -> RuleResult {
-    if (auto l = c.arg("lambd").floatValue(); l && *l < 0)
+    if (auto l = c.arg("lambd").floatValue(); l && !(*l >= 0)) // NaN too
       return c.error(ErrorKind::ValueDependent, "lambda must be greater or equal to 0, but found to be {}", *l);
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
@@ -92,7 +92,7 @@ RuleFn prelu() {
 /// rrelu bounds: lower <= upper when both are known.
 std::optional<RuleError> checkRReLUBounds(const OpCall &c) {
   auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue();
-  if (lo && hi && *lo > *hi)
+  if (lo && hi && !(*lo <= *hi)) // a NaN bound too
     return c.error(ErrorKind::ValueDependent,
                    "lower bound should be less than or equal to the upper bound ({} > {})", *lo, *hi);
   return std::nullopt;
@@ -206,17 +206,37 @@ RuleFn rreluWithNoiseBackward() {
   };
 }
 
-/// `fn`, but a known complex Scalar among `args` with a non-zero imaginary
-/// part raises "value cannot be converted to type ... without overflow"
-/// when PyTorch converts it to a real type: always (`alwaysReal`: the op
-/// reads it as a double), or when self is not complex.
-RuleFn realScalars(RuleFn fn, std::vector<std::string> args, bool alwaysReal = false) {
-  return [fn = std::move(fn), args = std::move(args), alwaysReal](const OpCall &c) -> RuleResult {
-    if (alwaysReal || !isComplex(c.dtype("self")))
-      for (const std::string &a : args)
-        if (auto z = c.arg(a).complexValue(); z && z->second != 0)
-          return c.error(ErrorKind::ValueDependent, "{} = ({}+{}j) cannot be converted to a real type without overflow",
-                         a, z->first, z->second);
+/// What an activation's kernel converts its Scalars into (measured with
+/// values at the types' limits: 3.395e38 fits a bfloat16 elu, not a
+/// bfloat16 threshold).
+enum class ScalarsInto {
+  ComputeType,     ///< self's compute type (elu, leaky_relu, softplus)
+  SelfType,        ///< self's own dtype (threshold, hardshrink)
+  /// the compute type of self's real part, a double for a bool or integral
+  /// self: no imaginary part even for complex self (celu, softshrink, rrelu)
+  RealComputeType,
+  ImaginaryOnly,   ///< only an imaginary part into a real self is predicted (hardtanh: clamp's own path)
+};
+
+DType scalarTarget(ScalarsInto into, DType self) {
+  switch (into) {
+  case ScalarsInto::ComputeType: return computeType(self);
+  case ScalarsInto::SelfType: return self;
+  case ScalarsInto::RealComputeType:
+    return isFloating(self) || isComplex(self) ? computeType(toRealValueType(self)) : DType::Float64;
+  case ScalarsInto::ImaginaryOnly: break;
+  }
+  return isComplex(self) ? DType::Complex128 : DType::Float64;
+}
+
+/// `fn`, but the Scalars `args` are converted (c10's checked conversion): a
+/// known value that does not fit raises "value cannot be converted to type
+/// ... without overflow".
+RuleFn convertedScalars(RuleFn fn, std::vector<std::string> args, ScalarsInto into) {
+  return [fn = std::move(fn), args = std::move(args), into](const OpCall &c) -> RuleResult {
+    const DType target = scalarTarget(into, c.dtype("self"));
+    for (const std::string &a : args)
+      if (auto e = checkedConversion(c, a, target)) return *e;
     return fn(c);
   };
 }
@@ -226,13 +246,15 @@ RuleFn realScalars(RuleFn fn, std::vector<std::string> args, bool alwaysReal = f
 void registerActivations(Registry &r) {
   const std::string fam = "nn.activation";
   RuleFn id = sameAs("self");
-  // Register `name` and `name_` (when it exists), with real-only samples for
-  // the Scalar arguments `scalars`.
+  // Register `name` and `name_` (when it exists); the Scalar arguments
+  // `scalars` are converted (realScalars) and sampled at the types' limits too.
   auto add = [&](const std::string &n, const RuleFn &f, std::vector<std::string> scalars = {},
-                 bool withInPlace = true, bool alwaysReal = false) {
-    RuleFn g = scalars.empty() ? f : realScalars(f, scalars, alwaysReal);
+                 bool withInPlace = true, ScalarsInto into = ScalarsInto::ComputeType) {
+    RuleFn g = scalars.empty() ? f : convertedScalars(f, scalars, into);
     bool shapeKept = n != "glu" && n != "log_sigmoid_forward"; // glu halves a dim
-    r.add("aten::" + n, fam, shapeKept ? keepingShape(g) : g);
+    Registry::Entry e = r.add("aten::" + n, fam, shapeKept ? keepingShape(g) : g);
+    if (into != ScalarsInto::ImaginaryOnly)
+      for (const std::string &s : scalars) e.variant({{"self", "sweep![2]"}, {s, "magnitudes"}});
     if (withInPlace) r.add("aten::" + n + "_", fam, keepingShape(inPlace(g)));
   };
 
@@ -245,17 +267,17 @@ void registerActivations(Registry &r) {
         if (auto x = c.arg(n).floatValue(); x && *x < 0)
           return c.semantic("cannot do hardtanh on an unsigned type with negative limits");
     return clamp(c);
-  }, {"min_val", "max_val"});
+  }, {"min_val", "max_val"}, true, ScalarsInto::ImaginaryOnly);
 
   // Self's dtype for every input (CPU kernels are floating-only: gaps).
   add("leaky_relu", id, {"negative_slope"});
   add("elu", id, {"alpha", "scale", "input_scale"});
-  add("celu", id, {"alpha"}, true, /*alwaysReal=*/true);
-  add("threshold", id, {"threshold", "value"});
+  add("celu", id, {"alpha"}, true, ScalarsInto::RealComputeType);
+  add("threshold", id, {"threshold", "value"}, true, ScalarsInto::SelfType);
   for (const char *n : {"hardsigmoid", "silu", "gelu", "mish", "selu"}) add(n, id);
   add("softplus", id, {"beta", "threshold"}, false);
-  add("hardshrink", id, {"lambd"}, false);
-  add("softshrink", softshrink(), {"lambd"}, false, /*alwaysReal=*/true);
+  add("hardshrink", id, {"lambd"}, false, ScalarsInto::SelfType);
+  add("softshrink", softshrink(), {"lambd"}, false, ScalarsInto::RealComputeType);
   add("hardswish", sameRejectingComplex());
 
   add("log_sigmoid", logSigmoid(1), {}, false);
@@ -263,8 +285,8 @@ void registerActivations(Registry &r) {
   add("glu", glu(), {}, false);
   r.add("aten::prelu", fam, prelu()).sample("weight", "sweep[1]");
 
-  add("rrelu", rrelu(false), {"lower", "upper"}, true, /*alwaysReal=*/true);
-  RuleFn withNoise = realScalars(rrelu(true), {"lower", "upper"}, /*alwaysReal=*/true);
+  add("rrelu", rrelu(false), {"lower", "upper"}, true, ScalarsInto::RealComputeType);
+  RuleFn withNoise = convertedScalars(rrelu(true), {"lower", "upper"}, ScalarsInto::RealComputeType);
   r.add("aten::rrelu_with_noise", fam, withNoise).variant({{"training", "True"}});
   r.add("aten::rrelu_with_noise_", fam, inPlace(withNoise)).variant({{"training", "True"}});
 

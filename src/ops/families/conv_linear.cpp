@@ -98,8 +98,7 @@ RuleFn addmmLike(std::vector<std::string> mats, int rank, bool selfMustMatch, Ad
       return c.semantic("self with {} dims cannot expand to the {}-D result", *sr, rank);
     // c10's checked conversion of beta and alpha: a float factor is fine even
     // for integers; an imaginary part, or a value beyond the type, is not.
-    const bool reduced = d == DType::Float16 || d == DType::BFloat16;
-    const DType into = factors == AddmmFactors::InComputeType && reduced ? DType::Float32 : d;
+    const DType into = factors == AddmmFactors::InComputeType ? computeType(d) : d;
     for (const char *factor : {"beta", "alpha"})
       if (auto e = checkedConversion(c, factor, into)) return *e;
     return tensorOf(d, Rank::exact(rank));

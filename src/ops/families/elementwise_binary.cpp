@@ -120,6 +120,10 @@ RuleFn powRule() {
                        "integers to negative integer powers are not allowed ({} ** {})",
                        argStr(c, base), *v);
     }
+    // A number exponent is converted into an integral or 16-bit floating
+    // result (300 into uint8 raises); float32/64 and complex kernels take it as a double.
+    if (e.isNumber() && c.arg(base).isTensor() && (isIntegral(r) || elementSize(r) == 2))
+      if (auto err = checkedConversion(c, exp, r)) return *err;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {base, exp})), {base, exp});
   };
 }
@@ -266,7 +270,8 @@ void registerElementwiseBinary(Registry &r) {
   // add + relu fused by TorchScript (FuseAddRelu): see addRelu. (alpha is
   // swept over every Python number kind by default.)
   r.add("aten::_add_relu.Tensor", "binary.add_relu", addRelu(false))
-      .variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}, {"alpha", "1"}});
+      .variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}, {"alpha", "1"}})
+      .variant({{"self", "sweep![2]"}, {"other", "int8[2]"}, {"alpha", "magnitudes"}});
   r.add("aten::_add_relu.Scalar", "binary.add_relu", addRelu(false));
   r.add("aten::_add_relu_.Tensor", "binary.add_relu", addRelu(true))
       .variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}, {"alpha", "1"}});
@@ -366,7 +371,8 @@ void registerElementwiseBinary(Registry &r) {
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});
-  op("aten::pow.Tensor_Scalar", "binary.pow", powRule(), "aten::pow_.Scalar", {"exponent"});
+  op("aten::pow.Tensor_Scalar", "binary.pow", powRule(), "aten::pow_.Scalar", {"exponent"})
+      .variant({{"self", "sweep![2]"}, {"exponent", "magnitudes"}});
   r.add("aten::pow.Scalar", "binary.pow", powRule());
   r.add("aten::float_power.Tensor_Tensor", "binary.float_power", floatPower());
   r.add("aten::float_power.Tensor_Scalar", "binary.float_power", floatPower());

@@ -34,6 +34,8 @@ RuleResult where(const OpCall &c) {
   if (cond != DType::Bool && cond != DType::UInt8)
     return c.semantic("condition must be a bool tensor, not {}", name(cond));
   DType r = promoteArgs(c, {"self", "other"});
+  for (const char *n : {"self", "other"}) // a number operand is converted into the result's dtype
+    if (auto e = checkedConversion(c, n, r, ComplexHalfParts::AsHalf)) return *e;
   return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"condition", "self", "other"})), {"condition", "self", "other"});
 }
 
@@ -119,7 +121,7 @@ RuleResult lerp(const OpCall &c) {
   if (w.isTensor() && *w.dtype() != a)
     return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
-  if (auto e = checkedConversion(c, "weight", a)) return *e;
+  if (auto e = checkedConversion(c, "weight", computeType(a))) return *e;
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
 }
 
@@ -130,9 +132,7 @@ RuleFn addc(bool isDiv) {
                         s(c, "tensor1"), s(c, "tensor2"));
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
-    // value is converted in the compute type (float32 for a bfloat16 result)
-    if (auto e = checkedConversion(c, "value", r == DType::BFloat16 || r == DType::Float16 ? DType::Float32 : r))
-      return *e;
+    if (auto e = checkedConversion(c, "value", computeType(r))) return *e;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"})), {"self", "tensor1", "tensor2"});
   };
 }
@@ -140,9 +140,12 @@ RuleFn addc(bool isDiv) {
 } // namespace
 
 void registerTernary(Registry &r) {
-  for (const char *k : {"aten::where.self", "aten::where.ScalarSelf", "aten::where.ScalarOther",
-                        "aten::where.Scalar"})
-    r.add(k, "where", where);
+  r.add("aten::where.self", "where", where);
+  r.add("aten::where.Scalar", "where", where);
+  r.add("aten::where.ScalarOther", "where", where)
+      .variant({{"condition", "bool[2]"}, {"self", "sweep![2]"}, {"other", "magnitudes"}});
+  r.add("aten::where.ScalarSelf", "where", where)
+      .variant({{"condition", "bool[2]"}, {"self", "magnitudes"}, {"other", "sweep![2]"}});
   r.add("aten::where", "where", whereNonzero);
 
   for (const char *n : {"clamp", "clip"}) {
@@ -179,8 +182,11 @@ void registerTernary(Registry &r) {
       .sample("mask", "bool[2]=0");
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
-    r.add(std::string("aten::lerp") + ov, "lerp", lerp);
+    Registry::Entry e = r.add(std::string("aten::lerp") + ov, "lerp", lerp);
     r.add(std::string("aten::lerp_") + ov, "lerp", inPlace(lerp, {{"end", "weight"}, false}));
+    if (ov == std::string_view(".Scalar")) // the weight is converted: magnitudes per floating dtype
+      for (const char *d : {"float16[2]", "bfloat16[2]", "float32[2]", "complex64[2]"})
+        e.variant({{"self", d}, {"end", d}, {"weight", "magnitudes"}});
   }
 
   // (bool tensors promote to self's dtype: the value is converted into it)
