@@ -77,8 +77,8 @@ DType dtypeOrWrapped(const Value &v);
 /// raises "value cannot be converted to type ... without overflow", a
 /// value-dependent error. nullopt when it fits, is unknown, or is absent.
 /// Into complex32 most kernels take the number as complex<float> (fill and
-/// full accept 70000); scalar_tensor, masked_fill, where and add/sub (alpha)
-/// write it as complex<half>.
+/// full accept 70000); scalar_tensor, masked_fill, where, add/sub (alpha)
+/// and a fill of a 0-dim tensor write it as complex<half>.
 enum class ComplexHalfParts { AsFloat, AsHalf };
 /// The type a CPU kernel computes a `d` result in (at::opmath_type): float32
 /// for float16 and bfloat16 results, complex64 for complex32, `d` otherwise.
@@ -86,6 +86,12 @@ enum class ComplexHalfParts { AsFloat, AsHalf };
 DType computeType(DType d);
 std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d,
                                            ComplexHalfParts parts = ComplexHalfParts::AsFloat);
+/// How fill_ writes into a tensor of rank `r`: one element of a 0-dim tensor
+/// directly (complex<half>), others through the kernel (an unknown rank is
+/// read as the kernel's).
+inline ComplexHalfParts fillParts(Rank r) {
+  return r == Rank::exact(0) ? ComplexHalfParts::AsHalf : ComplexHalfParts::AsFloat;
+}
 
 /// The values of an `int[]` argument (a single int counts as a one-element
 /// list); nullopt when its length or any element is unknown.

@@ -32,6 +32,44 @@ TEST(FuzzFound, NumbersThatDoNotFitTheKernelsType) {
   expectError(run("aten::multi_margin_loss", {{"self", "float32:r2"}, {"target", "int64:r1"}, {"p", "3"}}));
 }
 
+TEST(FuzzFound, ValueChecksOfKnownNumbers) {
+  // arange/range bounds (ATen's checks, in the accumulate type)
+  expectError(run("aten::arange.start", {{"start", "5"}, {"end", "0"}}));
+  expectError(run("aten::arange.start_step", {{"start", "0"}, {"end", "5"}, {"step", "0"}}));
+  expectError(run("aten::arange", {{"end", "nan"}}));
+  expectError(run("aten::arange", {{"end", "-0.5"}}));
+  expectTensor(run("aten::arange", {{"end", "-0.5"}, {"dtype", "int64"}}), 0, DType::Int64, 1); // truncated to 0: empty
+  expectTensor(run("aten::arange.start_step", {{"start", "5"}, {"end", "0"}, {"step", "-1"}}), 0, DType::Int64, 1);
+  expectError(run("aten::range", {{"start", "5"}, {"end", "0"}}));
+  expectError(run("aten::linspace", {{"start", "0"}, {"end", "1"}, {"steps", "-1"}}));
+  // an integral result divided by a number that is zero in its width
+  expectError(run("aten::floor_divide.Scalar", {{"self", "int64:r1"}, {"other", "0"}}));
+  expectError(run("aten::remainder.Scalar", {{"self", "uint8:r1"}, {"other", "256"}}));
+  expectTensor(run("aten::remainder.Scalar", {{"self", "int32:r1"}, {"other", "256"}}), 0, DType::Int32, 1);
+  expectTensor(run("aten::fmod.Scalar", {{"self", "float32:r1"}, {"other", "0"}}), 0, DType::Float32, 1);
+  // Python numbers: float division by zero is inf, integer floordiv/remainder raise (or crash libtorch)
+  EXPECT_EQ(run("aten::div.int", {{"a", "5"}, {"b", "0"}}).status, InferOutcome::Status::Ok);
+  EXPECT_EQ(run("aten::floordiv.float", {{"a", "5.0"}, {"b", "0.0"}}).status, InferOutcome::Status::Ok);
+  expectError(run("aten::remainder", {{"a", "5"}, {"b", "0"}}));
+  expectError(run("aten::__round_to_zero_floordiv.int", {{"a", "5"}, {"b", "0"}}));
+  expectError(run("aten::divmod.float", {{"x", "5.0"}, {"y", "0.0"}}));
+  expectError(run("aten::ceil.Scalar", {{"a", "nan"}}));
+  expectError(run("aten::Int.Scalar", {{"a", "1e18"}})); // a float becomes a C++ int
+  // NaN bounds and norms
+  expectError(run("aten::renorm", {{"self", "float32:r2"}, {"p", "0"}, {"dim", "0"}, {"maxnorm", "1"}}));
+  expectError(run("aten::renorm", {{"self", "float32:r2"}, {"p", "2"}, {"dim", "0"}, {"maxnorm", "nan"}}));
+  expectError(run("aten::histc", {{"self", "float32:r1"}, {"min", "0"}, {"max", "inf"}}));
+  expectTensor(run("aten::histc", {{"self", "float32:r1"}, {"min", "-inf"}, {"max", "-inf"}}), 0, DType::Float32, 1);
+  expectTensor(run("aten::clamp", {{"self", "int8:r1"}, {"min", "1e39"}, {"max", "nan"}}), 0, DType::Float32, 1);
+  expectError(run("aten::clamp", {{"self", "int8:r1"}, {"min", "1e39"}, {"max", "1"}}));
+  expectError(run("aten::softshrink", {{"self", "float32:r1"}, {"lambd", "nan"}}));
+  expectError(run("aten::celu", {{"self", "float32:r1"}, {"alpha", "0"}}));
+  // rrelu: the mean of the bounds in eval, each bound in training
+  expectTensor(run("aten::rrelu", {{"self", "bfloat16:r1"}, {"lower", "255.5"}, {"upper", "3.395e38"}}), 0,
+               DType::BFloat16, 1);
+  expectError(run("aten::rrelu", {{"self", "bfloat16:r1"}, {"lower", "255.5"}, {"upper", "3.395e38"}, {"training", "True"}}));
+}
+
 TEST(FuzzFound, FeatureDropoutNeedsTwoDimsOnlyWhenItDraws) {
   // train=False, p == 0 or p == 1 return without drawing the feature noise.
   expectTensor(run("aten::feature_dropout", {{"input", "float16:r1"}, {"p", "0.5"}, {"train", "False"}}), 0,

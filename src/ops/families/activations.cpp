@@ -20,6 +20,7 @@
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
+#include "dtype/scalar_conversion.h"
 
 #include <cmath>
 #include <vector>
@@ -241,6 +242,32 @@ RuleFn convertedScalars(RuleFn fn, std::vector<std::string> args, ScalarsInto in
   };
 }
 
+/// rrelu's bounds (value-dependent): read as doubles (no imaginary part);
+/// in training each is converted into self's real type, otherwise their
+/// mean, the negative slope, into self's real compute type (measured: for
+/// bfloat16, 3.395e38 raises in training only, 1e39 and 0 in both).
+RuleFn rreluScalars(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    for (const char *n : {"lower", "upper"})
+      if (auto e = checkedConversion(c, n, DType::Float64)) return *e;
+    const DType self = c.dtype("self");
+    const std::optional<bool> training = c.arg("training").boolValue();
+    if ((isFloating(self) || isComplex(self)) && training) {
+      const DType real = toRealValueType(self);
+      if (*training) {
+        for (const char *n : {"lower", "upper"})
+          if (auto e = checkedConversion(c, n, real)) return *e;
+      } else if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi) {
+        const double slope = (*lo + *hi) / 2;
+        if (conversionOverflows(Value::floating(slope), computeType(real)))
+          return c.error(ErrorKind::ValueDependent, "the negative slope (lower + upper) / 2 = {} does not fit {}", slope,
+                         name(computeType(real)));
+      }
+    }
+    return fn(c);
+  };
+}
+
 } // namespace
 
 void registerActivations(Registry &r) {
@@ -256,6 +283,7 @@ void registerActivations(Registry &r) {
     if (into != ScalarsInto::ImaginaryOnly)
       for (const std::string &s : scalars) e.variant({{"self", "sweep![2]"}, {s, "magnitudes"}});
     if (withInPlace) r.add("aten::" + n + "_", fam, keepingShape(inPlace(g)));
+    return e;
   };
 
   add("relu", clampLike("boolean inputs not supported for relu"));
@@ -272,7 +300,12 @@ void registerActivations(Registry &r) {
   // Self's dtype for every input (CPU kernels are floating-only: gaps).
   add("leaky_relu", id, {"negative_slope"});
   add("elu", id, {"alpha", "scale", "input_scale"});
-  add("celu", id, {"alpha"}, true, ScalarsInto::RealComputeType);
+  // celu divides by alpha: a known zero raises before anything (value-dependent)
+  add("celu", [id](const OpCall &c) -> RuleResult {
+    if (auto a = c.arg("alpha").floatValue(); a && *a == 0)
+      return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: alpha cannot be 0 for CELU");
+    return id(c);
+  }, {"alpha"}, true, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
   add("threshold", id, {"threshold", "value"}, true, ScalarsInto::SelfType);
   for (const char *n : {"hardsigmoid", "silu", "gelu", "mish", "selu"}) add(n, id);
   add("softplus", id, {"beta", "threshold"}, false);
@@ -285,8 +318,10 @@ void registerActivations(Registry &r) {
   add("glu", glu(), {}, false);
   r.add("aten::prelu", fam, prelu()).sample("weight", "sweep[1]");
 
-  add("rrelu", rrelu(false), {"lower", "upper"}, true, ScalarsInto::RealComputeType);
-  RuleFn withNoise = convertedScalars(rrelu(true), {"lower", "upper"}, ScalarsInto::RealComputeType);
+  add("rrelu", rreluScalars(rrelu(false)))
+      .variant({{"self", "sweep![2]"}, {"lower", "0"}, {"upper", "magnitudes"}})
+      .variant({{"self", "sweep![2]"}, {"lower", "magnitudes"}, {"upper", "magnitudes"}, {"training", "True"}});
+  RuleFn withNoise = rreluScalars(rrelu(true));
   r.add("aten::rrelu_with_noise", fam, withNoise).variant({{"training", "True"}});
   r.add("aten::rrelu_with_noise_", fam, inPlace(withNoise)).variant({{"training", "True"}});
 

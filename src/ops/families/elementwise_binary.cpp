@@ -83,6 +83,27 @@ RuleFn simple(PromotionKind kind, unsigned reject) {
   return [kind, reject](const OpCall &c) { return promoteChecked(c, kind, reject); };
 }
 
+/// `f` (a rounding division or remainder by a number `other`), but an
+/// integral result divided by a number that is zero in its width raises
+/// ZeroDivisionError (value-dependent): the number is cast into the result's
+/// dtype first, so 256 is zero for uint8 and 2**32 for int32 (measured).
+RuleFn byNumber(RuleFn f) {
+  return [f = std::move(f)](const OpCall &c) -> RuleResult {
+    RuleResult res = f(c);
+    const Value &o = c.arg("other");
+    if (!res.ok() || !o.isNumber() || (o.numKind() != NumKind::Int && o.numKind() != NumKind::Bool)) return res;
+    auto d = res.outputs()[0].dtype();
+    auto v = o.intValue();
+    if (!d || !isIntegral(*d) || !v) return res;
+    const int bits = 8 * elementSize(*d);
+    const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    if ((static_cast<uint64_t>(*v) & mask) == 0)
+      return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: {} is zero as {}, the result's dtype", o.str(),
+                     name(*d));
+    return res;
+  };
+}
+
 /// div with rounding_mode: None -> true division, 'floor'/'trunc' -> promoted
 /// type (bool and complex rejected).
 RuleFn divMode() {
@@ -292,13 +313,22 @@ void registerElementwiseBinary(Registry &r) {
       std::string s = std::string("aten::") + n;
       op(s + ov, "binary.int_to_float", simple(PK::IntToFloat, kNone), s + "_" + ov);
     }
+  // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
+  const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
   for (const char *n : {"div", "divide"})
     for (const char *ov : {".Tensor_mode", ".Scalar_mode"}) {
       std::string s = std::string("aten::") + n;
-      r.add(s + ov, "binary.div_mode", divMode())
-          .variant({{"rounding_mode", "'floor'"}})
-          .variant({{"rounding_mode", "'trunc'"}});
-      r.add(s + "_" + ov, "binary.div_mode", inplace(divMode(), kOther))
+      const bool number = ov == std::string_view(".Scalar_mode");
+      RuleFn f = number ? byNumber(divMode()) : divMode();
+      Registry::Entry e = r.add(s + ov, "binary.div_mode", f)
+                              .variant({{"rounding_mode", "'floor'"}})
+                              .variant({{"rounding_mode", "'trunc'"}});
+      if (number) {
+        auto v = zeroDivisors;
+        v["rounding_mode"] = "'trunc'";
+        e.variant(std::move(v));
+      }
+      r.add(s + "_" + ov, "binary.div_mode", inplace(f, kOther))
           .variant({{"rounding_mode", "'floor'"}})
           .variant({{"rounding_mode", "'trunc'"}});
     }
@@ -307,12 +337,15 @@ void registerElementwiseBinary(Registry &r) {
   const unsigned noBoolComplex = kBool | kComplex;
   op("aten::floor_divide", "binary.promote", simple(PK::Default, noBoolComplex),
      "aten::floor_divide_.Tensor");
-  op("aten::floor_divide.Scalar", "binary.promote", simple(PK::Default, noBoolComplex),
-     "aten::floor_divide_.Scalar");
+  op("aten::floor_divide.Scalar", "binary.promote", byNumber(simple(PK::Default, noBoolComplex)),
+     "aten::floor_divide_.Scalar").variant(zeroDivisors);
   for (const char *n : {"remainder", "fmod"})
     for (const char *ov : {".Tensor", ".Scalar"}) {
       std::string s = std::string("aten::") + n;
-      op(s + ov, "binary.promote", simple(PK::Default, noBoolComplex), s + "_" + ov);
+      RuleFn f = ov == std::string_view(".Scalar") ? byNumber(simple(PK::Default, noBoolComplex))
+                                                   : simple(PK::Default, noBoolComplex);
+      Registry::Entry e = op(s + ov, "binary.promote", f, s + "_" + ov);
+      if (ov == std::string_view(".Scalar")) e.variant(zeroDivisors);
     }
   r.add("aten::remainder.Scalar_Tensor", "binary.promote", simple(PK::Default, noBoolComplex));
 

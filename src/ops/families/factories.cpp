@@ -10,6 +10,8 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
+
 namespace dtf {
 namespace {
 
@@ -53,6 +55,36 @@ RuleFn defaultFloat(std::string sizeArg, std::optional<int> fixedRank = std::nul
 
 /// arange: complex ends are rejected; with dtype=None all-integer (bool
 /// counts) ends give int64, any float gives the default dtype.
+/// arange's and range's checks of known bounds, in ATen's order: a nonzero
+/// step (NaN is not), finite start and end, end on the step's side of start
+/// (range: inclusive), and for arange a length within int64. The numbers are
+/// taken in the accumulate type first: int64 for an integral result (checked,
+/// then truncated: arange(-0.5, dtype=int64) is empty, arange(-0.5) raises),
+/// float32 for a 16-bit floating one (1e39 raises), double otherwise.
+std::optional<RuleError> rangeBounds(const OpCall &c, DType d, bool inclusive) {
+  auto known = [&](const char *n, double dflt) -> std::optional<double> {
+    if (!c.has(n)) return dflt;
+    return c.arg(n).floatValue();
+  };
+  std::optional<double> start = known("start", 0), end = known("end", 0), step = known("step", 1);
+  for (auto [n, v] : {std::pair{"start", &start}, {"end", &end}, {"step", &step}}) {
+    if (isIntegral(d, true) || elementSize(d) == 2)
+      if (auto e = checkedConversion(c, n, isIntegral(d, true) ? DType::Int64 : DType::Float32)) return e;
+    if (*v && isIntegral(d, true)) **v = std::trunc(**v);
+  }
+  if (step && !(*step > 0 || *step < 0)) return c.error(ErrorKind::ValueDependent, "step must be nonzero");
+  if (!start || !end) return std::nullopt;
+  if (!std::isfinite(*start) || !std::isfinite(*end))
+    return c.error(ErrorKind::ValueDependent, "unsupported range: {} -> {}", *start, *end);
+  if (!step) return std::nullopt;
+  if (!((*step > 0 && *end >= *start) || (*step < 0 && *end <= *start)))
+    return c.error(ErrorKind::ValueDependent, "upper bound and {} bound inconsistent with step sign",
+                   inclusive ? "lower" : "larger");
+  if (!inclusive && std::ceil((*end - *start) / *step) > 9.2233720368547758e18)
+    return c.error(ErrorKind::ValueDependent, "invalid size, possible overflow? ({} -> {} by {})", *start, *end, *step);
+  return std::nullopt;
+}
+
 RuleFn arange(std::vector<std::string> scalars) {
   return [=](const OpCall &c) -> RuleResult {
     bool anyFloat = false;
@@ -70,6 +102,7 @@ RuleFn arange(std::vector<std::string> scalars) {
         return c.error(ErrorKind::ValueDependent, "step {} truncates to zero for {}", *f, name(*dt));
     }
     DType d = dt.value_or(anyFloat ? DType::Float32 : DType::Int64);
+    if (auto e = rangeBounds(c, d, /*inclusive=*/false)) return *e;
     return tensorOf(d, Rank::exact(1));
   };
 }
@@ -87,7 +120,7 @@ DType inferredFromNumber(NumKind k) {
 
 RuleResult full(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
-  if (auto e = checkedConversion(c, "fill_value", d)) return *e;
+  if (auto e = checkedConversion(c, "fill_value", d, fillParts(sizeRank(c.arg("size"))))) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -99,6 +132,10 @@ RuleResult linspace(const OpCall &c) {
   if (cplx && dt && !isComplex(*dt))
     return c.semantic("complex start/end need a complex dtype, got {}", name(*dt));
   DType d = dt.value_or(cplx ? DType::Complex64 : DType::Float32);
+  if (auto n = c.arg("steps").intValue(); n && *n < 0)
+    return c.error(ErrorKind::ValueDependent, "number of steps must be non-negative, got {}", *n);
+  for (const char *bound : {"start", "end"}) // converted into the result's dtype
+    if (auto e = checkedConversion(c, bound, d)) return *e;
   return tensorOf(d, Rank::exact(1));
 }
 
@@ -126,7 +163,7 @@ RuleFn withFill(RuleFn f) {
     RuleResult r = f(c);
     if (!r.ok()) return r;
     if (auto d = r.outputs()[0].dtype())
-      if (auto e = checkedConversion(c, "fill_value", *d)) return *e;
+      if (auto e = checkedConversion(c, "fill_value", *d, fillParts(r.outputs()[0].rank()))) return *e;
     return r;
   };
 }
@@ -243,6 +280,7 @@ RuleResult rangeRule(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
   if (d == DType::Bool || d == DType::Float16 || isComplex(d))
     return c.missingKernel("\"range_cpu\" not implemented for {}", name(d));
+  if (auto e = rangeBounds(c, d, /*inclusive=*/true)) return *e;
   return tensorOf(d, Rank::exact(1));
 }
 
@@ -269,21 +307,29 @@ RuleResult dimArange(const OpCall &c) {
 
 void registerFactories(Registry &r) {
   const std::string fam = "factory";
-  r.add("aten::arange", fam, arange({"end"})).sample("end", "sweep");
+  // (bounds: the "magnitudes" include 0, negatives, NaN, -inf and 1e39)
+  r.add("aten::arange", fam, arange({"end"})).sample("end", "sweep")
+      .variant({{"end", "magnitudes"}, {"dtype", "sweep"}});
   r.add("aten::arange.start", fam, arange({"start", "end"})).sample("start", "0").sample("end", "sweep")
-      .variant({{"start", "sweep"}, {"end", "5"}});
+      .variant({{"start", "sweep"}, {"end", "5"}})
+      .variant({{"start", "magnitudes"}, {"end", "5"}, {"dtype", "sweep"}});
   r.add("aten::arange.start_step", fam, arange({"start", "end", "step"}))
       .sample("start", "0").sample("end", "5").sample("step", "sweep")
-      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
-  r.add("aten::range", fam, rangeRule).sample("start", "0").sample("end", "sweep").variant({{"start", "sweep"}, {"end", "5"}});
+      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}})
+      .variant({{"start", "0"}, {"end", "5"}, {"step", "magnitudes"}, {"dtype", "sweep"}})
+      .variant({{"start", "5"}, {"end", "magnitudes"}, {"step", "-1"}});
+  r.add("aten::range", fam, rangeRule).sample("start", "0").sample("end", "sweep").variant({{"start", "sweep"}, {"end", "5"}})
+      .variant({{"start", "magnitudes"}, {"end", "5"}, {"dtype", "sweep"}});
   r.add("aten::range.step", fam, rangeRule).sample("start", "0").sample("end", "5").sample("step", "sweep")
-      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}});
+      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}})
+      .variant({{"start", "0"}, {"end", "5"}, {"step", "magnitudes"}});
   r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})
-      .variant({{"size", "[2]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}});
+      .variant({{"size", "[2]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}})
+      .variant({{"size", "[]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}});
   // The named-tensor overloads: a trace's `None` names/generator argument can resolve to
   // them (the tie is joined), and names never change the dtype.
   r.add("aten::zeros.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
@@ -292,8 +338,11 @@ void registerFactories(Registry &r) {
   r.add("aten::full.names", fam, sized(full)).sample("size", "[2,3]").sample("names", "None");
   r.add("aten::eye", fam, defaultFloat("", 2)).sample("n", "3");
   r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
-  r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
-  r.add("aten::logspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}});
+  r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}})
+      .variant({{"start", "magnitudes"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}})
+      .variant({{"start", "0"}, {"end", "1"}, {"steps", "-1"}});
+  r.add("aten::logspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}})
+      .variant({{"start", "magnitudes"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}});
   r.add("aten::scalar_tensor", fam, scalarTensor).variant({{"s", "magnitudes"}, {"dtype", "sweep"}});
   for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
                         "aten::bartlett_window", "aten::kaiser_window"})
@@ -310,7 +359,8 @@ void registerFactories(Registry &r) {
       .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, keepingShape(likeSelf));
   r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)))
-      .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}});
+      .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}})
+      .variant({{"self", "sweep![]"}, {"fill_value", "magnitudes"}});
   for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty"})
     r.add(k, fam, sized(newLike)).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}})

@@ -27,6 +27,8 @@
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
+
 #include <optional>
 #include <string>
 
@@ -240,10 +242,20 @@ void registerMiscCoverage(Registry &r) {
     for (const char *bound : {"min", "max"}) // converted to double before anything else
       if (auto e = checkedConversion(c, bound, DType::Float64)) return *e;
     auto lo = c.arg("min").floatValue(), hi = c.arg("max").floatValue();
+    // (value-dependent) Equal bounds mean the data's own range; other bounds
+    // must be finite (a NaN never equals) and are converted into self's dtype.
+    const bool nanBound = (lo && std::isnan(*lo)) || (hi && std::isnan(*hi));
+    if (nanBound || (lo && hi && *lo != *hi && (!std::isfinite(*lo) || !std::isfinite(*hi))))
+      return c.error(ErrorKind::ValueDependent, "torch.histc: range of [{}, {}] is not finite", c.arg("min").str(),
+                     c.arg("max").str());
+    if (lo && hi && *lo != *hi && isFloating(d))
+      for (const char *bound : {"min", "max"})
+        if (auto e = checkedConversion(c, bound, d)) return *e;
     if (lo && hi && *lo > *hi) return c.semantic("torch.histc: max must be larger than min");
     if (!isFloating(d)) return c.missingKernel("no histc kernel for {}", name(d));
     return tensorOf(d, Rank::exact(1));
-  });
+  }).variant({{"self", "sweep![3]"}, {"min", "-1"}, {"max", "magnitudes"}})
+      .variant({{"self", "sweep![3]"}, {"min", "magnitudes"}, {"max", "magnitudes"}});
   // histogram(self, bins, range, weight, density) -> (hist, bin_edges):
   // float32/float64 only; bins (a tensor) and weight of self's dtype; both
   // results 1-D of self's dtype (measured: tensor bins also take BFloat16).

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
+#include "dtype/scalar_conversion.h"
 
 #include <cmath>
 #include <set>
@@ -68,12 +69,12 @@ RuleFn intOp(Arith op) {
   };
 }
 
-/// float-valued arithmetic (either side float, or true division).
+/// float-valued arithmetic (either side float, or true division). A zero
+/// divisor does not raise: 5.0 / 0 is inf, as in C++ (measured: div.int,
+/// div.float; floordiv and remainder of floats give inf and nan).
 RuleFn floatOp(Arith op) {
   return [op](const OpCall &c) -> RuleResult {
     auto x = c[0].floatValue(), y = c[1].floatValue();
-    if ((op == Arith::Div || op == Arith::FloorDiv || op == Arith::Rem) && y && *y == 0.0)
-      return c.error(ErrorKind::ValueDependent, "division by zero");
     if (x && y) {
       switch (op) {
       case Arith::Add: return Value::floating(*x + *y);
@@ -96,6 +97,10 @@ RuleFn scalarOp(Arith op) {
     // but add/sub/mul (see rejectBool).
     NumKind k = pyKind(*c[0].numKind(), *c[1].numKind());
     if (op == Arith::Div && k != NumKind::Complex) k = NumKind::Float;
+    // Integer floordiv by zero raises "division by 0"; integer remainder by
+    // zero kills libtorch 1.13 (SIGFPE): an error either way (value-dependent).
+    if ((op == Arith::FloorDiv || op == Arith::Rem) && k == NumKind::Int && c[1].intValue() == 0)
+      return c.error(ErrorKind::ValueDependent, "integer division or modulo by zero");
     // prim::max / prim::min (Scalar, Scalar) promote like arithmetic:
     // max(3, 2.5) is 3.0 (complex operands are rejected before this).
     return Value::number(k);
@@ -255,7 +260,7 @@ void registerPythonScalarOps(Registry &reg) {
           "aten::polar.Scalar_Scalar"};
       return keys.count(key) > 0;
     }
-    void add(const std::string &key, const char *family, RuleFn f) {
+    Registry::Entry add(const std::string &key, const char *family, RuleFn f) {
       const Schema *sc = r.schemas().find(key);
       bool generic = false;
       if (sc)
@@ -263,7 +268,7 @@ void registerPythonScalarOps(Registry &reg) {
           if (a.type->kind == SchemaType::Kind::Number) generic = true;
       bool eqLike = key == "aten::eq" || key == "aten::ne";
       auto e = r.add(key, family, generic && !exempt(key) && !eqLike ? rejectBool(f, noComplex(key)) : f);
-      if (!sc) return;
+      if (!sc) return e;
       for (const SchemaArg &a : sc->args) {
         using K = SchemaType::Kind;
         switch (a.type->kind) {
@@ -276,6 +281,7 @@ void registerPythonScalarOps(Registry &reg) {
         default: break;
         }
       }
+      return e;
     }
   } r{reg};
   struct A { const char *name; Arith op; };
@@ -290,20 +296,37 @@ void registerPythonScalarOps(Registry &reg) {
                            ".int_complex"})
       r.add(b + cx, fam, kindOnly(NumKind::Complex));
   }
-  r.add("aten::div.int", fam, floatOp(Arith::Div));
-  r.add("aten::div.float", fam, floatOp(Arith::Div));
+  r.add("aten::div.int", fam, floatOp(Arith::Div)).variant({{"b", "0"}});
+  r.add("aten::div.float", fam, floatOp(Arith::Div)).variant({{"b", "0.0"}});
   r.add("aten::div", fam, scalarOp(Arith::Div));
   r.add("aten::div.complex", fam, kindOnly(NumKind::Complex));
 
-  r.add("aten::floordiv.int", fam, intOp(Arith::FloorDiv));
-  r.add("aten::floordiv", fam, scalarOp(Arith::FloorDiv));
+  // (zero divisors sampled where libtorch raises or answers; not where it
+  // crashes: remainder of ints, __round_to_zero_floordiv)
+  r.add("aten::floordiv.int", fam, intOp(Arith::FloorDiv)).variant({{"b", "0"}});
+  r.add("aten::floordiv", fam, scalarOp(Arith::FloorDiv)).variant({{"b", "0"}});
   for (const char *k : {"aten::floordiv.float", "aten::floordiv.float_int", "aten::floordiv.int_float"})
-    r.add(k, fam, kindOnly(NumKind::Float));
+    r.add(k, fam, kindOnly(NumKind::Float)).variant({{"b", "0"}});
   r.add("aten::remainder.int", fam, intOp(Arith::Rem));
   r.add("aten::remainder", fam, scalarOp(Arith::Rem));
+  // a / b rounded toward zero (7, -3 -> -2); by zero libtorch crashes (SIGFPE)
+  r.add("aten::__round_to_zero_floordiv.int", fam, [](const OpCall &c) -> RuleResult {
+    auto x = c[0].intValue(), y = c[1].intValue();
+    if (y == 0) return c.error(ErrorKind::ValueDependent, "integer division by zero");
+    if (x && y && !(*x == std::numeric_limits<int64_t>::min() && *y == -1)) return Value::integer(*x / *y);
+    return Value::number(NumKind::Int);
+  });
   for (const char *k : {"aten::remainder.float", "aten::remainder.float_int",
                         "aten::remainder.int_float"})
-    r.add(k, fam, kindOnly(NumKind::Float));
+    r.add(k, fam, kindOnly(NumKind::Float)).variant({{"b", "0"}});
+  // divmod by zero raises ZeroDivisionError for ints and floats alike.
+  for (const char *k : {"aten::divmod.int", "aten::divmod.float", "aten::divmod.int_float", "aten::divmod.float_int"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+       if (auto y = c[1].floatValue(); y && *y == 0.0)
+         return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: divmod by zero");
+       NumKind k = c[0].numKind() == NumKind::Int && c[1].numKind() == NumKind::Int ? NumKind::Int : NumKind::Float;
+       return std::vector<Value>{Value::number(k), Value::number(k)};
+     }).variant({{"y", "0"}});
 
   // pow on two numbers is always a float (pow.int_to_int too, whatever its
   // schema says); 0 ** negative raises, except in the Scalar_Scalar form.
@@ -330,13 +353,14 @@ void registerPythonScalarOps(Registry &reg) {
     r.add(k, fam, kindOnly(NumKind::Complex));
 
   // Always-int results.
-  // Int.Scalar converts a complex through c10's checked conversion: (2+0j)
-  // is 2, an imaginary part raises "value cannot be converted to type int".
+  // Int.Scalar takes a float or complex through c10's checked conversion
+  // into a C++ int (measured: 1e18 raises, (2+0j) is 2, an imaginary part
+  // raises); an int stays an int64.
   r.add("aten::Int.Scalar", fam, [](const OpCall &c) -> RuleResult {
-    if (auto z = c[0].complexValue(); z && z->second != 0.0)
+    if (c[0].numKind() != NumKind::Int && conversionOverflows(c[0], DType::Int32))
       return c.error(ErrorKind::ValueDependent, "{} cannot be converted to type int without overflow", c[0].str());
     return Value::number(NumKind::Int);
-  });
+  }).variant({{"a", "magnitudes"}});
   for (const char *k : {"aten::gcd.int", "aten::Int.bool",
                         "aten::Int.float", "aten::Int.str", "aten::Int.Tensor", "aten::__and__.int",
                         "aten::__or__.int", "aten::__xor__.int", "aten::__lshift__.int",
@@ -414,20 +438,33 @@ void registerPythonScalarOps(Registry &reg) {
                         "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "fabs", "floor",
                         "ceil", "round", "angle"}) {
     std::string b = std::string("aten::") + n;
+    // floor and ceil of a float return an int: NaN, infinities and values
+    // beyond int64 raise "Cannot convert float ... to integer" (value-dependent).
+    const bool toInt = b == "aten::floor" || b == "aten::ceil";
+    auto checked = [toInt](RuleFn f) -> RuleFn {
+      if (!toInt) return f;
+      return [f = std::move(f)](const OpCall &c) -> RuleResult {
+        if (auto x = c[0].floatValue(); x && c[0].numKind() == NumKind::Float &&
+                                        !(*x >= -9.2233720368547758e18 && *x < 9.2233720368547758e18))
+          return c.error(ErrorKind::ValueDependent, "Cannot convert float {} to integer", *x);
+        return f(c);
+      };
+    };
     for (const char *ov : {".int", ".float", ".complex"})
       if (const Schema *sc = reg.schemas().find(b + ov); sc && !reg.find(b + ov))
-        r.add(b + ov, fam, byReturnTypes(*sc));
-    if (reg.schemas().find(b + ".Scalar") && !reg.find(b + ".Scalar"))
-      r.add(b + ".Scalar", fam,
-            unaryScalarDispatch(retKind(b + ".int"), retKind(b + ".float"), retKind(b + ".complex")));
+        r.add(b + ov, fam, checked(byReturnTypes(*sc)));
+    if (reg.schemas().find(b + ".Scalar") && !reg.find(b + ".Scalar")) {
+      Registry::Entry e = r.add(b + ".Scalar", fam,
+            checked(unaryScalarDispatch(retKind(b + ".int"), retKind(b + ".float"), retKind(b + ".complex"))));
+      if (toInt) e.variant({{"a", "magnitudes"}});
+    }
   }
   // Fixed result kinds on plain numbers.
   for (const char *k :
        {"aten::Complex.bool_bool", "aten::Complex.bool_float", "aten::Complex.bool_int",
         "aten::Complex.float_bool", "aten::Complex.float_float", "aten::Complex.float_int",
         "aten::Complex.int_bool", "aten::Complex.int_float", "aten::Complex.int_int",
-        "aten::Complex.Scalar", "aten::__round_to_zero_floordiv.int", "aten::divmod.float",
-        "aten::divmod.float_int", "aten::divmod.int", "aten::divmod.int_float",
+        "aten::Complex.Scalar",
         "aten::factorial.int", "aten::frexp", "aten::modf", "aten::isfinite.complex",
         "aten::isfinite.float", "aten::isinf.complex", "aten::isinf.float", "aten::isnan.complex",
         "aten::isnan.float", "aten::log.Scalar_Scalar", "aten::log.complex_complex",

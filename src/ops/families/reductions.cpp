@@ -429,6 +429,11 @@ RuleResult trace(const OpCall &c) {
 RuleResult renorm(const OpCall &c) {
   if (auto e = realScalar(c, "p")) return *e;
   if (auto e = realScalar(c, "maxnorm")) return *e;
+  // (value-dependent, NaN included: the checks are `p > 0` and `maxnorm >= 0`)
+  if (auto p = c.arg("p").floatValue(); p && !(*p > 0))
+    return c.error(ErrorKind::ValueDependent, "renorm: non-positive-norm not supported (p = {})", *p);
+  if (auto m = c.arg("maxnorm").floatValue(); m && !(*m >= 0))
+    return c.error(ErrorKind::ValueDependent, "renorm: expected maxnorm to be >= 0 but got {}", *m);
   DType s = c.dtype("self");
   if (auto n = c.rank("self").value(); n && *n < 2)
     return c.semantic("input needs at least 2 dimensions, got {}", *n);
@@ -742,7 +747,9 @@ void registerReductions(Registry &r) {
     return outs;
   }).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}});
   add("aten::trace", trace).sample("self", "sweep![2,2]");
-  add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
+  add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]")
+      .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"p", "magnitudes"}, {"maxnorm", "1"}})
+      .variant({{"self", "sweep[2,3]"}, {"dim", "0"}, {"p", "2"}, {"maxnorm", "magnitudes"}});
   add("aten::renorm_", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
   add("aten::dist", dist);
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");

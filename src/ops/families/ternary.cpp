@@ -24,6 +24,8 @@
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
+
 namespace dtf {
 namespace {
 
@@ -61,9 +63,18 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     // clamp(Tensor, Scalar?, Scalar?) promotes only a non-floating self; a
     // floating self converts the bounds to its own dtype.
     DType self = c.dtype("self");
-    if (floatingKeepsSelf && isFloating(self)) {
+    // A NaN bound fills the result with NaN before any bound is converted.
+    bool nanBound = false;
+    for (const char *b : {"min", "max"})
+      if (auto f = c.has(b) ? c.arg(b).floatValue() : std::nullopt; f && std::isnan(*f)) nanBound = true;
+    auto converted = [&](DType into) -> std::optional<RuleError> {
+      if (nanBound) return std::nullopt;
       for (const char *b : {"min", "max"})
-        if (auto e = checkedConversion(c, b, self)) return *e;
+        if (auto e = checkedConversion(c, b, into)) return e;
+      return std::nullopt;
+    };
+    if (floatingKeepsSelf && isFloating(self)) {
+      if (auto e = converted(self)) return *e;
       return withBroadcastUnitDims(c, tensorOf(self, c.rank("self")), {"self"});
     }
     std::vector<PromotionOperand> ops;
@@ -88,8 +99,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     bool oneTensorBound = tensorBounds && (minNone || maxNone);
     if (isBool(r) && !oneTensorBound)
       return c.semantic("clamp is not implemented for bool");
-    for (const char *b : {"min", "max"}) // number bounds are converted into the result's dtype
-      if (auto e = checkedConversion(c, b, r)) return *e;
+    if (auto e = converted(r)) return *e; // number bounds are converted into the result's dtype
     std::vector<std::string> shaped{"self"}; // what broadcasts into the result (numbers as 0-dim)
     if (!minNone) shaped.emplace_back("min");
     if (!maxNone) shaped.emplace_back("max");
@@ -153,7 +163,8 @@ void registerTernary(Registry &r) {
     // (size-1 facts: a [2,1] self keeps its 1, broadcast with a [3] bound it becomes 3)
     r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}})
-        .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "None"}});
+        .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "None"}})
+        .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "nan"}});
     r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "float32[3]"}, {"max", "None"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "int64[1]"}, {"max", "None"}});

@@ -150,11 +150,12 @@ void registerUnaryPreserving(Registry &reg) {
   // fill: self's dtype. The value must fit it (value-dependent: 1+0j and
   // 255 fill uint8, 1j and 256 raise).
   RuleFn fillScalar = [](const OpCall &c) -> RuleResult {
-    if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
+    if (auto e = checkedConversion(c, "value", c.dtype("self"), fillParts(c.rank("self")))) return *e;
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
   for (const char *k : {"aten::fill.Scalar", "aten::fill_.Scalar"})
-    r.add(k, ident, fillScalar).variant({{"self", "sweep![2]"}, {"value", "magnitudes"}});
+    r.add(k, ident, fillScalar).variant({{"self", "sweep![2]"}, {"value", "magnitudes"}})
+        .variant({{"self", "sweep![]"}, {"value", "magnitudes"}});
   r.add("aten::fill.Tensor", ident, fillTensorRule());
   r.add("aten::fill_.Tensor", ident, fillTensorRule());
   // copy: any src dtype is cast to self's (complex -> real drops imag).
