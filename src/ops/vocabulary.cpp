@@ -132,6 +132,44 @@ std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg
                  name(d));
 }
 
+std::optional<RuleError> sizeListError(const OpCall &c, std::string_view arg, SizeList kind) {
+  if (!c.has(arg)) return std::nullopt;
+  const Value &l = c.arg(arg);
+  std::vector<std::optional<int64_t>> sizes;
+  if (l.isNumber()) sizes.push_back(l.intValue());
+  else if (l.isList() && l.lengthKnown())
+    for (const Value &e : l.elements()) sizes.push_back(e.isNumber() ? e.intValue() : std::nullopt);
+  const auto selfRank = kind == SizeList::Expand ? c.rank("self").value() : std::nullopt;
+  int inferred = 0;
+  bool allKnown = true;
+  int64_t numel = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (!sizes[i]) { allKnown = false; continue; }
+    const int64_t v = *sizes[i];
+    switch (kind) {
+    case SizeList::NewTensor:
+    case SizeList::Repeats:
+      if (v < 0) return c.error(ErrorKind::ValueDependent, "Trying to create tensor with negative dimension {}: {}", v, l.str());
+      overflow = overflow || __builtin_mul_overflow(numel, v, &numel);
+      break;
+    case SizeList::Shape:
+      if (v < -1) return c.error(ErrorKind::ValueDependent, "invalid shape dimension {} in {}", v, l.str());
+      if (v == -1 && ++inferred > 1) return c.error(ErrorKind::ValueDependent, "only one dimension can be inferred: {}", l.str());
+      break;
+    case SizeList::Expand:
+      if (v < -1) return c.error(ErrorKind::ValueDependent, "the expanded size {} in {} is negative", v, l.str());
+      if (v == -1 && selfRank && static_cast<int64_t>(i) < static_cast<int64_t>(sizes.size()) - *selfRank)
+        return c.error(ErrorKind::ValueDependent,
+                       "the expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i);
+      break;
+    }
+  }
+  if (kind == SizeList::NewTensor && allKnown && overflow)
+    return c.error(ErrorKind::ValueDependent, "Storage size calculation overflowed with sizes={}", l.str());
+  return std::nullopt;
+}
+
 std::optional<std::vector<int64_t>> knownInts(const Value &v) {
   if (v.isNumber()) {
     if (auto i = v.intValue()) return std::vector<int64_t>{*i};

@@ -93,6 +93,16 @@ inline ComplexHalfParts fillParts(Rank r) {
   return r == Rank::exact(0) ? ComplexHalfParts::AsHalf : ComplexHalfParts::AsFloat;
 }
 
+/// How an op reads a size list (`size`, `shape`, `repeats`): which known
+/// entries PyTorch refuses before computing anything (value-dependent).
+enum class SizeList {
+  NewTensor, ///< factories: no negative size, a numel within int64
+  Shape,     ///< view/reshape: at most one -1, nothing below -1
+  Expand,    ///< expand: nothing below -1, no -1 in a new leading dim
+  Repeats,   ///< repeat: no negative count
+};
+std::optional<RuleError> sizeListError(const OpCall &c, std::string_view arg, SizeList kind);
+
 /// The values of an `int[]` argument (a single int counts as a one-element
 /// list); nullopt when its length or any element is unknown.
 std::optional<std::vector<int64_t>> knownInts(const Value &v);

@@ -70,6 +70,23 @@ TEST(FuzzFound, ValueChecksOfKnownNumbers) {
   expectError(run("aten::rrelu", {{"self", "bfloat16:r1"}, {"lower", "255.5"}, {"upper", "3.395e38"}, {"training", "True"}}));
 }
 
+TEST(FuzzFound, SizeListsPyTorchRefuses) {
+  expectError(run("aten::zeros", {{"size", "[2,-1]"}}));
+  expectTensor(run("aten::zeros", {{"size", "[0]"}}), 0, DType::Float32, 1);
+  expectError(run("aten::zeros", {{"size", "[4611686018427387904,4]"}})); // numel beyond int64
+  expectError(run("aten::randn", {{"size", "[-1]"}}));
+  expectError(run("aten::new_zeros", {{"self", "int32:r1"}, {"size", "[-3]"}}));
+  expectError(run("aten::eye", {{"n", "-1"}}));
+  expectError(run("aten::tril_indices", {{"row", "3"}, {"col", "-1"}}));
+  expectError(run("aten::randperm", {{"n", "-1"}}));
+  expectError(run("aten::reshape", {{"self", "float32:r2"}, {"shape", "[-1,-1]"}}));
+  expectError(run("aten::view", {{"self", "float32:r2"}, {"size", "[-2,3]"}}));
+  expectTensor(run("aten::view", {{"self", "float32:r2"}, {"size", "[-1]"}}), 0, DType::Float32, 1);
+  expectError(run("aten::expand", {{"self", "float32:r2"}, {"size", "[-1,2,3]"}})); // -1 in a new leading dim
+  expectTensor(run("aten::expand", {{"self", "float32:r2"}, {"size", "[4,-1,3]"}}), 0, DType::Float32, 3);
+  expectError(run("aten::repeat", {{"self", "float32:r2"}, {"repeats", "[-1,1]"}}));
+}
+
 TEST(FuzzFound, FeatureDropoutNeedsTwoDimsOnlyWhenItDraws) {
   // train=False, p == 0 or p == 1 return without drawing the feature noise.
   expectTensor(run("aten::feature_dropout", {{"input", "float16:r1"}, {"p", "0.5"}, {"train", "False"}}), 0,

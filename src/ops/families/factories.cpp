@@ -30,6 +30,7 @@ NumKind kindOf(const OpCall &c, std::string_view n) { return *c.arg(n).numKind()
 RuleFn sized(RuleFn fn, std::string sizeArg = "size") {
   return [fn = std::move(fn), sizeArg](const OpCall &c) -> RuleResult {
     RuleResult r = fn(c);
+    if (auto e = sizeListError(c, sizeArg, SizeList::NewTensor); e && r.ok()) return *e;
     const Value &l = c.arg(sizeArg);
     if (!r.ok() || r.outputs().size() != 1 || !r.outputs()[0].isTensor() || !l.isList() || !l.lengthKnown() ||
         l.elements().size() > 32)
@@ -170,6 +171,9 @@ RuleFn withFill(RuleFn f) {
 
 /// tril_indices / triu_indices: int64 by default (also for an explicit None).
 RuleResult triIndices(const OpCall &c) {
+  for (const char *n : {"row", "col"})
+    if (auto v = c.arg(n).intValue(); v && *v < 0)
+      return c.error(ErrorKind::ValueDependent, "{} must be non-negative, got {}", n, *v);
   return tensorOf(c.dtypeArg("dtype").value_or(DType::Int64), Rank::exact(2));
 }
 
@@ -323,10 +327,12 @@ void registerFactories(Registry &r) {
   r.add("aten::range.step", fam, rangeRule).sample("start", "0").sample("end", "5").sample("step", "sweep")
       .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}})
       .variant({{"start", "0"}, {"end", "5"}, {"step", "magnitudes"}});
-  r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
+  r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})
+      .variant({{"size", "[2,-1]"}}).variant({{"size", "[4611686018427387904,4]"}});
   r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
   r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
-  r.add("aten::empty_strided", fam, defaultFloat("size")).sample("size", "[2,3]").sample("stride", "[3,1]");
+  r.add("aten::empty_strided", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("stride", "[3,1]")
+      .variant({{"size", "[2,-1]"}, {"stride", "[1,1]"}});
   r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})
       .variant({{"size", "[2]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}})
       .variant({{"size", "[]"}, {"fill_value", "magnitudes"}, {"dtype", "sweep"}});
@@ -336,8 +342,15 @@ void registerFactories(Registry &r) {
   r.add("aten::ones.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
   r.add("aten::empty.names", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("names", "None");
   r.add("aten::full.names", fam, sized(full)).sample("size", "[2,3]").sample("names", "None");
-  r.add("aten::eye", fam, defaultFloat("", 2)).sample("n", "3");
-  r.add("aten::eye.m", fam, defaultFloat("", 2)).sample("n", "3").sample("m", "2");
+  // eye: n and m must not be negative (value-dependent)
+  RuleFn eye = [f = defaultFloat("", 2)](const OpCall &c) -> RuleResult {
+    for (const char *n : {"n", "m"})
+      if (auto v = c.has(n) ? c.arg(n).intValue() : std::nullopt; v && *v < 0)
+        return c.error(ErrorKind::ValueDependent, "{} must be greater or equal to 0, got {}", n, *v);
+    return f(c);
+  };
+  r.add("aten::eye", fam, eye).sample("n", "3").variant({{"n", "-1"}});
+  r.add("aten::eye.m", fam, eye).sample("n", "3").sample("m", "2").variant({{"n", "3"}, {"m", "-1"}});
   r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}})
       .variant({{"start", "magnitudes"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}})
       .variant({{"start", "0"}, {"end", "1"}, {"steps", "-1"}});
@@ -365,8 +378,9 @@ void registerFactories(Registry &r) {
     r.add(k, fam, sized(newLike)).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
   r.add("aten::new_full", fam, sized(withFill(newLike))).sample("size", "[2,3]").variant({{"size", "[2,1]"}})
       .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}});
-  r.add("aten::new_empty_strided", fam, newLike).sample("size", "[2,3]").sample("stride", "[3,1]");
-  r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3");
+  r.add("aten::new_empty_strided", fam, sized(newLike)).sample("size", "[2,3]").sample("stride", "[3,1]");
+  r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3")
+      .variant({{"row", "-1"}, {"col", "3"}});
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
   r.add("aten::tensor", fam, tensorFromList);
   r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True")

@@ -21,6 +21,7 @@ Rank sizeRank(const Value &size) {
 }
 
 RuleResult randFloat(const OpCall &c) {
+  if (auto e = sizeListError(c, "size", SizeList::NewTensor)) return *e;
   return tensorOf(c.dtypeArg("dtype").value_or(DType::Float32), sizeRank(c.arg("size")));
 }
 
@@ -37,6 +38,7 @@ std::optional<RuleError> randomBounds(const OpCall &c, DType d, std::optional<in
 RuleResult randint(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
   if (auto e = randomBounds(c, d, c.arg("high").intValue())) return *e;
+  if (auto e = sizeListError(c, "size", SizeList::NewTensor)) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -50,6 +52,8 @@ RuleResult randintLike(const OpCall &c) {
 /// count to raises.
 RuleResult randperm(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Int64);
+  if (auto n = c.arg("n").intValue(); n && *n < 0)
+    return c.error(ErrorKind::ValueDependent, "Trying to create tensor with negative dimension {}: [{}]", *n, *n);
   if (auto n = c.arg("n").intValue()) {
     int64_t limit = std::numeric_limits<int64_t>::max();
     switch (d) {
@@ -122,7 +126,7 @@ void registerRandom(Registry &r) {
   const std::string fam = "random";
   r.add("aten::rand", fam, randFloat).sample("size", "[2,3]");
   r.add("aten::rand.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
-  r.add("aten::randn", fam, randFloat).sample("size", "[2,3]");
+  r.add("aten::randn", fam, randFloat).sample("size", "[2,3]").variant({{"size", "[2,-1]"}});
   r.add("aten::randn.generator", fam, randFloat).sample("size", "[2,3]").sample("generator", "None");
   // Named-tensor overloads (a traced `generator=None` ties with them; names never change the dtype).
   for (const char *k : {"aten::rand.names", "aten::randn.names"})
@@ -136,7 +140,7 @@ void registerRandom(Registry &r) {
       .variant({{"low", "0"}, {"high", "3"}, {"size", "[2]"}});
   r.add("aten::randint.low_generator", fam, randint)
       .sample("low", "0").sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
-  r.add("aten::randperm", fam, randperm).sample("n", "3");
+  r.add("aten::randperm", fam, randperm).sample("n", "3").variant({{"n", "-1"}});
   r.add("aten::randperm.generator", fam, randperm).sample("n", "3").sample("generator", "None");
   r.add("aten::rand_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
     return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));

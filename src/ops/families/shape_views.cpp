@@ -264,6 +264,14 @@ UnitDims factsOfSizes(const Value &sizes, const Value *from = nullptr) {
 }
 
 /// `fn`, with the facts of a shape list argument on its (exact-rank) result.
+/// `fn`, after the known entries of size list `list` pass sizeListError.
+RuleFn checkingSizes(RuleFn fn, std::string list, SizeList kind) {
+  return [fn = std::move(fn), list, kind](const OpCall &c) -> RuleResult {
+    if (auto e = sizeListError(c, list, kind)) return *e;
+    return fn(c);
+  };
+}
+
 RuleFn sizedBy(RuleFn fn, std::string list, bool expand) {
   return [fn = std::move(fn), list, expand](const OpCall &c) -> RuleResult {
     RuleResult r = fn(c);
@@ -400,27 +408,38 @@ void registerShapeViews(Registry &r) {
   auto sizeOf = [](std::string n) {
     return [n](const OpCall &c, Rank) { return lenRank(c, n); };
   };
-  r.add("aten::view", fam, sizedBy(keep(sizeOf("size")), "size", false)).sample("self", "sweep[2,2]").sample("size", "[-1]")
-      .variant({{"self", "sweep![2,2]"}, {"size", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2,1,-1]"}});
-  r.add("aten::_unsafe_view", fam, sizedBy(keep(sizeOf("size")), "size", false)).sample("self", "sweep[2,2]").sample("size", "[-1]");
-  r.add("aten::reshape", fam, sizedBy(keep(sizeOf("shape")), "shape", false)).sample("self", "sweep[2,2]").sample("shape", "[-1]")
-      .variant({{"self", "sweep![2,2]"}, {"shape", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"shape", "[2,1,-1]"}});
+  auto shaped = [&](const char *list) {
+    return checkingSizes(sizedBy(keep(sizeOf(list)), list, false), list, SizeList::Shape);
+  };
+  r.add("aten::view", fam, shaped("size")).sample("self", "sweep[2,2]").sample("size", "[-1]")
+      .variant({{"self", "sweep![2,2]"}, {"size", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2,1,-1]"}})
+      .variant({{"self", "float32[2,2]"}, {"size", "[-1,-1]"}}).variant({{"self", "float32[2,2]"}, {"size", "[-2,-2]"}});
+  r.add("aten::_unsafe_view", fam, shaped("size")).sample("self", "sweep[2,2]").sample("size", "[-1]");
+  r.add("aten::reshape", fam, shaped("shape")).sample("self", "sweep[2,2]").sample("shape", "[-1]")
+      .variant({{"self", "sweep![2,2]"}, {"shape", "[1,4,1]"}}).variant({{"self", "sweep![2,2]"}, {"shape", "[2,1,-1]"}})
+      .variant({{"self", "float32[2,2]"}, {"shape", "[-1,-1]"}}).variant({{"self", "float32[2,2]"}, {"shape", "[-2,-2]"}});
   r.add("aten::_reshape_alias", fam, keep(sizeOf("size")))
       .sample("self", "sweep![2,2]").sample("size", "[4]").sample("stride", "[1]");
   for (const char *k : {"aten::as_strided", "aten::as_strided_"}) // the in-place form restrides self
     r.add(k, fam, keep(sizeOf("size"))).sample("self", "sweep![2,2]").sample("size", "[2]").sample("stride", "[1]");
-  r.add("aten::expand", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size")).sample("self", "sweep[2]").sample("size", "[2,2]")
+  RuleFn expanding = checkingSizes(noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"), "size",
+                                   SizeList::Expand);
+  r.add("aten::expand", fam, expanding).sample("self", "sweep[2]").sample("size", "[2,2]")
       .variant({{"self", "sweep![1,2]"}, {"size", "[3,-1,-1]"}}).variant({{"self", "sweep![2,1]"}, {"size", "[-1,1]"}})
-      .variant({{"self", "sweep![2,2,2]"}, {"size", "[2,2]"}});
-  r.add("aten::expand_copy", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"))
+      .variant({{"self", "sweep![2,2,2]"}, {"size", "[2,2]"}})
+      .variant({{"self", "float32[1,2]"}, {"size", "[-1,1,2]"}}).variant({{"self", "float32[1,2]"}, {"size", "[-2,2]"}});
+  r.add("aten::expand_copy", fam, expanding)
       .sample("self", "sweep[2]").sample("size", "[2,2]").variant({{"self", "sweep![2,2]"}, {"size", "[2]"}});
-  r.add("aten::broadcast_to", fam, noFewerSizes(sizedBy(keep(sizeOf("size")), "size", true), "size"))
+  r.add("aten::broadcast_to", fam, expanding)
       .sample("self", "sweep[2]").sample("size", "[2,2]")
-      .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2]"}});
-  r.add("aten::repeat", fam, repeatFacts(noFewerSizes(keep(sizeOf("repeats")), "repeats"), "repeats", false))
+      .variant({{"self", "sweep![1,2]"}, {"size", "[1,-1,-1]"}}).variant({{"self", "sweep![2,2]"}, {"size", "[2]"}})
+      .variant({{"self", "float32[2]"}, {"size", "[-1,2]"}});
+  r.add("aten::repeat", fam, checkingSizes(repeatFacts(noFewerSizes(keep(sizeOf("repeats")), "repeats"), "repeats", false),
+                                           "repeats", SizeList::Repeats))
       .sample("self", "sweep[2]").sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[1,1,3]"}})
-      .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}});
+      .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}})
+      .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}});
   r.add("aten::tile", fam, repeatFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
      if (auto v = rk.value(); v && l) return Rank::exact(std::max(*v, *l));
