@@ -98,8 +98,46 @@ void collectChoices(const Schema &schema, std::span<const Value> args, std::vect
   }
 }
 
+/// Ops whose dim arguments also name a dim the result adds (one past
+/// self's last): unsqueeze(x, -1) of a 1-D x is 2-D.
+bool dimsIncludeNew(const Schema &schema) {
+  return schema.name == "aten::unsqueeze" || schema.name == "aten::unsqueeze_" ||
+         schema.name == "aten::unsqueeze_copy" || schema.name == "aten::diag_embed";
+}
+
+/// A known dim argument outside a tensor of known rank (Schema::dimArgs):
+/// "Dimension out of range", whatever the rule would answer. A 0-dim tensor
+/// takes dims -1 and 0, as c10::maybe_wrap_dim.
+std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Value> args) {
+  if (schema.dimsOf < 0 || static_cast<size_t>(schema.dimsOf) >= args.size()) return std::nullopt;
+  const Value &t = args[schema.dimsOf];
+  auto r = t.isTensor() ? t.rank().value() : std::nullopt;
+  if (!r) return std::nullopt;
+  // cummax/cummin return a 0-dim self as it is, any dim (measured)
+  if (*r == 0 && (schema.name == "aten::cummax" || schema.name == "aten::cummin")) return std::nullopt;
+  auto check = [&](const Value &v) -> std::optional<RuleError> {
+    auto d = v.isNumber() && v.numKind() == NumKind::Int ? v.intValue() : std::nullopt;
+    const int n = std::max(*r, 1) + (dimsIncludeNew(schema) ? 1 : 0);
+    if (!d || (*d >= -n && *d < n)) return std::nullopt;
+    return RuleError{ErrorKind::Semantic, fmt::format("Dimension out of range (expected to be in range of [{}, {}], "
+                                                      "but got {})", -n, n - 1, *d)};
+  };
+  for (uint32_t i : schema.dimArgs) {
+    if (i >= args.size()) continue;
+    if (args[i].isList()) {
+      for (const Value &e : args[i].elements())
+        if (auto err = check(e)) return err;
+    } else if (auto err = check(args[i])) {
+      return err;
+    }
+  }
+  return std::nullopt;
+}
+
 RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Value> args,
                    std::span<const uint8_t> pending = {}, PendingArgument *firstPendingRead = nullptr) {
+  if (!schema.dimArgs.empty())
+    if (auto e = dimOutOfRange(schema, args)) return *e;
   try {
     return rule.fn(OpCall(schema, args, pending, firstPendingRead));
   } catch (const std::logic_error &e) {

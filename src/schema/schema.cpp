@@ -257,6 +257,17 @@ SchemaParseResult parseSchema(std::string_view text) {
       if (r < s.returns.size()) s.inPlace.emplace_back(i, r++);
     }
     for (const SchemaArg &a : s.args) s.argKeys.push_back(argNameKey(a.name));
+    for (const char *t : {"self", "input"})
+      if (int i = s.argIndex(t); s.dimsOf < 0 && i >= 0 && s.args[i].type->kind == K::Tensor) s.dimsOf = i;
+    for (uint32_t i = 0; i < s.args.size() && s.dimsOf >= 0; ++i) {
+      const std::string &n = s.args[i].name;
+      const SchemaType *t = s.args[i].type.get();
+      if (t->kind == K::Optional && t->inner()) t = t->inner();
+      if (t->kind == K::List && t->inner()) t = t->inner();
+      if (t->kind == K::Int && (n == "dim" || n == "dim0" || n == "dim1" || n == "dim2" || n == "start_dim" ||
+                                n == "end_dim" || n == "dimension"))
+        s.dimArgs.push_back(i);
+    }
     return {std::move(s), {}};
   } catch (const ParseError &e) {
     return {std::nullopt, fmt::format("column {}: {}", e.pos + 1, e.what())};

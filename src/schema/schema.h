@@ -56,6 +56,11 @@ struct Schema {
   /// (argument, result) pairs where the result is the mutated tensor argument
   /// (`Tensor(a!) self -> Tensor(a!)`: the k-th mutated tensor result is the k-th such argument).
   std::vector<std::pair<uint32_t, uint32_t>> inPlace;
+  /// Arguments naming dims of tensor argument `dimsOf` (`self`, else
+  /// `input`): int, int? or int[] arguments named dim, dim0, dim1, dim2,
+  /// start_dim, end_dim or dimension. Empty when the op has no such tensor.
+  std::vector<uint32_t> dimArgs;
+  int32_t dimsOf = -1;
   /// By argument: argNameKey of its name (parseSchema fills it; argIndex
   /// compares these words before any string).
   std::vector<uint64_t> argKeys;

@@ -230,9 +230,20 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
   }
   std::vector<std::map<std::string, std::string, std::less<>>> variants{{}};
   for (const SampleSpec &v : rule.samples.variants) variants.push_back(v.args);
+  // Every dim argument once out of range of the main samples (at most 4-D):
+  // "Dimension out of range" must be predicted (infer's generic check). Few
+  // cases each: the dtypes do not matter there.
+  const size_t sampledVariants = variants.size();
+  for (uint32_t i : rule.schema->dimArgs) {
+    const SchemaType *t = rule.schema->args[i].type.get();
+    if (t->kind == SchemaType::Kind::Optional && t->inner()) t = t->inner();
+    variants.push_back({{rule.schema->args[i].name, t->kind == SchemaType::Kind::List ? "[6]" : "6"}});
+  }
 
   const Registry &registry = Registry::builtin();
-  for (const auto &overrides : variants) {
+  for (size_t vi = 0; vi < variants.size(); ++vi) {
+    const auto &overrides = variants[vi];
+    const size_t cap = vi < sampledVariants ? opts.maxCasesPerVariant : 30;
     CaseSpace space = buildCaseSpace(rule, op->schema(), overrides);
     if (!space.error.empty()) {
       tally.configError = space.error;
@@ -240,7 +251,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     }
     size_t total = space.size();
     tally.total += total;
-    size_t stride = total > opts.maxCasesPerVariant ? (total + opts.maxCasesPerVariant - 1) / opts.maxCasesPerVariant : 1;
+    size_t stride = total > cap ? (total + cap - 1) / cap : 1;
     std::vector<size_t> pick(space.axes.size());
     std::vector<Value> ours(space.axes.size());
     std::vector<c10::IValue> theirsArgs;

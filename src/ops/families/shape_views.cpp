@@ -140,7 +140,13 @@ RuleFn joinRule(std::function<Rank(Rank)> rankOf, bool rejectZeroDim) {
           return c.semantic("zero-dimensional tensor (at position {}) cannot be concatenated", i);
     Joined j = joinList(l);
     if (!j.ok) return c.semantic("{}", j.error);
-    return Value::tensor(j.dtypes, rankOf(j.rank));
+    const Rank out = rankOf(j.rank);
+    // cat's dim names an input dim, stack's a result dim: either way one of the result's
+    if (auto d = c.has("dim") ? c.arg("dim").intValue() : std::nullopt; d && out.value() && *out.value() > 0 &&
+                                                                       !wrapDim(*d, *out.value()))
+      return c.semantic("Dimension out of range (expected to be in range of [{}, {}], but got {})", -*out.value(),
+                        *out.value() - 1, *d);
+    return Value::tensor(j.dtypes, out);
   };
 }
 
@@ -863,15 +869,15 @@ void registerShapeViews(Registry &r) {
 
   // Joins.
   r.add("aten::cat", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
-      .sample("tensors", "[sweep![2],sweep![2]]")
+      .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
   r.add("aten::concat", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
-      .sample("tensors", "[sweep![2],sweep![2]]")
+      .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
   r.add("aten::concatenate", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
-      .sample("tensors", "[sweep![2],sweep![2]]")
+      .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
   // pad_sequence: a new tensor of the first sequence's dtype (the others
@@ -887,7 +893,7 @@ void registerShapeViews(Registry &r) {
      return tensorOf(*first.dtype(), r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
    }).sample("sequences", "[sweep![2,3],sweep![1,3]]").variant({{"sequences", "[sweep[2],sweep[1]]"}});
   r.add("aten::stack", fam, stackFacts(joinRule([](Rank rk) { return plus(rk, 1); }, false)))
-      .sample("tensors", "[sweep![2],sweep![2]]")
+      .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "-3"}})
       .variant({{"tensors", "[sweep[],sweep[]]"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2]]"}, {"dim", "-1"}});
