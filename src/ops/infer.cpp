@@ -119,8 +119,8 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
     auto d = v.isNumber() && v.numKind() == NumKind::Int ? v.intValue() : std::nullopt;
     const int n = std::max(*r, 1) + (dimsIncludeNew(schema) ? 1 : 0);
     if (!d || (*d >= -n && *d < n)) return std::nullopt;
-    return RuleError{ErrorKind::Semantic, fmt::format("Dimension out of range (expected to be in range of [{}, {}], "
-                                                      "but got {})", -n, n - 1, *d)};
+    return RuleError{ErrorKind::Semantic, fmt::format("{}: Dimension out of range (expected to be in range of [{}, {}], "
+                                                      "but got {})", schema.key(), -n, n - 1, *d)};
   };
   for (uint32_t i : schema.dimArgs) {
     if (i >= args.size()) continue;
@@ -134,10 +134,39 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
   return std::nullopt;
 }
 
+/// The rule's IntBound arguments (Registry::Entry::atLeast) below their least value.
+std::optional<RuleError> belowBound(const OpRule &rule, std::span<const Value> args) {
+  for (const IntBound &b : rule.intBounds) {
+    if (b.arg >= args.size()) continue;
+    const Value &v = args[b.arg];
+    std::vector<Value> one;
+    const std::vector<Value> &vals = v.isList() ? v.elements() : (one.push_back(v), one);
+    for (const Value &e : vals)
+      if (auto i = e.isNumber() && e.numKind() == NumKind::Int ? e.intValue() : std::nullopt; i && *i < b.least)
+        return RuleError{ErrorKind::ValueDependent, fmt::format("{}: {}, got {}", rule.key, b.message, v.str())};
+  }
+  return std::nullopt;
+}
+
 RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Value> args,
                    std::span<const uint8_t> pending = {}, PendingArgument *firstPendingRead = nullptr) {
-  if (!schema.dimArgs.empty())
-    if (auto e = dimOutOfRange(schema, args)) return *e;
+  // Generic checks read arguments behind the enumeration's back: only when
+  // what they read is not pending (the branches that fix it run them again);
+  // a tensor whose pending alternatives differ only in dtype has its rank.
+  auto isPending = [&](size_t i) { return i < pending.size() && pending[i] != 0; };
+  auto rankPending = [&](size_t i) { return i < pending.size() && (pending[i] & ~kPendingDtype) != 0; };
+  if (!schema.dimArgs.empty() && !rankPending(static_cast<size_t>(std::max(schema.dimsOf, 0)))) {
+    bool anyPending = false;
+    for (uint32_t i : schema.dimArgs) anyPending = anyPending || isPending(i);
+    if (!anyPending)
+      if (auto e = dimOutOfRange(schema, args)) return *e;
+  }
+  if (!rule.intBounds.empty()) {
+    bool anyPending = false;
+    for (const IntBound &b : rule.intBounds) anyPending = anyPending || isPending(b.arg);
+    if (!anyPending)
+      if (auto e = belowBound(rule, args)) return *e;
+  }
   try {
     return rule.fn(OpCall(schema, args, pending, firstPendingRead));
   } catch (const std::logic_error &e) {

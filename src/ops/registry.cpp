@@ -19,6 +19,16 @@ Registry::Entry Registry::add(std::string_view key, std::string_view family, Rul
   return Entry(r);
 }
 
+Registry::Entry &Registry::Entry::atLeast(std::string_view arg, int64_t least, std::string message) {
+  const int i = r_.schema->argIndex(arg);
+  if (i < 0) throw std::logic_error("rule for '" + r_.key + "': atLeast names no argument '" + std::string(arg) + "'");
+  r_.intBounds.push_back({static_cast<uint32_t>(i), least, std::move(message)});
+  const SchemaType *t = r_.schema->args[i].type.get();
+  if (t->kind == SchemaType::Kind::Optional && t->inner()) t = t->inner();
+  const std::string below = std::to_string(least - 1);
+  return variant({{std::string(arg), t->kind == SchemaType::Kind::List ? "[" + below + "]" : below}});
+}
+
 const OpRule *Registry::find(std::string_view key) const {
   auto it = rules_.find(key);
   return it == rules_.end() ? nullptr : &it->second;

@@ -40,12 +40,22 @@ struct SampleSpec {
   std::string skipReason;           ///< non-empty: harness cannot run it (say why)
 };
 
+/// A least value PyTorch accepts for an int (or each int of an int[])
+/// argument, checked by infer before the rule runs: a known smaller value
+/// raises `message` (value-dependent).
+struct IntBound {
+  uint32_t arg;
+  int64_t least;
+  std::string message;
+};
+
 struct OpRule {
   std::string key;    ///< `aten::add.Tensor`
   std::string family; ///< `elementwise.binary`, `reduction`, ...
   RuleFn fn;
   const Schema *schema = nullptr;
   SampleSpec samples;
+  std::vector<IntBound> intBounds;
 };
 
 class Registry {
@@ -61,6 +71,14 @@ public:
     /// Another set of sample overrides, run in addition to the main one.
     Entry &variant(std::map<std::string, std::string, std::less<>> args) {
       r_.samples.variants.push_back({std::move(args), {}, {}});
+      return *this;
+    }
+    /// Argument `arg` must be at least `least` (each element of a list):
+    /// checked before the rule, and sampled once at least - 1.
+    Entry &atLeast(std::string_view arg, int64_t least, std::string message);
+    /// Bounds taken as they are (another rule's, for the same arguments).
+    Entry &withBounds(std::vector<IntBound> bounds) {
+      r_.intBounds = std::move(bounds);
       return *this;
     }
     Entry &skipConformance(std::string why) {

@@ -87,6 +87,25 @@ TEST(FuzzFound, SizeListsPyTorchRefuses) {
   expectError(run("aten::repeat", {{"self", "float32:r2"}, {"repeats", "[-1,1]"}}));
 }
 
+TEST(FuzzFound, DimsAndCountsOutOfRange) {
+  expectError(run("aten::softmax.int", {{"self", "float32:r2"}, {"dim", "2"}}));
+  expectError(run("aten::transpose.int", {{"self", "float32:r2"}, {"dim0", "0"}, {"dim1", "-3"}}));
+  expectError(run("aten::sum.dim_IntList", {{"self", "float32:r2"}, {"dim", "[0,5]"}}));
+  expectTensor(run("aten::softmax.int", {{"self", "float32:r0"}, {"dim", "-1"}}), 0, DType::Float32, 0);
+  expectTensor(run("aten::unsqueeze", {{"self", "float32:r2"}, {"dim", "2"}}), 0, DType::Float32, 3);
+  expectError(run("aten::unsqueeze", {{"self", "float32:r2"}, {"dim", "3"}}));
+  expectError(run("aten::cat", {{"tensors", "[float32:r2,float32:r2]"}, {"dim", "2"}}));
+  expectTensor(run("aten::stack", {{"tensors", "[float32:r2,float32:r2]"}, {"dim", "2"}}), 0, DType::Float32, 3);
+  expectError(run("aten::stack", {{"tensors", "[float32:r2,float32:r2]"}, {"dim", "3"}}));
+  expectError(run("aten::chunk", {{"self", "float32:r2"}, {"chunks", "0"}}));
+  expectError(run("aten::topk", {{"self", "float32:r2"}, {"k", "-1"}}));
+  expectError(run("aten::conv2d", {{"input", "float32:r4"}, {"weight", "float32:r4"}, {"stride", "[0,0]"}}));
+  expectError(run("aten::conv2d", {{"input", "float32:r4"}, {"weight", "float32:r4"}, {"groups", "0"}}));
+  expectError(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2,2]"}, {"stride", "[0,0]"}}));
+  expectTensor(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2,2]"}, {"stride", "[]"}}), 0,
+               DType::Float32, 4);
+}
+
 TEST(FuzzFound, FeatureDropoutNeedsTwoDimsOnlyWhenItDraws) {
   // train=False, p == 0 or p == 1 return without drawing the feature noise.
   expectTensor(run("aten::feature_dropout", {{"input", "float16:r1"}, {"p", "0.5"}, {"train", "False"}}), 0,

@@ -214,9 +214,29 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
   };
 }
 
+/// Convolution parameters PyTorch refuses by value (value-dependent): a
+/// stride, dilation or groups of 0 or less, a negative padding or output padding.
+RuleFn convParamValues(RuleFn fn) {
+  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+    struct Limit { const char *name, *message; int64_t least; };
+    for (const Limit &p : {Limit{"stride", "non-positive stride is not supported", 1},
+                           Limit{"dilation", "dilation should be greater than zero", 1},
+                           Limit{"padding", "negative padding is not supported", 0},
+                           Limit{"output_padding", "negative output_padding is not supported", 0},
+                           Limit{"groups", "non-positive groups is not supported", 1}}) {
+      if (!c.has(p.name)) continue;
+      if (auto vs = knownInts(c.arg(p.name)))
+        for (int64_t v : *vs)
+          if (v < p.least) return c.error(ErrorKind::ValueDependent, "{} ({} = {})", p.message, p.name, c.arg(p.name).str());
+    }
+    return fn(c);
+  };
+}
+
 /// conv1d/2d/3d and conv_transpose*d expand each int[] parameter of one
 /// value to the `spatial` dims; any other length is refused.
 RuleFn convParamLengths(RuleFn fn, int spatial) {
+  fn = convParamValues(std::move(fn));
   return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
     for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
       if (!c.has(name)) continue;
@@ -782,12 +802,15 @@ void registerConvLinear(Registry &r) {
                   Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial))
+    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial))
         .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
-        .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}});
+        .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
+        .variant({{"bias", "None"}, {"stride", "[0]"}})
+        .variant({{"bias", "None"}, {"dilation", "[0]"}}).variant({{"bias", "None"}, {"groups", "0"}});
+    if (!std::string_view(cv.key).ends_with(".padding")) e.variant({{"bias", "None"}, {"padding", "[-1]"}});
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
-    r.add(k, cf, convRule(BiasCheck::ByTransposed))
+    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed)))
         .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
         .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
         .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")

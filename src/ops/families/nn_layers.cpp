@@ -283,7 +283,9 @@ void registerNnLayers(Registry &r) {
                                   {"aten::avg_pool2d", 4, "[1,1]"}, {"aten::avg_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
     r.add(p.key, pool, leadingFacts(keepInput("self", p.rank - 1), "self", p.rank - 2)).sample("self", shape)
-        .sample("kernel_size", p.kernel).variant({{"self", shape}, {"kernel_size", p.kernel}, {"stride", p.kernel}});
+        .sample("kernel_size", p.kernel).variant({{"self", shape}, {"kernel_size", p.kernel}, {"stride", p.kernel}})
+        .atLeast("kernel_size", 1, "kernel size should be greater than zero")
+        .atLeast("stride", 1, "stride should not be zero");
   }
   for (Pool p : std::vector<Pool>{{"aten::max_pool1d_with_indices", 3, "[1]"},
                                   {"aten::max_pool2d_with_indices", 4, "[1,1]"},
@@ -389,7 +391,8 @@ void registerNnLayers(Registry &r) {
   r.add("aten::group_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
      return tensorOf(c.dtype("input"), c.rank("input"));
-   }).sample("input", "sweep![2,2,2]").sample("num_groups", "1").sample("weight", "sweep![2]")
+   }).atLeast("num_groups", 1, "Expected num groups to be greater than 0")
+      .sample("input", "sweep![2,2,2]").sample("num_groups", "1").sample("weight", "sweep![2]")
       .sample("bias", "sweep![2]");
   r.add("aten::native_group_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;

@@ -171,7 +171,8 @@ void registerRandom(Registry &r) {
   r.add("aten::normal.Tensor_Tensor", fam, normalTT);
   r.add("aten::normal.Tensor_float", fam, normalTF);
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
-  r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1");
+  r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
+      .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");
   r.add("aten::binomial", fam, binomial);
 }
 

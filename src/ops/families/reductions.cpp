@@ -726,7 +726,7 @@ void registerReductions(Registry &r) {
   add("aten::median.dim", valuesIndices(false, true)).sample("dim", "0");
   add("aten::nanmedian.dim", valuesIndices(false, true)).sample("dim", "0");
   add("aten::mode", valuesIndices(false, true));
-  add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1");
+  add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1").atLeast("k", 1, "kthvalue(): selected number k out of range");
   add("aten::sort", keepingShape(valuesIndices(false, false)));
   // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
   add("aten::sort.stable", keepingShape([vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
@@ -745,7 +745,8 @@ void registerReductions(Registry &r) {
     std::vector<Value> outs = r.takeOutputs();
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
     return outs;
-  }).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}});
+  }).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}})
+      .atLeast("k", 0, "selected index k out of range");
   add("aten::trace", trace).sample("self", "sweep![2,2]");
   add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]")
       .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"p", "magnitudes"}, {"maxnorm", "1"}})

@@ -654,7 +654,8 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![2,1]"}, {"dim", "1"}});
   r.add("aten::unsqueeze_", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}});
   r.add("aten::unfold", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
-      .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1");
+      .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1")
+      .atLeast("step", 1, "step must be > 0").atLeast("size", 0, "size must be non-negative");
   r.add("aten::unfold_copy", fam, keep([](const OpCall &, Rank rk) { return plus(rk, 1); }))
       .sample("self", "sweep![2,2]").sample("dimension", "0").sample("size", "1").sample("step", "1");
   r.add("aten::diag", fam, [](const OpCall &c) -> RuleResult {
@@ -728,18 +729,20 @@ void registerShapeViews(Registry &r) {
     };
   };
   r.add("aten::chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
   r.add("aten::split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}});
+      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}}).atLeast("split_size", 0, "split expects split_size be non-negative");
   r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
   r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]");
   r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
   // The unsafe_ forms (LSTMCell/GRUCell gates) split the same way.
   r.add("aten::unsafe_chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
-  r.add("aten::unsafe_split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1");
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
+  r.add("aten::unsafe_split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
+      .atLeast("split_size", 0, "split expects split_size be non-negative");
   r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
-  r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2");
+  r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2")
+      .atLeast("sections", 1, "number of sections must be larger than 0");
   r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]")
       .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
   // The sections or indices given as a tensor: an int64 0-dim (sections) or 1-D (indices) one.
@@ -933,7 +936,8 @@ void registerShapeViews(Registry &r) {
     Rank rk = c.isNone("dim") ? Rank::exact(1) : c.rank("self");
     return tensorOf(c.dtype("self"), rk);
   };
-  r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2");
+  r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2")
+      .atLeast("repeats", 0, "repeats can not be negative");
   r.add("aten::repeat_interleave.self_Tensor", fam, riSelf)
       .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}});
 

@@ -59,6 +59,7 @@ void registerViewCopies(Registry &r) {
     for (const auto &[arg, spec] : base->samples.args) e.sample(arg, spec);
     for (const auto &v : base->samples.variants) e.variant(v.args);
     if (!base->samples.skipReason.empty()) e.skipConformance(base->samples.skipReason);
+    e.withBounds(base->intBounds); // same names, same positions (its variants already sample them)
   }
 }
 
