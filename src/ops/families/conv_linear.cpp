@@ -216,18 +216,26 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
 
 /// Convolution parameters PyTorch refuses by value (value-dependent): a
 /// stride, dilation or groups of 0 or less, a negative padding or output padding.
-RuleFn convParamValues(RuleFn fn) {
-  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
-    struct Limit { const char *name, *message; int64_t least; };
-    for (const Limit &p : {Limit{"stride", "non-positive stride is not supported", 1},
-                           Limit{"dilation", "dilation should be greater than zero", 1},
-                           Limit{"padding", "negative padding is not supported", 0},
-                           Limit{"output_padding", "negative output_padding is not supported", 0},
-                           Limit{"groups", "non-positive groups is not supported", 1}}) {
-      if (!c.has(p.name)) continue;
-      if (auto vs = knownInts(c.arg(p.name)))
-        for (int64_t v : *vs)
-          if (v < p.least) return c.error(ErrorKind::ValueDependent, "{} ({} = {})", p.message, p.name, c.arg(p.name).str());
+/// (`key`: the overload the rule is registered for, whose argument positions
+/// are found once here: every convolution of a graph runs this.)
+RuleFn convParamValues(RuleFn fn, std::string_view key) {
+  struct Limit { const char *name, *message; int64_t least; size_t at; };
+  std::vector<Limit> limits;
+  const Schema *s = SchemaTable::builtin().find(key);
+  for (Limit l : {Limit{"stride", "non-positive stride is not supported", 1, 0},
+                  Limit{"dilation", "dilation should be greater than zero", 1, 0},
+                  Limit{"padding", "negative padding is not supported", 0, 0},
+                  Limit{"output_padding", "negative output_padding is not supported", 0, 0},
+                  Limit{"groups", "non-positive groups is not supported", 1, 0}})
+    if (int i = s ? s->argIndex(l.name) : -1; i >= 0) limits.push_back({l.name, l.message, l.least, size_t(i)});
+  return [fn = std::move(fn), limits = std::move(limits)](const OpCall &c) -> RuleResult {
+    for (const Limit &p : limits) {
+      if (p.at >= c.size()) continue;
+      const Value &a = c[p.at]; // an int or a list of ints
+      auto below = [&](const Value &e) { return e.isNumber() && e.intValue() && *e.intValue() < p.least; };
+      bool refused = below(a);
+      for (const Value &e : a.elements()) refused = refused || below(e);
+      if (refused) return c.error(ErrorKind::ValueDependent, "{} ({} = {})", p.message, p.name, a.str());
     }
     return fn(c);
   };
@@ -235,8 +243,8 @@ RuleFn convParamValues(RuleFn fn) {
 
 /// conv1d/2d/3d and conv_transpose*d expand each int[] parameter of one
 /// value to the `spatial` dims; any other length is refused.
-RuleFn convParamLengths(RuleFn fn, int spatial) {
-  fn = convParamValues(std::move(fn));
+RuleFn convParamLengths(RuleFn fn, int spatial, std::string_view key) {
+  fn = convParamValues(std::move(fn), key);
   return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
     for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
       if (!c.has(name)) continue;
@@ -802,7 +810,7 @@ void registerConvLinear(Registry &r) {
                   Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial))
+    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial, cv.key))
         .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
         .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
         .variant({{"bias", "None"}, {"stride", "[0]"}})
@@ -810,7 +818,7 @@ void registerConvLinear(Registry &r) {
     if (!std::string_view(cv.key).ends_with(".padding")) e.variant({{"bias", "None"}, {"padding", "[-1]"}});
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
-    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed)))
+    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed), k))
         .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
         .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
         .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
