@@ -138,12 +138,14 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
 std::optional<RuleError> belowBound(const OpRule &rule, std::span<const Value> args) {
   for (const IntBound &b : rule.intBounds) {
     if (b.arg >= args.size()) continue;
-    const Value &v = args[b.arg];
-    std::vector<Value> one;
-    const std::vector<Value> &vals = v.isList() ? v.elements() : (one.push_back(v), one);
-    for (const Value &e : vals)
-      if (auto i = e.isNumber() && e.numKind() == NumKind::Int ? e.intValue() : std::nullopt; i && *i < b.least)
-        return RuleError{ErrorKind::ValueDependent, fmt::format("{}: {}, got {}", rule.key, b.message, v.str())};
+    const Value &v = args[b.arg]; // an int, or a list of ints (elements() is empty for a number)
+    auto below = [&](const Value &e) {
+      auto i = e.isNumber() && e.numKind() == NumKind::Int ? e.intValue() : std::nullopt;
+      return i && *i < b.least;
+    };
+    bool refused = below(v);
+    for (const Value &e : v.elements()) refused = refused || below(e);
+    if (refused) return RuleError{ErrorKind::ValueDependent, fmt::format("{}: {}, got {}", rule.key, b.message, v.str())};
   }
   return std::nullopt;
 }
