@@ -1,4 +1,5 @@
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 
 #include <stdexcept>
 
@@ -27,6 +28,11 @@ Registry::Entry &Registry::Entry::atLeast(std::string_view arg, int64_t least, s
   if (t->kind == SchemaType::Kind::Optional && t->inner()) t = t->inner();
   const std::string below = std::to_string(least - 1);
   return variant({{std::string(arg), t->kind == SchemaType::Kind::List ? "[" + below + "]" : below}});
+}
+
+Registry::Entry &Registry::Entry::refuse(ArgCheck check, std::map<std::string, std::string, std::less<>> refused) {
+  r_.fn = checks::before(std::move(check), std::move(r_.fn));
+  return refused.empty() ? *this : variant(std::move(refused));
 }
 
 const OpRule *Registry::find(std::string_view key) const {

@@ -11,7 +11,9 @@
 #include "ops/rule.h"
 #include "schema/schema.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -49,6 +51,11 @@ struct IntBound {
   std::string message;
 };
 
+/// An error PyTorch raises for an argument's value whatever the dtypes (a
+/// padding over half the kernel, an unknown reduce mode): nullopt when the
+/// known arguments pass. Reads through OpCall, so enumeration stays sound.
+using ArgCheck = std::function<std::optional<RuleError>(const OpCall &)>;
+
 struct OpRule {
   std::string key;    ///< `aten::add.Tensor`
   std::string family; ///< `elementwise.binary`, `reduction`, ...
@@ -76,11 +83,15 @@ public:
     /// Argument `arg` must be at least `least` (each element of a list):
     /// checked before the rule, and sampled once at least - 1.
     Entry &atLeast(std::string_view arg, int64_t least, std::string message);
+    /// Checks `check` before the rule; `refused` (if any) samples a case it
+    /// refuses, for the conformance harness.
+    Entry &refuse(ArgCheck check, std::map<std::string, std::string, std::less<>> refused = {});
     /// Bounds taken as they are (another rule's, for the same arguments).
     Entry &withBounds(std::vector<IntBound> bounds) {
       r_.intBounds = std::move(bounds);
       return *this;
     }
+    const OpRule &rule() const { return r_; }
     Entry &skipConformance(std::string why) {
       r_.samples.skipReason = std::move(why);
       return *this;

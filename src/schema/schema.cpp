@@ -120,14 +120,15 @@ private:
     return std::string(s_.substr(b, p_ - b));
   }
 
-  // Alias annotation `(a)`, `(a!)`, `(a -> *)`, `(b|a)`: only `!` matters.
-  bool aliasAnnotation() {
-    if (peek() != '(') return false;
+  // Alias annotation `(a)`, `(a!)`, `(a -> *)`, `(b|a)`: whether there is
+  // one (the value may share its object with another), and whether it has `!`.
+  void aliasAnnotation(SchemaType &t) {
+    if (peek() != '(') return;
     size_t close = s_.find(')', p_);
     if (close == std::string_view::npos) fail("unterminated alias annotation");
-    bool mut = s_.substr(p_, close - p_).find('!') != std::string_view::npos;
+    t.aliased = true;
+    t.mutated = s_.substr(p_, close - p_).find('!') != std::string_view::npos;
     p_ = close + 1;
-    return mut;
   }
 
   static SchemaType::Kind baseKind(std::string_view n) {
@@ -177,7 +178,7 @@ private:
           break;
         }
       }
-      t->mutated = aliasAnnotation();
+      aliasAnnotation(*t);
     }
     // Suffixes: `[]`, `[N]`, `?`, and an alias annotation after `[]`.
     std::shared_ptr<SchemaType> cur = t;
@@ -194,7 +195,7 @@ private:
         if (peek() != ']') fail("expected ']'");
         ++p_;
         l->children.push_back(cur);
-        l->mutated = aliasAnnotation();
+        aliasAnnotation(*l);
         cur = l;
       } else if (peek() == '?') {
         ++p_;
@@ -202,6 +203,7 @@ private:
         o->kind = SchemaType::Kind::Optional;
         o->children.push_back(cur);
         o->mutated = cur->mutated;
+        o->aliased = cur->aliased;
         cur = o;
       } else {
         break;
@@ -264,8 +266,11 @@ SchemaParseResult parseSchema(std::string_view text) {
       const SchemaType *t = s.args[i].type.get();
       if (t->kind == K::Optional && t->inner()) t = t->inner();
       if (t->kind == K::List && t->inner()) t = t->inner();
+      // `dims` names self's dims (flip, roll, permute, rot90 ...) except in
+      // tile (repeat counts); movedim's source and destination are self's dims too.
+      const bool dims = n == "dims" && s.name != "aten::tile" && s.name.starts_with("aten::");
       if (t->kind == K::Int && (n == "dim" || n == "dim0" || n == "dim1" || n == "dim2" || n == "start_dim" ||
-                                n == "end_dim" || n == "dimension"))
+                                n == "end_dim" || n == "dimension" || dims || n == "source" || n == "destination"))
         s.dimArgs.push_back(i);
     }
     return {std::move(s), {}};

@@ -30,6 +30,7 @@ struct SchemaType {
   std::vector<std::shared_ptr<const SchemaType>> children; ///< List/Optional/Tuple/Dict
   std::optional<int> fixedSize;               ///< `int[2]`
   bool mutated = false;                       ///< alias annotation with `!`
+  bool aliased = false;                       ///< any alias annotation (`(a)`, `(a!)`, `(*)`)
 
   bool isTensorLike() const; ///< Tensor, Tensor?, or a list of them
   const SchemaType *inner() const { return children.empty() ? nullptr : children[0].get(); }

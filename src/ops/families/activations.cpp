@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 #include "dtype/scalar_conversion.h"
 
@@ -307,7 +308,9 @@ void registerActivations(Registry &r) {
     return id(c);
   }, {"alpha"}, true, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
   add("threshold", id, {"threshold", "value"}, true, ScalarsInto::SelfType);
-  for (const char *n : {"hardsigmoid", "silu", "gelu", "mish", "selu"}) add(n, id);
+  for (const char *n : {"hardsigmoid", "silu", "mish", "selu"}) add(n, id);
+  const ArgCheck approximate = checks::oneOf("approximate", {"none", "tanh"});
+  add("gelu", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
   add("softplus", id, {"beta", "threshold"}, false);
   add("hardshrink", id, {"lambd"}, false, ScalarsInto::SelfType);
   add("softshrink", softshrink(), {"lambd"}, false, ScalarsInto::RealComputeType);
@@ -336,7 +339,8 @@ void registerActivations(Registry &r) {
   addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
          {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
-  addBwd("gelu_backward", geluBackward()).variant({{"approximate", "'tanh'"}});
+  addBwd("gelu_backward", checks::before(approximate, geluBackward())).variant({{"approximate", "'tanh'"}})
+      .variant({{"approximate", "'foo'"}});
   addBwd("hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
   addBwd("leaky_relu_backward", backwardWithScalars("grad_output", "self", {"negative_slope"}), {"negative_slope"})
       .sample("self_is_result", "False");

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -745,6 +746,8 @@ void registerConvLinear(Registry &r) {
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]")
+      .refuse(checks::sameLength("dims_self", "dims_other", "both dimension lists should have same length"),
+              {{"dims_self", "[0,1]"}})
       .variant({{"self", "sweep![3,2]"}, {"other", "sweep![1,4]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})
       .variant({{"self", "sweep![1,2]"}, {"other", "sweep![3,2]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})
       .variant({{"self", "sweep![1,2]"}, {"other", "sweep![1,3]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/unit_dims.h"
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -403,7 +404,13 @@ void registerFactories(Registry &r) {
   r.add("aten::_dim_arange", fam, dimArange).sample("like", "sweep[2,3]").sample("dim", "0")
       .variant({{"like", "sweep[2,3]"}, {"dim", "-1"}}).variant({{"like", "sweep[2,3]"}, {"dim", "2"}})
       .variant({{"like", "sweep[2,3]"}, {"dim", "-3"}}).variant({{"like", "sweep![2,1]"}, {"dim", "1"}});
-  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3");
+  // num_classes 0 or below -1 raises for any index tensor (empty included).
+  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3")
+      .refuse([](const OpCall &c) -> std::optional<RuleError> {
+         auto n = c.arg("num_classes").intValue();
+         if (!n || *n == -1 || *n > 0) return std::nullopt;
+         return c.error(ErrorKind::ValueDependent, "Class values must be smaller than num_classes, got num_classes={}", *n);
+       }, {{"num_classes", "0"}}).variant({{"num_classes", "-2"}});
 }
 
 } // namespace dtf

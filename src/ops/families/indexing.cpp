@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/unit_dims.h"
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <optional>
@@ -195,11 +196,12 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
     r.add(k, fam, keepingShape(scatterSrc))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
-        .sample("reduce", "'add'");
+        .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
   for (const char *k : {"aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
     r.add(k, fam, keepingShape(scatterSrc))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
-        .sample("reduce", "'sum'");
+        .sample("reduce", "'sum'")
+        .refuse(checks::oneOf("reduce", {"sum", "prod", "mean", "amax", "amin"}), {{"reduce", "'add'"}});
   for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
     r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
@@ -208,7 +210,7 @@ void registerIndexing(Registry &r) {
   for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
     r.add(k, fam, keepingShape(scatterValue))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
-        .sample("reduce", "'add'");
+        .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
 
   // index_add / index_reduce: an int32/int64 index, a source of self's dtype.
   auto indexAccumulate = [](const OpCall &c) -> RuleResult {
@@ -225,7 +227,8 @@ void registerIndexing(Registry &r) {
     r.add(k, fam, keepingShape(indexAccumulate))
         .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]")
         .sample("reduce", "'prod'").variant({{"self", "sweep![2,2]"}, {"dim", "0"}, {"index", "sweep![1]=0"},
-                                             {"source", "sweep![1,2]"}, {"reduce", "'amax'"}});
+                                             {"source", "sweep![1,2]"}, {"reduce", "'amax'"}})
+        .refuse(checks::oneOf("reduce", {"prod", "mean", "amax", "amin"}), {{"reduce", "'sum'"}});
   for (const char *k : {"aten::put", "aten::put_"})
     r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
        if (auto e = indexInt64(c, "index")) return *e;
@@ -293,22 +296,32 @@ void registerIndexing(Registry &r) {
   r.add("aten::bucketize.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
      return searchOut(c, Rank::exact(0));
    }).sample("boundaries", "sweep![2]");
+  // side: 'left' or 'right', and not 'left' with right=True.
+  const ArgCheck side = [](const OpCall &c) -> std::optional<RuleError> {
+    if (auto e = checks::oneOf("side", {"left", "right"})(c)) return e;
+    auto s = c.arg("side").isString() ? c.arg("side").text() : std::nullopt;
+    if (s != "left" || c.arg("right").boolValue() != true) return std::nullopt;
+    return c.error(ErrorKind::ValueDependent, "side and right can't be set to opposites, got side of left while right was True");
+  };
   r.add("aten::searchsorted.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
      if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, c.rank("self"));
    }).sample("sorted_sequence", "sweep![2]").sample("self", "sweep[2]").sample("sorter", "None")
-      .variant({{"out_int32", "True"}});
+      .variant({{"out_int32", "True"}})
+      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}});
   r.add("aten::searchsorted.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
      if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, Rank::exact(0));
-   }).sample("sorted_sequence", "sweep![2]").sample("sorter", "None");
+   }).sample("sorted_sequence", "sweep![2]").sample("sorter", "None")
+      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}});
   r.add("aten::bincount", fam, [](const OpCall &c) -> RuleResult {
      if (!c.isTensor("weights")) return tensorOf(DType::Int64, Rank::exact(1));
      DType w = c.dtype("weights");
      return tensorOf(w == DType::Float32 ? DType::Float32 : DType::Float64, Rank::exact(1));
-   }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}});
+   }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}})
+      .atLeast("minlength", 0, "minlength should be >= 0");
 
   // unique: values are 1-D (with dim=: self's rank). An inverse that was not
   // asked for is an empty 1-D tensor, else it has self's shape (with dim=:

@@ -255,7 +255,8 @@ void registerMiscCoverage(Registry &r) {
     if (!isFloating(d)) return c.missingKernel("no histc kernel for {}", name(d));
     return tensorOf(d, Rank::exact(1));
   }).variant({{"self", "sweep![3]"}, {"min", "-1"}, {"max", "magnitudes"}})
-      .variant({{"self", "sweep![3]"}, {"min", "magnitudes"}, {"max", "magnitudes"}});
+      .variant({{"self", "sweep![3]"}, {"min", "magnitudes"}, {"max", "magnitudes"}})
+      .atLeast("bins", 1, "torch.histogram(): bins must be > 0");
   // histogram(self, bins, range, weight, density) -> (hist, bin_edges):
   // float32/float64 only; bins (a tensor) and weight of self's dtype; both
   // results 1-D of self's dtype (measured: tensor bins also take BFloat16).

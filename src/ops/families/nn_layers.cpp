@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <functional>
@@ -282,17 +283,27 @@ void registerNnLayers(Registry &r) {
                                   {"aten::max_pool3d", 5, "[1,1,1]"}, {"aten::avg_pool1d", 3, "[1]"},
                                   {"aten::avg_pool2d", 4, "[1,1]"}, {"aten::avg_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
-    r.add(p.key, pool, leadingFacts(keepInput("self", p.rank - 1), "self", p.rank - 2)).sample("self", shape)
+    const bool isMax = std::string_view(p.key).starts_with("aten::max");
+    auto e = r.add(p.key, pool, leadingFacts(keepInput("self", p.rank - 1), "self", p.rank - 2)).sample("self", shape)
         .sample("kernel_size", p.kernel).variant({{"self", shape}, {"kernel_size", p.kernel}, {"stride", p.kernel}})
         .atLeast("kernel_size", 1, "kernel size should be greater than zero")
-        .atLeast("stride", 1, "stride should not be zero");
+        .atLeast("stride", 1, "stride should not be zero")
+        .refuse(checks::poolWindow(p.rank - 2, isMax), {{"padding", "[1]"}})
+        .variant({{"kernel_size", p.rank == 3 ? "[1,1]" : "[1,1,1,1]"}});
+    if (isMax) e.variant({{"dilation", "[0]"}});
+    if (!isMax && p.rank > 3)
+      e.refuse(checks::notEqual("divisor_override", 0, "divisor must be not zero"), {{"divisor_override", "0"}});
   }
   for (Pool p : std::vector<Pool>{{"aten::max_pool1d_with_indices", 3, "[1]"},
                                   {"aten::max_pool2d_with_indices", 4, "[1,1]"},
                                   {"aten::max_pool3d_with_indices", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
     r.add(p.key, pool, leadingFacts(withIndices(p.rank - 1), "self", p.rank - 2)).sample("self", shape)
-        .sample("kernel_size", p.kernel);
+        .sample("kernel_size", p.kernel)
+        .atLeast("kernel_size", 1, "kernel size should be greater than zero")
+        .atLeast("stride", 1, "stride should not be zero")
+        .refuse(checks::poolWindow(p.rank - 2, true), {{"padding", "[1]"}}).variant({{"dilation", "[0]"}})
+        .variant({{"stride", p.rank == 3 ? "[1,1]" : "[1,1,1,1]"}});
   }
   // fractional_max_pool2d/3d: float32/float64 (CPU), random_samples of the
   // input's dtype; the values and int64 indices keep the input's rank.
@@ -321,7 +332,8 @@ void registerNnLayers(Registry &r) {
         .variant({{"self", "sweep![2,2]"}, {"output_size", p.kernel}})      // k dims: the mean shortcut only
         .variant({{"self", "sweep![2,2,2,2,2,2]"}, {"output_size", p.kernel}})
         .variant({{"self", "float32[2,2,2,2,2,2]"}, {"output_size", twos}})
-        .variant({{"self", "float32[2]"}, {"output_size", p.kernel}});
+        .variant({{"self", "float32[2]"}, {"output_size", p.kernel}})
+        .atLeast("output_size", 0, "elements of output_size must be greater than or equal to 0");
     if (p.rank == 3) continue;
     // The .out forms: the pooling kernel itself, out of self's dtype (another: unknown).
     RuleFn kernel = leadingFacts(adaptiveAvg(p.rank - 2, false), "self", p.rank - 2, "output_size");
@@ -339,7 +351,8 @@ void registerNnLayers(Registry &r) {
                                   {"aten::adaptive_max_pool3d", 5, "[1,1,1]"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
     r.add(p.key, pool, leadingFacts(withIndices(p.rank - 1), "self", p.rank - 2, "output_size")).sample("self", shape)
-        .sample("output_size", p.kernel);
+        .sample("output_size", p.kernel)
+        .atLeast("output_size", 0, "elements of output_size must be greater than or equal to 0");
   }
   auto unpool = [](const OpCall &c) -> RuleResult {
     if (auto e = requireInt64(c, "indices")) return *e;
@@ -540,22 +553,30 @@ void registerNnLayers(Registry &r) {
     for (auto &[a, v] : k.s) e.sample(a, v);
     if (key.find("upsample") != std::string::npos) {
       e.variant({{"output_size", "[4,4,4,4]"}});
+      e.atLeast("output_size", 1, "output sizes should be greater than 0");
       if (key.ends_with(".vec")) {
-        std::string scales = "[2.0";
-        for (int i = 1; i < k.minRank - 2; ++i) scales += ",2.0";
+        std::string scales = "[2.0", refused = "[0.0";
+        for (int i = 1; i < k.minRank - 2; ++i) scales += ",2.0", refused += ",2.0";
         e.variant({{"output_size", "None"}, {"scale_factors", scales + "]"}})
             .variant({{"output_size", "None"}, {"scale_factors", "None"}})
-            .variant({{"scale_factors", scales + "]"}});
+            .variant({{"scale_factors", scales + "]"}})
+            .refuse(checks::positiveElements("scale_factors", "output sizes should be greater than 0: scale factors"),
+                    {{"output_size", "None"}, {"scale_factors", refused + "]"}});
       }
     }
+    if (key == "aten::pixel_shuffle") e.atLeast("upscale_factor", 1, "pixel_shuffle expects a positive upscale_factor");
+    if (key == "aten::pixel_unshuffle")
+      e.atLeast("downscale_factor", 1, "pixel_unshuffle expects a positive downscale_factor");
     if (key == "aten::native_channel_shuffle") e.variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
     if (key == "aten::channel_shuffle") e.variant({{"groups", "0"}});
   }
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
-      .sample("value", "0");
+      .sample("value", "0")
+      .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
   r.add("aten::pad", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
-      .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}});
+      .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}})
+      .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
   // _pad_enum: see padEnum (mode 0 reflect, 1 replicate, 2 circular, 3 constant).
   {
     Registry::Entry e = r.add("aten::_pad_enum", rs, padFacts(padEnum, "self", "pad"));
@@ -619,12 +640,20 @@ void registerNnLayers(Registry &r) {
      auto rk = c.rank("self").value();
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk - 1) : Rank::top());
    }).sample("self", "sweep![1,1,2,2]").sample("kernel_size", "[1,1]").sample("dilation", "[1,1]")
-      .sample("padding", "[0,0]").sample("stride", "[1,1]");
+      .sample("padding", "[0,0]").sample("stride", "[1,1]")
+      .atLeast("kernel_size", 1, "kernel size should be greater than zero")
+      .atLeast("dilation", 1, "dilation should be greater than zero")
+      .atLeast("padding", 0, "padding should be non-negative")
+      .atLeast("stride", 1, "stride should be greater than zero");
   r.add("aten::col2im", rs, [](const OpCall &c) -> RuleResult {
      auto rk = c.rank("self").value();
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk + 1) : Rank::top());
    }).sample("self", "sweep![1,1,4]").sample("output_size", "[2,2]").sample("kernel_size", "[1,1]")
-      .sample("dilation", "[1,1]").sample("padding", "[0,0]").sample("stride", "[1,1]");
+      .sample("dilation", "[1,1]").sample("padding", "[0,0]").sample("stride", "[1,1]")
+      .atLeast("kernel_size", 1, "kernel size should be greater than zero")
+      .atLeast("dilation", 1, "dilation should be greater than zero")
+      .atLeast("padding", 0, "padding should be non-negative")
+      .atLeast("stride", 1, "stride should be greater than zero");
 
 }
 

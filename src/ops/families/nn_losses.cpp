@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -84,7 +85,8 @@ void registerNnLosses(Registry &r) {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
      return tensorOf(c.dtype("self"), Rank::exact(1));
-   }).sample("self", "sweep![2,2]");
+   }).sample("self", "sweep![2,2]")
+      .refuse(checks::numberWithin("p", 0, INFINITY, "pdist only supports non-negative p values"), {{"p", "-1.0"}});
   // pdist's kernel called directly (what a traced F.pdist records): no dtype
   // check before the kernel, which has float and double only, and is not
   // reached for fewer than two rows (any dtype then): value-dependent.
@@ -97,10 +99,17 @@ void registerNnLosses(Registry &r) {
                       "succeeds)", name(d));
      return tensorOf(d, Rank::exact(1));
    }).sample("self", "sweep[3,2]").variant({{"self", "sweep![2,3,2]"}});
-  for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"})
-    r.add(k, loss, [](const OpCall &c) -> RuleResult {
+  // Their kernels assert a reduction of 0, 1 or 2; smooth_l1's beta must not be negative.
+  for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"}) {
+    auto e = r.add(k, loss, [](const OpCall &c) -> RuleResult {
        return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
-     }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+     }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
+      .refuse(checks::numberWithin("reduction", 0, 2, "reduction must be 0 (none), 1 (mean) or 2 (sum)"),
+              {{"reduction", "3"}});
+    if (std::string_view(k) == "aten::smooth_l1_loss")
+      e.refuse(checks::numberWithin("beta", 0, INFINITY, "smooth_l1_loss does not support negative values for beta"),
+               {{"beta", "-1.0"}});
+  }
   r.add("aten::l1_loss", loss, [](const OpCall &c) -> RuleResult {
      if (c.dtype("self") == DType::Bool || c.dtype("target") == DType::Bool)
        return c.semantic("subtraction with a bool tensor is not supported");
@@ -117,7 +126,9 @@ void registerNnLosses(Registry &r) {
      if (!canCast(p, s))
        return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
      return tensorOf(s, lossRank(c, broadcast2(c, "self", "target")));
-   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}});
+   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
+      .refuse(checks::numberAbove("delta", 0, "huber_loss does not support non-positive values for delta"),
+              {{"delta", "0.0"}});
   r.add("aten::kl_div", loss, [](const OpCall &c) -> RuleResult {
      for (const char *n : {"self", "target"}) {
        if (isIntegral(c.dtype(n), true)) return c.semantic("kl_div: integral inputs not supported");
@@ -462,7 +473,8 @@ void registerNnLosses(Registry &r) {
        if (a == DType::Float16 || a == DType::BFloat16) return Value::tensor(DTypeSet::all(), rk);
        if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
        return tensorOf(a, rk);
-     }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None");
+     }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None")
+        .refuse(checks::numberWithin("p", 0, INFINITY, "cdist only supports non-negative p values"), {{"p", "-1.0"}});
 
   r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), t = c.dtype("target");

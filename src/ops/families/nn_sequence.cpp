@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <map>
@@ -171,16 +172,25 @@ void registerNnSequence(Registry &r) {
       return tensorOf(out, c.rank("self"));
     };
   };
-  r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]");
-  r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]");
-  r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]");
+  // The transform's length: n >= 1; in s, -1 (self's size) or >= 1. norm: a known mode.
+  const ArgCheck norm = checks::oneOf("norm", {"forward", "backward", "ortho"});
+  auto lengths = [&](Registry::Entry e) {
+    e.refuse(norm, {{"norm", "'bad'"}});
+    if (e.rule().schema->argIndex("n") >= 0) e.atLeast("n", 1, "Invalid number of data points specified");
+    if (e.rule().schema->argIndex("s") >= 0)
+      e.atLeast("s", -1, "Invalid number of data points specified")
+          .refuse(checks::notEqual("s", 0, "Invalid number of data points specified"), {{"s", "[0]"}});
+  };
+  lengths(r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
-    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}});
+    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}}));
   for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
-    r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]");
+    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]"));
   for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
-    r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]");
-  r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]");
+    lengths(r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]"));
+  lengths(r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
   auto realOut = [fftDims](const OpCall &c) -> RuleResult {
@@ -191,10 +201,10 @@ void registerNnSequence(Registry &r) {
     DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
     return tensorOf(out, c.rank("self"));
   };
-  r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]");
-  r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]");
+  lengths(r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]"));
   for (const char *k : {"aten::fft_irfft2", "aten::fft_irfftn", "aten::fft_hfft2", "aten::fft_hfftn"})
-    r.add(k, spec, realOut).sample("self", "sweep![4,4]");
+    lengths(r.add(k, spec, realOut).sample("self", "sweep![4,4]"));
   // fftshift is a roll over the dims: any dtype, same rank (a 0-dim tensor
   // has no dim to roll: "`shifts` required").
   for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"})

@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "ops/unit_dims.h"
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
+#include <cmath>
 #include <limits>
 
 namespace dtf {
@@ -133,13 +135,21 @@ void registerRandom(Registry &r) {
     r.add(k, fam, randFloat).sample("size", "[2,3]").sample("names", "None");
   for (const char *k : {"aten::rand.generator_with_names", "aten::randn.generator_with_names"})
     r.add(k, fam, randFloat).sample("size", "[2,3]").sample("generator", "None").sample("names", "None");
-  r.add("aten::normal.float_float", fam, randFloat).sample("size", "[2,3]").sample("mean", "0.0").sample("std", "1.0");
-  r.add("aten::randint", fam, randint).sample("high", "2").sample("size", "[2,3]").variant({{"high", "3"}, {"size", "[2]"}});
-  r.add("aten::randint.generator", fam, randint).sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
+  // Sampler parameters PyTorch refuses whatever the dtype or size (an empty tensor too).
+  const auto stdAtLeast0 = checks::numberWithin("std", 0, INFINITY, "normal expects std >= 0.0");
+  const auto fromBelowHigh = checks::ordered("", "high", true, "random_ expects 'from' to be less than 'to'");
+  const auto lowBelowHigh = checks::ordered("low", "high", true, "random_ expects 'from' to be less than 'to'");
+  r.add("aten::normal.float_float", fam, randFloat).sample("size", "[2,3]").sample("mean", "0.0").sample("std", "1.0")
+      .refuse(stdAtLeast0, {{"std", "-1.0"}});
+  r.add("aten::randint", fam, randint).sample("high", "2").sample("size", "[2,3]").variant({{"high", "3"}, {"size", "[2]"}})
+      .refuse(fromBelowHigh, {{"high", "0"}});
+  r.add("aten::randint.generator", fam, randint).sample("high", "2").sample("size", "[2,3]").sample("generator", "None")
+      .refuse(fromBelowHigh, {{"high", "0"}});
   r.add("aten::randint.low", fam, randint).sample("low", "0").sample("high", "2").sample("size", "[2,3]")
-      .variant({{"low", "0"}, {"high", "3"}, {"size", "[2]"}});
+      .variant({{"low", "0"}, {"high", "3"}, {"size", "[2]"}}).refuse(lowBelowHigh, {{"low", "2"}});
   r.add("aten::randint.low_generator", fam, randint)
-      .sample("low", "0").sample("high", "2").sample("size", "[2,3]").sample("generator", "None");
+      .sample("low", "0").sample("high", "2").sample("size", "[2,3]").sample("generator", "None")
+      .refuse(lowBelowHigh, {{"low", "2"}});
   r.add("aten::randperm", fam, randperm).sample("n", "3").variant({{"n", "-1"}});
   r.add("aten::randperm.generator", fam, randperm).sample("n", "3").sample("generator", "None");
   r.add("aten::rand_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
@@ -148,28 +158,47 @@ void registerRandom(Registry &r) {
   r.add("aten::randn_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
     return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
   }));
-  r.add("aten::randint_like", fam, keepingShape(randintLike)).sample("high", "2").variant({{"high", "3"}});
-  r.add("aten::randint_like.low_dtype", fam, keepingShape(randintLike)).sample("low", "0").sample("high", "2");
+  r.add("aten::randint_like", fam, keepingShape(randintLike)).sample("high", "2").variant({{"high", "3"}})
+      .refuse(fromBelowHigh, {{"high", "0"}});
+  r.add("aten::randint_like.low_dtype", fam, keepingShape(randintLike)).sample("low", "0").sample("high", "2")
+      .refuse(lowBelowHigh, {{"low", "2"}});
   // bernoulli: self's dtype (p is read as a probability)
   r.add("aten::bernoulli", fam, keepSelf);
-  r.add("aten::bernoulli.p", fam, keepSelf).sample("p", "0.5");
+  const auto probability = checks::numberWithin("p", 0, 1, "bernoulli_ expects p to be in [0, 1]");
+  r.add("aten::bernoulli.p", fam, keepSelf).sample("p", "0.5").refuse(probability, {{"p", "1.5"}});
   r.add("aten::bernoulli.Tensor", fam, bernoulliTensor).sample("p", "float32[2]");
-  r.add("aten::bernoulli_.float", fam, keepSelf);
+  r.add("aten::bernoulli_.float", fam, keepSelf).refuse(probability, {{"p", "-0.5"}});
   r.add("aten::bernoulli_.Tensor", fam, bernoulliTensor).sample("p", "float32[2]");
   // samplers that keep self's dtype
   for (const char *k : {"aten::uniform", "aten::uniform_", "aten::normal_functional", "aten::normal_",
                         "aten::exponential", "aten::exponential_", "aten::log_normal_", "aten::cauchy_",
                         "aten::random_", "aten::poisson", "aten::_standard_gamma",
                         // the functional forms of the in-place samplers
-                        "aten::log_normal", "aten::cauchy", "aten::random"})
-    r.add(k, fam, keepSelf);
-  for (const char *k : {"aten::geometric_", "aten::geometric"}) r.add(k, fam, keepSelf).sample("p", "0.5");
+                        "aten::log_normal", "aten::cauchy", "aten::random"}) {
+    auto e = r.add(k, fam, keepSelf);
+    const std::string_view key = k;
+    if (key.starts_with("aten::uniform"))
+      e.refuse(checks::ordered("from", "to", false, "uniform_ expects to return a [from, to) range"),
+               {{"from", "2.0"}, {"to", "1.0"}});
+    if (key.starts_with("aten::normal")) e.refuse(stdAtLeast0, {{"std", "-1.0"}});
+    if (key.starts_with("aten::exponential"))
+      e.refuse(checks::numberWithin("lambd", 0, INFINITY, "exponential_ expects lambda >= 0.0"), {{"lambd", "-1.0"}});
+    if (key.starts_with("aten::log_normal"))
+      e.refuse(checks::numberAbove("std", 0, "log_normal_ expects std > 0.0"), {{"std", "0.0"}});
+  }
+  for (const char *k : {"aten::geometric_", "aten::geometric"})
+    r.add(k, fam, keepSelf).sample("p", "0.5")
+        .refuse(checks::numberAbove("p", 0, "geometric_ expects p to be in (0, 1)"), {{"p", "0.0"}})
+        .refuse(checks::numberWithin("p", -INFINITY, std::nextafter(1.0, 0.0), "geometric_ expects p to be in (0, 1)"),
+                {{"p", "1.0"}});
   for (const char *k : {"aten::random_.to", "aten::random.to"})
-    r.add(k, fam, randomTo).sample("to", "2").variant({{"to", "3"}});
+    r.add(k, fam, randomTo).sample("to", "2").variant({{"to", "3"}})
+        .refuse(checks::ordered("", "to", true, "random_ expects 'from' to be less than 'to'"), {{"to", "0"}});
   for (const char *k : {"aten::random_.from", "aten::random.from"})
-    r.add(k, fam, randomTo).sample("from", "0").sample("to", "2");
+    r.add(k, fam, randomTo).sample("from", "0").sample("to", "2")
+        .refuse(checks::ordered("from", "to", true, "random_ expects 'from' to be less than 'to'"), {{"from", "2"}});
   r.add("aten::normal.Tensor_Tensor", fam, normalTT);
-  r.add("aten::normal.Tensor_float", fam, normalTF);
+  r.add("aten::normal.Tensor_float", fam, normalTF).refuse(stdAtLeast0, {{"std", "-1.0"}});
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
   r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
       .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -657,9 +658,12 @@ void registerReductions(Registry &r) {
       .variant({{"dim", "[]"}, {"keepdim", "False"}});
   for (const char *k : {"aten::quantile", "aten::nanquantile", "aten::quantile.scalar", "aten::nanquantile.scalar"}) {
     bool scalar = std::string(k).ends_with("scalar");
-    r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")
+    auto e = r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")
                  .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}})
-                 .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}, {"keepdim", "True"}});
+                 .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}, {"keepdim", "True"}})
+                 .refuse(checks::oneOf("interpolation", {"linear", "lower", "higher", "midpoint", "nearest"}),
+                         {{"interpolation", "'foo'"}});
+    if (scalar) e.refuse(checks::numberWithin("q", 0, 1, "quantile() q must be in the range [0, 1]"), {{"q", "1.5"}});
   }
   add("aten::cov", covariance).sample("self", "sweep[2,3]").sample("fweights", "None").sample("aweights", "None")
       .variant({{"self", "sweep![2,3]"}, {"fweights", "sweep![3]"}, {"aweights", "None"}})

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -505,7 +506,14 @@ void registerShapeViews(Registry &r) {
       };
     auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
-    if (narrow) e.variant({{"self", "sweep![]"}});
+    if (narrow) e.variant({{"self", "sweep![]"}}).atLeast("length", 0, "narrow(): length must be non-negative");
+    if (key.ends_with(".intlist"))
+      e.refuse(checks::sameLength("source", "destination", "movedim: invalid source or destination dims"),
+               {{"source", "[0,1]"}, {"destination", "[1]"}})
+          .refuse(checks::distinctDims("self", {"source", "destination"}), {{"source", "[0,-2]"}, {"destination", "[0,1]"}});
+    if (key == "aten::flip") e.refuse(checks::distinctDims("self", {"dims"}), {{"dims", "[0,-2]"}});
+    if (key == "aten::roll")
+      e.refuse(checks::rollShifts(), {{"shifts", "[1,1]"}}).variant({{"shifts", "[]"}, {"dims", "[]"}});
     if (movesOneDim)
       e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
           .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});

@@ -1,0 +1,93 @@
+// Errors PyTorch raises for an argument's value alone (ops/arg_checks.h),
+// each measured on torch 1.13.1 (CPU), for empty tensors too: a known bad
+// value is refused, a good or unknown one is not.
+#include "run_op.h"
+
+#include <gtest/gtest.h>
+
+namespace dtf {
+namespace {
+
+using test::expectError;
+using test::expectTensor;
+using test::run;
+
+TEST(ArgChecks, PoolingWindows) {
+  // padding over half the kernel, negative padding, zero dilation, wrong list lengths
+  expectError(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2,2]"}, {"padding", "[2,2]"}}));
+  expectError(run("aten::avg_pool1d", {{"self", "float32:r3"}, {"kernel_size", "[2]"}, {"padding", "[-1]"}}));
+  expectError(run("aten::max_pool1d", {{"self", "float32:r3"}, {"kernel_size", "[2]"}, {"dilation", "[0]"}}));
+  expectError(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2,2,2]"}}));
+  expectError(run("aten::avg_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2]"}, {"divisor_override", "0"}}));
+  // a kernel of 3 takes padding 1; one value stands for every dim
+  expectTensor(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[3]"}, {"padding", "[1]"}}), 0,
+               DType::Float32, 4);
+  expectTensor(run("aten::avg_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2]"}, {"divisor_override", "-1"}}),
+               0, DType::Float32, 4);
+  // an unknown padding is not refused
+  expectTensor(run("aten::max_pool2d", {{"self", "float32:r4"}, {"kernel_size", "[2,2]"}, {"padding", "[int,int]"}}), 0,
+               DType::Float32, 4);
+}
+
+TEST(ArgChecks, SizesAndCounts) {
+  expectError(run("aten::narrow", {{"self", "float32:r2"}, {"dim", "0"}, {"start", "0"}, {"length", "-1"}}));
+  expectTensor(run("aten::narrow", {{"self", "float32:r2"}, {"dim", "0"}, {"start", "0"}, {"length", "0"}}), 0,
+               DType::Float32, 2);
+  expectError(run("aten::pixel_shuffle", {{"self", "float32:r4"}, {"upscale_factor", "0"}}));
+  expectError(run("aten::upsample_nearest2d", {{"self", "float32:r4"}, {"output_size", "[0,2]"}}));
+  expectError(run("aten::upsample_bilinear2d.vec",
+                  {{"input", "float32:r4"}, {"output_size", "None"}, {"align_corners", "False"}, {"scale_factors", "[-1.0,2.0]"}}));
+  expectError(run("aten::adaptive_avg_pool2d", {{"self", "float32:r4"}, {"output_size", "[-1,2]"}}));
+  expectTensor(run("aten::adaptive_avg_pool2d", {{"self", "float32:r4"}, {"output_size", "[0,2]"}}), 0, DType::Float32, 4);
+  expectError(run("aten::constant_pad_nd", {{"self", "float32:r2"}, {"pad", "[1,1,1]"}}));
+  expectError(run("aten::constant_pad_nd", {{"self", "float32:r2"}, {"pad", "[1,1,1,1,1,1]"}}));
+  expectTensor(run("aten::constant_pad_nd", {{"self", "float32:r2"}, {"pad", "[1,1,1,1]"}}), 0, DType::Float32, 2);
+  expectError(run("aten::histc", {{"self", "float32:r1"}, {"bins", "0"}}));
+  expectError(run("aten::fft_fft", {{"self", "float32:r1"}, {"n", "0"}}));
+  expectError(run("aten::fft_fftn", {{"self", "float32:r2"}, {"s", "[0,2]"}}));
+  expectTensor(run("aten::fft_fftn", {{"self", "float32:r2"}, {"s", "[-1,2]"}}), 0, DType::Complex64, 2);
+  expectError(run("aten::one_hot", {{"self", "int64:r1"}, {"num_classes", "0"}}));
+  expectTensor(run("aten::one_hot", {{"self", "int64:r1"}, {"num_classes", "-1"}}), 0, DType::Int64, 2);
+}
+
+TEST(ArgChecks, ModesAndRanges) {
+  expectError(run("aten::gelu", {{"self", "float32:r1"}, {"approximate", "'foo'"}}));
+  expectTensor(run("aten::gelu", {{"self", "float32:r1"}, {"approximate", "'tanh'"}}), 0, DType::Float32, 1);
+  expectError(run("aten::searchsorted.Tensor", {{"sorted_sequence", "float32:r1"}, {"self", "float32:r1"}, {"side", "'mid'"}}));
+  expectError(run("aten::searchsorted.Tensor",
+                  {{"sorted_sequence", "float32:r1"}, {"self", "float32:r1"}, {"side", "'left'"}, {"right", "True"}}));
+  expectTensor(run("aten::searchsorted.Tensor",
+                   {{"sorted_sequence", "float32:r1"}, {"self", "float32:r1"}, {"side", "'right'"}, {"right", "False"}}),
+               0, DType::Int64, 1);
+  expectError(run("aten::scatter_reduce.two", {{"self", "float32:r1"}, {"dim", "0"}, {"index", "int64:r1"},
+                                               {"src", "float32:r1"}, {"reduce", "'add'"}}));
+  expectError(run("aten::fft_fft", {{"self", "float32:r1"}, {"norm", "'bad'"}}));
+  expectError(run("aten::quantile.scalar", {{"self", "float32:r1"}, {"q", "1.5"}}));
+  expectError(run("aten::bernoulli.p", {{"self", "float32:r1"}, {"p", "nan"}}));
+  expectError(run("aten::normal.float_float", {{"mean", "0.0"}, {"std", "-1.0"}, {"size", "[3]"}}));
+  expectError(run("aten::randint.low", {{"low", "2"}, {"high", "2"}, {"size", "[3]"}}));
+  expectError(run("aten::uniform", {{"self", "float32:r1"}, {"from", "2.0"}, {"to", "1.0"}}));
+  expectError(run("aten::huber_loss", {{"self", "float32:r1"}, {"target", "float32:r1"}, {"delta", "0.0"}}));
+  expectError(run("aten::mse_loss", {{"self", "float32:r1"}, {"target", "float32:r1"}, {"reduction", "3"}}));
+  expectError(run("aten::cdist", {{"x1", "float32:r2"}, {"x2", "float32:r2"}, {"p", "-1.0"}}));
+  // an unknown p passes
+  expectTensor(run("aten::bernoulli.p", {{"self", "float32:r1"}, {"p", "float"}}), 0, DType::Float32, 1);
+}
+
+TEST(ArgChecks, DimLists) {
+  expectError(run("aten::flip", {{"self", "float32:r2"}, {"dims", "[0,-2]"}}));
+  expectError(run("aten::flip", {{"self", "float32:r2"}, {"dims", "[6]"}})); // out of range: every op's dims
+  expectTensor(run("aten::flip", {{"self", "float32:r2"}, {"dims", "[0,1]"}}), 0, DType::Float32, 2);
+  expectError(run("aten::movedim.intlist", {{"self", "float32:r3"}, {"source", "[0,0]"}, {"destination", "[1,2]"}}));
+  expectError(run("aten::movedim.intlist", {{"self", "float32:r3"}, {"source", "[0]"}, {"destination", "[1,2]"}}));
+  expectError(run("aten::roll", {{"self", "float32:r2"}, {"shifts", "[1,2]"}, {"dims", "[0]"}}));
+  expectError(run("aten::roll", {{"self", "float32:r2"}, {"shifts", "[]"}, {"dims", "[]"}}));
+  expectTensor(run("aten::roll", {{"self", "float32:r2"}, {"shifts", "[1]"}, {"dims", "[]"}}), 0, DType::Float32, 2);
+  expectError(run("aten::tensordot",
+                  {{"self", "float32:r2"}, {"other", "float32:r2"}, {"dims_self", "[0,1]"}, {"dims_other", "[0]"}}));
+  // tile's dims are repeat counts, not dims
+  expectTensor(run("aten::tile", {{"self", "float32:r2"}, {"dims", "[6]"}}), 0, DType::Float32, 2);
+}
+
+} // namespace
+} // namespace dtf
