@@ -18,6 +18,12 @@
 // its written type only (its elements unknown). Graphs without list mutation
 // (every traced graph) skip all of this.
 //
+// An in-place op that changes a rank (unsqueeze_, resize_, an `out=`) reaches
+// every other name of the same tensor object too: a list element, a value
+// an If/Loop passed on, what `contiguous` or `add_` returned. Those names'
+// later readers see the new rank joined in (widenTensorAliases), over
+// may-alias classes built the first time a rank changes in place.
+//
 //===----------------------------------------------------------------------===//
 #include "refine/solver.h"
 
@@ -84,10 +90,12 @@ void InPlaceUses::findPositions(const ir::Graph &g, std::span<const KindClass> k
     for (ir::NodeId n : g.blocks[b].nodes) {
       const ir::Node &node = g.nodes[n];
       for (ir::ValueId v : node.inputs) use(v, loopEnd ? loopEnd : nodePos[n]);
-      uint32_t innerLoopEnd = loopEnd || kindClass[node.kind] != KindClass::Loop ? loopEnd : end[n];
+      // (One past the block's last node: a mutation by that last node is before
+      // the next iteration's reads and before the block's returns.)
+      uint32_t innerLoopEnd = loopEnd || kindClass[node.kind] != KindClass::Loop ? loopEnd : end[n] + 1;
       for (ir::BlockId inner : node.blocks) {
         self(self, inner, depth + 1, innerLoopEnd);
-        for (ir::ValueId v : g.blocks[inner].returns) use(v, innerLoopEnd ? innerLoopEnd : end[n]);
+        for (ir::ValueId v : g.blocks[inner].returns) use(v, innerLoopEnd ? innerLoopEnd : end[n] + 1);
       }
     }
   };
@@ -118,6 +126,79 @@ bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
   if (auto later = ownUses_->usedAfter(v, n, g, kinds)) return *later;
   ownUses_->findPositions(g, kinds);
   return *ownUses_->usedAfter(v, n, g, kinds);
+}
+
+namespace {
+
+/// May a node's outputs be (or hold) the same tensor object as its inputs?
+/// Ops: when some overload's result has an alias annotation (`Tensor(a)`
+/// views and `contiguous`/`to`, which may return self; `Tensor(a!)`; `t(*)`
+/// list reads); constants and fresh results cannot; every prim construct,
+/// unknown op and call can.
+bool mayPassObjects(const GraphPlan &plan, ir::KindId k) {
+  switch (plan.kindClass[k]) {
+  case KindClass::Constant: return false;
+  case KindClass::Op: {
+    if (plan.overloads[k].empty()) return true;
+    for (const Schema *s : plan.overloads[k])
+      for (const SchemaArg &r : s->returns)
+        if (r.type->aliased || (r.type->inner() && r.type->inner()->aliased)) return true;
+    return false;
+  }
+  default: return true;
+  }
+}
+
+/// `v` as it may be once a tensor object it is, or holds, took rank `now`:
+/// each tensor joined with `now`'s rank and size-1 facts (its dtype kept:
+/// an in-place op keeps it).
+Value withPossibleRank(const Value &v, const Value &now) {
+  if (v.isTensor()) return Value::join(v, now.withDTypes(v.dtypes()));
+  if (!v.isList() && !v.isTuple()) return v;
+  if (!v.lengthKnown()) return v.isList() ? Value::listOf(withPossibleRank(v.elementSummary(), now)) : v;
+  std::vector<Value> elems;
+  for (const Value &e : v.elements()) elems.push_back(withPossibleRank(e, now));
+  return v.isTuple() ? Value::tuple(std::move(elems)) : Value::list(std::move(elems));
+}
+
+} // namespace
+
+void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) {
+  if (tensorAliasClass_.empty()) { // once per call: flow-insensitive classes, as the lists' below
+    UnionFind uf(g.values.size());
+    for (const ir::Node &node : g.nodes) {
+      const KindClass c = plan_->kindClass[node.kind];
+      if (c == KindClass::If || c == KindClass::Loop) {
+        for (ir::BlockId b : node.blocks) {
+          const ir::Block &blk = g.blocks[b];
+          for (ir::ValueId r : blk.returns)
+            for (ir::ValueId o : node.outputs) uf.unite(o, r);
+          for (ir::ValueId p : blk.params)
+            for (ir::ValueId i : node.inputs) uf.unite(p, i);
+        }
+        for (ir::ValueId o : node.outputs)
+          for (ir::ValueId i : node.inputs) uf.unite(o, i);
+        continue;
+      }
+      if (!mayPassObjects(*plan_, node.kind)) continue;
+      for (ir::ValueId o : node.outputs)
+        for (ir::ValueId i : node.inputs) uf.unite(o, i);
+    }
+    tensorAliasClass_.resize(g.values.size());
+    for (ir::ValueId v = 0; v < g.values.size(); ++v) tensorAliasClass_[v] = uf.find(v);
+  }
+  const ir::Node &node = g.nodes[n];
+  const ir::ValueId cls = tensorAliasClass_[in];
+  for (ir::ValueId v = 0; v < g.values.size(); ++v) {
+    if (v == in || tensorAliasClass_[v] != cls || get(v).isBottom()) continue;
+    if (std::find(node.outputs.begin(), node.outputs.end(), v) != node.outputs.end()) continue;
+    if (!usedAfter(v, n)) continue;
+    Value w = withPossibleRank(get(v), now);
+    if (w == get(v)) continue;
+    out_.values[v] = std::move(w);
+    if (!fullyKnown(out_.values[v])) out_.reasons[v] = UnknownReason::BranchJoin;
+    mutated_.push_back(v);
+  }
 }
 
 std::vector<bool> findStaleListAliases(const ir::Graph &g, const GraphPlan &plan) {

@@ -81,6 +81,10 @@ private:
   bool definedInside(ir::ValueId v, ir::BlockId b) const;
   /// Is `v` used after node `n` (or again, in a loop)? (the plan's facts, or this call's)
   bool usedAfter(ir::ValueId v, ir::NodeId n);
+  /// An in-place op at `n` gave `in` (another) rank `now`: every other value
+  /// that may be the same tensor object, or hold it, and is read later, may
+  /// have that rank too (mutation.cpp).
+  void widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now);
 
   // --- transfer functions -------------------------------------------------
   /// prim ops handled without a schema; false if `n` is not one of them.
@@ -126,6 +130,7 @@ private:
   std::vector<const Value *> argPtrs_;
   Evaluation joinedEval_; ///< scratch of transferOp (Strict policy, rare): kept off its stack frame
   std::optional<InPlaceUses> ownUses_; ///< when the plan has none: built on the first need
+  std::vector<ir::ValueId> tensorAliasClass_; ///< by value id: may-alias class (widenTensorAliases' first need)
 
   Result &out_;
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)

@@ -448,6 +448,53 @@ TEST(GraphRefine, InPlaceTransposeDropsSizeFacts) {
   EXPECT_NE(r["6"].rank(), Rank::exact(1)) << r["6"].str();
 }
 
+// torch.jit.script: y = x.clone(); ls = [y, y]; ls[0].unsqueeze_(0);
+// z = x + 1 (a fresh tensor); return ls[1] + 1, z -> ls[1] is y, now 3-D.
+TEST(GraphRefine, InPlaceRankChangeReachesOtherNamesOfTheObject) {
+  auto r = run(R"(graph(%x.1 : Float(2, 3)):
+  %0 : int = prim::Constant[value=0]()
+  %1 : int = prim::Constant[value=1]()
+  %n : NoneType = prim::Constant()
+  %y.1 : Tensor = aten::clone(%x.1, %n)
+  %z : Tensor = aten::add(%y.1, %1, %1)
+  %ls.1 : Tensor[] = prim::ListConstruct(%y.1, %y.1)
+  %t.1 : Tensor = aten::__getitem__(%ls.1, %0)
+  %5 : Tensor = aten::unsqueeze_(%t.1, %0)
+  %t.2 : Tensor = aten::__getitem__(%ls.1, %1)
+  %6 : Tensor = aten::add(%t.2, %1, %1)
+  %7 : Tensor = aten::add(%z, %1, %1)
+  return (%6, %7)
+)");
+  EXPECT_EQ(r["5"].str(), "float32:r3");
+  EXPECT_NE(r["6"].rank(), Rank::exact(2)) << r["6"].str(); // never the stale rank
+  EXPECT_EQ(r["6"].dtype(), DType::Float32);
+  EXPECT_EQ(r["7"].str(), "float32:r2"); // add made a new tensor: not an alias
+}
+
+// for t in [y, y]: t.unsqueeze_(0) -- the mutation is the loop body's last
+// node, and the next iteration reads the list again: t is 2-D, then 3-D.
+TEST(GraphRefine, InPlaceRankChangeAtTheEndOfALoopBody) {
+  auto r = run(R"(graph(%x.1 : Float(2, 3)):
+  %0 : int = prim::Constant[value=0]()
+  %1 : int = prim::Constant[value=1]()
+  %true : bool = prim::Constant[value=1]()
+  %n : NoneType = prim::Constant()
+  %y.1 : Tensor = aten::clone(%x.1, %n)
+  %ls.1 : Tensor[] = prim::ListConstruct(%y.1, %y.1)
+  %len : int = aten::len(%ls.1)
+   = prim::Loop(%len, %true)
+    block0(%i : int):
+      %t.1 : Tensor = aten::__getitem__(%ls.1, %i)
+      %5 : Tensor = aten::unsqueeze_(%t.1, %0)
+      -> (%true)
+  %6 : Tensor = aten::add(%y.1, %1, %1)
+  return (%6)
+)");
+  EXPECT_NE(r["t.1"].rank(), Rank::exact(2)) << r["t.1"].str();
+  EXPECT_NE(r["6"].rank(), Rank::exact(2)) << r["6"].str();
+  EXPECT_EQ(r["6"].dtype(), DType::Float32);
+}
+
 // Traced graphs use the in-place op's output afterwards: no precision lost.
 TEST(GraphRefine, InPlaceOutputUsedLaterKeepsTheInputPrecise) {
   auto r = run(R"(graph(%x : Float(1, 3)):
