@@ -130,23 +130,41 @@ bool Solver::usedAfter(ir::ValueId v, ir::NodeId n) {
 
 namespace {
 
-/// May a node's outputs be (or hold) the same tensor object as its inputs?
-/// Ops: when some overload's result has an alias annotation (`Tensor(a)`
-/// views and `contiguous`/`to`, which may return self; `Tensor(a!)`; `t(*)`
-/// list reads); constants and fresh results cannot; every prim construct,
-/// unknown op and call can.
-bool mayPassObjects(const GraphPlan &plan, ir::KindId k) {
-  switch (plan.kindClass[k]) {
-  case KindClass::Constant: return false;
-  case KindClass::Op: {
-    if (plan.overloads[k].empty()) return true;
-    for (const Schema *s : plan.overloads[k])
-      for (const SchemaArg &r : s->returns)
-        if (r.type->aliased || (r.type->inner() && r.type->inner()->aliased)) return true;
-    return false;
+/// An alias annotation on the type or inside it (`Tensor(a)[]`, `t[](a)`).
+bool aliasedType(const SchemaType &t) {
+  if (t.aliased) return true;
+  for (const auto &c : t.children)
+    if (c && aliasedType(*c)) return true;
+  return false;
+}
+
+/// Link the outputs of `node` with the inputs that may be the same tensor
+/// object (or hold it): by the alias annotations of the overloads that take
+/// as many arguments as the node passes (graph nodes pass every argument;
+/// `mul`'s nodes are never `mul.out`); every input when none does, and for
+/// prim constructs, unknown ops and calls.
+template <typename Unite>
+void linkObjects(const ir::Node &node, const GraphPlan &plan, Unite unite) {
+  auto all = [&] {
+    for (ir::ValueId o : node.outputs)
+      for (ir::ValueId i : node.inputs) unite(o, i);
+  };
+  switch (plan.kindClass[node.kind]) {
+  case KindClass::Constant: return;
+  case KindClass::Op: break;
+  default: all(); return;
   }
-  default: return true;
+  bool matched = false;
+  for (const Schema *s : plan.overloads[node.kind]) {
+    if (s->args.size() != node.inputs.size()) continue;
+    matched = true;
+    for (size_t r = 0; r < s->returns.size() && r < node.outputs.size(); ++r) {
+      if (!aliasedType(*s->returns[r].type)) continue;
+      for (size_t a = 0; a < s->args.size(); ++a)
+        if (aliasedType(*s->args[a].type)) unite(node.outputs[r], node.inputs[a]);
+    }
   }
+  if (!matched) all();
 }
 
 /// `v` as it may be once a tensor object it is, or holds, took rank `now`:
@@ -180,9 +198,7 @@ void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) 
           for (ir::ValueId i : node.inputs) uf.unite(o, i);
         continue;
       }
-      if (!mayPassObjects(*plan_, node.kind)) continue;
-      for (ir::ValueId o : node.outputs)
-        for (ir::ValueId i : node.inputs) uf.unite(o, i);
+      linkObjects(node, *plan_, [&](ir::ValueId a, ir::ValueId b) { uf.unite(a, b); });
     }
     tensorAliasClass_.resize(g.values.size());
     for (ir::ValueId v = 0; v < g.values.size(); ++v) tensorAliasClass_[v] = uf.find(v);

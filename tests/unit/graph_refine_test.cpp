@@ -457,18 +457,23 @@ TEST(GraphRefine, InPlaceRankChangeReachesOtherNamesOfTheObject) {
   %n : NoneType = prim::Constant()
   %y.1 : Tensor = aten::clone(%x.1, %n)
   %z : Tensor = aten::add(%y.1, %1, %1)
+  %m : Tensor = aten::mul(%y.1, %1)
   %ls.1 : Tensor[] = prim::ListConstruct(%y.1, %y.1)
   %t.1 : Tensor = aten::__getitem__(%ls.1, %0)
   %5 : Tensor = aten::unsqueeze_(%t.1, %0)
   %t.2 : Tensor = aten::__getitem__(%ls.1, %1)
   %6 : Tensor = aten::add(%t.2, %1, %1)
   %7 : Tensor = aten::add(%z, %1, %1)
-  return (%6, %7)
+  %8 : Tensor = aten::add(%m, %1, %1)
+  return (%6, %7, %8)
 )");
   EXPECT_EQ(r["5"].str(), "float32:r3");
   EXPECT_NE(r["6"].rank(), Rank::exact(2)) << r["6"].str(); // never the stale rank
   EXPECT_EQ(r["6"].dtype(), DType::Float32);
-  EXPECT_EQ(r["7"].str(), "float32:r2"); // add made a new tensor: not an alias
+  // add and mul make new tensors (mul's node is mul.Scalar, never mul.out,
+  // whose result aliases `out`): not other names of y
+  EXPECT_EQ(r["7"].str(), "float32:r2");
+  EXPECT_EQ(r["8"].str(), "float32:r2");
 }
 
 // for t in [y, y]: t.unsqueeze_(0) -- the mutation is the loop body's last

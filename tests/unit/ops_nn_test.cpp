@@ -357,5 +357,18 @@ TEST(OpsNn, NormsLossesAndIndexPutDetails) {
   expectError(run("aten::index_put", {{"self", "bool:r2"}, {"indices", "[int64:r1]"}, {"values", "int64:r0"}}));
 }
 
+// nn.utils.weight_norm traces to _weight_norm: the fused kernel (one dtype)
+// at dim 0 or the last dim without half; the promoting composite otherwise.
+TEST(OpsNn, WeightNormFusedOrComposite) {
+  expectTensor(run("aten::_weight_norm", {{"v", "float32:r2"}, {"g", "float32:r2"}, {"dim", "0"}}), 0, DType::Float32, 2);
+  expectError(run("aten::_weight_norm", {{"v", "float32:r2"}, {"g", "float64:r2"}, {"dim", "0"}}));
+  expectTensor(run("aten::_weight_norm", {{"v", "float16:r2"}, {"g", "float32:r2"}, {"dim", "0"}}), 0, DType::Float32, 2);
+  expectTensor(run("aten::_weight_norm", {{"v", "bfloat16:r2"}, {"g", "float16:r2"}, {"dim", "0"}}), 0, DType::Float32, 2);
+  expectTensor(run("aten::_weight_norm", {{"v", "complex64:r2"}, {"g", "float16:r2"}, {"dim", "0"}}), 0, DType::Complex64, 2);
+  expectError(run("aten::_weight_norm", {{"v", "int64:r2"}, {"g", "float16:r2"}, {"dim", "0"}}));
+  // dim 1 of a 3-D v is neither first nor last: the composite, which promotes
+  expectTensor(run("aten::_weight_norm", {{"v", "float32:r3"}, {"g", "float64:r3"}, {"dim", "1"}}), 0, DType::Float64, 3);
+}
+
 } // namespace
 } // namespace dtf

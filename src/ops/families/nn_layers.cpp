@@ -419,6 +419,36 @@ void registerNnLayers(Registry &r) {
      DType nd = d == DType::BFloat16 ? DType::Float32 : d;
      return std::vector<Value>{tensorOf(d, c.rank("v")), tensorOf(nd, c.rank("g"))};
    }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]");
+  // _weight_norm(v, g, dim) (what nn.utils.weight_norm traces to): the fused
+  // kernel above when neither is half and dim is 0 or v's last (one dtype:
+  // float, double or bfloat16); otherwise v * (g / norm_except_dim(v, 2,
+  // dim)), which promotes (dim -1: a 0-dim norm).
+  r.add("aten::_weight_norm", norm, [](const OpCall &c) -> RuleResult {
+     const DType v = c.dtype("v"), g = c.dtype("g");
+     const Rank rv = c.rank("v"), rg = c.rank("g");
+     const auto k = rv.value();
+     const auto dim = c.arg("dim").intValue();
+     if (!k || !dim || *k == 0) return Value::tensor(DTypeSet::all(), Rank::top());
+     if (*dim >= *k || *dim < -*k)
+       return c.semantic("Dimension out of range (expected to be in range of [{}, {}], but got {})", -*k, *k - 1, *dim);
+     const bool half = v == DType::Float16 || g == DType::Float16;
+     if (!half && (*dim == 0 || *dim == *k - 1)) {
+       if (v != g) return c.semantic("expected scalar type {} but found {}", name(v), name(g));
+       if (v != DType::Float32 && v != DType::Float64 && v != DType::BFloat16)
+         return c.missingKernel("weight_norm_kernel not implemented for {}", name(v));
+       return tensorOf(v, rv);
+     }
+     if (!isFloating(v) && !isComplex(v))
+       return c.semantic("norm(): input dtype should be either floating point or complex, got {}", name(v));
+     const Rank rn = *dim == -1 ? Rank::exact(0) : rv, rq = broadcastRank({rg, rn});
+     const PromotionOperand quotient[] = {{g, tierOf(rg)}, {toRealValueType(v), tierOf(rn)}};
+     const PromotionOperand product[] = {{v, tierOf(rv)}, {*resultType(quotient), tierOf(rq)}};
+     return tensorOf(*resultType(product), broadcastRank({rv, rq}));
+   }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]")
+      .variant({{"v", "sweep![2,3]"}, {"g", "sweep![1,3]"}, {"dim", "1"}})
+      .variant({{"v", "sweep![2,3]"}, {"g", "sweep![]"}, {"dim", "-1"}})
+      .variant({{"v", "sweep![2,3,2]"}, {"g", "sweep![1,3,1]"}, {"dim", "1"}})
+      .variant({{"v", "sweep![2,3]"}, {"g", "sweep![2,1]"}, {"dim", "-2"}});
 
   // Embeddings.
   const char *emb = "nn.embedding";
