@@ -485,6 +485,11 @@ void registerPythonScalarOps(Registry &reg) {
   r.add("aten::FloatImplicit", fam, implicit(NumKind::Float, false));
   r.add("aten::ComplexImplicit", fam, implicit(NumKind::Complex, false));
   r.add("aten::ScalarImplicit", fam, implicit(std::nullopt, false));
+  // x.item(): the Python number of the one element, its kind from the dtype
+  // (more than one element raises: a size, not known here).
+  for (const char *k : {"aten::item", "aten::_local_scalar_dense"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult { return Value::number(kindOf(c.dtype("self"))); })
+        .sample("self", "sweep[1]");
 }
 
 } // namespace dtf
