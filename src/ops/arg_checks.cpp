@@ -167,6 +167,24 @@ ArgCheck padLength(std::string tensor, std::string pad) {
   };
 }
 
+ArgCheck rankIn(std::string arg, std::vector<int> ranks, std::string message) {
+  return [=](const OpCall &c) -> std::optional<RuleError> {
+    if (!c.isTensor(arg)) return std::nullopt;
+    auto r = c.rank(arg).value();
+    if (!r || std::find(ranks.begin(), ranks.end(), *r) != ranks.end()) return std::nullopt;
+    return c.error(ErrorKind::Semantic, "{}, got {} of {} dims", message, arg, *r);
+  };
+}
+
+ArgCheck rankAtLeast(std::string arg, int least, std::string message) {
+  return [=](const OpCall &c) -> std::optional<RuleError> {
+    if (!c.isTensor(arg)) return std::nullopt;
+    auto r = c.rank(arg).value();
+    if (!r || *r >= least) return std::nullopt;
+    return c.error(ErrorKind::Semantic, "{}, got {} of {} dims", message, arg, *r);
+  };
+}
+
 ArgCheck rollShifts() {
   return [](const OpCall &c) -> std::optional<RuleError> {
     const Value &shifts = c.arg("shifts"), &dims = c.arg("dims");

@@ -54,6 +54,12 @@ ArgCheck poolWindow(int spatial, bool dilation);
 /// constant_pad_nd / pad: an even number of pads, at most two per dim of `tensor`.
 ArgCheck padLength(std::string tensor, std::string pad);
 
+/// A tensor argument of known rank not among `ranks` (None passes).
+ArgCheck rankIn(std::string arg, std::vector<int> ranks, std::string message);
+
+/// A tensor argument of known rank below `least` (None passes).
+ArgCheck rankAtLeast(std::string arg, int least, std::string message);
+
 /// roll: shifts given, and one per dim unless dims is empty and shifts has one.
 ArgCheck rollShifts();
 

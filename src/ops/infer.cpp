@@ -98,13 +98,6 @@ void collectChoices(const Schema &schema, std::span<const Value> args, std::vect
   }
 }
 
-/// Ops whose dim arguments also name a dim the result adds (one past
-/// self's last): unsqueeze(x, -1) of a 1-D x is 2-D.
-bool dimsIncludeNew(const Schema &schema) {
-  return schema.name == "aten::unsqueeze" || schema.name == "aten::unsqueeze_" ||
-         schema.name == "aten::unsqueeze_copy" || schema.name == "aten::diag_embed";
-}
-
 /// A known dim argument outside a tensor of known rank (Schema::dimArgs):
 /// "Dimension out of range", whatever the rule would answer. A 0-dim tensor
 /// takes dims -1 and 0, as c10::maybe_wrap_dim.
@@ -113,11 +106,11 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
   const Value &t = args[schema.dimsOf];
   auto r = t.isTensor() ? t.rank().value() : std::nullopt;
   if (!r) return std::nullopt;
-  // cummax/cummin return a 0-dim self as it is, any dim (measured)
-  if (*r == 0 && (schema.name == "aten::cummax" || schema.name == "aten::cummin")) return std::nullopt;
+  if (*r == 0 && schema.anyDimOfZeroDim) return std::nullopt;
+  // unsqueeze(x, -1) of a 1-D x is 2-D: its dim may name the one it adds
+  const int n = std::max(*r, 1) + (schema.dimsIncludeNew ? 1 : 0);
   auto check = [&](const Value &v) -> std::optional<RuleError> {
     auto d = v.isNumber() && v.numKind() == NumKind::Int ? v.intValue() : std::nullopt;
-    const int n = std::max(*r, 1) + (dimsIncludeNew(schema) ? 1 : 0);
     if (!d || (*d >= -n && *d < n)) return std::nullopt;
     return RuleError{ErrorKind::Semantic, fmt::format("{}: Dimension out of range (expected to be in range of [{}, {}], "
                                                       "but got {})", schema.key(), -n, n - 1, *d)};
@@ -132,6 +125,21 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
     }
   }
   return std::nullopt;
+}
+
+/// channels_last (c10 code 2) for a tensor that is not 4-D, channels_last_3d
+/// (3) for one that is not 5-D (Schema::memoryFormatArg).
+std::optional<RuleError> memoryFormatRank(const Schema &schema, std::span<const Value> args) {
+  if (static_cast<size_t>(schema.memoryFormatArg) >= args.size() || static_cast<size_t>(schema.dimsOf) >= args.size())
+    return std::nullopt;
+  auto format = args[schema.memoryFormatArg].intValue();
+  const Value &t = args[schema.dimsOf];
+  auto r = t.isTensor() ? t.rank().value() : std::nullopt;
+  if (!format || !r || (*format != 2 && *format != 3)) return std::nullopt;
+  const int need = *format == 2 ? 4 : 5;
+  if (*r == need) return std::nullopt;
+  return RuleError{ErrorKind::Semantic, fmt::format("{}: required rank {} tensor to use {} format", schema.key(), need,
+                                                    *format == 2 ? "channels_last" : "channels_last_3d")};
 }
 
 /// The rule's IntBound arguments (Registry::Entry::atLeast) below their least value.
@@ -163,6 +171,8 @@ RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Val
     if (!anyPending)
       if (auto e = dimOutOfRange(schema, args)) return *e;
   }
+  if (schema.memoryFormatArg >= 0 && !isPending(schema.memoryFormatArg) && !rankPending(schema.dimsOf))
+    if (auto e = memoryFormatRank(schema, args)) return *e;
   if (!rule.intBounds.empty()) {
     bool anyPending = false;
     for (const IntBound &b : rule.intBounds) anyPending = anyPending || isPending(b.arg);

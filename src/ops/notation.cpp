@@ -190,9 +190,17 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
     return ok(s == "str" ? Value::unknownString() : Value::string(std::string(s)));
   case K::Device:
     return ok(s == "Device" ? Value::top() : Value::device(std::string(s)));
+  case K::MemoryFormat: {
+    // c10::MemoryFormat's codes, as TorchScript passes them (an int).
+    static constexpr std::string_view kFormats[] = {"contiguous_format", "preserve_format", "channels_last",
+                                                    "channels_last_3d"};
+    for (size_t i = 0; i < std::size(kFormats); ++i)
+      if (s == kFormats[i] || s == "torch." + std::string(kFormats[i])) return ok(Value::integer(static_cast<int64_t>(i)));
+    if (auto lit = numberLiteral(s); lit && lit->intValue()) return ok(*lit);
+    return ok(Value::number(NumKind::Int));
+  }
   case K::Layout:
-  case K::MemoryFormat:
-    // Enum defaults such as `contiguous_format` or `strided`: not dtype facts.
+    // Enum defaults such as `strided`: not dtype facts.
     return ok(Value::number(NumKind::Int));
   case K::Int:
   case K::Float:

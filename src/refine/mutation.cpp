@@ -181,6 +181,15 @@ Value withPossibleRank(const Value &v, const Value &now) {
 
 } // namespace
 
+bool mayReshapeInPlace(const Schema &s, uint32_t arg) {
+  if (arg != 0 || s.args.empty() || s.args[0].name != "self") return true;
+  static constexpr std::string_view kReshaping[] = {
+      "aten::unsqueeze_", "aten::squeeze_", "aten::transpose_", "aten::t_", "aten::swapdims_", "aten::swapaxes_",
+      "aten::as_strided_", "aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",
+      "aten::sparse_resize_", "aten::sparse_resize_and_clear_", "aten::_resize_output_"};
+  return std::find(std::begin(kReshaping), std::end(kReshaping), s.name) != std::end(kReshaping);
+}
+
 void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) {
   if (tensorAliasClass_.empty()) { // once per call: flow-insensitive classes, as the lists' below
     UnionFind uf(g.values.size());
@@ -201,12 +210,12 @@ void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) 
       linkObjects(node, *plan_, [&](ir::ValueId a, ir::ValueId b) { uf.unite(a, b); });
     }
     tensorAliasClass_.resize(g.values.size());
-    for (ir::ValueId v = 0; v < g.values.size(); ++v) tensorAliasClass_[v] = uf.find(v);
+    tensorAliasMembers_.resize(g.values.size());
+    for (ir::ValueId v = 0; v < g.values.size(); ++v) tensorAliasMembers_[tensorAliasClass_[v] = uf.find(v)].push_back(v);
   }
   const ir::Node &node = g.nodes[n];
-  const ir::ValueId cls = tensorAliasClass_[in];
-  for (ir::ValueId v = 0; v < g.values.size(); ++v) {
-    if (v == in || tensorAliasClass_[v] != cls || get(v).isBottom()) continue;
+  for (ir::ValueId v : tensorAliasMembers_[tensorAliasClass_[in]]) {
+    if (v == in || get(v).isBottom()) continue;
     if (std::find(node.outputs.begin(), node.outputs.end(), v) != node.outputs.end()) continue;
     if (!usedAfter(v, n)) continue;
     Value w = withPossibleRank(get(v), now);

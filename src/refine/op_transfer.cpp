@@ -439,7 +439,7 @@ void Solver::transferOp(ir::NodeId n) {
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
     if (!now.isTensor() || !get(in).isTensor() || now.identical(get(in))) continue; // (relu_: nearly always)
-    if (!(now.rank() == get(in).rank()) || !(now.unitDims() == get(in).unitDims())) widenTensorAliases(in, n, now);
+    if (mayReshapeInPlace(*e->schema, arg)) widenTensorAliases(in, n, now);
     Value j = Value::join(get(in), now);
     if (j == get(in) || !usedAfter(in, n)) continue;
     out_.values[in] = std::move(j);

@@ -42,6 +42,12 @@ struct Evaluation {
   bool resolved = false; ///< `schema` ran (its Schema::inPlace and mutatesList apply)
 };
 
+/// May this op change the shape of its mutated argument `arg` in place? An
+/// `out=` argument (resized), or self of unsqueeze_, squeeze_, transpose_,
+/// t_, swapdims_/swapaxes_, as_strided_, resize_, resize_as_, set_; any other
+/// in-place op keeps self's shape (elementwise ops broadcast into it).
+bool mayReshapeInPlace(const Schema &s, uint32_t arg);
+
 class Solver {
 public:
   Solver(const ir::Graph &g, const Options &opts, Result &out);
@@ -131,6 +137,7 @@ private:
   Evaluation joinedEval_; ///< scratch of transferOp (Strict policy, rare): kept off its stack frame
   std::optional<InPlaceUses> ownUses_; ///< when the plan has none: built on the first need
   std::vector<ir::ValueId> tensorAliasClass_; ///< by value id: may-alias class (widenTensorAliases' first need)
+  std::vector<std::vector<ir::ValueId>> tensorAliasMembers_; ///< by class root: its values
 
   Result &out_;
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)

@@ -59,9 +59,18 @@ struct Schema {
   std::vector<std::pair<uint32_t, uint32_t>> inPlace;
   /// Arguments naming dims of tensor argument `dimsOf` (`self`, else
   /// `input`): int, int? or int[] arguments named dim, dim0, dim1, dim2,
-  /// start_dim, end_dim or dimension. Empty when the op has no such tensor.
+  /// start_dim, end_dim, dimension, dims (not tile's repeat counts), axis0, axis1, source or
+  /// destination. Empty when the op has no such tensor.
   std::vector<uint32_t> dimArgs;
   int32_t dimsOf = -1;
+  /// The dims also name the one the result adds (unsqueeze, diag_embed: one past self's last).
+  bool dimsIncludeNew = false;
+  /// A 0-dim `dimsOf` takes any dim (cummax, cummin: measured).
+  bool anyDimOfZeroDim = false;
+  /// The `memory_format` argument of an op whose result has `dimsOf`'s shape
+  /// (clone, contiguous, to, the *_like factories): channels_last needs a
+  /// 4-D tensor, channels_last_3d a 5-D one. -1: none.
+  int32_t memoryFormatArg = -1;
   /// By argument: argNameKey of its name (parseSchema fills it; argIndex
   /// compares these words before any string).
   std::vector<uint64_t> argKeys;

@@ -89,5 +89,33 @@ TEST(ArgChecks, DimLists) {
   expectTensor(run("aten::tile", {{"self", "float32:r2"}, {"dims", "[6]"}}), 0, DType::Float32, 2);
 }
 
+// Found by a differential fuzz of infer-op against libtorch (31,659 calls).
+TEST(ArgChecks, RanksAndFormats) {
+  // channels_last needs 4 dims, channels_last_3d 5, whatever the op keeping self's shape
+  expectError(run("aten::clone", {{"self", "int32:r2"}, {"memory_format", "channels_last"}}));
+  expectError(run("aten::to.dtype", {{"self", "int8:r4"}, {"dtype", "float32"}, {"memory_format", "channels_last_3d"}}));
+  expectTensor(run("aten::clone", {{"self", "int32:r4"}, {"memory_format", "channels_last"}}), 0, DType::Int32, 4);
+  expectError(run("aten::bucketize.Tensor", {{"self", "float32:r1"}, {"boundaries", "float32:r2"}}));
+  expectError(run("aten::addmm", {{"self", "float32:r2"}, {"mat1", "float32:r2"}, {"mat2", "float32:r1"}}));
+  expectError(run("aten::embedding", {{"weight", "float32:r1"}, {"indices", "int64:r1"}}));
+  expectError(run("aten::cdist", {{"x1", "float32:r1"}, {"x2", "float32:r2"}}));
+  expectError(run("aten::swapaxes", {{"self", "float32:r1"}, {"axis0", "5"}, {"axis1", "0"}}));
+  expectError(run("aten::slice.Tensor", {{"self", "float32:r1"}, {"step", "0"}}));
+  expectError(run("aten::hann_window", {{"window_length", "-1"}}));
+  expectError(run("aten::fft_fft", {{"self", "float32:r0"}}));
+  // pdist's kernel runs any dtype and a 1-D input for fewer than two rows: not refused
+  expectTensor(run("aten::_pdist_forward", {{"self", "int64:r1"}}), 0, DType::Int64, 1);
+}
+
+// A reduction other than 0, 1, 2: most losses return the elementwise loss
+// then (l1: float32 [2,2]), some reduce anyway (nll_loss): rank unknown.
+TEST(ArgChecks, LossReductionOutsideTheEnum) {
+  expectTensor(run("aten::l1_loss", {{"self", "float32:r2"}, {"target", "int64:r1"}, {"reduction", "3"}}), 0,
+               DType::Float32, std::nullopt);
+  expectTensor(run("aten::nll_loss", {{"self", "float32:r2"}, {"target", "int64:r1"}, {"reduction", "5"}}), 0,
+               DType::Float32, std::nullopt);
+  expectError(run("aten::mse_loss", {{"self", "float32:r2"}, {"target", "float32:r2"}, {"reduction", "3"}}));
+}
+
 } // namespace
 } // namespace dtf

@@ -685,9 +685,13 @@ void registerConvLinear(Registry &r) {
   r.add("aten::linalg_matmul", fam, matmulRule).sample("self", "sweep![2,2]").sample("other", "sweep![2,2]");
 
   withFactorSamples(r.add("aten::addmm", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::OutOfPlace, AddmmFactors::InComputeType))
+      .refuse(checks::rankIn("mat1", {2}, "mat1 must be a matrix"), {{"mat1", "float32[2]"}})
+      .refuse(checks::rankIn("mat2", {2}, "mat2 must be a matrix"), {{"mat2", "float32[2]"}})
       .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]"),
       {{"self", "[2,2]"}, {"mat1", "[2,2]"}, {"mat2", "[2,2]"}});
   withFactorSamples(r.add("aten::addmm_", fam, addmmLike({"mat1", "mat2"}, 2, true, AddmmForm::InPlace, AddmmFactors::InComputeType))
+      .refuse(checks::rankIn("mat1", {2}, "mat1 must be a matrix"), {{"mat1", "float32[2]"}})
+      .refuse(checks::rankIn("mat2", {2}, "mat2 must be a matrix"), {{"mat2", "float32[2]"}})
       .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]")
       .variant({{"self", "sweep![2]"}, {"mat1", "float32[2,2]"}, {"mat2", "float32[2,2]"}}),
       {{"self", "[2,2]"}, {"mat1", "[2,2]"}, {"mat2", "[2,2]"}});
@@ -832,7 +836,11 @@ void registerConvLinear(Registry &r) {
   r.add("aten::conv_tbc", cf, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"self", "weight"})) return *e;
      return tensorOf(c.dtype("self"), Rank::exact(3));
-   }).sample("self", "sweep![3,1,1]").sample("weight", "sweep![1,1,1]").sample("bias", "sweep![1]");
+   }).sample("self", "sweep![3,1,1]").sample("weight", "sweep![1,1,1]").sample("bias", "sweep![1]")
+      .refuse(checks::rankIn("self", {3}, "Input must have 3 dims: time, batch, in_channel"), {{"self", "float32[3,1]"}})
+      .refuse(checks::rankIn("weight", {3}, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels"),
+              {{"weight", "float32[1,1]"}})
+      .refuse(checks::rankIn("bias", {1}, "Bias must have 1 dim: out_channels"), {{"bias", "float32[1,1]"}});
   r.add("aten::convolution_backward", cf, convBackwardRule)
       .sample("grad_output", "sweep![1,1,3,3]").sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]")
       .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")

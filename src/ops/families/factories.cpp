@@ -360,17 +360,21 @@ void registerFactories(Registry &r) {
   r.add("aten::scalar_tensor", fam, scalarTensor).variant({{"s", "magnitudes"}, {"dtype", "sweep"}});
   for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
                         "aten::bartlett_window", "aten::kaiser_window"})
-    r.add(w, fam, window).sample("window_length", "4");
+    r.add(w, fam, window).sample("window_length", "4").atLeast("window_length", 0, "requires non-negative window_length");
   for (const char *w : {"aten::hann_window.periodic", "aten::hamming_window.periodic",
                         "aten::blackman_window.periodic", "aten::bartlett_window.periodic",
                         "aten::kaiser_window.periodic"})
-    r.add(w, fam, window).sample("window_length", "4").sample("periodic", "True");
+    r.add(w, fam, window).sample("window_length", "4").sample("periodic", "True")
+        .atLeast("window_length", 0, "requires non-negative window_length");
   r.add("aten::hamming_window.periodic_alpha", fam, window)
-      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5");
+      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5")
+      .atLeast("window_length", 0, "requires non-negative window_length");
   r.add("aten::hamming_window.periodic_alpha_beta", fam, window)
-      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5").sample("beta", "0.5");
+      .sample("window_length", "4").sample("periodic", "True").sample("alpha", "0.5").sample("beta", "0.5")
+      .atLeast("window_length", 0, "requires non-negative window_length");
   r.add("aten::kaiser_window.beta", fam, window)
-      .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0");
+      .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0")
+      .atLeast("window_length", 0, "requires non-negative window_length");
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, keepingShape(likeSelf));
   r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)))
       .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}})

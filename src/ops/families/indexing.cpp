@@ -292,10 +292,12 @@ void registerIndexing(Registry &r) {
   };
   r.add("aten::bucketize.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
      return searchOut(c, c.rank("self"));
-   }).sample("boundaries", "sweep![2]").variant({{"out_int32", "True"}});
+   }).sample("boundaries", "sweep![2]").variant({{"out_int32", "True"}})
+      .refuse(checks::rankIn("boundaries", {1}, "boundaries tensor must be 1 dimension"), {{"boundaries", "float32[2,2]"}});
   r.add("aten::bucketize.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
      return searchOut(c, Rank::exact(0));
-   }).sample("boundaries", "sweep![2]");
+   }).sample("boundaries", "sweep![2]")
+      .refuse(checks::rankIn("boundaries", {1}, "boundaries tensor must be 1 dimension"), {{"boundaries", "float32[]"}});
   // side: 'left' or 'right', and not 'left' with right=True.
   const ArgCheck side = [](const OpCall &c) -> std::optional<RuleError> {
     if (auto e = checks::oneOf("side", {"left", "right"})(c)) return e;
@@ -321,7 +323,9 @@ void registerIndexing(Registry &r) {
      DType w = c.dtype("weights");
      return tensorOf(w == DType::Float32 ? DType::Float32 : DType::Float64, Rank::exact(1));
    }).sample("self", "sweep![2]=0").sample("weights", "None").variant({{"self", "int64[2]=0"}, {"weights", "sweep![2]"}})
-      .atLeast("minlength", 0, "minlength should be >= 0");
+      .atLeast("minlength", 0, "minlength should be >= 0")
+      .refuse(checks::rankIn("self", {1}, "bincount only supports 1-d non-negative integral inputs"),
+              {{"self", "int64[2,2]=0"}});
 
   // unique: values are 1-D (with dim=: self's rank). An inverse that was not
   // asked for is an empty 1-D tensor, else it has self's shape (with dim=:

@@ -496,8 +496,11 @@ void registerLinalg(Registry &r) {
       if (isComplex(c.dtype(tol))) return c.semantic("{} tensor of complex type is not supported", tol);
       RuleResult out = decomposition(a, {res})(c);
       if (!out.ok()) return out;
+      // The result broadcasts the batch with the tolerance, except for an
+      // empty input (its batch's shape, whatever the tolerance): exact only
+      // when the tolerance cannot add dims.
       auto ra = c.rank(a).value(), rt = c.rank(tol).value();
-      Rank rank = ra && rt ? Rank::exact(std::max(*ra - 2, *rt) + matrixDims) : Rank::top();
+      Rank rank = ra && rt && *rt <= *ra - 2 ? Rank::exact(*ra - 2 + matrixDims) : Rank::top();
       return Value::tensor(out.outputs()[0].dtypes(), rank);
     };
   };

@@ -359,10 +359,13 @@ void registerNnLayers(Registry &r) {
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
   r.add("aten::max_unpool2d", pool, unpool)
-      .sample("self", "sweep![1,1,2,2]").sample("indices", "sweep![1,1,2,2]=0").sample("output_size", "[2,2]");
-  r.add("aten::max_unpool3d", pool, unpool)
+      .sample("self", "sweep![1,1,2,2]").sample("indices", "sweep![1,1,2,2]=0").sample("output_size", "[2,2]")
+      .refuse(checks::rankIn("self", {3, 4}, "Input to max_unpooling2d should be a 3d or 4d Tensor"),
+              {{"self", "float32[2,2]"}, {"indices", "int64[2,2]=0"}});
+  r.add("aten::max_unpool3d", pool, checks::before(checks::rankIn("self", {4, 5}, "Input to max_unpooling3d should be a 4d or 5d Tensor"), unpool))
       .sample("self", "sweep![1,1,2,2,2]").sample("indices", "sweep![1,1,2,2,2]=0")
-      .sample("output_size", "[2,2,2]").sample("stride", "[1,1,1]").sample("padding", "[0,0,0]");
+      .sample("output_size", "[2,2,2]").sample("stride", "[1,1,1]").sample("padding", "[0,0,0]")
+      .variant({{"self", "float32[2,2]"}, {"indices", "int64[2,2]=0"}});
   r.add("aten::max_pool2d_with_indices_backward", pool, [](const OpCall &c) -> RuleResult {
      if (auto e = requireInt64(c, "indices")) return *e;
      if (auto e = requireSame(c, {"self", "grad_output"})) return *e;
@@ -459,7 +462,8 @@ void registerNnLayers(Registry &r) {
      Rank ir = c.rank("indices");
      Rank out = ir.value() ? Rank::exact(*ir.value() + 1) : Rank::atLeast1();
      return tensorOf(c.dtype("weight"), out);
-   }).sample("weight", "sweep![2,2]").sample("indices", "sweep[2]=0");
+   }).sample("weight", "sweep![2,2]").sample("indices", "sweep[2]=0")
+      .refuse(checks::rankIn("weight", {2}, "'weight' must be 2-D"), {{"weight", "float32[2]"}});
   // embedding_renorm: rescales rows of a floating or complex weight in place.
   for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"})
     r.add(k, emb, [](const OpCall &c) -> RuleResult {
@@ -468,7 +472,9 @@ void registerNnLayers(Registry &r) {
        if (i != DType::Int32 && i != DType::Int64)
          return c.semantic("expected indices to be int32 or int64, but got {}", name(i));
        return tensorOf(d, c.rank("self"));
-     }).sample("self", "sweep![3,2]").sample("indices", "sweep[2]=0").sample("max_norm", "1.0").sample("norm_type", "2.0");
+     }).sample("self", "sweep![3,2]").sample("indices", "sweep[2]=0").sample("max_norm", "1.0").sample("norm_type", "2.0")
+        .refuse(checks::rankIn("self", {2}, "Expected 2-dimensional tensor for argument #1 'self'"),
+                {{"self", "float32[3,2,1]"}});
   auto bag = [](const OpCall &c) -> RuleResult {
     DType w = c.dtype("weight");
     if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64)

@@ -30,7 +30,12 @@ DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
 Rank lossRank(const OpCall &c, Rank elementwise) {
   auto red = c.arg("reduction").intValue();
   if (!red) return Rank::top();
-  return *red == 0 ? elementwise : Rank::exact(0);
+  if (*red == 1 || *red == 2) return Rank::exact(0);
+  if (*red == 0) return elementwise;
+  // Another value: most losses reduce only for mean (1) and sum (2) and return
+  // the elementwise loss (l1, kl_div, bce, huber ...), some reduce anyway
+  // (nll_loss, soft_margin): not known here.
+  return Rank::top();
 }
 
 Rank broadcast2(const OpCall &c, std::string_view a, std::string_view b) {
@@ -86,18 +91,15 @@ void registerNnLosses(Registry &r) {
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]")
-      .refuse(checks::numberWithin("p", 0, INFINITY, "pdist only supports non-negative p values"), {{"p", "-1.0"}});
+      .refuse(checks::numberWithin("p", 0, INFINITY, "pdist only supports non-negative p values"), {{"p", "-1.0"}})
+      .refuse(checks::rankIn("self", {2}, "pdist only supports 2D tensors"), {{"self", "float32[2]"}});
   // pdist's kernel called directly (what a traced F.pdist records): no dtype
-  // check before the kernel, which has float and double only, and is not
-  // reached for fewer than two rows (any dtype then): value-dependent.
+  // or rank check before the kernel, which has float and double only and is
+  // not reached for fewer than two rows (any dtype, a 1-D input too): those
+  // raise by size, not known here. A 0-dim input has no rows to count.
   r.add("aten::_pdist_forward", loss, [](const OpCall &c) -> RuleResult {
-     if (auto rk = c.rank("self").value(); rk && *rk < 2)
-       return c.semantic("dimension out of range: pdist needs at least 2 dims, got {}", *rk);
-     const DType d = c.dtype("self");
-     if (d != DType::Float32 && d != DType::Float64)
-       return c.error(ErrorKind::ValueDependent, "the pdist kernel has no {} (only an input of fewer than two rows "
-                      "succeeds)", name(d));
-     return tensorOf(d, Rank::exact(1));
+     if (c.rank("self") == Rank::exact(0)) return c.semantic("dimension specified as 0 but tensor has no dimensions");
+     return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep[3,2]").variant({{"self", "sweep![2,3,2]"}});
   // Their kernels assert a reduction of 0, 1 or 2; smooth_l1's beta must not be negative.
   for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"}) {
@@ -434,7 +436,7 @@ void registerNnLosses(Registry &r) {
        auto lp = c.rank("log_probs").value();
        if (lp && *lp != 2 && *lp != 3) return c.semantic("ctc_loss: log_probs must be 2-D or 3-D, got {}-D", *lp);
        auto red = c.arg("reduction").intValue();
-       Rank out = !red ? Rank::top() : *red != 0 ? Rank::exact(0) : lp ? Rank::exact(*lp == 3 ? 1 : 0) : Rank::top();
+       Rank out = !red ? Rank::top() : *red != 0 ? lossRank(c, Rank::top()) : lp ? Rank::exact(*lp == 3 ? 1 : 0) : Rank::top();
        return tensorOf(d, out);
      }).sample("log_probs", "sweep![5,1,3]=-1").sample("targets", "sweep![1,2]=1")
         .sample("input_lengths", tensors ? "int64[1]=5" : "[5]").sample("target_lengths", tensors ? "int64[1]=2" : "[2]")
@@ -474,7 +476,9 @@ void registerNnLosses(Registry &r) {
        if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
        return tensorOf(a, rk);
      }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None")
-        .refuse(checks::numberWithin("p", 0, INFINITY, "cdist only supports non-negative p values"), {{"p", "-1.0"}});
+        .refuse(checks::numberWithin("p", 0, INFINITY, "cdist only supports non-negative p values"), {{"p", "-1.0"}})
+        .refuse(checks::rankAtLeast("x1", 2, "cdist only supports at least 2D tensors"), {{"x1", "float32[3]"}})
+        .refuse(checks::rankAtLeast("x2", 2, "cdist only supports at least 2D tensors"), {{"x2", "float32[3]"}});
 
   r.add("aten::cross_entropy_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), t = c.dtype("target");

@@ -176,7 +176,9 @@ void registerNnSequence(Registry &r) {
   const ArgCheck norm = checks::oneOf("norm", {"forward", "backward", "ortho"});
   auto lengths = [&](Registry::Entry e) {
     e.refuse(norm, {{"norm", "'bad'"}});
-    if (e.rule().schema->argIndex("n") >= 0) e.atLeast("n", 1, "Invalid number of data points specified");
+    if (e.rule().schema->argIndex("n") >= 0) // the 1-D transforms: of self's last dim, which a 0-dim self lacks
+      e.atLeast("n", 1, "Invalid number of data points specified")
+          .refuse(checks::rankAtLeast("self", 1, "Invalid number of data points: a 0-dim input"), {{"self", "float32[]"}});
     if (e.rule().schema->argIndex("s") >= 0)
       e.atLeast("s", -1, "Invalid number of data points specified")
           .refuse(checks::notEqual("s", 0, "Invalid number of data points specified"), {{"s", "[0]"}});

@@ -639,7 +639,8 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "-1"}, {"end", "None"}})
       .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "1"}, {"end", "None"}})
       .variant({{"self", "sweep![1,2]"}, {"dim", "0"}, {"start", "0"}, {"end", "-1"}})
-      .variant({{"self", "sweep![1,2]"}, {"dim", "-1"}, {"start", "0"}, {"end", "1"}});
+      .variant({{"self", "sweep![1,2]"}, {"dim", "-1"}, {"start", "0"}, {"end", "1"}})
+      .atLeast("step", 1, "slice step must be positive");
   r.add("aten::select.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "select")) return *e;
      const Value &self = c.arg("self");
@@ -715,7 +716,8 @@ void registerShapeViews(Registry &r) {
   r.add("aten::select_scatter", fam, keep(same))
       .sample("self", "sweep![2,2]").sample("src", "sweep![2]").sample("dim", "0").sample("index", "0");
   r.add("aten::slice_scatter", fam, keep(same))
-      .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1");
+      .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1")
+      .atLeast("step", 1, "slice step must be positive");
   r.add("aten::diagonal_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]");
   r.add("aten::as_strided_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]")
       .sample("size", "[2]").sample("stride", "[1]");
