@@ -107,6 +107,11 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
   auto r = t.isTensor() ? t.rank().value() : std::nullopt;
   if (!r) return std::nullopt;
   if (*r == 0 && schema.anyDimOfZeroDim) return std::nullopt;
+  if (*r == 0 && schema.noDimOfZeroDim)
+    for (uint32_t i : schema.dimArgs)
+      if (i < args.size() && args[i].intValue())
+        return RuleError{ErrorKind::Semantic, fmt::format("{}: Dimension specified as {} but tensor has no dimensions",
+                                                          schema.key(), *args[i].intValue())};
   // unsqueeze(x, -1) of a 1-D x is 2-D: its dim may name the one it adds
   const int n = std::max(*r, 1) + (schema.dimsIncludeNew ? 1 : 0);
   auto check = [&](const Value &v) -> std::optional<RuleError> {

@@ -264,6 +264,7 @@ SchemaParseResult parseSchema(std::string_view text) {
     s.dimsIncludeNew = s.name == "aten::unsqueeze" || s.name == "aten::unsqueeze_" || s.name == "aten::unsqueeze_copy" ||
                        s.name == "aten::diag_embed";
     s.anyDimOfZeroDim = s.name == "aten::cummax" || s.name == "aten::cummin";
+    s.noDimOfZeroDim = s.name == "aten::size" || s.name == "aten::stride";
     static const std::string_view kShapeKeeping[] = {
         "aten::chalf",     "aten::clone",     "aten::contiguous",   "aten::empty_like", "aten::full_like",
         "aten::ones_like", "aten::rand_like", "aten::randint_like", "aten::randn_like", "aten::zeros_like",

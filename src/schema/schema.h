@@ -67,6 +67,9 @@ struct Schema {
   bool dimsIncludeNew = false;
   /// A 0-dim `dimsOf` takes any dim (cummax, cummin: measured).
   bool anyDimOfZeroDim = false;
+  /// A 0-dim `dimsOf` takes no dim at all (size.int, stride.int: "Dimension
+  /// specified as 0 but tensor has no dimensions").
+  bool noDimOfZeroDim = false;
   /// The `memory_format` argument of an op whose result has `dimsOf`'s shape
   /// (clone, contiguous, to, the *_like factories): channels_last needs a
   /// 4-D tensor, channels_last_3d a 5-D one. -1: none.

@@ -103,6 +103,9 @@ TEST(ArgChecks, RanksAndFormats) {
   expectError(run("aten::slice.Tensor", {{"self", "float32:r1"}, {"step", "0"}}));
   expectError(run("aten::hann_window", {{"window_length", "-1"}}));
   expectError(run("aten::fft_fft", {{"self", "float32:r0"}}));
+  expectError(run("aten::size.int", {{"self", "float32:r0"}, {"dim", "-1"}})); // no dims to name, not even -1
+  expectError(run("aten::fft_ifft2", {{"self", "float32:r2"}, {"s", "[2]"}})); // dim's default has two
+  expectTensor(run("aten::fft_rfftn", {{"self", "float32:r2"}, {"s", "[2]"}}), 0, DType::Complex64, 2);
   // pdist's kernel runs any dtype and a 1-D input for fewer than two rows: not refused
   expectTensor(run("aten::_pdist_forward", {{"self", "int64:r1"}}), 0, DType::Int64, 1);
 }

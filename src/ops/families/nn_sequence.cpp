@@ -180,7 +180,9 @@ void registerNnSequence(Registry &r) {
       e.atLeast("n", 1, "Invalid number of data points specified")
           .refuse(checks::rankAtLeast("self", 1, "Invalid number of data points: a 0-dim input"), {{"self", "float32[]"}});
     if (e.rule().schema->argIndex("s") >= 0)
-      e.atLeast("s", -1, "Invalid number of data points specified")
+      e.refuse(checks::sameLength("s", "dim", "When given, dim and shape arguments must have the same length"),
+               {{"s", "[2]"}, {"dim", "[0,1]"}})
+          .atLeast("s", -1, "Invalid number of data points specified")
           .refuse(checks::notEqual("s", 0, "Invalid number of data points specified"), {{"s", "[0]"}});
   };
   lengths(r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]"));
