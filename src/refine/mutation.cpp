@@ -46,6 +46,24 @@ bool mayHoldList(const ir::TypeExpr &t) {
   }
 }
 
+/// The edges along which If and Loop pass values on, one value per
+/// position: an If's outputs are its blocks' returns; a Loop's carried
+/// inputs, body params, body returns (after the condition) and outputs.
+template <typename Link>
+void linkControlFlow(const ir::Graph &g, const ir::Node &n, KindClass c, Link link) {
+  const size_t skip = c == KindClass::Loop ? 1 : 0;
+  for (ir::BlockId b : n.blocks) {
+    const ir::Block &blk = g.blocks[b];
+    for (size_t i = 0; i < n.outputs.size(); ++i) {
+      if (i + skip < blk.returns.size()) link(n.outputs[i], blk.returns[i + skip]);
+      if (c == KindClass::Loop && i + 1 < blk.params.size() && i + 2 < n.inputs.size()) {
+        link(blk.params[i + 1], n.inputs[i + 2]);
+        link(n.outputs[i], n.inputs[i + 2]);
+      }
+    }
+  }
+}
+
 struct UnionFind {
   std::vector<ir::ValueId> parent;
   explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
@@ -195,19 +213,9 @@ void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) 
     UnionFind uf(g.values.size());
     for (const ir::Node &node : g.nodes) {
       const KindClass c = plan_->kindClass[node.kind];
-      if (c == KindClass::If || c == KindClass::Loop) {
-        for (ir::BlockId b : node.blocks) {
-          const ir::Block &blk = g.blocks[b];
-          for (ir::ValueId r : blk.returns)
-            for (ir::ValueId o : node.outputs) uf.unite(o, r);
-          for (ir::ValueId p : blk.params)
-            for (ir::ValueId i : node.inputs) uf.unite(p, i);
-        }
-        for (ir::ValueId o : node.outputs)
-          for (ir::ValueId i : node.inputs) uf.unite(o, i);
-        continue;
-      }
-      linkObjects(node, *plan_, [&](ir::ValueId a, ir::ValueId b) { uf.unite(a, b); });
+      auto unite = [&](ir::ValueId a, ir::ValueId b) { uf.unite(a, b); };
+      if (c == KindClass::If || c == KindClass::Loop) linkControlFlow(g, node, c, unite);
+      else linkObjects(node, *plan_, unite);
     }
     tensorAliasClass_.resize(g.values.size());
     tensorAliasMembers_.resize(g.values.size());
@@ -259,17 +267,7 @@ std::vector<bool> findStaleListAliases(const ir::Graph &g, const GraphPlan &plan
   for (const ir::Node &n : g.nodes) {
     KindClass c = plan.kindClass[n.kind];
     if (c == KindClass::If || c == KindClass::Loop) {
-      size_t skip = c == KindClass::Loop ? 1 : 0; // a loop body returns (cond, carried...)
-      for (ir::BlockId b : n.blocks) {
-        const ir::Block &blk = g.blocks[b];
-        for (size_t i = 0; i < n.outputs.size(); ++i) {
-          if (i + skip < blk.returns.size()) link(n.outputs[i], blk.returns[i + skip]);
-          if (c == KindClass::Loop && i + 1 < blk.params.size() && i + 2 < n.inputs.size()) {
-            link(blk.params[i + 1], n.inputs[i + 2]);
-            link(n.outputs[i], n.inputs[i + 2]);
-          }
-        }
-      }
+      linkControlFlow(g, n, c, link);
       continue;
     }
     // Containers, extraction, passthrough and ops returning lists: an unused

@@ -149,21 +149,9 @@ void registerNnSequence(Registry &r) {
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";
   // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
-  // a 0-dim tensor wraps like a 1-D one).
-  auto fftDims = [](const OpCall &c) -> std::optional<RuleError> {
-    auto rk = c.rank("self").value();
-    if (!rk || !c.has("dim")) return std::nullopt;
-    const Value &dim = c.arg("dim");
-    std::vector<Value> dims = dim.isList() && dim.lengthKnown() ? dim.elements() : std::vector<Value>{dim};
-    int n = std::max(*rk, 1);
-    for (const Value &d : dims)
-      if (auto v = d.intValue(); v && (*v < -n || *v >= n))
-        return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *v);
-    return std::nullopt;
-  };
-  auto fftRule = [fftDims](bool realOnly) {
-    return [realOnly, fftDims](const OpCall &c) -> RuleResult {
-      if (auto e = fftDims(c)) return *e;
+  // a 0-dim tensor wraps like a 1-D one): infer's generic check of `dim`.
+  auto fftRule = [](bool realOnly) {
+    return [realOnly](const OpCall &c) -> RuleResult {
       DType d = c.dtype("self");
       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
         return c.semantic("unsupported dtype {}", name(d));
@@ -197,8 +185,7 @@ void registerNnSequence(Registry &r) {
   lengths(r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
-  auto realOut = [fftDims](const OpCall &c) -> RuleResult {
-    if (auto e = fftDims(c)) return *e;
+  auto realOut = [](const OpCall &c) -> RuleResult {
     DType d = c.dtype("self");
     if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
       return c.semantic("unsupported dtype {}", name(d));
