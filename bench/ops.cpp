@@ -7,6 +7,7 @@
 //                run in libtorch and by the rule), in cases per second
 //
 //===----------------------------------------------------------------------===//
+#include "ops/semantics.h"
 #include "common.h"
 
 #include "conformance.h"
@@ -55,8 +56,8 @@ std::vector<std::pair<std::string, Value>> parseArgs(const Schema &s, const OpCa
 }
 
 void benchInfer(benchmark::State &state, const OpCase *c, bool withParsing) {
-  const Schema *s = SchemaTable::builtin().find(c->key);
-  if (!s || !Registry::builtin().find(c->key)) {
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find(c->key);
+  if (!s || !Semantics::of(TorchVersion::V1_13).registry().find(c->key)) {
     state.SkipWithError("no schema or rule");
     for (auto _ : state) {}
     return;
@@ -65,14 +66,14 @@ void benchInfer(benchmark::State &state, const OpCase *c, bool withParsing) {
   for (auto _ : state) {
     if (withParsing) named = parseArgs(*s, *c);
     BindResult b = bindArguments(*s, {}, named);
-    InferOutcome out = infer(Registry::builtin(), *s, b.args);
+    InferOutcome out = infer(Semantics::of(TorchVersion::V1_13).registry(), *s, b.args);
     benchmark::DoNotOptimize(out.outputs.data());
   }
   state.SetItemsProcessed(state.iterations());
 }
 
 void benchConformance(benchmark::State &state, std::string key) {
-  const OpRule *rule = Registry::builtin().find(key);
+  const OpRule *rule = Semantics::of(TorchVersion::V1_13).registry().find(key);
   if (!rule) {
     state.SkipWithError("no rule");
     for (auto _ : state) {}

@@ -15,36 +15,23 @@ struct Alias {
   std::string_view text;
   DType dtype;
 };
-// Python attribute aliases (torch.float is float32 ...) and c10 enum names.
+// Python attribute aliases (torch.float is float32 ...); c10 names come from dtypes.def.
 constexpr Alias kAliases[] = {
     {"float", DType::Float32},     {"double", DType::Float64},
     {"half", DType::Float16},      {"cfloat", DType::Complex64},
     {"cdouble", DType::Complex128}, {"chalf", DType::Complex32},
     {"long", DType::Int64},        {"int", DType::Int32},
-    {"short", DType::Int16},       {"Byte", DType::UInt8},
-    {"Char", DType::Int8},         {"Short", DType::Int16},
-    {"Int", DType::Int32},         {"Long", DType::Int64},
-    {"Half", DType::Float16},      {"BFloat16", DType::BFloat16},
-    {"Float", DType::Float32},     {"Double", DType::Float64},
-    {"ComplexHalf", DType::Complex32}, {"ComplexFloat", DType::Complex64},
-    {"ComplexDouble", DType::Complex128}, {"Bool", DType::Bool},
+    {"short", DType::Int16},
 };
 } // namespace
 
 std::optional<DType> parseDType(std::string_view text) {
   if (text.starts_with("torch.")) text.remove_prefix(6);
   for (DType d : kAllDTypes)
-    if (name(d) == text) return d;
+    if (name(d) == text || c10Name(d) == text) return d;
   for (const Alias &a : kAliases)
     if (a.text == text) return a.dtype;
   return std::nullopt;
-}
-
-std::string_view c10Name(DType d) {
-  for (const Alias &a : kAliases)
-    if (a.dtype == d && !a.text.empty() && a.text[0] >= 'A' && a.text[0] <= 'Z')
-      return a.text;
-  return name(d);
 }
 
 DType toRealValueType(DType d) {
@@ -52,6 +39,7 @@ DType toRealValueType(DType d) {
   case DType::Complex32: return DType::Float16;
   case DType::Complex64: return DType::Float32;
   case DType::Complex128: return DType::Float64;
+  case DType::BComplex32: return DType::BFloat16;
   default: return d;
   }
 }

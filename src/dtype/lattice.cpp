@@ -19,7 +19,7 @@ std::string_view name(NumKind k) {
 Value Value::tensor(DTypeSet dtypes, Rank rank) {
   Value v;
   v.kind_ = ValueKind::Tensor;
-  v.dtypes_ = dtypes;
+  v.dtypeBits_ = dtypes.bits();
   v.rank_ = rank;
   return v;
 }
@@ -27,7 +27,7 @@ Value Value::tensor(DTypeSet dtypes, Rank rank) {
 
 Value Value::withDTypes(DTypeSet d) const {
   Value v = *this;
-  v.dtypes_ = d;
+  v.dtypeBits_ = d.bits();
   return v;
 }
 
@@ -145,7 +145,7 @@ Value Value::join(const Value &a, const Value &b) {
   if (a.kind_ != b.kind_ || a.isTop()) return top();
   switch (a.kind_) {
   case ValueKind::Tensor: {
-    Value v = tensor(DTypeSet::join(a.dtypes_, b.dtypes_), Rank::join(a.rank_, b.rank_));
+    Value v = tensor(DTypeSet::join(a.dtypes(), b.dtypes()), Rank::join(a.rank_, b.rank_));
     if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
     v.wrapped_ = a.wrapped_ && b.wrapped_;
     return v;
@@ -189,7 +189,7 @@ bool Value::operator==(const Value &o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
   case ValueKind::Tensor:
-    return dtypes_ == o.dtypes_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unitDims() == o.unitDims();
+    return dtypeBits_ == o.dtypeBits_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unitDims() == o.unitDims();
   case ValueKind::Number:
     if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
     if (!hasNum_) return true;
@@ -267,10 +267,10 @@ std::string Value::str() const {
   case ValueKind::Tensor: {
     std::string d;
     if (auto one = dtype()) d = std::string(name(*one));
-    else if (dtypes_.isAll()) d = "?";
+    else if (DTypeSet::classic().within(dtypes())) d = "?"; // every version's unknown covers these
     else {
       d = "{";
-      for (DType x : dtypes_) d += (d.size() > 1 ? "|" : "") + std::string(name(x));
+      for (DType x : dtypes()) d += (d.size() > 1 ? "|" : "") + std::string(name(x));
       d += "}";
     }
     if (auto r = rank_.value()) return fmt::format("{}:r{}", d, *r);

@@ -30,12 +30,14 @@ namespace dtf {
 class DTypeSet {
 public:
   constexpr DTypeSet() = default;
-  constexpr DTypeSet(DType d) : bits_(static_cast<Bits>(1u << index(d))) {}
+  constexpr DTypeSet(DType d) : bits_(Bits{1} << index(d)) {}
   static constexpr DTypeSet all() { return fromBits((uint64_t{1} << kNumDTypes) - 1); }
   static constexpr DTypeSet fromBits(uint64_t bits) { DTypeSet s; s.bits_ = static_cast<Bits>(bits); return s; }
 
   constexpr bool empty() const { return bits_ == 0; }
   constexpr bool isAll() const { return *this == all(); }
+  /// The 13 dtypes every modelled version promotes among (dtypes.def's first lines).
+  static constexpr DTypeSet classic() { return fromBits((uint64_t{1} << 13) - 1); }
   constexpr int size() const { return std::popcount(bits_); }
   constexpr bool contains(DType d) const { return bits_ >> index(d) & 1; }
   /// The dtype when exactly one is possible.
@@ -43,9 +45,12 @@ public:
     if (bits_ == 0 || (bits_ & (bits_ - 1)) != 0) return std::nullopt; // not one bit
     return static_cast<DType>(std::countr_zero(bits_));
   }
-  constexpr void insert(DType d) { bits_ = static_cast<Bits>(bits_ | 1u << index(d)); }
+  constexpr void insert(DType d) { bits_ |= Bits{1} << index(d); }
   constexpr uint64_t bits() const { return bits_; }
   static constexpr DTypeSet join(DTypeSet a, DTypeSet b) { return fromBits(a.bits_ | b.bits_); }
+  static constexpr DTypeSet meet(DTypeSet a, DTypeSet b) { return fromBits(a.bits_ & b.bits_); }
+  /// Every element of this set is in `o`.
+  constexpr bool within(DTypeSet o) const { return (bits_ & ~o.bits_) == 0; }
   constexpr bool operator==(const DTypeSet &) const = default;
 
   class iterator {
@@ -61,9 +66,10 @@ public:
   constexpr iterator end() const { return iterator(0); }
 
 private:
-  // Two bytes (every Value carries one): room for 16 dtypes.
-  using Bits = uint16_t;
-  static_assert(kNumDTypes <= 16, "DTypeSet holds at most 16 dtypes");
+  // Every modelled version's dtypes (a Value keeps this word where a number
+  // keeps its imaginary part, so it costs a tensor nothing).
+  using Bits = uint64_t;
+  static_assert(kNumDTypes <= 64, "DTypeSet holds at most 64 dtypes");
   Bits bits_ = 0;
 };
 
@@ -239,8 +245,8 @@ public:
   bool isTuple() const { return kind_ == ValueKind::Tuple; }
 
   // Tensor
-  DTypeSet dtypes() const { return dtypes_; }
-  std::optional<DType> dtype() const { return dtypes_.only(); }
+  DTypeSet dtypes() const { return isTensor() ? DTypeSet::fromBits(dtypeBits_) : DTypeSet{}; }
+  std::optional<DType> dtype() const { return dtypes().only(); }
   Rank rank() const { return rank_; }
   /// Size-1 facts of a tensor of exact rank ({} otherwise).
   UnitDims unitDims() const { return isTensor() ? UnitDims{unit_.ones, unit_.others} : UnitDims{}; }
@@ -308,7 +314,7 @@ public:
   bool identical(const Value &o) const {
     if (kind_ != o.kind_) return false;
     if (kind_ == ValueKind::Tensor)
-      return dtypes_ == o.dtypes_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unit_.ones == o.unit_.ones &&
+      return dtypeBits_ == o.dtypeBits_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unit_.ones == o.unit_.ones &&
              unit_.others == o.unit_.others;
     if (kind_ == ValueKind::Number) // known values bit for bit (-0.0 is not 0.0)
       return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ &&
@@ -321,7 +327,7 @@ public:
   size_t hash() const {
     // Tensors and numbers (nearly every argument) inline; payloads out of line.
     if (kind_ == ValueKind::Tensor)
-      return (dtypes_.bits() * 0x9e3779b97f4a7c15ULL) ^ (uint64_t(uint8_t(rank_.raw())) << 56) ^
+      return (dtypeBits_ * 0x9e3779b97f4a7c15ULL) ^ (uint64_t(uint8_t(rank_.raw())) << 56) ^
              (uint64_t{unit_.ones} << 32 | unit_.others) ^ (0x51 + wrapped_);
     if (kind_ == ValueKind::Number)
       return ((hasNum_ ? std::bit_cast<uint64_t>(i_) : 0) * 0xff51afd7ed558ccdULL) ^
@@ -354,11 +360,12 @@ private:
   bool hasNum_ = false;
   bool numIsFloat_ = false; // the stored value is a double
   bool wrapped_ = false;    // tensor: a wrapped number
-  DTypeSet dtypes_;
   // Numbers keep their value here, tensors their size-1 facts.
   struct UnitBits { uint32_t ones, others; };
   union { int64_t i_ = 0; double f_; UnitBits unit_; };
-  double im_ = 0; // imaginary part of a known complex number
+  // Tensors keep their dtype set here (DTypeSet's bits), numbers their
+  // imaginary part: a Value stays 40 bytes with 64 possible dtypes.
+  union { uint64_t dtypeBits_ = 0; double im_; };
   std::shared_ptr<const Aggregate> agg_;
 };
 

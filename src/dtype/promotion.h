@@ -1,8 +1,8 @@
-//===- dtype/promotion.h - promote_types and result_type --------*- C++ -*-===//
+//===- dtype/promotion.h - the vocabulary of type promotion -----*- C++ -*-===//
 //
-// PyTorch's type promotion for concrete operands (c10::promoteTypes and
-// TensorIterator's three-tier result_type), plus the sound lifting of
-// result_type to operands whose dtype, rank or number kind is unknown.
+// What result_type works with: operand tiers, the dtype a Python number
+// contributes, the error PyTorch raises for a pair it will not promote.
+// Promotion itself depends on the PyTorch version: dtype/dtype_system.h.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -11,12 +11,10 @@
 #include "dtype/lattice.h"
 
 #include <optional>
-#include <span>
+#include <stdexcept>
+#include <string>
 
 namespace dtf {
-
-/// c10::promoteTypes for the modelled dtypes (total: every pair has an answer).
-DType promoteTypes(DType a, DType b);
 
 /// The three operand tiers of result_type: a lower tier only matters when it
 /// is in a strictly higher category.
@@ -28,6 +26,15 @@ struct PromotionOperand {
   Tier tier;
 };
 
+/// PyTorch raises for this promotion (c10::promoteTypes of a quantized,
+/// float8 or uint16/32/64 dtype with another; a complex counterpart a dtype
+/// lacks). Thrown by DTypeSystem::promote / resultType; the rule lifting
+/// (ops/infer.cpp) turns it into the op's error, as PyTorch's op raises it.
+class PromotionError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// The dtype a wrapped Python number of this kind contributes (default dtype
 /// float32, default complex complex64).
 DType wrappedNumberDType(NumKind kind);
@@ -36,12 +43,12 @@ DType wrappedNumberDType(NumKind kind);
 /// bool, int64, float64, complex128), before result_type reads it by kind.
 DType storedNumberDType(NumKind kind);
 
-/// at::result_type over concrete operands; nullopt when there are none.
-std::optional<DType> resultType(std::span<const PromotionOperand> operands);
-
-/// result_type over abstract operands (tensors or numbers). Returns every
-/// dtype the result may have: a singleton when the unknowns cannot change
-/// the answer, a larger set when they can. Never a guess.
-DTypeSet resultTypeSet(std::span<const Value> operands);
+/// result_type over abstract operands: every dtype the result may have, and
+/// whether (and why) some of the possible cases raise.
+struct PossibleDTypes {
+  DTypeSet dtypes;                  ///< empty with `error`: raises in every case
+  std::optional<std::string> error; ///< the first raise among the cases
+  bool alwaysRaises() const { return dtypes.empty() && error.has_value(); }
+};
 
 } // namespace dtf

@@ -19,13 +19,13 @@ struct Choice {
   std::vector<Value> alternatives;
 };
 
-std::vector<Value> tensorAlternatives(const Value &v) {
+std::vector<Value> tensorAlternatives(const DTypeSystem &types, const Value &v) {
   Value t = v.isTensor() ? v : Value::unknownTensor();
   std::vector<Rank> ranks;
   if (t.rank().isTop()) ranks = {Rank::exact(0), Rank::atLeast1()};
   else ranks = {t.rank()};
   std::vector<Value> out;
-  DTypeSet dts = t.dtypes();
+  DTypeSet dts = types.candidates(t.dtypes());
   for (DType d : dts)
     for (Rank r : ranks)
       out.push_back(r == t.rank() ? t.withDTypes(d) : Value::tensor(d, r)); // keeps size-1 facts
@@ -36,23 +36,23 @@ bool needsTensorChoice(const Value &v) {
   return !v.isTensor() || !v.dtype() || v.rank().isTop();
 }
 
-std::vector<Value> dtypeArgAlternatives(bool optional) {
+std::vector<Value> dtypeArgAlternatives(const DTypeSystem &types, bool optional) {
   std::vector<Value> out;
   if (optional) out.push_back(Value::none());
-  for (DType d : kAllDTypes) out.push_back(Value::dtypeCode(d));
+  for (DType d : types.universe()) out.push_back(Value::dtypeCode(d));
   return out;
 }
 
-bool knownDtypeCode(const Value &v) {
+bool knownDtypeCode(const DTypeSystem &types, const Value &v) {
   auto c = v.intValue();
-  return c && fromC10Code(*c);
+  return c && types.fromC10Code(*c);
 }
 
 /// Alternatives for one argument, or empty when it is already concrete.
-std::vector<Value> alternativesFor(const SchemaType &type, const Value &v) {
+std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &type, const Value &v) {
   switch (type.kind) {
   case K::Tensor:
-    return needsTensorChoice(v) ? tensorAlternatives(v) : std::vector<Value>{};
+    return needsTensorChoice(v) ? tensorAlternatives(types, v) : std::vector<Value>{};
   case K::Number:
     if (v.isNumber() && v.numKind()) return {};
     {
@@ -62,38 +62,39 @@ std::vector<Value> alternativesFor(const SchemaType &type, const Value &v) {
       return out;
     }
   case K::ScalarType:
-    return v.isNumber() && knownDtypeCode(v) ? std::vector<Value>{} : dtypeArgAlternatives(false);
+    return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, false);
   case K::Optional: {
     const SchemaType &in = *type.inner();
     if (v.isNone()) return {};
     if (in.kind == K::Tensor) {
-      if (v.isTensor()) return needsTensorChoice(v) ? tensorAlternatives(v) : std::vector<Value>{};
-      auto alts = tensorAlternatives(Value::unknownTensor());
+      if (v.isTensor()) return needsTensorChoice(v) ? tensorAlternatives(types, v) : std::vector<Value>{};
+      auto alts = tensorAlternatives(types, Value::unknownTensor());
       alts.insert(alts.begin(), Value::none());
       return alts;
     }
     if (in.kind == K::ScalarType)
-      return v.isNumber() && knownDtypeCode(v) ? std::vector<Value>{} : dtypeArgAlternatives(true);
-    if (in.kind == K::Number && v.isNumber()) return alternativesFor(in, v);
+      return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, true);
+    if (in.kind == K::Number && v.isNumber()) return alternativesFor(types, in, v);
     return {};
   }
   default: return {};
   }
 }
 
-void collectChoices(const Schema &schema, std::span<const Value> args, std::vector<Choice> &out) {
+void collectChoices(const DTypeSystem &types, const Schema &schema, std::span<const Value> args,
+                    std::vector<Choice> &out) {
   for (size_t i = 0; i < args.size() && i < schema.args.size(); ++i) {
     const SchemaType &t = *schema.args[i].type;
     if (t.kind == K::List && t.inner() && t.inner()->isTensorLike()) {
       const Value &l = args[i];
       if (!l.lengthKnown()) continue; // the rule sees the summary
       for (size_t e = 0; e < l.elements().size(); ++e) {
-        auto alts = alternativesFor(*t.inner(), l.elements()[e]);
+        auto alts = alternativesFor(types, *t.inner(), l.elements()[e]);
         if (!alts.empty()) out.push_back({i, e, std::move(alts)});
       }
       continue;
     }
-    auto alts = alternativesFor(t, args[i]);
+    auto alts = alternativesFor(types, t, args[i]);
     if (!alts.empty()) out.push_back({i, std::nullopt, std::move(alts)});
   }
 }
@@ -163,8 +164,27 @@ std::optional<RuleError> belowBound(const OpRule &rule, std::span<const Value> a
   return std::nullopt;
 }
 
-RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Value> args,
+/// A known dtype outside c10's four categories (quantized, bits, sub-byte)
+/// among the tensor arguments (an unknown one ranges over the universe).
+bool anyOtherCategory(std::span<const Value> args) {
+  auto other = [](const Value &v) {
+    auto d = v.dtype();
+    return d && category(*d) == Category::Other;
+  };
+  for (const Value &a : args) {
+    if (other(a)) return true;
+    if (a.isList())
+      for (const Value &e : a.elements())
+        if (other(e)) return true;
+  }
+  return false;
+}
+
+RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &schema, std::span<const Value> args,
                    std::span<const uint8_t> pending = {}, PendingArgument *firstPendingRead = nullptr) {
+  // Rules were written, and checked, for bool/integral/floating/complex
+  // tensors; on a quantized or bits tensor only those that say so answer.
+  if (!rule.anyCategory && anyOtherCategory(args)) return unknownOutputs(schema);
   // Generic checks read arguments behind the enumeration's back: only when
   // what they read is not pending (the branches that fix it run them again);
   // a tensor whose pending alternatives differ only in dtype has its rank.
@@ -185,7 +205,10 @@ RuleResult runRule(const OpRule &rule, const Schema &schema, std::span<const Val
       if (auto e = belowBound(rule, args)) return *e;
   }
   try {
-    return rule.fn(OpCall(schema, args, pending, firstPendingRead));
+    return rule.fn(OpCall(types, schema, args, pending, firstPendingRead));
+  } catch (const PromotionError &e) {
+    // c10::promoteTypes raised inside the op (uint16 with int8, float8 with anything else).
+    return RuleError{ErrorKind::Semantic, schema.key() + ": " + e.what()};
   } catch (const std::logic_error &e) {
     // A rule that cannot handle this case is a rule bug; degrade to unknown
     // rather than guess, and say why.
@@ -242,8 +265,9 @@ Value withElement(const Value &list, size_t elem, const Value &v) {
 /// answer equals running the rule on every concrete case: what a rule never
 /// read cannot change what it returns.
 struct Enumeration {
-  Enumeration(const OpRule &rule, const Schema &schema, std::span<const Value> args, const std::vector<Choice> &choices)
-      : rule(rule), schema(schema), concrete(args.begin(), args.end()), choices(choices) {}
+  Enumeration(const DTypeSystem &types, const OpRule &rule, const Schema &schema, std::span<const Value> args,
+              const std::vector<Choice> &choices)
+      : types(types), rule(rule), schema(schema), concrete(args.begin(), args.end()), choices(choices) {}
 
   /// Every case, one rule call each.
   void exploreProduct() {
@@ -254,7 +278,7 @@ struct Enumeration {
         const Value &alt = ch.alternatives[pick[c]];
         concrete[ch.arg] = ch.elem ? withElement(concrete[ch.arg], *ch.elem, alt) : alt;
       }
-      record(runRule(rule, schema, concrete));
+      record(runRule(types, rule, schema, concrete));
     } while (!internal && nextCombination(pick, [&](size_t c) { return choices[c].alternatives.size(); }));
   }
 
@@ -284,7 +308,7 @@ struct Enumeration {
       return;
     }
     PendingArgument need;
-    RuleResult r = runRule(rule, schema, concrete, pending, &need);
+    RuleResult r = runRule(types, rule, schema, concrete, pending, &need);
     if (need.aspects == 0) { // read nothing pending: the answer for every case left
       record(std::move(r));
       return;
@@ -361,6 +385,7 @@ struct Enumeration {
     for (size_t i = 0; i < j.size(); ++i) j[i] = Value::join(j[i], r.outputs()[i]);
   }
 
+  const DTypeSystem &types;
   const OpRule &rule;
   const Schema &schema;
   std::vector<Value> concrete;  ///< by argument: its value, or a representative of its live alternatives
@@ -437,10 +462,11 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     return true;
   };
 
+  const DTypeSystem &types = registry.types();
   std::vector<Choice> choices;
-  collectChoices(schema, args, choices);
+  collectChoices(types, schema, args, choices);
   if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
-    RuleResult r = runRule(*rule, schema, args);
+    RuleResult r = runRule(types, *rule, schema, args);
     if (r.ok()) {
       std::vector<Value> outputs = r.takeOutputs();
       if (!wrongCount(outputs)) out.outputs = std::move(outputs);
@@ -459,7 +485,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   size_t cases = 1;
   for (const Choice &c : choices) // saturating: SIZE_MAX once past fullProductCases
     cases = cases > fullProductCases / c.alternatives.size() ? SIZE_MAX : cases * c.alternatives.size();
-  Enumeration e(*rule, schema, args, choices);
+  Enumeration e(types, *rule, schema, args, choices);
   if (cases <= fullProductCases) e.exploreProduct(); // few cases: cheaper than finding what the rule reads
   else e.exploreOnDemand();
   if (e.overBudget) {

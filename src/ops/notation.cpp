@@ -71,7 +71,18 @@ std::optional<NumKinds> numberWord(std::string_view s) {
   return std::nullopt;
 }
 
-NotationResult tensorNotation(std::string_view s) {
+/// A dtype name of `types`' version (any version's when null); the error
+/// says when the name belongs to another version.
+std::optional<DType> dtypeNamed(std::string_view s, const DTypeSystem *types) {
+  return types ? types->parse(s) : parseDType(s);
+}
+
+std::string unknownDType(std::string_view s, const DTypeSystem *types) {
+  if (types && parseDType(s)) return fmt::format("unknown dtype '{}' in PyTorch {}", quoted(s), name(types->version()));
+  return fmt::format("unknown dtype '{}'", quoted(s));
+}
+
+NotationResult tensorNotation(std::string_view s, const DTypeSystem *types) {
   std::string_view d = s, r;
   if (auto colon = s.find(':'); colon != std::string_view::npos) {
     d = s.substr(0, colon);
@@ -79,8 +90,8 @@ NotationResult tensorNotation(std::string_view s) {
   }
   DTypeSet dts;
   if (d == "?") dts = DTypeSet::all();
-  else if (auto dt = parseDType(d)) dts = *dt;
-  else return fail(fmt::format("'{}': unknown dtype '{}'", quoted(s), quoted(d)));
+  else if (auto dt = dtypeNamed(d, types)) dts = *dt;
+  else return fail(fmt::format("'{}': {}", quoted(s), unknownDType(d, types)));
   Rank rank = Rank::top();
   if (s.find(':') != std::string_view::npos && r.empty())
     return fail(fmt::format("'{}': rank must be written :rN or :r?", quoted(s)));
@@ -130,17 +141,17 @@ namespace {
 /// Lists nested deeper than this are refused (the parser recurses per level).
 constexpr int kMaxNesting = 64;
 
-NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth);
+NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth, const DTypeSystem *types);
 
 } // namespace
 
-NotationResult parseNotation(std::string_view text, const SchemaType *expected) {
-  return parseAt(text, expected, 0);
+NotationResult parseNotation(std::string_view text, const SchemaType *expected, const DTypeSystem *types) {
+  return parseAt(text, expected, 0, types);
 }
 
 namespace {
 
-NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth) {
+NotationResult parseAt(std::string_view text, const SchemaType *expected, int depth, const DTypeSystem *types) {
   std::string_view s = trim(text);
   if (s.empty()) return fail("empty value");
   if (depth > kMaxNesting) return fail(fmt::format("lists nested deeper than {} levels are refused", kMaxNesting));
@@ -151,7 +162,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       return fail(fmt::format("None given where {} is expected", expected->str()));
     return ok(Value::none());
   }
-  if (kind == K::Optional) return parseAt(s, expected->inner(), depth);
+  if (kind == K::Optional) return parseAt(s, expected->inner(), depth, types);
 
   if (s.front() == '[' || s.front() == '(') {
     char close = s.front() == '[' ? ']' : ')';
@@ -165,7 +176,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
     for (size_t i = 0; i < parts->size(); ++i) {
       const SchemaType *et = elemType;
       if (expected && kind == K::Tuple && i < expected->children.size()) et = expected->children[i].get();
-      auto e = parseAt((*parts)[i], et, depth + 1);
+      auto e = parseAt((*parts)[i], et, depth + 1, types);
       if (!e.value) return e;
       elems.push_back(*e.value);
     }
@@ -178,13 +189,14 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
 
   switch (kind) {
   case K::ScalarType: {
-    if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d));
+    if (auto d = dtypeNamed(s, types)) return ok(Value::dtypeCode(*d));
     if (auto lit = numberLiteral(s); lit && lit->intValue()) {
-      if (!fromC10Code(*lit->intValue())) return fail(fmt::format("'{}': not a dtype code", quoted(s)));
+      auto d = fromC10Code(*lit->intValue());
+      if (!d || (types && !types->names(*d))) return fail(fmt::format("'{}': not a dtype code", quoted(s)));
       return ok(*lit);
     }
     if (s == "?" || s == "int") return ok(Value::number(NumKind::Int));
-    return fail(fmt::format("'{}': unknown dtype", quoted(s)));
+    return fail(fmt::format("'{}': {}", quoted(s), unknownDType(s, types)));
   }
   case K::Str:
     return ok(s == "str" ? Value::unknownString() : Value::string(std::string(s)));
@@ -218,20 +230,20 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       // Reduction enum defaults in schemas: at::Reduction.
       if (s == "Mean") return ok(Value::integer(1));
       if (s == "Sum") return ok(Value::integer(2));
-      if (auto d = parseDType(s)) return ok(Value::dtypeCode(*d)); // `int? dtype=long`
+      if (auto d = dtypeNamed(s, types)) return ok(Value::dtypeCode(*d)); // `int? dtype=long`
     }
     return fail(fmt::format("'{}': expected a {} value", quoted(s), expected->str()));
   }
   case K::Tensor:
     if (numberWord(s) || numberLiteral(s))
       return fail(fmt::format("'{}': a number given where a Tensor is expected", quoted(s)));
-    return tensorNotation(s);
+    return tensorNotation(s, types);
   case K::List:
     if (auto w = numberWord(s); w && expected->inner() && expected->inner()->kind != K::Tensor)
       return ok(Value::listOf(Value::number(*w)));
     if (expected->inner()) {
       // A scalar where a list is expected (schema default `int[2] stride=1`).
-      auto e = parseAt(s, expected->inner(), depth + 1);
+      auto e = parseAt(s, expected->inner(), depth + 1, types);
       if (e.value && e.value->isNumber()) return e;
     }
     return fail(fmt::format("'{}': expected a list for {}", quoted(s), expected->str()));
@@ -241,7 +253,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
   // Untyped position: a number or a tensor.
   if (auto w = numberWord(s)) return ok(Value::number(*w));
   if (auto lit = numberLiteral(s)) return ok(*lit);
-  return tensorNotation(s);
+  return tensorNotation(s, types);
 }
 
 } // namespace

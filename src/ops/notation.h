@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/dtype_system.h"
 #include "dtype/lattice.h"
 #include "schema/schema.h"
 
@@ -27,6 +28,7 @@ struct NotationResult {
 };
 
 /// Parse `text`, reading it as `expected` (nullptr: tensor or number).
-NotationResult parseNotation(std::string_view text, const SchemaType *expected);
+/// Dtype names are those of `types`' PyTorch version (null: any version's).
+NotationResult parseNotation(std::string_view text, const SchemaType *expected, const DTypeSystem *types = nullptr);
 
 } // namespace dtf

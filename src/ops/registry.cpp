@@ -7,10 +7,15 @@ namespace dtf {
 
 Registry::Entry Registry::add(std::string_view key, std::string_view family, RuleFn fn) {
   const Schema *schema = schemas_->find(key);
-  if (!schema)
-    throw std::logic_error("rule for '" + std::string(key) + "': no such schema in libtorch 1.13");
+  if (!schema) {
+    absentKeys_.emplace_back(key);
+    ignored_.push_back(std::make_unique<OpRule>());
+    return Entry(*ignored_.back());
+  }
   auto [it, inserted] = rules_.try_emplace(std::string(key));
-  if (!inserted) throw std::logic_error("rule for '" + std::string(key) + "' registered twice");
+  if (!inserted)
+    throw std::logic_error("rule for '" + std::string(key) + "' registered twice for PyTorch " +
+                           std::string(name(version())));
   OpRule &r = it->second;
   r.key = std::string(key);
   r.family = std::string(family);
@@ -20,7 +25,14 @@ Registry::Entry Registry::add(std::string_view key, std::string_view family, Rul
   return Entry(r);
 }
 
+Registry::Entry Registry::Scoped::add(std::string_view key, std::string_view family, RuleFn fn) {
+  if (r_.version() >= from_ && r_.version() <= to_) return r_.add(key, family, std::move(fn));
+  r_.ignored_.push_back(std::make_unique<OpRule>());
+  return Entry(*r_.ignored_.back());
+}
+
 Registry::Entry &Registry::Entry::atLeast(std::string_view arg, int64_t least, std::string message) {
+  if (!r_.schema) return *this; // a registration this version ignores
   const int i = r_.schema->argIndex(arg);
   if (i < 0) throw std::logic_error("rule for '" + r_.key + "': atLeast names no argument '" + std::string(arg) + "'");
   r_.intBounds.push_back({static_cast<uint32_t>(i), least, std::move(message)});
@@ -45,13 +57,5 @@ const OpRule *Registry::find(const Schema &schema) const {
   return it != bySchema_.end() ? it->second : find(schema.key());
 }
 
-const Registry &Registry::builtin() {
-  static const Registry registry = [] {
-    Registry r(SchemaTable::builtin());
-    registerAllFamilies(r);
-    return r;
-  }();
-  return registry;
-}
 
 } // namespace dtf

@@ -2,8 +2,12 @@
 //
 // Each family file registers its rules with `Registry::add`, declaring next to
 // the rule the sample arguments the conformance harness needs (valid dims,
-// shapes, index values). The builtin registry is the one global: built once,
-// explicitly, from the list in families.cpp, then immutable.
+// shapes, index values). One registry per PyTorch version (ops/semantics.h),
+// built once from the list in families.cpp, then immutable. A rule that
+// PyTorch changed is registered twice, side by side, each scoped to the
+// versions it holds for (`r.until(V1_13).add(...)`, `r.since(V2_14).add(...)`),
+// as ONNX keeps an op's older versions beside the new one; an unchanged rule
+// is written once and serves every version whose schema table has its key.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -13,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <string>
@@ -63,6 +68,10 @@ struct OpRule {
   const Schema *schema = nullptr;
   SampleSpec samples;
   std::vector<IntBound> intBounds;
+  /// Runs on dtypes outside c10's four categories (quantized, bits, sub-byte
+  /// shells). Other rules answer unknown for such an argument: they were
+  /// written, and checked, for bool/integral/floating/complex tensors.
+  bool anyCategory = false;
 };
 
 class Registry {
@@ -96,19 +105,46 @@ public:
       r_.samples.skipReason = std::move(why);
       return *this;
     }
+    /// The rule handles quantized, bits and sub-byte dtypes too (OpRule::anyCategory).
+    Entry &anyCategory() {
+      r_.anyCategory = true;
+      return *this;
+    }
 
   private:
     OpRule &r_;
   };
 
-  explicit Registry(const SchemaTable &schemas) : schemas_(&schemas) {}
+  /// Registrations that apply to a range of versions only.
+  class Scoped {
+  public:
+    Scoped(Registry &r, TorchVersion from, TorchVersion to) : r_(r), from_(from), to_(to) {}
+    Entry add(std::string_view key, std::string_view family, RuleFn fn);
 
-  /// The builtin rules over the builtin schema table.
-  static const Registry &builtin();
+  private:
+    Registry &r_;
+    TorchVersion from_, to_;
+  };
 
-  /// Register a rule for an overload key. Throws std::logic_error when the
-  /// key has no schema or is registered twice: the registry test catches it.
+  Registry(const SchemaTable &schemas, const DTypeSystem &types) : schemas_(&schemas), types_(&types) {}
+  Registry(Registry &&) = default;
+
+  /// Register a rule for an overload key, for every version whose schema
+  /// table has it. Throws std::logic_error when the key is registered twice
+  /// for this version: the registry test catches it. A key this version's
+  /// table lacks is recorded (absentKeys) and the registration ignored.
   Entry add(std::string_view key, std::string_view family, RuleFn fn);
+  /// Registrations for this version and later ones (a rule PyTorch changed).
+  Scoped since(TorchVersion v) { return Scoped(*this, v, kTorchVersions.back()); }
+  /// Registrations for this version and earlier ones (the rule before a change).
+  Scoped until(TorchVersion v) { return Scoped(*this, kTorchVersions.front(), v); }
+
+  TorchVersion version() const { return types_->version(); }
+  const DTypeSystem &types() const { return *types_; }
+  /// Keys registered for this version that its schema table lacks (ops
+  /// PyTorch removed or renamed); the registry test checks each exists in
+  /// some version's table.
+  const std::vector<std::string> &absentKeys() const { return absentKeys_; }
 
   const OpRule *find(std::string_view key) const;
   /// By schema (one hash lookup, no key string built); falls back to the key
@@ -119,7 +155,12 @@ public:
 
 private:
   const SchemaTable *schemas_;
+  const DTypeSystem *types_;
   std::map<std::string, OpRule, std::less<>> rules_;
+  std::vector<std::string> absentKeys_;
+  /// Registrations that do not apply to this version still configure an
+  /// entry (their chained .sample() calls); it lands here and is dropped.
+  std::vector<std::unique_ptr<OpRule>> ignored_;
   std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
 };
 

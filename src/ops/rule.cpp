@@ -42,7 +42,7 @@ std::optional<DType> OpCall::dtypeArg(std::string_view name) const {
   const Value &v = arg(name);
   if (v.isNone()) return std::nullopt;
   if (auto code = v.intValue())
-    if (auto d = fromC10Code(*code)) return d;
+    if (auto d = types_.fromC10Code(*code)) return d;
   throw std::logic_error(key() + ": dtype argument '" + std::string(name) + "' is " + v.str());
 }
 
@@ -80,8 +80,12 @@ DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> na
       ops[n++] = {wrappedNumberDType(*v.numKind()), Tier::Wrapped};
     }
   }
-  auto r = resultType(ops.first(n));
-  if (!r) throw std::logic_error(call.key() + ": promoteArgs over no operands");
+  return call.resultType(ops.first(n));
+}
+
+DType OpCall::resultType(std::span<const PromotionOperand> ops) const {
+  auto r = types_.resultType(ops);
+  if (!r) throw std::logic_error(key() + ": result_type over no operands");
   return *r;
 }
 

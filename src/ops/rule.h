@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/dtype_system.h"
 #include "dtype/lattice.h"
-#include "dtype/promotion.h"
 #include "schema/schema.h"
 
 #include <fmt/format.h>
@@ -26,7 +26,7 @@ namespace dtf {
 /// Keep PyTorch's three failure outcomes apart.
 enum class ErrorKind : uint8_t {
   Semantic,       ///< the dtype rule rejects these dtypes on every device
-  MissingKernel,  ///< a CPU kernel for this dtype is missing in 1.13 (e.g. Half)
+  MissingKernel,  ///< the version's CPU kernel for this dtype is missing (1.13: many Half ones)
   ValueDependent, ///< depends on values, not only dtypes (int ** -1)
 };
 std::string_view name(ErrorKind k);
@@ -66,22 +66,37 @@ struct PendingArgument {
   uint8_t aspects = 0; ///< 0: no pending aspect was read
 };
 
-/// One call of an overload: every schema argument bound (defaults filled).
+/// One call of an overload: every schema argument bound (defaults filled),
+/// under one PyTorch version's dtype facts.
 class OpCall {
 public:
-  OpCall(const Schema &schema, std::span<const Value> args) : schema_(schema), args_(args) {}
+  OpCall(const DTypeSystem &types, const Schema &schema, std::span<const Value> args)
+      : types_(types), schema_(schema), args_(args) {}
   /// `pending[i]`: the PendingAspect bits in which argument i is not concrete
   /// yet (args[i] is a representative); the first read of one of them is
   /// recorded in `*firstPendingRead`.
-  OpCall(const Schema &schema, std::span<const Value> args, std::span<const uint8_t> pending,
-         PendingArgument *firstPendingRead)
-      : schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead) {}
+  OpCall(const DTypeSystem &types, const Schema &schema, std::span<const Value> args,
+         std::span<const uint8_t> pending, PendingArgument *firstPendingRead)
+      : types_(types), schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead) {}
 
   const Schema &schema() const { return schema_; }
+  /// The PyTorch version's dtypes and promotion this call runs under.
+  const DTypeSystem &types() const { return types_; }
+  TorchVersion version() const { return types_.version(); }
+  /// c10::promoteTypes of this version (throws PromotionError where PyTorch
+  /// raises: the lifting reports it as this op's error).
+  DType promote(DType a, DType b) const { return types_.promote(a, b); }
+  /// at::result_type of this version over concrete operands (throws as promote).
+  DType resultType(std::span<const PromotionOperand> ops) const;
+  DType resultType(std::initializer_list<PromotionOperand> ops) const {
+    return resultType(std::span<const PromotionOperand>(ops.begin(), ops.size()));
+  }
+  /// c10::toComplexType of this version (bf16: complex64 in 1.13, bcomplex32 in 2.14).
+  std::optional<DType> toComplex(DType d) const { return types_.toComplex(d); }
   /// This call read as one of `other`, which takes its first `n` arguments
   /// (a `.out` overload's functional op); reads are tracked as this call's.
   OpCall leading(const Schema &other, size_t n) const {
-    return OpCall(other, args_.first(n), pending_.empty() ? pending_ : pending_.first(n), firstPendingRead_);
+    return OpCall(types_, other, args_.first(n), pending_.empty() ? pending_ : pending_.first(n), firstPendingRead_);
   }
   std::string key() const { return schema_.key(); }
   size_t size() const { return args_.size(); }
@@ -126,6 +141,7 @@ private:
   }
   size_t index(std::string_view name) const;
 
+  const DTypeSystem &types_;
   const Schema &schema_;
   std::span<const Value> args_;
   std::span<const uint8_t> pending_; ///< empty: every argument is concrete

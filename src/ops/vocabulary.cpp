@@ -46,7 +46,7 @@ RuleFn elementwise(PromotionKind kind, std::vector<std::string> args) {
       if (v.isTensor()) ops.push_back({*v.dtype(), tierOf(v.rank())});
       else if (v.isNumber()) ops.push_back({wrappedNumberDType(*v.numKind()), Tier::Wrapped});
     }
-    auto r = resultType(ops);
+    auto r = c.types().resultType(ops);
     if (!r) return c.semantic("no tensor or number operands among {}", fmt::join(args, ", "));
     return withBroadcastUnitDims(c, tensorOf(applyKind(kind, *r), broadcastArgs(c, args)), args);
   };

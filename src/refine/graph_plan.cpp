@@ -52,10 +52,12 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   return {coarse()};
 }
 
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g) { return std::make_shared<GraphPlan>(g); }
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch) {
+  return std::make_shared<GraphPlan>(g, Semantics::of(torch));
+}
 
-GraphPlan::GraphPlan(const ir::Graph &g, bool fixedValues)
-    : graph_(&g), numNodes_(g.nodes.size()), numValues_(g.values.size()) {
+GraphPlan::GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues)
+    : graph_(&g), semantics_(&semantics), numNodes_(g.nodes.size()), numValues_(g.values.size()) {
   classifyKinds(g);
   staleLists = findStaleListAliases(g, *this);
   scalarTensorLiteral.assign(g.values.size(), 0);
@@ -140,7 +142,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     }
     if (name == "aten::wait") kindClass[k] = KindClass::Wait;
     if (kindClass[k] != KindClass::Op) continue;
-    overloads[k] = SchemaTable::builtin().overloadSpan(name);
+    overloads[k] = semantics_->schemas().overloadSpan(name);
     takesWrappedNumbers[k] = kWrapping.count(name) != 0;
     scalarFirstBySyntax[k] = name == "aten::floor_divide" || name == "aten::floor_divide_";
     scalarizesOther[k] = name == "aten::add" || name == "aten::sub" || name == "aten::mul" || name == "aten::div";

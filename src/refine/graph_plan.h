@@ -12,6 +12,7 @@
 #pragma once
 
 #include "refine/refine.h"
+#include "ops/semantics.h"
 #include "schema/schema.h"
 
 #include <memory>
@@ -72,13 +73,15 @@ public:
   /// `fixedValues`: also compute the fixed values and input values (worth it
   /// for a plan that is kept; a plan of one call leaves them to the solver,
   /// which computes them as it meets them, in its single pass over the nodes).
-  explicit GraphPlan(const ir::Graph &g, bool fixedValues = true);
+  GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues = true);
 
   /// The graph it was built for (refineGraph refuses a plan of another graph).
   bool builtFor(const ir::Graph &g) const {
     return &g == graph_ && g.nodes.size() == numNodes_ && g.values.size() == numValues_ &&
            g.numKinds() == kindClass.size();
   }
+  /// The PyTorch version whose schemas it resolved overloads in.
+  const Semantics &semantics() const { return *semantics_; }
 
   std::vector<KindClass> kindClass;                      ///< by KindId
   std::vector<std::span<const Schema *const>> overloads; ///< by KindId (empty: unknown op)
@@ -150,6 +153,7 @@ private:
   void addFixed(ir::NodeId n, Value v, UnknownReason why);
 
   const ir::Graph *graph_;
+  const Semantics *semantics_;
   size_t numNodes_, numValues_;
   static constexpr uint32_t kNotFixed = UINT32_MAX;
   std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)

@@ -99,7 +99,7 @@ bool mutatesList(const std::vector<const Schema *> &schemas) {
 }
 
 /// `resolved`: the overload matching already chose (OpSignature::whenTensors), or null.
-Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Value> args,
+Evaluation evaluate(const Registry &registry, std::span<const Schema *const> overloads, std::span<const Value> args,
                     std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr) {
   Evaluation e;
   OverloadMatch m;
@@ -120,7 +120,7 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
     Evaluation joined;
     for (const Schema *s : m.tied) {
       const Schema *one[] = {s};
-      Evaluation c = evaluate(one, args, matchArgs, numOutputs);
+      Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs);
       if (!c.resolved) return c;
       if (!joined.resolved) { joined = std::move(c); continue; }
       for (size_t i = 0; i < numOutputs; ++i) {
@@ -163,7 +163,7 @@ Evaluation evaluate(std::span<const Schema *const> overloads, std::span<const Va
     e.reasons.assign(numOutputs, UnknownReason::UnknownInput);
     return e;
   }
-  InferOutcome out = infer(Registry::builtin(), s, boundArgs);
+  InferOutcome out = infer(registry, s, boundArgs);
   e.outputs = std::move(out.outputs);
   e.outputs.resize(numOutputs, Value::top());
   UnknownReason why = UnknownReason::UnknownInput;
@@ -241,7 +241,7 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
-  Evaluation e = evaluate(overloadsOf(k), args, matchArgs, numOutputs, resolved);
+  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved);
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
@@ -301,7 +301,7 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   const Schema *resolved = allTensors ? sig.whenTensors : nullptr;
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
-                          evaluate(overloadsOf(node.kind), args_, args_, node.outputs.size(), resolved));
+                          evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(), resolved));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
   const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size(), std::nullopt, resolved);

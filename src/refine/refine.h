@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/torch_version.h"
 #include "graph/graph.h"
 
 #include <memory>
@@ -88,9 +89,12 @@ std::shared_ptr<EvalMemo> makeEvalMemo();
 /// Options::plan. Immutable, so it may be shared between threads. It belongs
 /// to one graph: build it after the graph is final.
 class GraphPlan;
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g);
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch);
 
 struct Options {
+  /// The PyTorch version whose semantics the pass applies (dtypes, promotion,
+  /// schemas, rules): ops/semantics.h.
+  TorchVersion torch = kNewestTorch;
   /// Use the dtype/rank written on non-input values as facts? Never: they are
   /// only compared (type-conflict diagnostics) when this is true.
   bool reportTypeConflicts = true;
@@ -101,8 +105,8 @@ struct Options {
   /// Evaluations to reuse (see EvalMemo); null: a fresh memo for this call.
   std::shared_ptr<EvalMemo> memo;
   /// The graph's plan (see GraphPlan); null: built for this call. A plan of
-  /// another graph (or of this graph before it changed) is refused
-  /// (std::invalid_argument).
+  /// another graph (or of this graph before it changed), or of another
+  /// `torch` version, is refused (std::invalid_argument).
   std::shared_ptr<const GraphPlan> plan;
   /// How many forked sections (torch.jit.fork) enclose this call: each fork
   /// node refines its section as a nested call; past 8 its result is unknown.

@@ -50,10 +50,14 @@ Result refineGraph(const ir::Graph &g, const Options &opts) {
   return r;
 }
 
-Solver::Solver(const ir::Graph &g, const Options &opts, Result &out) : g(g), opts(opts), out_(out) {
+Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
+    : g(g), opts(opts), semantics_(Semantics::of(opts.torch)), out_(out) {
   if (opts.plan && !opts.plan->builtFor(g))
     throw std::invalid_argument("refineGraph: Options::plan was built for another graph (or before this one changed)");
-  if (!opts.plan) ownPlan_.emplace(g, /*fixedValues=*/false);
+  if (opts.plan && &opts.plan->semantics() != &semantics_)
+    throw std::invalid_argument(fmt::format("refineGraph: Options::plan was built for PyTorch {}, not {}",
+                                            opts.plan->semantics().versionName(), semantics_.versionName()));
+  if (!opts.plan) ownPlan_.emplace(g, semantics_, /*fixedValues=*/false);
   plan_ = opts.plan ? opts.plan.get() : &*ownPlan_;
   reserveOnHugePages(out_.values, g.values.size());
   if (!plan_->initialValues.empty()) { // a kept plan: inputs and top-level fixed values in place

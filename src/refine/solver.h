@@ -74,6 +74,7 @@ public:
 
   const ir::Graph &g;
   const Options &opts;
+  const Semantics &semantics_; ///< Options::torch's
 
 private:
   // --- control flow (solver.cpp) -----------------------------------------

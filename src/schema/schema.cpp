@@ -371,11 +371,13 @@ std::span<const Schema *const> SchemaTable::overloadSpan(std::string_view name) 
   return it->second;
 }
 
-extern const char *const kBuiltinSchemaText; // generated from data/torch_schemas.txt
+extern const char *const kSchemaText_1_13; // generated from data/torch_schemas.txt
+extern const char *const kSchemaText_2_14; // generated from data/torch_schemas_2.14.txt
 
-const SchemaTable &SchemaTable::builtin() {
-  static const SchemaTable table(kBuiltinSchemaText);
-  return table;
+const SchemaTable &SchemaTable::of(TorchVersion v) {
+  // Each parsed lazily, per declaration, on first use.
+  static const SchemaTable v113(kSchemaText_1_13), v214(kSchemaText_2_14);
+  return v == TorchVersion::V1_13 ? v113 : v214;
 }
 
 } // namespace dtf

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/torch_version.h"
+
 #include <algorithm>
 #include <memory>
 #include <span>
@@ -110,12 +112,14 @@ struct SchemaParseResult {
 };
 SchemaParseResult parseSchema(std::string_view text);
 
-/// The libtorch 1.13 schema table (data/torch_schemas.txt). Declarations
-/// are indexed by key up front and parsed on first use (thread-safe), so a
-/// CLI call pays only for the schemas it touches.
+/// A libtorch schema table (data/torch_schemas.txt for 1.13,
+/// data/torch_schemas_2.14.txt for 2.14). Declarations are indexed by key up
+/// front and parsed on first use (thread-safe), so a CLI call pays only for
+/// the schemas it touches.
 class SchemaTable {
 public:
-  static const SchemaTable &builtin();
+  /// The table of a modelled PyTorch version (ops/semantics.h hands it out).
+  static const SchemaTable &of(TorchVersion v);
   /// By key: `aten::add.Tensor`, `aten::sum` (default overload).
   const Schema *find(std::string_view key) const;
   /// Every overload of a name (`aten::add`), in key order.

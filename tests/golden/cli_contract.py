@@ -54,8 +54,24 @@ expect(["annotate", EXAMPLE, "--input", "x.1=" + deep], 2, err="dtypeflow: ")
 
 code, out, _ = run("ops", "--json")
 ops = json.loads(out)
-if not ops or any(set(o) != {"op", "family", "schema"} for o in ops):
-    failures.append("ops --json: not a list of {op, family, schema}")
+if not ops or any(set(o) != {"op", "family", "schema", "torch"} or o["torch"] != "2.14" for o in ops):
+    failures.append("ops --json: not a list of {op, family, schema, torch: 2.14}")
+code, out, _ = run("ops", "--json", "--torch", "1.13")
+if any(o["torch"] != "1.13" for o in json.loads(out)):
+    failures.append("ops --json --torch 1.13: an entry not of 1.13")
+# --torch on every subcommand; an unmodelled version is refused.
+expect(["result-type", "--torch", "1.13", "bfloat16:r1", "complex"], 0, out="complex64")
+expect(["result-type", "--torch", "2.14", "bfloat16:r1", "complex"], 0, out="bcomplex32")
+expect(["result-type", "bfloat16:r1", "complex"], 0, out="bcomplex32")  # the default is the newest
+expect(["result-type", "--torch", "2.14", "uint16:r1", "int8:r1"], 1, out="error: Promotion for uint16")
+expect(["result-type", "--torch", "1.13", "uint16:r1", "int8:r1"], 2, err="unknown dtype 'uint16' in PyTorch 1.13")
+expect(["promote-types", "--torch", "2.14", "float8_e4m3fn", "float32"], 1, out="error: Promotion for Float8")
+expect(["result-type", "--torch", "3.0", "int8:r1"], 2, err="--torch 3.0: not a modelled PyTorch version")
+expect(["infer-op", "--torch", "1.13", "aten::rms_norm", "input=float32:r2", "normalized_shape=[2]"], 2,
+       err="PyTorch 2.14 has it")
+expect(["infer-op", "--json", "--torch", "1.13", "aten::add.Tensor", "int8:r1", "float64:r0"], 0, out='"torch":"1.13"')
+expect(["annotate", "--torch", "1.13", EXAMPLE, "--format", "json"], 0, out='"torch": "1.13"')
+expect(["--version"], 0, out="PyTorch semantics: 1.13, 2.14")
 
 for f in failures:
     print("FAIL:", f)

@@ -1,4 +1,5 @@
-# One golden test: run `dtypeflow annotate INPUT [ARGS from INPUT.args]`, then
+# One golden test: run `dtypeflow annotate INPUT --torch 1.13 [ARGS from INPUT.args]`
+# (the inputs are PyTorch 1.13 traces; a later --torch in ARGS wins), then
 # compare stdout with INPUT.expected (when it exists), require every line of
 # INPUT.stderr (when it exists) to appear in stderr, and the exit code to be
 # the one in INPUT.exit (default 0). With -DUPDATE=1, rewrite INPUT.expected.
@@ -10,7 +11,7 @@ if(EXISTS ${INPUT}.args)
 endif()
 get_filename_component(dir ${INPUT} DIRECTORY)
 get_filename_component(file ${INPUT} NAME)
-execute_process(COMMAND ${DTF} annotate ${file} ${args}
+execute_process(COMMAND ${DTF} annotate ${file} --torch 1.13 ${args}
                 WORKING_DIRECTORY ${dir}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 set(want_rc 0)

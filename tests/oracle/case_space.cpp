@@ -1,3 +1,4 @@
+#include "oracle_version.h"
 #include "case_space.h"
 
 #include "ops/infer.h"
@@ -79,7 +80,7 @@ std::vector<Alternative> magnitudeSweep() {
 std::vector<Alternative> dtypeSweep(bool optional) {
   std::vector<Alternative> out;
   if (optional) out.push_back(noneAlt());
-  for (DType d : kAllDTypes)
+  for (DType d : oracleSemantics().types().universe())
     out.push_back({Value::dtypeCode(d), [d] { return c10::IValue(static_cast<int64_t>(c10Code(d))); },
                    std::string(name(d)), pyDType(d)});
   return out;
@@ -135,7 +136,7 @@ std::vector<Alternative> tensorAlternatives(const TensorSpec &t) {
     out.push_back(tensorAlt(*t.dtype, t.shape, t.fill));
     return out;
   }
-  for (DType d : kAllDTypes) {
+  for (DType d : oracleSemantics().types().universe()) {
     if (t.includeRank0) out.push_back(tensorAlt(d, {}, t.fill));
     out.push_back(tensorAlt(d, t.shape, t.fill));
   }

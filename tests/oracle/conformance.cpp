@@ -1,3 +1,4 @@
+#include "oracle_version.h"
 #include "conformance.h"
 
 #include "frontends/torchscript/torchvision_ops.h"
@@ -199,7 +200,7 @@ bool isValueDependent(const std::string &msg) {
 bool hasOutOfRangeNumber(std::span<const Value> args) {
   for (const Value &v : args) {
     if (v.isNumber())
-      for (DType d : kAllDTypes)
+      for (DType d : oracleSemantics().types().universe())
         if (conversionOverflows(v, d)) return true;
     if ((v.isList() || v.isTuple()) && hasOutOfRangeNumber(v.elements())) return true;
   }
@@ -240,7 +241,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     variants.push_back({{rule.schema->args[i].name, t->kind == SchemaType::Kind::List ? "[6]" : "6"}});
   }
 
-  const Registry &registry = Registry::builtin();
+  const Registry &registry = oracleSemantics().registry();
   for (size_t vi = 0; vi < variants.size(); ++vi) {
     const auto &overrides = variants[vi];
     const size_t cap = vi < sampledVariants ? opts.maxCasesPerVariant : 30;

@@ -5,6 +5,7 @@
 // rule's samples are broken. `--report` writes docs/conformance.md.
 //
 //===----------------------------------------------------------------------===//
+#include "oracle_version.h"
 #include "conformance.h"
 #include "report.h"
 #include "torch_runner.h"
@@ -59,7 +60,7 @@ int main(int argc, char **argv) {
 
   disableTorchBacktraces();
   at::set_num_threads(1);
-  const Registry &reg = Registry::builtin();
+  const Registry &reg = oracleSemantics().registry();
   std::vector<const OpRule *> selected;
   for (const auto &[key, rule] : reg.rules()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), key) == ops.end()) continue;

@@ -9,6 +9,7 @@
 // stand for. No libtorch call: the case space only supplies valid arguments.
 //
 //===----------------------------------------------------------------------===//
+#include "oracle_version.h"
 #include "case_space.h"
 #include "ops/infer.h"
 #include "torch_runner.h"
@@ -25,11 +26,14 @@ enum class Forget { DType, Rank, Both };
 /// The abstract value of `v` with `what` forgotten, and the concrete values it stands for.
 std::pair<Value, std::vector<Value>> forget(const Value &v, Forget what) {
   std::vector<Value> concrete;
+  // An unknown dtype is the version's universe (DTypeSystem::candidates maps
+  // DTypeSet::all() there too; a rule passing it through would keep all()).
+  const DTypeSet universe = oracleSemantics().types().universe();
   if (what == Forget::DType) {
-    for (DType d : DTypeSet::all()) concrete.push_back(v.withDTypes(d));
-    return {v.withDTypes(DTypeSet::all()), concrete};
+    for (DType d : universe) concrete.push_back(v.withDTypes(d));
+    return {v.withDTypes(universe), concrete};
   }
-  DTypeSet ds = what == Forget::Both ? DTypeSet::all() : v.dtypes();
+  DTypeSet ds = what == Forget::Both ? universe : v.dtypes();
   for (DType d : ds)
     for (Rank r : {Rank::exact(0), Rank::atLeast1()}) concrete.push_back(Value::tensor(d, r));
   return {Value::tensor(ds, Rank::top()), concrete};
@@ -42,7 +46,7 @@ struct Tally {
 /// infer() on `abstract` against the join of infer() over the concrete products.
 void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::vector<size_t> &positions,
              const std::vector<std::vector<Value>> &alternatives, const std::string &what, Tally &tally) {
-  const Registry &registry = Registry::builtin();
+  const Registry &registry = oracleSemantics().registry();
   // 0: the on-demand enumeration even where the full product is small.
   InferOutcome lifted = infer(registry, *rule.schema, abstract, /*fullProductCases=*/0);
   if (lifted.status == InferOutcome::Status::TooManyUnknowns) {
@@ -83,7 +87,7 @@ void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::
 }
 
 TEST(EnumerationProperty, OnDemandLiftingEqualsBruteForceForEveryRule) {
-  const Registry &registry = Registry::builtin();
+  const Registry &registry = oracleSemantics().registry();
   Tally tally;
   size_t rules = 0;
   for (const auto &[key, rule] : registry.rules()) {

@@ -1,3 +1,4 @@
+#include "oracle_version.h"
 #include "report.h"
 
 #include "ops/registry.h"
@@ -61,7 +62,7 @@ const std::vector<SeedItem> kSeedWorkList = {
 std::string renderReport(const ReportInputs &in) {
   std::map<std::string, const OpTally *> byKey;
   for (const OpTally &t : in.tallies) byKey[t.key] = &t;
-  const Registry &reg = Registry::builtin();
+  const Registry &reg = oracleSemantics().registry();
 
   Sum all;
   std::map<std::string, Sum> families;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """`dtypeflow result-type` against Debian's torch.result_type on a random sample.
 
-Usage: /usr/bin/python3 result_type_cli_check.py PATH/TO/dtypeflow [N] [SEED]
+Usage: python3 result_type_cli_check.py PATH/TO/dtypeflow [N] [SEED]
 Draws N (default 300) cases of two operands (torch.result_type) and three
 operands (torch.addcmul on meta tensors, whose dtype is result_type of all
 three), each operand a dimensioned tensor, a zero-dim tensor or a Python
-number, and checks the CLI prints exactly torch's dtype.
+number, and checks the CLI (run with --torch of the imported torch's version)
+prints exactly torch's dtype, or, where torch.result_type raises (2.14: uint16
+with int8, float8 with float32 ...), exits 1 with the error.
 """
 import random
 import subprocess
@@ -13,8 +15,12 @@ import sys
 
 import torch
 
+VERSION = ".".join(torch.__version__.split(".")[:2])
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
           "float32", "float64", "complex32", "complex64", "complex128"]
+# 2.x's dtypes that an unknown dtype ranges over (dtypeflow's DTypeSystem::universe)
+DTYPES += [d for d in ["uint16", "uint32", "uint64", "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz",
+                       "float8_e4m3fnuz", "float8_e8m0fnu", "bcomplex32"] if hasattr(torch, d)]
 NUMBERS = {"bool": True, "int": 3, "float": 2.5, "complex": 1 + 1j}
 
 
@@ -36,6 +42,7 @@ def main():
     while checked < n:
         arity = rng.choice([2, 3])
         ops = [draw(rng) for _ in range(arity)]
+        raises = False
         try:
             if arity == 2:
                 expected = torch.result_type(ops[0][1], ops[1][1])
@@ -44,13 +51,20 @@ def main():
                 if not isinstance(ops[0][1], torch.Tensor) or not all(isinstance(o[1], torch.Tensor) for o in ops):
                     continue
                 expected = torch.addcmul(ops[0][1], ops[1][1], ops[2][1]).dtype
-        except RuntimeError:
-            continue  # torch rejects the combination itself (not a result_type answer)
-        out = subprocess.run([exe, "result-type"] + [o[0] for o in ops], capture_output=True, text=True)
+        except (RuntimeError, NotImplementedError, TypeError):
+            if arity == 3:
+                continue  # addcmul's own refusal (a kernel, not result_type)
+            raises = True  # result_type itself raises: dtypeflow must say so
+        out = subprocess.run([exe, "result-type", "--torch", VERSION] + [o[0] for o in ops],
+                             capture_output=True, text=True)
         got = out.stdout.strip()
-        want = str(expected).replace("torch.", "")
+        want = "error" if raises else str(expected).replace("torch.", "")
         checked += 1
-        if out.returncode != 0 or got != want:
+        if raises:
+            ok = out.returncode == 1 and got.startswith("error:")
+        else:
+            ok = out.returncode == 0 and got == want
+        if not ok:
             mismatches += 1
             print(f"MISMATCH: result-type {' '.join(o[0] for o in ops)}: torch {want}, dtypeflow {got!r} {out.stderr.strip()}")
     print(f"result-type CLI vs torch.result_type: {checked - mismatches} passed, {mismatches} failed")

@@ -1,6 +1,6 @@
 // Dtype names, categories and the promotion helpers (no libtorch: the
 // exhaustive comparison with c10 lives in tests/oracle).
-#include "dtype/promotion.h"
+#include "dtype/dtype_system.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,29 @@ TEST(DType, C10CodesRoundTrip) {
   EXPECT_EQ(c10Code(DType::Bool), 11);
   EXPECT_EQ(c10Code(DType::BFloat16), 15);
   for (DType d : kAllDTypes) EXPECT_EQ(fromC10Code(c10Code(d)), d);
-  EXPECT_FALSE(fromC10Code(12).has_value()); // QInt8: not modelled
+  EXPECT_EQ(fromC10Code(12), DType::QInt8);
+  EXPECT_EQ(fromC10Code(46), DType::BComplex32);
+  EXPECT_FALSE(fromC10Code(47).has_value());
+}
+
+TEST(DType, VersionsPickTheirSubset) {
+  const DTypeSystem &v113 = DTypeSystem::of(TorchVersion::V1_13), &v214 = DTypeSystem::of(TorchVersion::V2_14);
+  EXPECT_EQ(v113.named().size(), 18); // 13 + 5 quantized
+  EXPECT_EQ(v214.named().size(), 47); // torch 2.14.1's dtypes, every one
+  EXPECT_EQ(v113.universe(), DTypeSet::classic());
+  EXPECT_EQ(v214.universe().size(), 23); // + uint16/32/64, 5 float8, float4_e2m1fn_x2, bcomplex32
+  EXPECT_FALSE(v113.parse("float8_e4m3fn").has_value());
+  EXPECT_EQ(v214.parse("torch.float8_e4m3fn"), DType::Float8E4M3FN);
+  EXPECT_EQ(v214.parse("UInt16"), DType::UInt16);
+  EXPECT_EQ(v113.parse("quint8"), DType::QUInt8);
+  EXPECT_FALSE(v113.fromC10Code(27).has_value()); // UInt16 is 2.x's
+  EXPECT_EQ(parseTorchVersion("2.14.1+debian"), TorchVersion::V2_14);
+  EXPECT_EQ(parseTorchVersion("1.13.0a0"), TorchVersion::V1_13);
+  EXPECT_FALSE(parseTorchVersion("2.140").has_value());
+  EXPECT_FALSE(parseTorchVersion("2.1").has_value());
+  // An unknown dtype ranges over the version's universe; a known one stays.
+  EXPECT_EQ(v214.candidates(DTypeSet::all()), v214.universe());
+  EXPECT_EQ(v214.candidates(DType::QInt8), DTypeSet(DType::QInt8));
 }
 
 TEST(DType, Categories) {
@@ -34,6 +56,13 @@ TEST(DType, Categories) {
   EXPECT_TRUE(isFloating(DType::BFloat16));
   EXPECT_FALSE(isFloating(DType::Complex64)); // complex is not floating
   EXPECT_EQ(toComplexType(DType::BFloat16), DType::Complex64);
+  EXPECT_EQ(DTypeSystem::of(TorchVersion::V2_14).toComplex(DType::BFloat16), DType::BComplex32);
+  EXPECT_FALSE(DTypeSystem::of(TorchVersion::V2_14).toComplex(DType::Float8E5M2).has_value());
+  EXPECT_EQ(category(DType::QInt8), Category::Other);
+  EXPECT_TRUE(isIntegral(DType::UInt16));
+  EXPECT_TRUE(isFloating(DType::Float8E4M3FN));
+  EXPECT_TRUE(isComplex(DType::BComplex32));
+  EXPECT_EQ(toRealValueType(DType::BComplex32), DType::BFloat16);
   EXPECT_EQ(toComplexType(DType::Float16), DType::Complex32);
   EXPECT_FALSE(toComplexType(DType::Int32).has_value());
   EXPECT_EQ(toRealValueType(DType::Complex128), DType::Float64);
@@ -47,16 +76,65 @@ TEST(DType, CanCast) {
   EXPECT_TRUE(canCast(DType::Bool, DType::Bool));
 }
 
+const DTypeSystem &v113() { return DTypeSystem::of(TorchVersion::V1_13); }
+const DTypeSystem &v214() { return DTypeSystem::of(TorchVersion::V2_14); }
+
 TEST(Promotion, TableFacts) {
-  EXPECT_EQ(promoteTypes(DType::UInt8, DType::Int8), DType::Int16);
-  EXPECT_EQ(promoteTypes(DType::Float16, DType::BFloat16), DType::Float32);
-  EXPECT_EQ(promoteTypes(DType::Int64, DType::Float16), DType::Float16);
-  EXPECT_EQ(promoteTypes(DType::Float64, DType::Complex64), DType::Complex128);
-  for (DType a : kAllDTypes)
-    for (DType b : kAllDTypes) EXPECT_EQ(promoteTypes(a, b), promoteTypes(b, a));
+  for (const DTypeSystem *t : {&v113(), &v214()}) {
+    EXPECT_EQ(t->promote(DType::UInt8, DType::Int8), DType::Int16);
+    EXPECT_EQ(t->promote(DType::Float16, DType::BFloat16), DType::Float32);
+    EXPECT_EQ(t->promote(DType::Int64, DType::Float16), DType::Float16);
+    EXPECT_EQ(t->promote(DType::Float64, DType::Complex64), DType::Complex128);
+    for (DType a : t->named())
+      for (DType b : t->named()) EXPECT_EQ(t->tryPromote(a, b), t->tryPromote(b, a));
+  }
+  // Quantized dtypes promote only with themselves, in both versions.
+  EXPECT_EQ(v113().promote(DType::QInt8, DType::QInt8), DType::QInt8);
+  EXPECT_THROW(v113().promote(DType::QInt8, DType::Float32), PromotionError);
 }
 
-DTypeSet rt(std::vector<Value> ops) { return resultTypeSet(ops); }
+TEST(Promotion, NewDTypesOf214) {
+  // uint16/32/64 promote only with a floating type (measured: torch 2.14.1).
+  EXPECT_EQ(v214().promote(DType::UInt16, DType::Float16), DType::Float16);
+  EXPECT_EQ(v214().promote(DType::Float32, DType::UInt64), DType::Float32);
+  EXPECT_THROW(v214().promote(DType::UInt16, DType::Int8), PromotionError);
+  EXPECT_THROW(v214().promote(DType::UInt16, DType::UInt32), PromotionError);
+  EXPECT_THROW(v214().promote(DType::UInt16, DType::Complex64), PromotionError);
+  // float8 with anything else raises, first.
+  EXPECT_THROW(v214().promote(DType::UInt16, DType::Float8E4M3FN), PromotionError);
+  EXPECT_THROW(v214().promote(DType::Float8E5M2, DType::Float32), PromotionError);
+  EXPECT_EQ(v214().promote(DType::Float8E5M2, DType::Float8E5M2), DType::Float8E5M2);
+  // bcomplex32 keeps bfloat16's precision.
+  EXPECT_EQ(v214().promote(DType::BComplex32, DType::BFloat16), DType::BComplex32);
+  EXPECT_EQ(v214().promote(DType::BComplex32, DType::Int64), DType::BComplex32);
+  EXPECT_EQ(v214().promote(DType::BComplex32, DType::Float16), DType::Complex64);
+  EXPECT_EQ(v214().promote(DType::BComplex32, DType::Float64), DType::Complex128);
+  try {
+    v214().promote(DType::UInt16, DType::Int8);
+  } catch (const PromotionError &e) {
+    EXPECT_STREQ(e.what(), "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           "UInt16 and Char");
+  }
+}
+
+TEST(ResultType, BFloat16WithAComplexNumberIsBComplex32In214) {
+  std::vector<Value> ops{Value::tensor(DType::BFloat16, Rank::exact(1)), Value::number(NumKind::Complex)};
+  EXPECT_EQ(v113().resultTypeSet(ops).dtypes, DTypeSet(DType::Complex64));
+  EXPECT_EQ(v214().resultTypeSet(ops).dtypes, DTypeSet(DType::BComplex32));
+  ops[1] = Value::tensor(DType::Complex64, Rank::exact(0)); // torch.where(bf16 > 0, bf16, torch.tensor(1j))
+  EXPECT_EQ(v214().resultTypeSet(ops).dtypes, DTypeSet(DType::BComplex32));
+  // uint16 with an int: the number's tier is lower, so no promotion runs.
+  ops = {Value::tensor(DType::UInt16, Rank::exact(1)), Value::number(NumKind::Int)};
+  EXPECT_EQ(v214().resultTypeSet(ops).dtypes, DTypeSet(DType::UInt16));
+  ops = {Value::tensor(DType::UInt16, Rank::exact(1)), Value::tensor(DType::Int8, Rank::exact(1))};
+  EXPECT_TRUE(v214().resultTypeSet(ops).alwaysRaises());
+  // An unknown operand that may be float8 may raise; in 1.13 it cannot.
+  ops = {Value::tensor(DType::Float32, Rank::exact(1)), Value::tensor(DTypeSet::all(), Rank::exact(1))};
+  EXPECT_TRUE(v214().resultTypeSet(ops).error.has_value());
+  EXPECT_FALSE(v113().resultTypeSet(ops).error.has_value());
+}
+
+DTypeSet rt(std::vector<Value> ops) { return v113().resultTypeSet(ops).dtypes; }
 Value T(DType d, int r) { return Value::tensor(d, Rank::exact(r)); }
 
 TEST(ResultType, Tiers) {

@@ -54,9 +54,9 @@ TEST(GraphPlan, KeptPlanGivesTheSameResultsEverywhere) {
   for (const fs::path &p : files) {
     auto g = load(p);
     for (bool check : {false, true}) { // both option sets the tools use
-      Options opts = check ? checkOptions() : Options{};
+      Options opts = check ? checkOptions(Options{.torch = TorchVersion::V1_13}) : Options{.torch = TorchVersion::V1_13};
       Result plain = refineGraph(*g, opts);
-      opts.plan = makeGraphPlan(*g);
+      opts.plan = makeGraphPlan(*g, opts.torch);
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (first use)");
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (reused)");
       opts.memo = makeEvalMemo(); // plan and memo together (the warm benchmark)
@@ -78,10 +78,10 @@ TEST(GraphPlan, OneMemoSharedByEveryGraphAndPlanChangesNothing) {
   for (int round = 0; round < 2; ++round)
     for (const fs::path &p : files) {
       auto g = load(p);
-      Options opts = checkOptions();
+      Options opts = checkOptions(Options{.torch = TorchVersion::V1_13});
       Result plain = refineGraph(*g, opts);
       opts.memo = memo;
-      opts.plan = makeGraphPlan(*g);
+      opts.plan = makeGraphPlan(*g, opts.torch);
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (shared memo, round " +
                                                        std::to_string(round) + ")");
       opts.plan = nullptr; // and without a plan, on the same memo
@@ -96,7 +96,8 @@ TEST(GraphPlan, InputTypesStillOverrideTheWrittenOnes) {
   return (%z)
 )");
   Options opts;
-  opts.plan = makeGraphPlan(*g);
+  opts.torch = TorchVersion::V1_13;
+  opts.plan = makeGraphPlan(*g, opts.torch);
   opts.inputTypes = {{"x", Value::tensor(DType::Float64, Rank::exact(2))}};
   Result r = refineGraph(*g, opts);
   EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r2");
@@ -127,9 +128,9 @@ TEST(GraphPlan, AListAnOpMayGrowIsNeverASiteConstant) {
   %s4 : Tensor = aten::sum(%y, %k, %f, %n)
   return (%s1, %s2, %s3, %s4, %m)
 )");
-  Options opts = checkOptions();
+  Options opts = checkOptions(Options{.torch = TorchVersion::V1_13});
   Result plain = refineGraph(*g, opts);
-  opts.plan = makeGraphPlan(*g);
+  opts.plan = makeGraphPlan(*g, opts.torch);
   Result planned = refineGraph(*g, opts);
   expectSame(*g, plain, planned, "list mutation");
   const auto &ret = g->body().returns;
@@ -145,7 +146,8 @@ TEST(GraphPlan, APlanOfAnotherGraphIsRefused) {
 )";
   auto a = ir::parseIR(text), b = ir::parseIR(text);
   Options opts;
-  opts.plan = makeGraphPlan(*a);
+  opts.torch = TorchVersion::V1_13;
+  opts.plan = makeGraphPlan(*a, opts.torch);
   EXPECT_NO_THROW(refineGraph(*a, opts));
   try {
     refineGraph(*b, opts);

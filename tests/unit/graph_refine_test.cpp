@@ -23,12 +23,12 @@ struct Refined {
   }
 };
 
-Refined run(const std::string &text, Options opts = {}) {
+Refined run(const std::string &text, Options opts = {.torch = TorchVersion::V1_13}) {
   Refined out;
   out.g = ir::parseIR(text);
   out.r = refineGraph(*out.g, opts);
   // A kept plan (Options::plan) must not change any value.
-  opts.plan = makeGraphPlan(*out.g);
+  opts.plan = makeGraphPlan(*out.g, opts.torch);
   Result planned = refineGraph(*out.g, opts);
   for (size_t v = 0; v < out.r.values.size(); ++v)
     EXPECT_TRUE(planned.values[v].identical(out.r.values[v])) << "%" << out.g->values[v].name << " with a plan";
@@ -626,6 +626,7 @@ with prim::fork_1 = graph(%b : Tensor):
 // into `other.item()` whatever its dtype; every other use is a tensor.
 TEST(GraphRefine, RuntimePolicyReadsConstantsAsTorchScriptRunsThem) {
   Options o;
+  o.torch = TorchVersion::V1_13;
   o.tensorConstants = TensorConstantPolicy::Runtime;
   auto r = run(R"(graph(%x : Char(), %i : Int(3), %h : Half()):
   %one : int = prim::Constant[value=1]()

@@ -1,5 +1,6 @@
 // Hand-checked cases for the binary / comparison / ternary / Python-number
 // rules. Every expectation was measured on torch 1.13.1 (CPU and meta).
+#include "ops/semantics.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
 
@@ -45,13 +46,13 @@ TEST(OpsBinary, AddTiersAndAlpha) {
 // torch.add(5.0, 1.5) is float64 while torch.add(5.0, 3) is float32.
 TEST(OpsBinary, WrappedNumbersOfOneDTypeKeepIt) {
   auto call = [](const char *key, DType a, DType b) {
-    const Schema *s = SchemaTable::builtin().find(key);
+    const Schema *s = SchemaTable::of(TorchVersion::V1_13).find(key);
     const Value wa = Value::tensor(a, Rank::exact(0)).asWrappedNumber();
     const Value wb = Value::tensor(b, Rank::exact(0)).asWrappedNumber();
     const Value positional[] = {wa, wb};
     BindResult bound = bindArguments(*s, positional, {});
     EXPECT_TRUE(bound.ok()) << bound.error;
-    return infer(Registry::builtin(), *s, bound.args);
+    return infer(Semantics::of(TorchVersion::V1_13).registry(), *s, bound.args);
   };
   expectTensor(call("aten::add.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
   expectTensor(call("aten::mul.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
@@ -61,11 +62,11 @@ TEST(OpsBinary, WrappedNumbersOfOneDTypeKeepIt) {
   expectTensor(call("aten::div.Tensor", DType::Float64, DType::Float64), DType::Float64, 0);
   expectTensor(call("aten::mul.Tensor", DType::Complex128, DType::Complex128), DType::Complex128, 0);
   // One real tensor among them: result_type as usual.
-  const Schema *s = SchemaTable::builtin().find("aten::add.Tensor");
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find("aten::add.Tensor");
   const Value mixed[] = {Value::tensor(DType::Float64, Rank::exact(0)),
                          Value::tensor(DType::Float64, Rank::exact(0)).asWrappedNumber()};
   BindResult b = bindArguments(*s, mixed, {});
-  expectTensor(infer(Registry::builtin(), *s, b.args), DType::Float64, 0);
+  expectTensor(infer(Semantics::of(TorchVersion::V1_13).registry(), *s, b.args), DType::Float64, 0);
 }
 
 TEST(OpsBinary, InPlaceCasts) {

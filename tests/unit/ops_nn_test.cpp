@@ -1,5 +1,6 @@
 // Hand-checked cases for the nn / linear-algebra / view / indexing rules.
 // Every expectation was measured on torch 1.13.1 (CPU).
+#include "ops/semantics.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
 
@@ -172,12 +173,12 @@ Value shaped(DType d, std::vector<int> shape) {
 /// _trilinear(i1, i2, i3, expand1..3, sumdim, unroll_dim) with shaped tensors.
 InferOutcome trilinear(Value i1, Value i2, Value i3, const std::string &e1, const std::string &e2,
                        const std::string &e3, const std::string &sumdim, const std::string &unroll) {
-  const Schema *s = SchemaTable::builtin().find("aten::_trilinear");
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find("aten::_trilinear");
   std::vector<std::pair<std::string, Value>> args{{"i1", i1}, {"i2", i2}, {"i3", i3}};
   const std::pair<const char *, std::string> lists[] = {
       {"expand1", e1}, {"expand2", e2}, {"expand3", e3}, {"sumdim", sumdim}, {"unroll_dim", unroll}};
   for (const auto &[n, text] : lists) args.emplace_back(n, *parseNotation(text, s->args[s->argIndex(n)].type.get()).value);
-  return infer(Registry::builtin(), *s, bindArguments(*s, {}, args).args);
+  return infer(Semantics::of(TorchVersion::V1_13).registry(), *s, bindArguments(*s, {}, args).args);
 }
 
 TEST(OpsNn, TrilinearFollowsItsSumproductPairs) {
@@ -226,10 +227,10 @@ TEST(OpsNn, TrilinearFollowsItsSumproductPairs) {
 
 /// einsum over shaped tensors (their size-1 facts known).
 InferOutcome einsum(const std::string &eq, std::vector<Value> tensors) {
-  const Schema *s = SchemaTable::builtin().find("aten::einsum");
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find("aten::einsum");
   std::vector<std::pair<std::string, Value>> args{{"equation", Value::string(eq)},
                                                   {"tensors", Value::list(std::move(tensors))}};
-  return infer(Registry::builtin(), *s, bindArguments(*s, {}, args).args);
+  return infer(Semantics::of(TorchVersion::V1_13).registry(), *s, bindArguments(*s, {}, args).args);
 }
 
 TEST(OpsNn, EinsumExactWithSizeFacts) {

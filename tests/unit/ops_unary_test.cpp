@@ -1,6 +1,7 @@
 // Hand-checked cases for the unary, unary-preserving and activation rules.
 // Every expectation was measured on torch 1.13 (CPU, and meta for the
 // dtypes the CPU kernels lack).
+#include "ops/semantics.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 /// Run `key` on `name=notation` arguments (names from the schema).
 InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &args) {
-  const Schema *schema = SchemaTable::builtin().find(key);
+  const Schema *schema = SchemaTable::of(TorchVersion::V1_13).find(key);
   EXPECT_NE(schema, nullptr) << key;
   std::vector<std::pair<std::string, Value>> named;
   for (const auto &[n, text] : args) {
@@ -28,7 +29,7 @@ InferOutcome run(const std::string &key, const std::vector<std::pair<std::string
   }
   BindResult b = bindArguments(*schema, {}, named);
   EXPECT_TRUE(b.ok()) << b.error;
-  return infer(Registry::builtin(), *schema, b.args);
+  return infer(Semantics::of(TorchVersion::V1_13).registry(), *schema, b.args);
 }
 
 /// The single result as `dtype:rN`, or `error` when PyTorch raises.

@@ -1,5 +1,6 @@
 // Every registered rule resolves to a real libtorch 1.13 schema, and its
 // conformance samples name real arguments of that schema.
+#include "ops/semantics.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
 #include "ops/registry.h"
@@ -10,7 +11,7 @@ namespace dtf {
 namespace {
 
 TEST(SchemaTable, ParsesEveryLibtorchSchema) {
-  const SchemaTable &t = SchemaTable::builtin();
+  const SchemaTable &t = SchemaTable::of(TorchVersion::V1_13);
   EXPECT_GT(t.size(), 4000u);
   EXPECT_NO_THROW(t.parseAll());
   const Schema *add = t.find("aten::add.Tensor");
@@ -40,7 +41,7 @@ TEST(SchemaTable, BadDeclarationsReportAColumn) {
 }
 
 TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
-  const Registry &reg = Registry::builtin();
+  const Registry &reg = Semantics::of(TorchVersion::V1_13).registry();
   ASSERT_FALSE(reg.rules().empty());
   for (const auto &[key, rule] : reg.rules()) {
     ASSERT_NE(rule.schema, nullptr) << key;
@@ -57,7 +58,7 @@ TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
 
 TEST(Registry, EveryDefaultOfARuleSchemaIsReadable) {
   // Defaults feed every call; one we cannot read would silently be top.
-  for (const auto &[key, rule] : Registry::builtin().rules()) {
+  for (const auto &[key, rule] : Semantics::of(TorchVersion::V1_13).registry().rules()) {
     for (const SchemaArg &a : rule.schema->args) {
       if (a.defaultText && a.type->kind != SchemaType::Kind::Layout &&
           a.type->kind != SchemaType::Kind::MemoryFormat && a.type->kind != SchemaType::Kind::Device) {
@@ -68,18 +69,18 @@ TEST(Registry, EveryDefaultOfARuleSchemaIsReadable) {
 }
 
 TEST(Infer, NoRuleGivesUnknownNotAGuess) {
-  const Schema *s = SchemaTable::builtin().find("aten::_test_string_default");
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find("aten::_test_string_default");
   ASSERT_NE(s, nullptr);
   auto bound = bindArguments(*s, std::vector<Value>{Value::tensor(DType::Float32, Rank::exact(1))}, {});
   ASSERT_TRUE(bound.ok()) << bound.error;
-  InferOutcome out = infer(Registry::builtin(), *s, bound.args);
+  InferOutcome out = infer(Semantics::of(TorchVersion::V1_13).registry(), *s, bound.args);
   EXPECT_EQ(out.status, InferOutcome::Status::NoRule);
   ASSERT_EQ(out.outputs.size(), 1u);
   EXPECT_FALSE(out.outputs[0].dtype().has_value());
 }
 
 TEST(Infer, BindingErrorsNameTheArgument) {
-  const Schema &s = *SchemaTable::builtin().find("aten::add.Tensor");
+  const Schema &s = *SchemaTable::of(TorchVersion::V1_13).find("aten::add.Tensor");
   auto missing = bindArguments(s, std::vector<Value>{Value::tensor(DType::Float32)}, {});
   EXPECT_NE(missing.error.find("missing argument 'other'"), std::string::npos) << missing.error;
   std::vector<std::pair<std::string, Value>> named{{"othr", Value::integer(1)}};
@@ -88,19 +89,19 @@ TEST(Infer, BindingErrorsNameTheArgument) {
 }
 
 TEST(Infer, UnknownDtypeIsEnumeratedNotGuessed) {
-  const Schema &s = *SchemaTable::builtin().find("aten::add.Tensor");
+  const Schema &s = *SchemaTable::of(TorchVersion::V1_13).find("aten::add.Tensor");
   std::vector<Value> args{Value::tensor(DType::Complex128, Rank::exact(1)),
                           Value::tensor(DTypeSet::all(), Rank::top()), Value::integer(1)};
-  InferOutcome out = infer(Registry::builtin(), s, args);
+  InferOutcome out = infer(Semantics::of(TorchVersion::V1_13).registry(), s, args);
   ASSERT_EQ(out.status, InferOutcome::Status::Ok);
   EXPECT_EQ(out.outputs[0].dtype(), DType::Complex128);
   args[0] = Value::tensor(DType::Float32, Rank::exact(1));
-  out = infer(Registry::builtin(), s, args);
+  out = infer(Semantics::of(TorchVersion::V1_13).registry(), s, args);
   EXPECT_FALSE(out.outputs[0].dtype().has_value()); // could be float64, complex ...
 }
 
 TEST(Notation, ReadsByExpectedType) {
-  const Schema &sum = *SchemaTable::builtin().find("aten::sum");
+  const Schema &sum = *SchemaTable::of(TorchVersion::V1_13).find("aten::sum");
   auto d = parseNotation("float64", sum.args[1].type.get()); // ScalarType?
   ASSERT_TRUE(d.value);
   EXPECT_EQ(d.value->intValue(), 7);

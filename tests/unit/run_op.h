@@ -1,6 +1,7 @@
 //===- tests/unit/run_op.h - call one rule from a test -----------*- C++ -*-===//
 #pragma once
 
+#include "ops/semantics.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
 
@@ -15,7 +16,7 @@ namespace dtf::test {
 /// Run the rule for `key` with named arguments written in the CLI notation
 /// (omitted arguments take their schema defaults), as `infer-op` does.
 inline InferOutcome run(const std::string &key, const std::vector<std::pair<std::string, std::string>> &named) {
-  const Schema *s = SchemaTable::builtin().find(key);
+  const Schema *s = SchemaTable::of(TorchVersion::V1_13).find(key);
   EXPECT_NE(s, nullptr) << key;
   if (!s) return {};
   std::vector<std::pair<std::string, Value>> args;
@@ -30,7 +31,7 @@ inline InferOutcome run(const std::string &key, const std::vector<std::pair<std:
   }
   BindResult b = bindArguments(*s, {}, args);
   EXPECT_TRUE(b.ok()) << b.error;
-  return infer(Registry::builtin(), *s, b.args);
+  return infer(Semantics::of(TorchVersion::V1_13).registry(), *s, b.args);
 }
 
 /// Result `i` is a tensor of dtype `d` and rank `rank` (nullopt: unknown).

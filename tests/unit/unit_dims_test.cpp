@@ -43,7 +43,7 @@ struct Refined {
 Refined run(const std::string &text) {
   Refined out;
   out.g = ir::parseIR(text);
-  out.r = refine::refineGraph(*out.g, {});
+  out.r = refine::refineGraph(*out.g, {.torch = TorchVersion::V1_13});
   return out;
 }
 

@@ -148,6 +148,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
 }
 
 struct CommonFlags {
+  std::shared_ptr<std::string> torch;
   std::string file;
   std::string tensorConstants; ///< empty: by the file (runtime for .pt, traced for IR text)
   std::vector<std::string> inputTypes;
@@ -155,6 +156,7 @@ struct CommonFlags {
 };
 
 void addCommon(CLI::App *sub, CommonFlags &f) {
+  f.torch = addTorchOption(sub);
   sub->add_option("FILE", f.file, "TorchScript IR text (.ir) or a saved module (.pt)")->required();
   sub->add_option("--tensor-constants", f.tensorConstants,
                   "how to read a 0-dim tensor constant used directly by an op: 'traced' (default for IR\n"
@@ -170,6 +172,8 @@ void addCommon(CLI::App *sub, CommonFlags &f) {
 
 refine::Options optionsFrom(const CommonFlags &f) {
   refine::Options o;
+  const Semantics &sem = semanticsOf(*f.torch);
+  o.torch = sem.version();
   std::string policy = f.tensorConstants;
   if (policy.empty()) policy = isModuleFile(f.file) ? "runtime" : "traced";
   o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
@@ -179,7 +183,7 @@ refine::Options optionsFrom(const CommonFlags &f) {
     auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec.substr(0, 80)));
-    auto v = parseNotation(spec.substr(eq + 1), nullptr);
+    auto v = parseNotation(spec.substr(eq + 1), nullptr, &sem.types());
     if (!v.value) throw UsageError(fmt::format("--input {}: {}", spec.substr(0, std::min<size_t>(eq, 80)), v.error));
     o.inputTypes.emplace_back(spec.substr(0, eq), *v.value);
   }
@@ -205,7 +209,14 @@ Action addAnnotate(CLI::App &app) {
     if (l.exitCode) return l.exitCode;
     resolveInputNames(*l.graph, opts);
     refine::Result r = refine::refineGraph(*l.graph, opts);
-    std::string text = *format == "json" ? ir::reportJson(*l.graph, r).dump(2) + "\n" : ir::printIR(*l.graph, &r);
+    std::string text;
+    if (*format == "json") {
+      nlohmann::json j = ir::reportJson(*l.graph, r);
+      j["torch"] = std::string(name(opts.torch));
+      text = j.dump(2) + "\n";
+    } else {
+      text = ir::printIR(*l.graph, &r);
+    }
     if (!text.empty() && text.back() != '\n') text += '\n';
     if (outFile->empty()) {
       fmt::print("{}", text);

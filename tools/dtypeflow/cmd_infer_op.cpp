@@ -12,15 +12,20 @@ namespace {
 
 using json = nlohmann::json;
 
-const Schema &lookupOp(const std::string &key) {
-  const SchemaTable &table = SchemaTable::builtin();
+const Schema &lookupOp(const Semantics &sem, const std::string &key) {
+  const SchemaTable &table = sem.schemas();
   if (const Schema *s = table.find(key)) return *s;
   std::string base = key.substr(0, key.find('.', key.find("::") == std::string::npos ? 0 : key.find("::")));
   auto overloads = table.overloads(base);
   std::string hint;
   for (const Schema *s : overloads) hint += (hint.empty() ? "" : ", ") + s->key();
   if (!hint.empty()) throw UsageError(fmt::format("unknown op '{}'; overloads of {}: {}", key, base, hint));
-  throw UsageError(fmt::format("unknown op '{}' (ops are written aten::name.overload)", key));
+  for (TorchVersion v : kTorchVersions) // an op of another version: say so
+    if (v != sem.version() && SchemaTable::of(v).find(key))
+      throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (PyTorch {} has it: --torch {})", key,
+                                   sem.versionName(), name(v), name(v)));
+  throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload)", key,
+                               sem.versionName()));
 }
 
 std::string resultText(const Value &v) {
@@ -60,9 +65,9 @@ std::string_view statusName(InferOutcome::Status s) {
 }
 
 /// Other overloads of the same op that take every argument name given.
-std::string suggestOverloads(const Schema &schema, const std::vector<std::string> &args) {
+std::string suggestOverloads(const SchemaTable &table, const Schema &schema, const std::vector<std::string> &args) {
   std::string out;
-  for (const Schema *s : SchemaTable::builtin().overloads(schema.name)) {
+  for (const Schema *s : table.overloads(schema.name)) {
     if (s == &schema) continue;
     bool all = true;
     for (const std::string &a : args) {
@@ -91,12 +96,14 @@ Action addInferOp(CLI::App &app) {
   // a positional list) into several arguments.
   sub->allow_extras();
   sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
-  sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\"}");
+  sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\", \"torch\"}");
+  auto torch = addTorchOption(sub);
   return [=] {
+    const Semantics &sem = semanticsOf(*torch);
     auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *args)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
-    const Schema &schema = lookupOp(*op);
+    const Schema &schema = lookupOp(sem, *op);
     std::vector<Value> positional;
     std::vector<std::pair<std::string, Value>> named;
     for (const std::string &a : *args) {
@@ -110,7 +117,7 @@ Action addInferOp(CLI::App &app) {
         int i = schema.argIndex(argName);
         if (i < 0) {
           auto b = bindArguments(schema, {}, std::vector<std::pair<std::string, Value>>{{argName, Value()}});
-          throw UsageError(b.error + suggestOverloads(schema, *args));
+          throw UsageError(b.error + suggestOverloads(sem.schemas(), schema, *args));
         }
         type = schema.args[i].type.get();
       } else {
@@ -118,7 +125,7 @@ Action addInferOp(CLI::App &app) {
           throw UsageError(fmt::format("{}: too many arguments", schema.key()));
         type = schema.args[positional.size()].type.get();
       }
-      auto v = parseNotation(text, type);
+      auto v = parseNotation(text, type, &sem.types());
       if (!v.value)
         throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(),
                                      isNamed ? argName : schema.args[positional.size()].name, v.error));
@@ -127,7 +134,7 @@ Action addInferOp(CLI::App &app) {
     }
     BindResult bound = bindArguments(schema, positional, named);
     if (!bound.ok()) throw UsageError(bound.error);
-    InferOutcome out = infer(Registry::builtin(), schema, bound.args);
+    InferOutcome out = infer(sem.registry(), schema, bound.args);
 
     if (*asJson) {
       json j;
@@ -137,6 +144,7 @@ Action addInferOp(CLI::App &app) {
       for (const Value &v : out.outputs) j["results"].push_back(resultJson(v));
       j["error"] = errorJson(out.error);
       j["possible_error"] = errorJson(out.possibleError);
+      j["torch"] = std::string(sem.versionName());
       fmt::print("{}\n", j.dump());
     } else if (out.status == InferOutcome::Status::Error) {
       fmt::print("error: {}\n", out.error ? out.error->message : "unknown error");
@@ -155,14 +163,18 @@ Action addOps(CLI::App &app) {
   auto *sub = app.add_subcommand("ops", "List the op overloads that have a dtype rule, with their family");
   auto asJson = std::make_shared<bool>(false);
   auto family = std::make_shared<std::string>();
-  sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\"}]");
+  sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\", \"torch\"}]");
   sub->add_option("--family", *family, "only this family (prefix match)");
+  auto torch = addTorchOption(sub);
   return [=] {
-    const Registry &reg = Registry::builtin();
+    const Semantics &sem = semanticsOf(*torch);
+    const Registry &reg = sem.registry();
     json list = json::array();
     for (const auto &[key, rule] : reg.rules()) {
       if (!rule.family.starts_with(*family)) continue;
-      if (*asJson) list.push_back({{"op", key}, {"family", rule.family}, {"schema", rule.schema->text}});
+      if (*asJson)
+        list.push_back({{"op", key}, {"family", rule.family}, {"schema", rule.schema->text},
+                        {"torch", std::string(sem.versionName())}});
       else fmt::print("{:<48} {}\n", key, rule.family);
     }
     if (*asJson) fmt::print("{}\n", list.dump());

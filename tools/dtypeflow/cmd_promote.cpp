@@ -1,7 +1,7 @@
 //===- tools/dtypeflow/cmd_promote.cpp - result-type and promote-types ----===//
 #include "commands.h"
 
-#include "dtype/promotion.h"
+#include "dtype/dtype_system.h"
 #include "ops/notation.h"
 
 #include <fmt/format.h>
@@ -10,24 +10,35 @@
 namespace dtf::cli {
 namespace {
 
-Value parseOperand(const std::string &text) {
-  auto r = parseNotation(text, nullptr);
+Value parseOperand(const std::string &text, const Semantics &sem) {
+  auto r = parseNotation(text, nullptr, &sem.types());
   if (!r.value) throw UsageError("bad operand " + r.error);
   if (!r.value->isTensor() && !r.value->isNumber())
     throw UsageError(fmt::format("bad operand '{}': expected a tensor or a Python number", text));
   return *r.value;
 }
 
-void print(DTypeSet s, bool json) {
+/// One answer: the dtype (or "unknown"), or the error PyTorch raises in
+/// every case (exit 1). A raise in only some cases is a warning on stderr.
+int print(const PossibleDTypes &p, bool json, const Semantics &sem) {
+  const DTypeSet s = p.dtypes;
   if (!json) {
+    if (p.alwaysRaises()) {
+      fmt::print("error: {}\n", *p.error);
+      return 1;
+    }
     fmt::print("{}\n", s.only() ? name(*s.only()) : "unknown");
-    return;
+    if (p.error) fmt::print(stderr, "warning: PyTorch may raise: {}\n", *p.error);
+    return 0;
   }
   nlohmann::json j;
   j["dtype"] = s.only() ? nlohmann::json(std::string(name(*s.only()))) : nlohmann::json(nullptr);
   j["possible"] = nlohmann::json::array();
   for (DType d : s) j["possible"].push_back(std::string(name(d)));
+  if (p.error) j[p.alwaysRaises() ? "error" : "possible_error"] = *p.error;
+  j["torch"] = std::string(sem.versionName());
   fmt::print("{}\n", j.dump());
+  return p.alwaysRaises() ? 1 : 0;
 }
 
 } // namespace
@@ -41,16 +52,17 @@ Action addResultType(CLI::App &app) {
   // CLI11 read `[a,b]` as two operands.
   sub->allow_extras();
   sub->footer("OPERANDS: tensors (DTYPE:rN) and Python numbers, one or more.");
-  sub->add_flag("--json", *json, "print {\"dtype\": ..., \"possible\": [...]}");
+  sub->add_flag("--json", *json, "print {\"dtype\": ..., \"possible\": [...], \"torch\": VERSION}");
+  auto torch = addTorchOption(sub);
   return [=] {
+    const Semantics &sem = semanticsOf(*torch);
     auto operands = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *operands)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
     if (operands->empty()) throw UsageError("operands is required");
     std::vector<Value> vals;
-    for (auto &t : *operands) vals.push_back(parseOperand(t));
-    print(resultTypeSet(vals), *json);
-    return 0;
+    for (auto &t : *operands) vals.push_back(parseOperand(t, sem));
+    return print(sem.types().resultTypeSet(vals), *json, sem);
   };
 }
 
@@ -61,12 +73,23 @@ Action addPromoteTypes(CLI::App &app) {
   sub->add_option("A", *a, "dtype")->required();
   sub->add_option("B", *b, "dtype")->required();
   sub->add_flag("--json", *json, "print JSON");
+  auto torch = addTorchOption(sub);
   return [=] {
-    auto da = parseDType(*a), db = parseDType(*b);
-    if (!da) throw UsageError(fmt::format("unknown dtype '{}'", *a));
-    if (!db) throw UsageError(fmt::format("unknown dtype '{}'", *b));
-    print(promoteTypes(*da, *db), *json);
-    return 0;
+    const Semantics &sem = semanticsOf(*torch);
+    auto da = sem.types().parse(*a), db = sem.types().parse(*b);
+    auto unknown = [&](const std::string &t) {
+      return UsageError(fmt::format("unknown dtype '{}'{}", t.substr(0, 80),
+                                    parseDType(t) ? fmt::format(" in PyTorch {}", sem.versionName()) : ""));
+    };
+    if (!da) throw unknown(*a);
+    if (!db) throw unknown(*b);
+    PossibleDTypes p;
+    try {
+      p.dtypes = sem.types().promote(*da, *db);
+    } catch (const PromotionError &e) {
+      p.error = e.what();
+    }
+    return print(p, *json, sem);
   };
 }
 

@@ -7,8 +7,10 @@
 
 int main(int argc, char **argv) {
   CLI::App app{"dtypeflow: the dtype (and rank) of every tensor in a PyTorch program,\n"
-               "computed the way PyTorch 1.13 computes it, without running anything."};
+               "computed the way PyTorch computes it (2.14 or 1.13: --torch), without running anything."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("dtypeflow {} (PyTorch semantics: {}; default --torch {})",
+                                                DTF_VERSION, dtf::supportedTorchVersions(), name(dtf::kNewestTorch)));
   app.footer(
       "Operand notation (result-type, promote-types, infer-op):\n"
       "  DTYPE:rN   tensor of that dtype and rank N     float32:r2, int8:r0\n"
@@ -18,7 +20,10 @@ int main(int argc, char **argv) {
       "  True 3 -1 2.5 1j                 a Python number literal\n"
       "  None  [0,1]  [float16:r1,int64:r1]  'floor'   (infer-op arguments)\n"
       "Dtype names: bool uint8 int8 int16 int32 int64 float16 bfloat16 float32 float64\n"
-      "  complex32 complex64 complex128, and aliases (half, long, cfloat, torch.float ...).\n"
+      "  complex32 complex64 complex128 qint8 quint8 qint32 quint4x2 quint2x4, and aliases\n"
+      "  (half, long, cfloat, torch.float ...); with --torch 2.14 also uint16 uint32 uint64\n"
+      "  float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz float8_e8m0fnu\n"
+      "  float4_e2m1fn_x2 bcomplex32 bits8 bits16 bits1x8 bits2x4 bits4x2 int1-int7 uint1-uint7.\n"
       "Exit codes: 0 ok, 1 PyTorch would raise / check found wrong dtypes, 2 bad input.");
 
   std::vector<std::pair<CLI::App *, dtf::cli::Action>> actions;
@@ -39,6 +44,8 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
     std::cerr << "dtypeflow: " << e.what() << "\n";

@@ -61,9 +61,9 @@ RuleFn isinRule(std::string elemArg, std::string testArg) {
       if (d == DType::Bool || d == DType::BFloat16 || (isComplex(d) && !complexOk))
         return c.semantic("unsupported input type encountered for isin(): {}", name(d));
     }
-    if (t.isTensor() && *t.dtype() == DType::Float16 && (e.isNumber() || promoteTypes(*e.dtype(), DType::Float16) == DType::Float16))
+    if (t.isTensor() && *t.dtype() == DType::Float16 && (e.isNumber() || c.promote(*e.dtype(), DType::Float16) == DType::Float16))
       return c.missingKernel("\"isin_default_cpu\" not implemented for Half");
-    if (e.isTensor() && t.isTensor() && promoteTypes(*e.dtype(), *t.dtype()) == DType::Float16)
+    if (e.isTensor() && t.isTensor() && c.promote(*e.dtype(), *t.dtype()) == DType::Float16)
       return c.missingKernel("\"isin_default_cpu\" not implemented for Half");
     return tensorOf(DType::Bool, e.isTensor() ? e.rank() : Rank::exact(0));
   };

@@ -155,7 +155,7 @@ RuleResult linearRule(const OpCall &c) {
   if (in.value()) {
     std::vector<PromotionOperand> ops{{d, tierOf(out)},
                                       operandOf(c.arg("bias"))};
-    DType r = *resultType(ops);
+    DType r = c.resultType(ops);
     if (!canCast(r, d))
       return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
     return linearFacts(c, tensorOf(d, out));
@@ -171,7 +171,7 @@ RuleResult bilinearRule(const OpCall &c) {
   Rank out = c.rank("input1");
   if (!c.isTensor("bias")) return tensorOf(d, out);
   std::vector<PromotionOperand> ops{{d, tierOf(out)}, operandOf(c.arg("bias"))};
-  return tensorOf(*resultType(ops), broadcastRank({out, c.rank("bias")}));
+  return tensorOf(c.resultType(ops), broadcastRank({out, c.rank("bias")}));
 }
 
 /// How a forward convolution treats a bias of another dtype.
@@ -219,10 +219,10 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
 /// stride, dilation or groups of 0 or less, a negative padding or output padding.
 /// (`key`: the overload the rule is registered for, whose argument positions
 /// are found once here: every convolution of a graph runs this.)
-RuleFn convParamValues(RuleFn fn, std::string_view key) {
+RuleFn convParamValues(RuleFn fn, const SchemaTable &schemas, std::string_view key) {
   struct Limit { const char *name, *message; int64_t least; size_t at; };
   std::vector<Limit> limits;
-  const Schema *s = SchemaTable::builtin().find(key);
+  const Schema *s = schemas.find(key);
   for (Limit l : {Limit{"stride", "non-positive stride is not supported", 1, 0},
                   Limit{"dilation", "dilation should be greater than zero", 1, 0},
                   Limit{"padding", "negative padding is not supported", 0, 0},
@@ -244,8 +244,8 @@ RuleFn convParamValues(RuleFn fn, std::string_view key) {
 
 /// conv1d/2d/3d and conv_transpose*d expand each int[] parameter of one
 /// value to the `spatial` dims; any other length is refused.
-RuleFn convParamLengths(RuleFn fn, int spatial, std::string_view key) {
-  fn = convParamValues(std::move(fn), key);
+RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std::string_view key) {
+  fn = convParamValues(std::move(fn), schemas, key);
   return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
     for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
       if (!c.has(name)) continue;
@@ -307,9 +307,9 @@ struct PairOutcome {
 /// otherwise a summed dim of size != 1 in one operand only is sum()med first
 /// (bool and integers become int64), then bmm needs one dtype ("expected
 /// scalar type ... but found ...": a data_ptr check on every real device).
-PairOutcome sumproductPair(DType l, DType r, const std::vector<Big> &lb, const std::vector<Big> &rb,
+PairOutcome sumproductPair(const DTypeSystem &types, DType l, DType r, const std::vector<Big> &lb, const std::vector<Big> &rb,
                            const std::vector<int> &sums) {
-  if (sums.empty()) return {{promoteTypes(l, r)}, std::nullopt};
+  if (sums.empty()) return {{types.promote(l, r)}, std::nullopt};
   // Reachable (left summed, right summed) pairs, as bits of a 4-state set.
   auto can = [](Big b, bool big) { return b == Big::Maybe || (b == Big::Yes) == big; };
   unsigned reach = 1;
@@ -429,7 +429,7 @@ std::optional<RuleResult> einsumExact(const OpCall &c, const EinsumLabels &l, co
     }
     if (sumA) d = summed(d);
     if (sumB) db = summed(db);
-    PairOutcome p = sumproductPair(d, db, big, bb, sums);
+    PairOutcome p = sumproductPair(c.types(), d, db, big, bb, sums);
     if (p.error) return RuleResult(c.semantic("{}", *p.error));
     d = p.dtypes.front();
     for (size_t i = 0; i < perm.size(); ++i) big[i] = broadcastBig(big[i], bb[i]);
@@ -496,7 +496,7 @@ RuleResult einsumRule(const OpCall &c) {
   if (sumsUnknown && !(oneDtype && (isFloating(d) || isComplex(d)))) return Value::tensor(DTypeSet::all(), rank);
   if (!sums) {
     DType p = d;
-    for (const Value &v : el) p = promoteTypes(p, *v.dtype());
+    for (const Value &v : el) p = c.promote(p, *v.dtype());
     if (oneDtype || el.size() == 2) return tensorOf(p, rank);
     return Value::tensor(DTypeSet::all(), rank);
   }
@@ -627,13 +627,13 @@ RuleResult trilinearRule(const OpCall &c) {
   // Succeeds in some case: i1's dtype; raises in every case: the first error.
   std::optional<std::string> error;
   bool succeeds = false;
-  PairOutcome first = sumproductPair(d1, c.dtype("i2"), b1, b2, sums12);
+  PairOutcome first = sumproductPair(c.types(), d1, c.dtype("i2"), b1, b2, sums12);
   if (first.error) error = first.error;
   for (DType t1 : first.dtypes) {
-    PairOutcome second = sumproductPair(t1, c.dtype("i3"), buf, b3, sums23);
+    PairOutcome second = sumproductPair(c.types(), t1, c.dtype("i3"), buf, b3, sums23);
     if (second.error && !error) error = second.error;
     for (DType t2 : second.dtypes) {
-      DType p = promoteTypes(d1, t2);
+      DType p = c.promote(d1, t2);
       if (canCast(p, d1)) succeeds = true;
       else if (!error)
         error = fmt::format("add_: result type {} can't be cast to the desired output type {}", name(p), name(d1));
@@ -677,7 +677,7 @@ void registerConvLinear(Registry &r) {
        if (auto e = requireRank(c, "self", 1)) return *e;
        if (auto e = requireRank(c, "vec2", 1)) return *e;
        std::vector<PromotionOperand> ops{{c.dtype("self"), Tier::Dim}, {c.dtype("vec2"), Tier::Dim}};
-       return tensorOf(*resultType(ops), Rank::exact(2));
+       return tensorOf(c.resultType(ops), Rank::exact(2));
      }).sample("self", "sweep![2]").sample("vec2", "sweep![2]");
   r.add("aten::matmul", fam, matmulRule).sample("self", "sweep![2,2]").sample("other", "sweep![2,2]")
       .variant({{"self", "sweep![2]"}, {"other", "sweep![2]"}})
@@ -817,7 +817,7 @@ void registerConvLinear(Registry &r) {
                   Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial, cv.key))
+    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial, r.schemas(), cv.key))
         .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
         .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
         .variant({{"bias", "None"}, {"stride", "[0]"}})
@@ -825,7 +825,7 @@ void registerConvLinear(Registry &r) {
     if (!std::string_view(cv.key).ends_with(".padding")) e.variant({{"bias", "None"}, {"padding", "[-1]"}});
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
-    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed), k))
+    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed), r.schemas(), k))
         .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
         .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
         .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")

@@ -75,7 +75,7 @@ RuleResult viewAsComplex(const OpCall &c) {
   Rank r = c.rank("self");
   if (r == Rank::exact(0)) return c.semantic("view_as_complex needs an input with one or more dimensions");
   Rank out = r.value() ? Rank::exact(*r.value() - 1) : Rank::top();
-  return tensorOf(*toComplexType(s), out);
+  return tensorOf(*c.toComplex(s), out);
 }
 
 /// dequantize of any tensor (quantized or not) is float32.

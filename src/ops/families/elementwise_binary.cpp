@@ -200,7 +200,7 @@ RuleFn ldexp() {
     std::vector<PromotionOperand> ops{
         {c.dtype("self"), tierOf(rs)},
         {pw, tierOf(ro)}};
-    DType r = *resultType(ops);
+    DType r = c.resultType(ops);
     return tensorOf(r, broadcastRank({rs, ro}));
   };
 }

@@ -67,7 +67,7 @@ RuleFn decomposition(std::string arg, std::vector<Result> results, bool bfloat16
       switch (res.dtype) {
       case Out::Same: break;
       case Out::Real: o = toRealValueType(d); break;
-      case Out::Complex: o = toComplexType(d).value_or(d); break;
+      case Out::Complex: o = c.toComplex(d).value_or(d); break;
       case Out::Info: o = DType::Int32; break;
       case Out::Int64: o = DType::Int64; break;
       }
@@ -90,7 +90,7 @@ RuleResult qrWithMode(const OpCall &c) {
 /// kron(self, other): promote_types of the two (no result_type tiers: a
 /// 0-dim float64 with a float32 vector gives float64), rank the larger one.
 RuleResult kron(const OpCall &c) {
-  DType d = promoteTypes(c.dtype("self"), c.dtype("other"));
+  DType d = c.promote(c.dtype("self"), c.dtype("other"));
   Rank a = c.rank("self"), b = c.rank("other");
   Rank r = a.isExact() && b.isExact() ? Rank::exact(std::max(*a.value(), *b.value())) : broadcastRank({a, b});
   return tensorOf(d, r);
@@ -104,7 +104,7 @@ RuleResult inner(const OpCall &c) {
   Rank a = x.rank(), b = y.rank();
   if (a == Rank::exact(0) || b == Rank::exact(0)) {
     PromotionOperand ops[] = {tensorOperand(c.dtype("self"), x), tensorOperand(c.dtype("other"), y)};
-    return tensorOf(*resultType(ops), broadcastRank({a, b}));
+    return tensorOf(c.resultType(ops), broadcastRank({a, b}));
   }
   if (auto e = requireSame(c, {"self", "other"})) return *e;
   DType d = c.dtype("self");
@@ -159,7 +159,7 @@ RuleResult addr(const OpCall &c) {
     if (auto k = c.rank(v).value(); k && *k != 1) return c.semantic("expected 1-D argument {}, but got {}-D", v, *k);
   if (auto k = c.rank("self").value(); k && *k > 2)
     return c.semantic("self ({}-D) does not broadcast to the 2-D outer product", *k);
-  DType d = promoteTypes(promoteTypes(c.dtype("self"), c.dtype("vec1")), c.dtype("vec2"));
+  DType d = c.promote(c.promote(c.dtype("self"), c.dtype("vec1")), c.dtype("vec2"));
   for (const char *factor : {"beta", "alpha"}) {
     NumKind k = *c.arg(factor).numKind();
     if (k == NumKind::Bool && d != DType::Bool)

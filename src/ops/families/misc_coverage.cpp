@@ -48,7 +48,7 @@ RuleResult polar(const OpCall &c) {
   if (!ok(a) || !ok(b))
     return c.semantic("expected both inputs to be half, float or double tensors but got {} and {}", name(a), name(b));
   if (a != b) return c.semantic("angle must have the same dtype as abs ({}), got {}", name(a), name(b));
-  return tensorOf(*toComplexType(a), broadcastRank({c.rank("abs"), c.rank("angle")}));
+  return tensorOf(*c.toComplex(a), broadcastRank({c.rank("abs"), c.rank("angle")}));
 }
 
 /// fake_quantize kernels dispatch over floating types only.
@@ -200,7 +200,7 @@ void registerMiscCoverage(Registry &r) {
      if (!ok(a) || !ok(b))
        return c.semantic("expected both inputs to be half, float or double tensors but got {} and {}", name(a), name(b));
      if (a != b) return c.semantic("expected imag of dtype {}, got {}", name(a), name(b));
-     return tensorOf(*toComplexType(a), broadcastRank({c.rank("real"), c.rank("imag")}));
+     return tensorOf(*c.toComplex(a), broadcastRank({c.rank("real"), c.rank("imag")}));
    });
   // frexp: floating self only; mantissa of self's dtype, int32 exponent.
   r.add("aten::frexp.Tensor", "misc.frexp", [](const OpCall &c) -> RuleResult {
@@ -287,7 +287,7 @@ void registerMiscCoverage(Registry &r) {
       if (withX) {
         if (d == DType::Bool || c.dtype("x") == DType::Bool)
           return c.semantic("received a bool input for `x` or `y`, but bool is not supported");
-        d = promoteTypes(d, c.dtype("x"));
+        d = c.promote(d, c.dtype("x"));
       } else if (d == DType::Bool) {
         return c.semantic("received a bool input for `y`, but bool is not supported");
       }

@@ -445,8 +445,8 @@ void registerNnLayers(Registry &r) {
        return c.semantic("norm(): input dtype should be either floating point or complex, got {}", name(v));
      const Rank rn = *dim == -1 ? Rank::exact(0) : rv, rq = broadcastRank({rg, rn});
      const PromotionOperand quotient[] = {{g, tierOf(rg)}, {toRealValueType(v), tierOf(rn)}};
-     const PromotionOperand product[] = {{v, tierOf(rv)}, {*resultType(quotient), tierOf(rq)}};
-     return tensorOf(*resultType(product), broadcastRank({rv, rq}));
+     const PromotionOperand product[] = {{v, tierOf(rv)}, {c.resultType(quotient), tierOf(rq)}};
+     return tensorOf(c.resultType(product), broadcastRank({rv, rq}));
    }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]")
       .variant({{"v", "sweep![2,3]"}, {"g", "sweep![1,3]"}, {"dim", "1"}})
       .variant({{"v", "sweep![2,3]"}, {"g", "sweep![]"}, {"dim", "-1"}})
@@ -482,7 +482,7 @@ void registerNnLayers(Registry &r) {
     // 1.13 first promotes indices and offsets to their common type, then
     // requires that to be int32 or int64 (uint8 + int32 indices work).
     DType i = c.dtype("indices"), o = c.dtype("offsets");
-    DType idx = promoteTypes(i, o);
+    DType idx = c.promote(i, o);
     if (idx != DType::Int32 && idx != DType::Int64)
       return c.semantic("expected indices ({}) and offsets ({}) to promote to int32 or int64, but got {}", name(i),
                         name(o), name(idx));

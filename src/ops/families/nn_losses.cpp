@@ -24,7 +24,7 @@ PromotionOperand operandOf(const OpCall &c, std::string_view n) {
 
 DType promote2(const OpCall &c, std::string_view a, std::string_view b) {
   std::vector<PromotionOperand> ops{operandOf(c, a), operandOf(c, b)};
-  return *resultType(ops);
+  return c.resultType(ops);
 }
 
 Rank lossRank(const OpCall &c, Rank elementwise) {
@@ -146,7 +146,7 @@ void registerNnLosses(Registry &r) {
      if (c.isTensor("weight")) {
        Rank lr = broadcast2(c, "self", "target");
        std::vector<PromotionOperand> ops{{s, tierOf(lr)}, operandOf(c, "weight")};
-       DType p = *resultType(ops);
+       DType p = c.resultType(ops);
        if (!canCast(p, s))
          return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
      }
@@ -161,7 +161,7 @@ void registerNnLosses(Registry &r) {
      DType s = c.dtype("self"), t = c.dtype("target");
      auto inplace = [&](DType dst, Rank dstRank, DType src, Rank srcRank) -> std::optional<RuleError> {
        std::vector<PromotionOperand> ops{{dst, tierOf(dstRank)}, {src, tierOf(srcRank)}};
-       DType r = *resultType(ops);
+       DType r = c.resultType(ops);
        if (!canCast(r, dst))
          return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(dst));
        return std::nullopt;
@@ -185,7 +185,7 @@ void registerNnLosses(Registry &r) {
          return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (weight)", *lr, *wr);
      if (c.isTensor("pos_weight")) {
        std::vector<PromotionOperand> ops{operandOf(c, "pos_weight"), operandOf(c, "target")};
-       DType lw = *resultType(ops);
+       DType lw = c.resultType(ops);
        Rank lwR = broadcast2(c, "pos_weight", "target");
        if (auto e = inplace(lw, lwR, s, c.rank("self"))) return *e;
        if (auto e = inplace(t, lossR, lw, lwR)) return *e;
@@ -213,18 +213,18 @@ void registerNnLosses(Registry &r) {
        DType a = applyKind(PromotionKind::IntToFloat, in);
        DType b = promote2(c, "target", "input");
        if (b == DType::Bool) return c.semantic("subtraction with a bool tensor is not supported");
-       lossType = *resultType(std::vector<PromotionOperand>{{a, tierOf(ri)}, {b, tierOf(br)}});
+       lossType = c.resultType(std::vector<PromotionOperand>{{a, tierOf(ri)}, {b, tierOf(br)}});
      } else {
        if (in == DType::Bool) return c.semantic("subtraction with a bool tensor (input) is not supported");
        DType logged = applyKind(PromotionKind::IntToFloat, in); // log(input + eps)
-       DType scaled = *resultType(std::vector<PromotionOperand>{{target, tierOf(rt)}, {logged, tierOf(ri)}});
-       lossType = *resultType(std::vector<PromotionOperand>{{in, tierOf(ri)}, {scaled, tierOf(br)}});
+       DType scaled = c.resultType(std::vector<PromotionOperand>{{target, tierOf(rt)}, {logged, tierOf(ri)}});
+       lossType = c.resultType(std::vector<PromotionOperand>{{in, tierOf(ri)}, {scaled, tierOf(br)}});
      }
      if (*full) {
        if (target == DType::Bool) return c.semantic("subtraction with a bool tensor (target) is not supported");
        if (isComplex(target)) return c.semantic("target <= 1 is not supported for complex tensors");
        DType stirling = applyKind(PromotionKind::IntToFloat, target);
-       DType sum = *resultType(std::vector<PromotionOperand>{{lossType, tierOf(br)}, {stirling, tierOf(rt)}});
+       DType sum = c.resultType(std::vector<PromotionOperand>{{lossType, tierOf(br)}, {stirling, tierOf(rt)}});
        if (!canCast(sum, lossType))
          return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(sum), c10Name(lossType));
      }
@@ -297,8 +297,8 @@ void registerNnLosses(Registry &r) {
      auto magnitude = [](DType d) { return isIntegral(d, true) ? DType::Float32 : d; };
      DType a = c.dtype("input1"), bb = c.dtype("input2");
      DType num = summed(promote2(c, "input1", "input2"));
-     DType den = promoteTypes(magnitude(a), magnitude(bb));
-     DType cos = applyKind(PromotionKind::IntToFloat, promoteTypes(num, den));
+     DType den = c.promote(magnitude(a), magnitude(bb));
+     DType cos = applyKind(PromotionKind::IntToFloat, c.promote(num, den));
      if (isComplex(cos)) return c.semantic("clamp is not supported for complex types ({})", name(cos));
      if (den == DType::Float16) return c.missingKernel("sqrt has no CPU kernel for float16");
      return tensorOf(cos, out);
@@ -315,7 +315,7 @@ void registerNnLosses(Registry &r) {
      Rank diffRank = broadcast2(c, "input1", "input2");
      std::vector<PromotionOperand> ops{operandOf(c, "target"),
                                        {promote2(c, "input1", "input2"), tierOf(diffRank)}};
-     DType d = *resultType(ops);
+     DType d = c.resultType(ops);
      if (isComplex(d)) return c.semantic("clamp is not supported for complex types ({})", name(d));
      if (isIntegral(d)) d = DType::Float32; // + margin, a float
      return tensorOf(d, lossRank(c, broadcastRank({diffRank, c.rank("target")})));
@@ -376,8 +376,8 @@ void registerNnLosses(Registry &r) {
      };
      auto swap = c.arg("swap").boolValue();
      if (!swap) return Value::tensor(DTypeSet::all(), out);
-     DType d = promoteTypes(distance("anchor", "positive"), distance("anchor", "negative"));
-     if (*swap) d = promoteTypes(d, distance("positive", "negative"));
+     DType d = c.promote(distance("anchor", "positive"), distance("anchor", "negative"));
+     if (*swap) d = c.promote(d, distance("positive", "negative"));
      return tensorOf(d, out);
    }).sample("anchor", "sweep![2,3]").sample("positive", "sweep![2,3]").sample("negative", "sweep![2,3]")
       .variant({{"reduction", "0"}}).variant({{"swap", "True"}})

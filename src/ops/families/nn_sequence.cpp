@@ -164,6 +164,7 @@ void registerNnSequence(Registry &r) {
   const ArgCheck norm = checks::oneOf("norm", {"forward", "backward", "ortho"});
   auto lengths = [&](Registry::Entry e) {
     e.refuse(norm, {{"norm", "'bad'"}});
+    if (!e.rule().schema) return; // not in this version's schema table
     if (e.rule().schema->argIndex("n") >= 0) // the 1-D transforms: of self's last dim, which a 0-dim self lacks
       e.atLeast("n", 1, "Invalid number of data points specified")
           .refuse(checks::rankAtLeast("self", 1, "Invalid number of data points: a 0-dim input"), {{"self", "float32[]"}});
@@ -227,7 +228,7 @@ void registerNnSequence(Registry &r) {
     if (nfft && *nfft <= 0) return c.semantic("stft: expected 0 < n_fft, got n_fft={}", *nfft);
     if (hop && *hop <= 0) return c.semantic("stft: expected hop_length > 0, got hop_length={}", *hop);
     bool win = c.isTensor("window");
-    DType p = win ? promoteTypes(d, c.dtype("window")) : d;
+    DType p = win ? c.promote(d, c.dtype("window")) : d;
     const Value &rcArg = c.arg("return_complex");
     auto rc = rcArg.boolValue();
     if (!rcArg.isNone() && !rc) return Value::unknownTensor();
@@ -236,7 +237,7 @@ void registerNnSequence(Registry &r) {
     // Half-precision FFTs: CPU (pocketfft) has none, CUDA has some.
     if (p == DType::Float16 || p == DType::BFloat16 || p == DType::Complex32)
       return Value::tensor(DTypeSet::all(), out);
-    if (complexOut) return tensorOf(*toComplexType(p), out);
+    if (complexOut) return tensorOf(*c.toComplex(p), out);
     return tensorOf(toRealValueType(p), out);
   };
   for (const char *k : {"aten::stft", "aten::stft.center"})
@@ -264,7 +265,7 @@ void registerNnSequence(Registry &r) {
        if (rk && *rk == 0) return c.semantic("istft of a real 0-dim input");
        if (rk && c.arg("self").unitDims().sizeIsOne(*rk - 1) == true)
          return c.semantic("istft of a real input needs a last dim of 2 (re, im), got 1");
-       d = *toComplexType(d);
+       d = *c.toComplex(d);
        if (rk) rk = *rk - 1;
      }
      if (rk && *rk != 2 && *rk != 3) return c.semantic("expected a 2D or 3D tensor, got {}-D", *rk);

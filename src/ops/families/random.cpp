@@ -93,7 +93,7 @@ RuleResult randomTo(const OpCall &c) {
 RuleResult normalTT(const OpCall &c) {
   DType m = c.dtype("mean"), s = c.dtype("std");
   if (isComplex(s)) return c.semantic("normal expects standard deviation to be non-complex, got {}", name(s));
-  if (!canCast(promoteTypes(m, s), m))
+  if (!canCast(c.promote(m, s), m))
     return c.semantic("std of dtype {} cannot scale a mean of dtype {} in place", name(s), name(m));
   return tensorOf(m, broadcastArgs(c, {"mean", "std"}));
 }

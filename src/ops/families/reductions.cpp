@@ -348,7 +348,7 @@ std::optional<RuleError> vectorNormDType(const OpCall &c, DType &out) {
     if (isComplex(s) != isComplex(*dt))
       return c.semantic("dtype {} must be {} for a {} input", name(*dt), isComplex(s) ? "complex" : "real",
                         name(s));
-    if (promoteTypes(s, *dt) != *dt)
+    if (c.promote(s, *dt) != *dt)
       return c.semantic("the dtype of the input ({}) should be convertible without narrowing to {}", name(s),
                         name(*dt));
     target = *dt;
@@ -495,7 +495,7 @@ RuleResult covariance(const OpCall &c) {
       return c.semantic("cov(): expected {} to have {} dtype but got {}", w, fw ? "integral" : "floating point", name(wd));
     if (auto wk = c.rank(w).value(); wk && *wk > 1)
       return c.semantic("cov(): expected {} to have one or fewer dimensions but got {}", w, *wk);
-    d = promoteTypes(d, wd);
+    d = c.promote(d, wd);
   }
   if (isIntegral(d, true)) d = DType::Float32;
   if (d == DType::Float16 || d == DType::Complex32) return c.missingKernel("no matrix product kernel for {}", name(d));

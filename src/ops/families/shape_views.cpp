@@ -98,7 +98,7 @@ struct Joined {
   std::string error;
 };
 
-Joined joinList(const Value &l) {
+Joined joinList(const DTypeSystem &types, const Value &l) {
   Joined j;
   if (!l.isList()) return {DTypeSet::all(), Rank::top(), true, {}};
   if (l.lengthKnown()) {
@@ -108,7 +108,7 @@ Joined joinList(const Value &l) {
     bool exact = true, nonzero = false;
     for (const Value &e : l.elements()) {
       DType d = *e.dtype();
-      acc = acc ? promoteTypes(*acc, d) : d;
+      acc = acc ? types.promote(*acc, d) : d; // raises as cat does
       if (auto r = e.rank().value()) best = std::max(best, *r);
       else { exact = false; nonzero = true; }
     }
@@ -123,8 +123,8 @@ Joined joinList(const Value &l) {
     grew = false;
     for (DType a : out)
       for (DType b : in) {
-        DType p = promoteTypes(a, b);
-        if (!out.contains(p)) { out.insert(p); grew = true; }
+        auto p = types.tryPromote(a, b); // the pairs that raise make no result
+        if (p && !out.contains(*p)) { out.insert(*p); grew = true; }
       }
   }
   j.dtypes = out;
@@ -139,7 +139,7 @@ RuleFn joinRule(std::function<Rank(Rank)> rankOf, bool rejectZeroDim) {
       for (size_t i = 0; i < l.elements().size(); ++i)
         if (auto r = l.elements()[i].rank().value(); r && *r == 0)
           return c.semantic("zero-dimensional tensor (at position {}) cannot be concatenated", i);
-    Joined j = joinList(l);
+    Joined j = joinList(c.types(), l);
     if (!j.ok) return c.semantic("{}", j.error);
     const Rank out = rankOf(j.rank);
     // cat's dim names an input dim, stack's a result dim: either way one of the result's
@@ -854,7 +854,7 @@ void registerShapeViews(Registry &r) {
          return c.semantic("input tensors must have 2 or fewer dimensions, input {} has {}", i, *rk);
        ops.push_back({*e.dtype(), tierOf(e.rank())});
      }
-     return tensorOf(*resultType(ops), Rank::exact(2));
+     return tensorOf(c.resultType(ops), Rank::exact(2));
    }).sample("tensors", "[sweep,sweep![2,2]]");
   // msort sorts along dim 0 (CPU has no complex sort: a kernel gap).
   r.add("aten::msort", fam, keep(same)).sample("self", "sweep[3]");
@@ -868,7 +868,7 @@ void registerShapeViews(Registry &r) {
        if (c.arg(n).isTensor()) {
          if (auto pr = c.rank(n).value(); pr && rk && *pr != *rk)
            return c.semantic("diff expects {} to have the same number of dimensions as the input", n);
-         d = promoteTypes(d, c.dtype(n));
+         d = c.promote(d, c.dtype(n));
        }
      return tensorOf(d, c.rank("self"));
    }).sample("self", "sweep[3]").variant({{"self", "sweep![3]"}, {"prepend", "sweep![2]"}})

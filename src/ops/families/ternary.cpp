@@ -91,7 +91,7 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
     addArg("self");
     if (!minNone) addArg("min");
     if (!maxNone) addArg("max");
-    DType r = *resultType(ops);
+    DType r = c.resultType(ops);
     if (isComplex(r))
       return c.semantic("clamp is not supported for complex types (promoted {})", name(r));
     // Scalar bounds and clamp(min, max) with tensors have no bool kernel;

@@ -1,0 +1,20 @@
+#include "ops/semantics.h"
+
+namespace dtf {
+
+Semantics::Semantics(TorchVersion v)
+    : types_(DTypeSystem::of(v)), schemas_(SchemaTable::of(v)), registry_(schemas_, types_) {
+  registerAllFamilies(registry_);
+}
+
+const Semantics &Semantics::of(TorchVersion v) {
+  // Built separately: a process that asks for one version pays for that one.
+  if (v == TorchVersion::V1_13) {
+    static const Semantics v113(TorchVersion::V1_13);
+    return v113;
+  }
+  static const Semantics v214(TorchVersion::V2_14);
+  return v214;
+}
+
+} // namespace dtf
