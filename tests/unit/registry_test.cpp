@@ -40,8 +40,30 @@ TEST(SchemaTable, BadDeclarationsReportAColumn) {
   EXPECT_NE(r.error.find("column"), std::string::npos);
 }
 
+TEST(Registry, EveryRegisteredKeyExistsInSomeVersion) {
+  // A key a version's table lacks is skipped there (an op PyTorch removed or
+  // added); one no table has is a typo.
+  for (TorchVersion v : kTorchVersions)
+    for (const std::string &key : Semantics::of(v).registry().absentKeys()) {
+      bool somewhere = false;
+      for (TorchVersion w : kTorchVersions) somewhere = somewhere || SchemaTable::of(w).find(key);
+      EXPECT_TRUE(somewhere) << key << ": in no version's schema table";
+    }
+  EXPECT_GT(Semantics::of(TorchVersion::V2_14).registry().rules().size(), 2150u);
+  EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find("aten::rms_norm"));
+  EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find("aten::rms_norm"));
+}
+
+TEST(SchemaTable, Parses214Table) {
+  const SchemaTable &t = SchemaTable::of(TorchVersion::V2_14);
+  EXPECT_GT(t.size(), 4400u);
+  EXPECT_NO_THROW(t.parseAll());
+  EXPECT_NE(t.find("aten::scaled_dot_product_attention"), nullptr);
+}
+
 TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
-  const Registry &reg = Semantics::of(TorchVersion::V1_13).registry();
+ for (TorchVersion v : kTorchVersions) {
+  const Registry &reg = Semantics::of(v).registry();
   ASSERT_FALSE(reg.rules().empty());
   for (const auto &[key, rule] : reg.rules()) {
     ASSERT_NE(rule.schema, nullptr) << key;
@@ -52,13 +74,15 @@ TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
         EXPECT_GE(rule.schema->argIndex(arg), 0) << key << ": sample for unknown argument '" << arg << "'";
     };
     checkNames(rule.samples.args);
-    for (const SampleSpec &v : rule.samples.variants) checkNames(v.args);
+    for (const SampleSpec &sv : rule.samples.variants) checkNames(sv.args);
   }
+ }
 }
 
 TEST(Registry, EveryDefaultOfARuleSchemaIsReadable) {
   // Defaults feed every call; one we cannot read would silently be top.
-  for (const auto &[key, rule] : Semantics::of(TorchVersion::V1_13).registry().rules()) {
+ for (TorchVersion v : kTorchVersions)
+  for (const auto &[key, rule] : Semantics::of(v).registry().rules()) {
     for (const SchemaArg &a : rule.schema->args) {
       if (a.defaultText && a.type->kind != SchemaType::Kind::Layout &&
           a.type->kind != SchemaType::Kind::MemoryFormat && a.type->kind != SchemaType::Kind::Device) {

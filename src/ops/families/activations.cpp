@@ -327,6 +327,12 @@ void registerActivations(Registry &r) {
   RuleFn withNoise = rreluScalars(rrelu(true));
   r.add("aten::rrelu_with_noise", fam, withNoise).variant({{"training", "True"}});
   r.add("aten::rrelu_with_noise_", fam, inPlace(withNoise)).variant({{"training", "True"}});
+  // 2.x's functional form also returns the noise it wrote (noise's dtype).
+  r.add("aten::rrelu_with_noise_functional", fam, [withNoise](const OpCall &c) -> RuleResult {
+     RuleResult out = withNoise(c);
+     if (!out.ok()) return out;
+     return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("noise"), c.rank("noise"))};
+   }).variant({{"training", "True"}});
 
   // Backward ops: result_type(grad, saved), Scalars fixed where they do not
   // change the dtype.

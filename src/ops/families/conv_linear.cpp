@@ -657,6 +657,31 @@ std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view
 void registerConvLinear(Registry &r) {
   const char *fam = "nn.linear";
   r.add("aten::mm", fam, fixedMatmul("mat2", 2, 2, 2)).sample("self", "sweep![2,2]").sample("mat2", "sweep![2,2]");
+  // 2.x: int8 (or uint8) x int8 -> int32, both 2-D (measured on 2.14).
+  r.add("aten::_int_mm", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireRank(c, "self", 2)) return *e;
+     if (auto e = requireRank(c, "mat2", 2)) return *e;
+     DType a = c.dtype("self"), b = c.dtype("mat2");
+     if (a != DType::Int8 && a != DType::UInt8)
+       return c.semantic("int_mm: expected self dtype to be int8 or uint8 but got {}", name(a));
+     if (b != DType::Int8) return c.semantic("int_mm: expected mat2 dtype to be of type int8 but got {}", name(b));
+     return tensorOf(DType::Int32, Rank::exact(2));
+   }).sample("self", "sweep![16,16]").sample("mat2", "sweep![16,16]");
+  // 2.x: float8 x float8 with float32 scales (per-tensor); the result is
+  // out_dtype, else self's float8 dtype. Other operand dtypes: "Invalid
+  // scaling configuration" (measured on 2.14's CPU kernel).
+  r.add("aten::_scaled_mm", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireRank(c, "self", 2)) return *e;
+     if (auto e = requireRank(c, "mat2", 2)) return *e;
+     DType a = c.dtype("self"), b = c.dtype("mat2");
+     if (!isFloat8(a) || !isFloat8(b)) return c.semantic("_scaled_mm: expected float8 operands, got {} and {}", name(a), name(b));
+     for (const char *s : {"scale_a", "scale_b"})
+       if (c.dtype(s) != DType::Float32) return Value::tensor(DTypeSet::all(), Rank::exact(2)); // scaling modes: not modelled
+     if (c.isTensor("bias") || c.isTensor("scale_result")) return Value::tensor(DTypeSet::all(), Rank::exact(2));
+     if (auto out = c.dtypeArg("out_dtype")) return tensorOf(*out, Rank::exact(2));
+     return tensorOf(a, Rank::exact(2));
+   }).sample("self", "sweep![16,16]").sample("mat2", "sweep![16,16]").sample("scale_a", "float32[]")
+      .sample("scale_b", "float32[]");
   r.add("aten::bmm", fam, fixedMatmul("mat2", 3, 3, 3))
       .sample("self", "sweep![1,2,2]").sample("mat2", "sweep![1,2,2]");
   r.add("aten::mv", fam, fixedMatmul("vec", 2, 1, 1)).sample("self", "sweep![2,2]").sample("vec", "sweep![2]");

@@ -151,7 +151,8 @@ void registerIndexing(Registry &r) {
     r.add(k, fam, indexRule).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
   for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
                         "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
-                        "aten::_index_put_impl_.hacked_twin"})
+                        "aten::_index_put_impl_.hacked_twin", "aten::_unsafe_index_put",
+                        "aten::_unsafe_index_put.hacked_twin"}) // the last two: 2.x
     r.add(k, fam, keepingShape(indexPutRule))
         .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]")
         .variant({{"accumulate", "True"}})
@@ -272,6 +273,10 @@ void registerIndexing(Registry &r) {
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
 
+  // 2.x: nonzero with a fixed number of rows (`size`, padded with fill_value).
+  r.add("aten::nonzero_static", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(DType::Int64, Rank::exact(2));
+  }).sample("size", "3");
   for (const char *k : {"aten::nonzero", "aten::argwhere"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
       // (number of nonzeros, self's rank): dim 1 is 1 exactly for a 1-D self.

@@ -151,6 +151,19 @@ void registerMiscCoverage(Registry &r) {
                .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
 
   const char *prims = "prims ops are registered from Python; libtorch has no kernel";
+  // prims::collapse (2.x's table): dims start..end become one; a's dtype.
+  r.add("prims::collapse", "misc.prims", [](const OpCall &c) -> RuleResult {
+     Rank rk = c.rank("a");
+     auto s = c.arg("start").intValue(), e = c.arg("end").intValue();
+     if (rk.value() && s && e && *s >= 0 && *e >= *s && *e < *rk.value())
+       return tensorOf(c.dtype("a"), Rank::exact(*rk.value() - static_cast<int>(*e - *s)));
+     return Value::tensor(c.dtype("a"), Rank::top());
+   }).sample("a", "sweep![2,3]").sample("start", "0").sample("end", "1");
+  r.add("prims::iota", "misc.prims", [](const OpCall &c) -> RuleResult {
+     DType d = *c.dtypeArg("dtype");
+     if (!isIntegral(d)) return c.semantic("prims.iota only supports integer dtypes, got {}", name(d));
+     return tensorOf(d, Rank::exact(1));
+   }).sample("length", "3").sample("start", "0").sample("step", "1").sample("device", "cpu").sample("requires_grad", "False");
   r.add("prims::view_of", "misc.prims", [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("a"), c.rank("a"));
    }).skipConformance(prims);

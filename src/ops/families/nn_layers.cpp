@@ -404,6 +404,12 @@ void registerNnLayers(Registry &r) {
      return std::vector<Value>{v, v, v};
    }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
       .sample("bias", "sweep![2]").sample("eps", "1e-05");
+  // 2.x: input's dtype whatever the weight's (a weight of another dtype takes
+  // the composite path, which casts back: measured on 2.14).
+  r.add("aten::rms_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
+     return tensorOf(c.dtype("input"), c.rank("input"));
+   }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+      .variant({{"input", "sweep![2,2]"}, {"normalized_shape", "[2]"}, {"weight", "None"}});
   r.add("aten::group_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
      return tensorOf(c.dtype("input"), c.rank("input"));

@@ -144,7 +144,32 @@ RuleResult transformerEncoderLayer(const OpCall &c) {
 
 } // namespace
 
+namespace {
+/// scaled_dot_product_attention (2.x; the math path on CPU, measured on
+/// 2.14 CPU and meta): query, key and value of one dtype, not integral
+/// ("expected scalar type Float"); a mask of bool, float32 or the query's
+/// dtype; the query's dtype over the broadcast batch dims.
+RuleResult scaledDotProductAttention(const OpCall &c) {
+  DType q = c.dtype("query");
+  for (const char *n : {"key", "value"})
+    if (c.dtype(n) != q)
+      return c.semantic("Expected query, key, and value to have the same dtype, but got query.dtype: {}, {}.dtype: {}",
+                        name(q), n, name(c.dtype(n)));
+  if (!isFloating(q) && !isComplex(q)) return c.semantic("expected scalar type Float but found {}", c10Name(q));
+  if (c.isTensor("attn_mask")) {
+    DType m = c.dtype("attn_mask");
+    if (m != DType::Bool && m != DType::Float32 && m != q)
+      return c.semantic("Expected attn_mask dtype to be bool or float or to match query dtype, got {}", name(m));
+  }
+  return tensorOf(q, broadcastRank({c.rank("query"), c.rank("key"), c.rank("value")}));
+}
+} // namespace
+
 void registerNnSequence(Registry &r) {
+  r.add("aten::scaled_dot_product_attention", "nn.attention", scaledDotProductAttention)
+      .sample("query", "sweep![2,3,4]").sample("key", "sweep![2,3,4]").sample("value", "sweep![2,3,4]")
+      .variant({{"query", "float32[2,3,4]"}, {"key", "float32[2,3,4]"}, {"value", "float32[2,3,4]"}, {"attn_mask", "sweep![3,3]"}})
+      .variant({{"query", "sweep![2,3,4]"}, {"key", "sweep![2,3,4]"}, {"value", "sweep![2,3,4]"}, {"attn_mask", "sweep![3,3]"}});
   // Spectral ops: integers go through the default float; CPU (pocketfft)
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";

@@ -102,6 +102,12 @@ void registerSoftmax(Registry &r) {
   r.add("aten::log_softmax.int", fam, keepingShape(softmaxDtype)).sample("dim", "0");
   r.add("aten::special_softmax", fam, keepingShape(softmaxDtype)).sample("dim", "0");
   r.add("aten::special_log_softmax", fam, keepingShape(softmaxDtype)).sample("dim", "0");
+  // 2.x: softmax that gives 0 for rows all -inf (it tests self with isneginf,
+  // which refuses complex whatever the dtype: measured on 2.14).
+  r.add("aten::_safe_softmax", fam, keepingShape([](const OpCall &c) -> RuleResult {
+     if (isComplex(c.dtype("self"))) return c.semantic("isneginf does not support complex inputs");
+     return softmaxDtype(c);
+   })).sample("dim", "0");
   r.add("aten::_softmax", fam, keepingShape(softmaxHalfToFloat))
       .sample("dim", "0")
       .sample("half_to_float", "False")

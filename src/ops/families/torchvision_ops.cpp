@@ -51,6 +51,20 @@ RuleFn roiOp(std::string kernel, bool withIndices) {
 
 void registerTorchvisionOps(Registry &r) {
   const std::string f = "torchvision";
+  // deform_conv2d: one dtype for input, weight, offset and mask (the
+  // kernel's matmuls check it); CPU kernels for float16/32/64 only. The bias
+  // is added into the float32/float64 result, which also takes a bool or
+  // bfloat16 one (measured, torchvision 0.14 and 0.27).
+  r.add("torchvision::deform_conv2d", f, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireSame(c, {"input", "weight", "offset", "mask"})) return *e;
+     DType d = c.dtype("input"), b = c.dtype("bias");
+     bool biasTaken = b == d || ((d == DType::Float32 || d == DType::Float64) && (b == DType::Bool || b == DType::BFloat16));
+     if (!biasTaken) return c.semantic("expected input and bias to have the same dtype, but got {} and {}", name(d), name(b));
+     return tensorOf(d, Rank::exact(4));
+   }).sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("offset", "sweep![1,2,3,3]")
+      .sample("mask", "sweep![1,1,3,3]").sample("bias", "sweep![1]").sample("stride_h", "1").sample("stride_w", "1")
+      .sample("pad_h", "0").sample("pad_w", "0").sample("dilation_h", "1").sample("dilation_w", "1").sample("groups", "1")
+      .sample("offset_groups", "1").sample("use_mask", "True");
   r.add("torchvision::nms", f, nms).sample("dets", "sweep![3,4]=0").sample("scores", "sweep![3]").sample("iou_threshold", "0.5");
   auto roi = [&](std::string_view key, std::string kernel, bool indices) {
     r.add(key, f, roiOp(std::move(kernel), indices))
