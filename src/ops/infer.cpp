@@ -99,29 +99,29 @@ void collectChoices(const DTypeSystem &types, const Schema &schema, std::span<co
   }
 }
 
-/// A known dim argument outside a tensor of known rank (Schema::dimArgs):
+/// A known dim argument outside a tensor of known rank (OpRule::dimArgs):
 /// "Dimension out of range", whatever the rule would answer. A 0-dim tensor
 /// takes dims -1 and 0, as c10::maybe_wrap_dim.
-std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Value> args) {
-  if (schema.dimsOf < 0 || static_cast<size_t>(schema.dimsOf) >= args.size()) return std::nullopt;
-  const Value &t = args[schema.dimsOf];
+std::optional<RuleError> dimOutOfRange(const OpRule &rule, std::span<const Value> args) {
+  if (rule.dimsOf < 0 || static_cast<size_t>(rule.dimsOf) >= args.size()) return std::nullopt;
+  const Value &t = args[rule.dimsOf];
   auto r = t.isTensor() ? t.rank().value() : std::nullopt;
   if (!r) return std::nullopt;
-  if (*r == 0 && schema.anyDimOfZeroDim) return std::nullopt;
-  if (*r == 0 && schema.noDimOfZeroDim)
-    for (uint32_t i : schema.dimArgs)
+  if (*r == 0 && rule.facts.has(OpFact::AnyDimOfZeroDim)) return std::nullopt;
+  if (*r == 0 && rule.facts.has(OpFact::NoDimOfZeroDim))
+    for (uint32_t i : rule.dimArgs)
       if (i < args.size() && args[i].intValue())
         return RuleError{ErrorKind::Semantic, fmt::format("{}: Dimension specified as {} but tensor has no dimensions",
-                                                          schema.key(), *args[i].intValue())};
+                                                          rule.key, *args[i].intValue())};
   // unsqueeze(x, -1) of a 1-D x is 2-D: its dim may name the one it adds
-  const int n = std::max(*r, 1) + (schema.dimsIncludeNew ? 1 : 0);
+  const int n = std::max(*r, 1) + (rule.facts.has(OpFact::DimsIncludeNew) ? 1 : 0);
   auto check = [&](const Value &v) -> std::optional<RuleError> {
     auto d = v.isNumber() && v.numKind() == NumKind::Int ? v.intValue() : std::nullopt;
     if (!d || (*d >= -n && *d < n)) return std::nullopt;
     return RuleError{ErrorKind::Semantic, fmt::format("{}: Dimension out of range (expected to be in range of [{}, {}], "
-                                                      "but got {})", schema.key(), -n, n - 1, *d)};
+                                                      "but got {})", rule.key, -n, n - 1, *d)};
   };
-  for (uint32_t i : schema.dimArgs) {
+  for (uint32_t i : rule.dimArgs) {
     if (i >= args.size()) continue;
     if (args[i].isList()) {
       for (const Value &e : args[i].elements())
@@ -134,17 +134,17 @@ std::optional<RuleError> dimOutOfRange(const Schema &schema, std::span<const Val
 }
 
 /// channels_last (c10 code 2) for a tensor that is not 4-D, channels_last_3d
-/// (3) for one that is not 5-D (Schema::memoryFormatArg).
-std::optional<RuleError> memoryFormatRank(const Schema &schema, std::span<const Value> args) {
-  if (static_cast<size_t>(schema.memoryFormatArg) >= args.size() || static_cast<size_t>(schema.dimsOf) >= args.size())
+/// (3) for one that is not 5-D (OpRule::memoryFormatArg).
+std::optional<RuleError> memoryFormatRank(const OpRule &rule, std::span<const Value> args) {
+  if (static_cast<size_t>(rule.memoryFormatArg) >= args.size() || static_cast<size_t>(rule.dimsOf) >= args.size())
     return std::nullopt;
-  auto format = args[schema.memoryFormatArg].intValue();
-  const Value &t = args[schema.dimsOf];
+  auto format = args[rule.memoryFormatArg].intValue();
+  const Value &t = args[rule.dimsOf];
   auto r = t.isTensor() ? t.rank().value() : std::nullopt;
   if (!format || !r || (*format != 2 && *format != 3)) return std::nullopt;
   const int need = *format == 2 ? 4 : 5;
   if (*r == need) return std::nullopt;
-  return RuleError{ErrorKind::Semantic, fmt::format("{}: required rank {} tensor to use {} format", schema.key(), need,
+  return RuleError{ErrorKind::Semantic, fmt::format("{}: required rank {} tensor to use {} format", rule.key, need,
                                                     *format == 2 ? "channels_last" : "channels_last_3d")};
 }
 
@@ -190,14 +190,14 @@ RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &s
   // a tensor whose pending alternatives differ only in dtype has its rank.
   auto isPending = [&](size_t i) { return i < pending.size() && pending[i] != 0; };
   auto rankPending = [&](size_t i) { return i < pending.size() && (pending[i] & ~kPendingDtype) != 0; };
-  if (!schema.dimArgs.empty() && !rankPending(static_cast<size_t>(std::max(schema.dimsOf, 0)))) {
+  if (!rule.dimArgs.empty() && !rankPending(static_cast<size_t>(std::max(rule.dimsOf, 0)))) {
     bool anyPending = false;
-    for (uint32_t i : schema.dimArgs) anyPending = anyPending || isPending(i);
+    for (uint32_t i : rule.dimArgs) anyPending = anyPending || isPending(i);
     if (!anyPending)
-      if (auto e = dimOutOfRange(schema, args)) return *e;
+      if (auto e = dimOutOfRange(rule, args)) return *e;
   }
-  if (schema.memoryFormatArg >= 0 && !isPending(schema.memoryFormatArg) && !rankPending(schema.dimsOf))
-    if (auto e = memoryFormatRank(schema, args)) return *e;
+  if (rule.memoryFormatArg >= 0 && !isPending(rule.memoryFormatArg) && !rankPending(rule.dimsOf))
+    if (auto e = memoryFormatRank(rule, args)) return *e;
   if (!rule.intBounds.empty()) {
     bool anyPending = false;
     for (const IntBound &b : rule.intBounds) anyPending = anyPending || isPending(b.arg);

@@ -47,6 +47,18 @@ Registry::Entry &Registry::Entry::refuse(ArgCheck check, std::map<std::string, s
   return refused.empty() ? *this : variant(std::move(refused));
 }
 
+void Registry::finalize() {
+  for (auto &[key, rule] : rules_) {
+    const Schema &s = *rule.schema;
+    rule.facts = facts(s.name);
+    rule.dimsOf = s.dimsOf;
+    rule.dimArgs.clear();
+    for (uint32_t i : s.dimArgs)
+      if (!(rule.facts.has(OpFact::DimsAreCounts) && s.args[i].name == "dims")) rule.dimArgs.push_back(i);
+    rule.memoryFormatArg = rule.facts.has(OpFact::MemoryFormatKeepsShape) && s.dimsOf >= 0 ? s.argIndex("memory_format") : -1;
+  }
+}
+
 const OpRule *Registry::find(std::string_view key) const {
   auto it = rules_.find(key);
   return it == rules_.end() ? nullptr : &it->second;

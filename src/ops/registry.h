@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ops/op_facts.h"
 #include "ops/rule.h"
 #include "schema/schema.h"
 
@@ -72,6 +73,16 @@ struct OpRule {
   /// shells). Other rules answer unknown for such an argument: they were
   /// written, and checked, for bool/integral/floating/complex tensors.
   bool anyCategory = false;
+
+  // What ops/infer.cpp checks before the rule, from the schema and the op's
+  // facts (Registry::finalize):
+  /// Arguments naming dims of tensor argument `dimsOf` (Schema::dimArgs, but
+  /// not tile's repeat counts).
+  std::vector<uint32_t> dimArgs;
+  int32_t dimsOf = -1;
+  OpFacts facts;
+  /// The `memory_format` argument of an op keeping self's shape, or -1.
+  int32_t memoryFormatArg = -1;
 };
 
 class Registry {
@@ -139,6 +150,17 @@ public:
   /// Registrations for this version and earlier ones (the rule before a change).
   Scoped until(TorchVersion v) { return Scoped(*this, kTorchVersions.front(), v); }
 
+  /// Declare facts of an op by name (every overload; see ops/op_facts.h).
+  void declare(std::string_view opName, OpFacts facts) { facts_[std::string(opName)] |= facts; }
+  /// The facts declared for an op name (none when never declared).
+  OpFacts facts(std::string_view opName) const {
+    auto it = facts_.find(opName);
+    return it == facts_.end() ? OpFacts() : it->second;
+  }
+  /// After every family registered: each rule's generic-check fields from its
+  /// schema and its op's facts. Semantics calls it once.
+  void finalize();
+
   TorchVersion version() const { return types_->version(); }
   const DTypeSystem &types() const { return *types_; }
   /// Keys registered for this version that its schema table lacks (ops
@@ -158,6 +180,7 @@ private:
   const DTypeSystem *types_;
   std::map<std::string, OpRule, std::less<>> rules_;
   std::vector<std::string> absentKeys_;
+  std::map<std::string, OpFacts, std::less<>> facts_;
   /// Registrations that do not apply to this version still configure an
   /// entry (their chained .sample() calls); it lands here and is dropped.
   std::vector<std::unique_ptr<OpRule>> ignored_;

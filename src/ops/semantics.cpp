@@ -5,6 +5,7 @@ namespace dtf {
 Semantics::Semantics(TorchVersion v)
     : types_(DTypeSystem::of(v)), schemas_(SchemaTable::of(v)), registry_(schemas_, types_) {
   registerAllFamilies(registry_);
+  registry_.finalize();
 }
 
 const Semantics &Semantics::of(TorchVersion v) {

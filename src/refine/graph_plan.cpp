@@ -120,15 +120,6 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
       {"prim::layout", KindClass::Coarse},
       {"prim::requires_grad", KindClass::Coarse},
   };
-  static const std::unordered_map<std::string_view, bool> kWrapping = [] {
-    std::unordered_map<std::string_view, bool> m;
-    for (std::string_view op : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide",
-                                "aten::floor_divide", "aten::multiply", "aten::subtract", "aten::divide",
-                                "aten::add_", "aten::sub_", "aten::mul_", "aten::div_", "aten::true_divide_",
-                                "aten::floor_divide_", "aten::multiply_", "aten::subtract_", "aten::divide_"})
-      m.emplace(op, true);
-    return m;
-  }();
   kindClass.assign(g.numKinds(), KindClass::Op);
   overloads.resize(g.numKinds());
   takesWrappedNumbers.assign(g.numKinds(), 0);
@@ -143,9 +134,10 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     if (name == "aten::wait") kindClass[k] = KindClass::Wait;
     if (kindClass[k] != KindClass::Op) continue;
     overloads[k] = semantics_->schemas().overloadSpan(name);
-    takesWrappedNumbers[k] = kWrapping.count(name) != 0;
-    scalarFirstBySyntax[k] = name == "aten::floor_divide" || name == "aten::floor_divide_";
-    scalarizesOther[k] = name == "aten::add" || name == "aten::sub" || name == "aten::mul" || name == "aten::div";
+    const OpFacts facts = semantics_->registry().facts(name); // declared beside the op's rules
+    takesWrappedNumbers[k] = facts.has(OpFact::TakesWrappedNumbers);
+    scalarFirstBySyntax[k] = facts.has(OpFact::ScalarFirstBySyntax);
+    scalarizesOther[k] = facts.has(OpFact::ScalarizesOther);
     for (const Schema *s : overloads[k]) {
       anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
       anyKindMutatesTensors = anyKindMutatesTensors || !s->inPlace.empty();

@@ -199,13 +199,9 @@ Value withPossibleRank(const Value &v, const Value &now) {
 
 } // namespace
 
-bool mayReshapeInPlace(const Schema &s, uint32_t arg) {
-  if (arg != 0 || s.args.empty() || s.args[0].name != "self") return true;
-  static constexpr std::string_view kReshaping[] = {
-      "aten::unsqueeze_", "aten::squeeze_", "aten::transpose_", "aten::t_", "aten::swapdims_", "aten::swapaxes_",
-      "aten::as_strided_", "aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",
-      "aten::sparse_resize_", "aten::sparse_resize_and_clear_", "aten::_resize_output_"};
-  return std::find(std::begin(kReshaping), std::end(kReshaping), s.name) != std::end(kReshaping);
+bool mayReshapeInPlace(const Registry &registry, const Schema &s, uint32_t arg) {
+  if (arg != 0 || s.args.empty() || s.args[0].name != "self") return true; // an out= argument
+  return registry.facts(s.name).has(OpFact::ReshapesSelfInPlace);
 }
 
 void Solver::widenTensorAliases(ir::ValueId in, ir::NodeId n, const Value &now) {

@@ -213,8 +213,8 @@ Value scalarOfLiteral(const Value &literal, DType d) {
 }
 
 /// What a mutating op may add to the list passed as argument `i`.
-Value addedToList(const Schema &s, size_t i, std::span<const Value> args) {
-  if (growsListByElements(s.name) && args.size() >= 2)
+Value addedToList(const Registry &registry, const Schema &s, size_t i, std::span<const Value> args) {
+  if (registry.facts(s.name).has(OpFact::GrowsListByElements) && args.size() >= 2)
     return s.name == "aten::extend" ? args[1].elementSummary() : args.back();
   const SchemaType *inner = s.args[i].type->inner();
   return inner ? unknownOfType(*inner) : Value::top();
@@ -439,7 +439,7 @@ void Solver::transferOp(ir::NodeId n) {
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
     if (!now.isTensor() || !get(in).isTensor() || now.identical(get(in))) continue; // (relu_: nearly always)
-    if (mayReshapeInPlace(*e->schema, arg)) widenTensorAliases(in, n, now);
+    if (mayReshapeInPlace(semantics_.registry(), *e->schema, arg)) widenTensorAliases(in, n, now);
     Value j = Value::join(get(in), now);
     if (j == get(in) || !usedAfter(in, n)) continue;
     out_.values[in] = std::move(j);
@@ -453,7 +453,7 @@ void Solver::transferOp(ir::NodeId n) {
     const SchemaType &t = *schema.args[i].type;
     if (!t.mutated || t.kind != K::List) continue;
     materialize(); // copies taken before any list grows (the state was not changed by this node yet)
-    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(schema, i, args)));
+    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(semantics_.registry(), schema, i, args)));
     joinInto(node.inputs[i], grown);
     for (size_t r = 0; r < schema.returns.size() && r < node.outputs.size(); ++r)
       if (schema.returns[r].type->mutated) set(node.outputs[r], get(node.inputs[i]));

@@ -126,8 +126,4 @@ Result refineGraph(const ir::Graph &g, const Options &opts = {});
 /// True for a tensor known in both dtype and rank.
 bool fullyKnown(const Value &v);
 
-/// Ops (by name, `aten::append`) whose effect on the list they are given the
-/// solver applies itself (what they add to it), with no dtype rule.
-bool growsListByElements(std::string_view opName);
-
 } // namespace dtf::refine

@@ -39,9 +39,6 @@ std::string_view describe(UnknownReason r) {
 
 bool fullyKnown(const Value &v) { return v.isTensor() && v.dtype() && v.rank().isExact(); }
 
-bool growsListByElements(std::string_view opName) {
-  return opName == "aten::append" || opName == "aten::insert" || opName == "aten::extend";
-}
 
 Result refineGraph(const ir::Graph &g, const Options &opts) {
   Result r;

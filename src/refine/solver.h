@@ -46,7 +46,7 @@ struct Evaluation {
 /// `out=` argument (resized), or self of unsqueeze_, squeeze_, transpose_,
 /// t_, swapdims_/swapaxes_, as_strided_, resize_, resize_as_, set_; any other
 /// in-place op keeps self's shape (elementwise ops broadcast into it).
-bool mayReshapeInPlace(const Schema &s, uint32_t arg);
+bool mayReshapeInPlace(const Registry &registry, const Schema &s, uint32_t arg);
 
 class Solver {
 public:

@@ -261,24 +261,15 @@ SchemaParseResult parseSchema(std::string_view text) {
     for (const SchemaArg &a : s.args) s.argKeys.push_back(argNameKey(a.name));
     for (const char *t : {"self", "input"})
       if (int i = s.argIndex(t); s.dimsOf < 0 && i >= 0 && s.args[i].type->kind == K::Tensor) s.dimsOf = i;
-    s.dimsIncludeNew = s.name == "aten::unsqueeze" || s.name == "aten::unsqueeze_" || s.name == "aten::unsqueeze_copy" ||
-                       s.name == "aten::diag_embed";
-    s.anyDimOfZeroDim = s.name == "aten::cummax" || s.name == "aten::cummin";
-    s.noDimOfZeroDim = s.name == "aten::size" || s.name == "aten::stride";
-    static const std::string_view kShapeKeeping[] = {
-        "aten::chalf",     "aten::clone",     "aten::contiguous",   "aten::empty_like", "aten::full_like",
-        "aten::ones_like", "aten::rand_like", "aten::randint_like", "aten::randn_like", "aten::zeros_like",
-        "aten::to",        "aten::_to_copy"};
-    if (s.dimsOf >= 0 && std::find(std::begin(kShapeKeeping), std::end(kShapeKeeping), s.name) != std::end(kShapeKeeping))
-      s.memoryFormatArg = s.argIndex("memory_format");
     for (uint32_t i = 0; i < s.args.size() && s.dimsOf >= 0; ++i) {
       const std::string &n = s.args[i].name;
       const SchemaType *t = s.args[i].type.get();
       if (t->kind == K::Optional && t->inner()) t = t->inner();
       if (t->kind == K::List && t->inner()) t = t->inner();
-      // `dims` names self's dims (flip, roll, permute, rot90 ...) except in
-      // tile (repeat counts); movedim's source and destination are self's dims too.
-      const bool dims = n == "dims" && s.name != "aten::tile" && s.name.starts_with("aten::");
+      // `dims` names self's dims (flip, roll, permute, rot90 ...; tile's are
+      // counts: OpFact::DimsAreCounts); movedim's source and destination are
+      // self's dims too. A naming convention of aten's schemas.
+      const bool dims = n == "dims" && s.name.starts_with("aten::");
       if (t->kind == K::Int && (n == "dim" || n == "dim0" || n == "dim1" || n == "dim2" || n == "start_dim" ||
                                 n == "end_dim" || n == "dimension" || dims || n == "source" || n == "destination" ||
                                 n == "axis0" || n == "axis1"))

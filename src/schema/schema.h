@@ -59,23 +59,13 @@ struct Schema {
   /// (argument, result) pairs where the result is the mutated tensor argument
   /// (`Tensor(a!) self -> Tensor(a!)`: the k-th mutated tensor result is the k-th such argument).
   std::vector<std::pair<uint32_t, uint32_t>> inPlace;
-  /// Arguments naming dims of tensor argument `dimsOf` (`self`, else
-  /// `input`): int, int? or int[] arguments named dim, dim0, dim1, dim2,
-  /// start_dim, end_dim, dimension, dims (not tile's repeat counts), axis0, axis1, source or
-  /// destination. Empty when the op has no such tensor.
+  /// Arguments that name dims of tensor argument `dimsOf` (`self`, else
+  /// `input`) by aten's naming convention: int, int? or int[] arguments named
+  /// dim, dim0, dim1, dim2, start_dim, end_dim, dimension, dims, axis0, axis1,
+  /// source or destination. Empty when the op has no such tensor. The op's
+  /// own facts refine this (ops/op_facts.h: tile's `dims` are counts).
   std::vector<uint32_t> dimArgs;
   int32_t dimsOf = -1;
-  /// The dims also name the one the result adds (unsqueeze, diag_embed: one past self's last).
-  bool dimsIncludeNew = false;
-  /// A 0-dim `dimsOf` takes any dim (cummax, cummin: measured).
-  bool anyDimOfZeroDim = false;
-  /// A 0-dim `dimsOf` takes no dim at all (size.int, stride.int: "Dimension
-  /// specified as 0 but tensor has no dimensions").
-  bool noDimOfZeroDim = false;
-  /// The `memory_format` argument of an op whose result has `dimsOf`'s shape
-  /// (clone, contiguous, to, the *_like factories): channels_last needs a
-  /// 4-D tensor, channels_last_3d a 5-D one. -1: none.
-  int32_t memoryFormatArg = -1;
   /// By argument: argNameKey of its name (parseSchema fills it; argIndex
   /// compares these words before any string).
   std::vector<uint64_t> argKeys;

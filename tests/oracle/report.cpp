@@ -112,8 +112,8 @@ std::string renderReport(const ReportInputs &in) {
   size_t exampleCovered = 0;
   std::vector<std::string> exampleMissing;
   // List mutation (append/insert/extend) is the solver's own transfer, not a dtype rule.
-  auto solverOp = [](const std::string &k) {
-    return k.starts_with("prim::") || refine::growsListByElements(std::string_view(k).substr(0, k.find('.')));
+  auto solverOp = [&](const std::string &k) {
+    return k.starts_with("prim::") || reg.facts(std::string_view(k).substr(0, k.find('.'))).has(OpFact::GrowsListByElements);
   };
   for (const std::string &k : in.exampleOps) {
     if (registered.count(k) || solverOp(k)) ++exampleCovered;

@@ -93,6 +93,8 @@ RuleResult dequantizeList(const OpCall &c) {
 
 void registerConversions(Registry &r) {
   const std::string fam = "conversion";
+  // memory_format=channels_last needs a 4-D self (channels_last_3d: 5-D).
+  for (const char *k : {"aten::to", "aten::_to_copy", "aten::chalf"}) r.declare(k, OpFact::MemoryFormatKeepsShape);
   r.add("aten::to.dtype", fam, keepingShape(toDtype));
   r.add("prims::convert_element_type", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(*c.dtypeArg("dtype"), c.rank("a"));

@@ -265,6 +265,17 @@ RuleFn addRelu(bool inPlaceForm) {
 
 void registerElementwiseBinary(Registry &r) {
   using PK = PromotionKind;
+  // The ops Python's argument parser passes numbers to as wrapped 0-dim
+  // tensors (`x * 2.5` traces to mul.Tensor with a {2.5} constant).
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide", "aten::floor_divide",
+                        "aten::multiply", "aten::subtract", "aten::divide", "aten::add_", "aten::sub_", "aten::mul_",
+                        "aten::div_", "aten::true_divide_", "aten::floor_divide_", "aten::multiply_",
+                        "aten::subtract_", "aten::divide_"})
+    r.declare(k, OpFact::TakesWrappedNumbers);
+  r.declare("aten::floor_divide", OpFact::ScalarFirstBySyntax); // `2.5 // x`
+  r.declare("aten::floor_divide_", OpFact::ScalarFirstBySyntax);
+  // TorchScript's CanonicalizeOps makes a 0-dim constant `other` a scalar.
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div"}) r.declare(k, OpFact::ScalarizesOther);
   const std::vector<std::string> kOther{"other"};
   // Helper: out-of-place key and its in-place key.
   auto op = [&](std::string key, std::string family, RuleFn f, std::string inKey = "",

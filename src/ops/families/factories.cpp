@@ -375,6 +375,8 @@ void registerFactories(Registry &r) {
   r.add("aten::kaiser_window.beta", fam, window)
       .sample("window_length", "4").sample("periodic", "True").sample("beta", "12.0")
       .atLeast("window_length", 0, "requires non-negative window_length");
+  for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like"})
+    r.declare(k, OpFact::MemoryFormatKeepsShape);
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like"}) r.add(k, fam, keepingShape(likeSelf));
   r.add("aten::full_like", fam, keepingShape(withFill(likeSelf)))
       .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}})

@@ -89,6 +89,9 @@ RuleResult fqPerChannel(const OpCall &c, bool mask) {
 void registerMiscCoverage(Registry &r) {
   r.add("aten::polar", "misc.polar", polar);
 
+  for (const char *k : {"aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",
+                        "aten::sparse_resize_", "aten::sparse_resize_and_clear_", "aten::_resize_output_"})
+    r.declare(k, OpFact::ReshapesSelfInPlace);
   r.add("aten::resize_", "misc.resize", [](const OpCall &c) -> RuleResult {
      auto n = listLen(c.arg("size"));
      return tensorOf(c.dtype("self"), n ? Rank::exact(*n) : Rank::top());
@@ -198,6 +201,7 @@ void registerMiscCoverage(Registry &r) {
   // cummax / cummin: running values keep self's dtype, indices are int64;
   // no kernel for complex on any device (they order elements); a 0-dim
   // self is copied without one (measured: cummax(complex64 0-dim) works).
+  for (const char *op : {"aten::cummax", "aten::cummin"}) r.declare(op, OpFact::AnyDimOfZeroDim);
   for (const char *op : {"aten::cummax", "aten::cummin"})
     r.add(op, "misc.cumulative", keepingShape([](const OpCall &c) -> RuleResult { // values and indices
        if (isComplex(c.dtype("self")) && c.rank("self") != Rank::exact(0))

@@ -152,6 +152,8 @@ void registerRandom(Registry &r) {
       .refuse(lowBelowHigh, {{"low", "2"}});
   r.add("aten::randperm", fam, randperm).sample("n", "3").variant({{"n", "-1"}});
   r.add("aten::randperm.generator", fam, randperm).sample("n", "3").sample("generator", "None");
+  for (const char *k : {"aten::rand_like", "aten::randn_like", "aten::randint_like"})
+    r.declare(k, OpFact::MemoryFormatKeepsShape);
   r.add("aten::rand_like", fam, keepingShape([](const OpCall &c) -> RuleResult {
     return tensorOf(c.dtypeArg("dtype").value_or(c.dtype("self")), c.rank("self"));
   }));

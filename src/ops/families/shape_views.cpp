@@ -447,6 +447,7 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[1,1,3]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}})
       .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}});
+  r.declare("aten::tile", OpFact::DimsAreCounts); // its `dims` are repeat counts
   r.add("aten::tile", fam, repeatFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
      if (auto v = rk.value(); v && l) return Rank::exact(std::max(*v, *l));
@@ -586,6 +587,10 @@ void registerShapeViews(Registry &r) {
      return permuted(out, self, perm);
    }).sample("self", "sweep![2,2]").sample("dims", "[1,0]").variant({{"self", "sweep![2,1,3]"}, {"dims", "[2,0,1]"}})
    .variant({{"dims", "[0]"}}).variant({{"dims", "[1,1]"}}).variant({{"self", "sweep[]"}, {"dims", "[0]"}});
+  // In-place views may change self's rank: other names of the tensor see it.
+  for (const char *k : {"aten::transpose_", "aten::swapdims_", "aten::swapaxes_", "aten::t_", "aten::squeeze_",
+                        "aten::unsqueeze_", "aten::as_strided_"})
+    r.declare(k, OpFact::ReshapesSelfInPlace);
   for (const char *k : {"aten::transpose.int", "aten::transpose_", "aten::swapdims", "aten::swapdims_"})
     r.add(k, fam, swapping(keep(same), "dim0", "dim1")).sample("self", "sweep![2,2]").sample("dim0", "0").sample("dim1", "1")
         .variant({{"self", "sweep![2,1,3]"}, {"dim0", "-1"}, {"dim1", "1"}});
@@ -659,6 +664,9 @@ void registerShapeViews(Registry &r) {
       .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
   r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0")
       .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  // unsqueeze's dim may name the dim it adds (-1 of a 1-D x is 2-D's last).
+  r.declare("aten::unsqueeze", OpFact::DimsIncludeNew);
+  r.declare("aten::unsqueeze_", OpFact::DimsIncludeNew);
   r.add("aten::unsqueeze", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}})
       .variant({{"self", "sweep![2,1]"}, {"dim", "1"}});
   r.add("aten::unsqueeze_", fam, unsqueezeRule).sample("dim", "0").variant({{"dim", "-1"}});
@@ -683,6 +691,7 @@ void registerShapeViews(Registry &r) {
     if (n1 && n2 && *n1 == *n2) return c.semantic("diagonal dimensions cannot be identical {}, {}", *d1, *d2);
     return std::nullopt;
   };
+  r.declare("aten::diag_embed", OpFact::DimsIncludeNew);
   r.add("aten::diag_embed", fam, [diagDims](const OpCall &c) -> RuleResult {
      auto rk = c.rank("self").value();
      if (rk)
@@ -953,6 +962,11 @@ void registerShapeViews(Registry &r) {
 
   // Python-level shape queries.
   const char *py = "view.query";
+  // "Dimension specified as 0 but tensor has no dimensions"
+  r.declare("aten::size", OpFact::NoDimOfZeroDim);
+  r.declare("aten::stride", OpFact::NoDimOfZeroDim);
+  // append/insert/extend: what they add to their list the pass applies itself.
+  for (const char *k : {"aten::append", "aten::insert", "aten::extend"}) r.declare(k, OpFact::GrowsListByElements);
   r.add("aten::size.int", py, [](const OpCall &c) -> RuleResult {
      const Value &self = c.arg("self");
      auto rk = self.rank().value();

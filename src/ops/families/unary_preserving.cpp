@@ -142,6 +142,7 @@ void registerUnaryPreserving(Registry &reg) {
 
   // Identity-dtype copies and views.
   const std::string ident = "unary.identity";
+  for (const char *k : {"aten::clone", "aten::contiguous"}) reg.declare(k, OpFact::MemoryFormatKeepsShape);
   for (const char *n : {"conj", "conj_physical", "resolve_conj", "resolve_neg", "clone", "contiguous", "detach",
                         "lift", "lift_fresh", "lift_fresh_copy", "zero"})
     r.add(std::string("aten::") + n, ident, id);

@@ -53,6 +53,8 @@ void registerViewCopies(Registry &r) {
     const OpRule *base = r.find(view);
     if (!base) throw std::logic_error(std::string(copy) + ": its view " + view + " has no rule");
     Registry::Entry e = r.add(copy, base->family, base->fn);
+    r.declare(std::string_view(copy).substr(0, std::string_view(copy).find('.')),
+              r.facts(std::string_view(view).substr(0, std::string_view(view).find('.'))));
     if (!r.find(copy)) continue; // not in this version's schema table
     const OpRule &added = *r.find(copy);
     if (!sameArgumentNames(*base->schema, *added.schema))
