@@ -18,7 +18,8 @@
 #
 # Env: DTF_TORCH214_ROOT (default /var/cache/dtypeflow/sid-torch2.14), DTF_TORCH214_BIND (the host
 # directory bind-mounted at the same path inside, default /work; the source tree must be under it),
-# DTF_TORCH214_MIRROR (default http://deb.debian.org/debian), DTF_JOBS (build jobs, default nproc).
+# DTF_TORCH214_MIRROR (default http://deb.debian.org/debian), DTF_JOBS (build jobs, default nproc),
+# DTF_TORCH214_CXXFLAGS (CMAKE_CXX_FLAGS of build-2.14; see `build` below).
 # Mounts are made once and reused (never stacked); a lock next to the root
 # serializes ensure/mount/umount between concurrent calls (commands themselves run unlocked).
 set -euo pipefail
@@ -159,9 +160,11 @@ ensure() {
   if [[ -n $missing ]]; then
     say "installing into the root: ${missing//$'\n'/ }"
     local t0=$SECONDS
-    in_root / apt-get update -qq
+    local log="$ROOT/var/log/dtypeflow-apt.log"
     # shellcheck disable=SC2086
-    in_root / apt-get install -y -qq -o Dpkg::Use-Pty=0 $missing >/dev/null
+    { in_root / apt-get update -qq && in_root / apt-get install -y -qq -o Dpkg::Use-Pty=0 $missing &&
+      in_root / apt-get clean; } >"$log" 2>&1 ||
+      { tail -20 "$log" >&2; die "apt-get failed in the root (log: $log)"; }
     say "packages installed in $((SECONDS - t0)) s"
   fi
   local v
@@ -201,10 +204,15 @@ case $cmd in
     source_in_bind
     ensure 0
     jobs=${DTF_JOBS:-$(nproc)}
+    # sid's g++ 16 and fmt 11 no longer bring <cstdint> (src/schema/schema.h) and fmt::join
+    # (<fmt/ranges.h>: src/ops/vocabulary.cpp) in through other headers: forced includes until
+    # those sources include what they use (DTF_TORCH214_CXXFLAGS overrides; empty for none).
+    cxxflags=${DTF_TORCH214_CXXFLAGS-"-include cstdint -include fmt/ranges.h"}
     t0=$SECONDS
     say "configuring $SRC/$BUILD_DIR"
     CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BIND} in_root "$SRC" cmake -S . -B "$BUILD_DIR" -G Ninja \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+      -DCMAKE_CXX_FLAGS="$cxxflags" >/dev/null
     say "building $SRC/$BUILD_DIR with -j$jobs"
     CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BIND} in_root "$SRC" cmake --build "$BUILD_DIR" -j "$jobs" "$@"
     say "build done in $((SECONDS - t0)) s"
