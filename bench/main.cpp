@@ -86,6 +86,12 @@ Settings &settings() {
 namespace {
 std::map<std::string, double> gTimings;
 
+/// Google Benchmark 1.8 replaced Run::error_occurred (Debian 12: 1.7) by Run::skipped (sid: 1.9).
+template <typename R> bool failedOrSkipped(const R &r) {
+  if constexpr (requires { r.skipped; }) return r.skipped != decltype(r.skipped){};
+  else return r.error_occurred;
+}
+
 /// Console output as usual, plus the per-benchmark mean time for the summaries.
 class CapturingReporter : public benchmark::ConsoleReporter {
 public:
@@ -93,7 +99,7 @@ public:
       : ConsoleReporter(color ? OutputOptions(OO_Tabular | OO_Color) : OO_Tabular) {}
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &r : runs) {
-      if (r.error_occurred || r.run_type != Run::RT_Iteration || r.iterations == 0) continue;
+      if (failedOrSkipped(r) || r.run_type != Run::RT_Iteration || r.iterations == 0) continue;
       gTimings[r.run_name.function_name] = r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
     }
     ConsoleReporter::ReportRuns(runs);

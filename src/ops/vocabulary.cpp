@@ -1,5 +1,7 @@
 #include "ops/vocabulary.h"
 
+#include <fmt/ranges.h>
+
 #include "dtype/scalar_conversion.h"
 
 #include "ops/unit_dims.h"

@@ -11,6 +11,7 @@
 #include "dtype/torch_version.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <optional>

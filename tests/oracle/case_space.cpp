@@ -7,6 +7,7 @@
 #include <c10/core/ScalarType.h>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <torch/torch.h>
 
 namespace dtf::oracle {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <span>
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
 namespace dtf::oracle {
@@ -209,6 +210,34 @@ bool hasOutOfRangeNumber(std::span<const Value> args) {
 
 std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
 
+/// The arguments libtorch's schema has after ours (a newer libtorch: 2.x's
+/// stft has `align_to_window=None` last), as their defaults, appended to
+/// every call: the stack must hold every argument the operator pops. Our
+/// arguments must be libtorch's first ones, by name; otherwise (or for an
+/// added argument without a default) `err` says how they differ and the op
+/// is not run, so no kernel sees an argument in another's place.
+std::vector<c10::IValue> trailingDefaults(const Schema &ours, const c10::FunctionSchema &theirs, std::string &err) {
+  const auto &targs = theirs.arguments();
+  std::vector<c10::IValue> out;
+  for (size_t i = 0; i < std::max(ours.args.size(), targs.size()); ++i) {
+    if (i < ours.args.size() && (i >= targs.size() || targs[i].name() != ours.args[i].name)) {
+      err = fmt::format("libtorch's schema differs from ours at argument {} ('{}' vs '{}'): {}", i,
+                        i < targs.size() ? targs[i].name() : std::string("(none)"), ours.args[i].name,
+                        fmt::streamed(theirs));
+      return {};
+    }
+    if (i >= ours.args.size()) {
+      if (!targs[i].default_value()) {
+        err = fmt::format("libtorch's schema has an argument '{}' without a default that ours lacks: {}",
+                          targs[i].name(), fmt::streamed(theirs));
+        return {};
+      }
+      out.push_back(*targs[i].default_value());
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 OpTally runRule(const OpRule &rule, const RunOptions &opts) {
@@ -240,6 +269,9 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     if (t->kind == SchemaType::Kind::Optional && t->inner()) t = t->inner();
     variants.push_back({{rule.schema->args[i].name, t->kind == SchemaType::Kind::List ? "[6]" : "6"}});
   }
+
+  std::vector<c10::IValue> extraArgs = trailingDefaults(*rule.schema, op->schema(), tally.configError);
+  if (!tally.configError.empty()) return tally;
 
   const Registry &registry = oracleSemantics().registry();
   for (size_t vi = 0; vi < variants.size(); ++vi) {
@@ -276,6 +308,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         }
       }
       if (!built) { ++tally.skipped; continue; }
+      theirsArgs.insert(theirsArgs.end(), extraArgs.begin(), extraArgs.end());
       ++tally.cases;
       InferOutcome mine = infer(registry, *rule.schema, ours);
       TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));

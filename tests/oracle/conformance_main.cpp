@@ -18,6 +18,7 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
+#include <torch/version.h>
 
 using namespace dtf;
 using namespace dtf::oracle;
@@ -39,7 +40,7 @@ std::vector<std::string> readOpList(const std::string &path, bool stripMarked) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"dtypeflow_conformance: check every dtype rule against real ATen (libtorch 1.13)"};
+  CLI::App app{"dtypeflow_conformance: check every dtype rule against real ATen (libtorch " TORCH_VERSION ")"};
   std::vector<std::string> ops;
   std::string family, reportPath;
   std::string targets = std::string(DTF_SOURCE_DIR) + "/../shared/targets/torch-mlir-dtype-ops.txt";

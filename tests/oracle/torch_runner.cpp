@@ -4,6 +4,7 @@
 
 #include <c10/util/Exception.h>
 #include <c10/util/Logging.h>
+#include <torch/version.h>
 
 namespace dtf::oracle {
 
@@ -76,7 +77,14 @@ TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> a
 }
 
 void disableTorchBacktraces() {
+#if TORCH_VERSION_MAJOR >= 2
+  // 2.x fetches a lazy c10::Backtrace: the default still walks the stack on
+  // every throw (symbolizing only if printed). One shared empty value instead.
+  static const c10::Backtrace empty = std::make_shared<c10::PrecomputedLazyValue<std::string>>(std::string());
+  c10::SetStackTraceFetcher([]() -> c10::Backtrace { return empty; });
+#else
   c10::SetStackTraceFetcher([] { return std::string(); });
+#endif
 }
 
 } // namespace dtf::oracle
