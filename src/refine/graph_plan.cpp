@@ -132,6 +132,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
   takesWrappedNumbers.assign(g.numKinds(), 0);
   scalarFirstBySyntax.assign(g.numKinds(), 0);
   scalarizesOther.assign(g.numKinds(), 0);
+  pinned.assign(g.numKinds(), 0);
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
     if (name.starts_with("prim::")) {
@@ -140,7 +141,12 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     }
     if (name == "aten::wait") kindClass[k] = KindClass::Wait;
     if (kindClass[k] != KindClass::Op) continue;
-    overloads[k] = SchemaTable::builtin().overloadSpan(name);
+    if (const std::string *pin = g.pinnedOverload(k)) { // the node named its overload (.pt2)
+      overloads[k] = SchemaTable::builtin().pinnedSpan(pin->empty() ? name : name + "." + *pin);
+      pinned[k] = 1;
+    } else {
+      overloads[k] = SchemaTable::builtin().overloadSpan(name);
+    }
     takesWrappedNumbers[k] = kWrapping.count(name) != 0;
     scalarFirstBySyntax[k] = name == "aten::floor_divide" || name == "aten::floor_divide_";
     scalarizesOther[k] = name == "aten::add" || name == "aten::sub" || name == "aten::mul" || name == "aten::div";
