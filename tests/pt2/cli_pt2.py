@@ -135,6 +135,8 @@ with open(not_zip, "w") as f:
     f.write("graph(%x : Tensor):\n  return (%x)\n")
 expect(["check", not_zip], 2, err="text.pt2: error: not a readable zip archive", one_line=True)
 
+expect(["check", os.path.join(tmp, "absent.pt2")], 2, err="absent.pt2: error: cannot read the file", one_line=True)
+
 no_model = rewrite(src, os.path.join(tmp, "no_model.pt2"), lambda n, d: None if "/models/" in n else d)
 expect(["check", no_model], 2, err="no_model.pt2: error: no NAME/models/*.json member", one_line=True)
 

@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -94,6 +95,12 @@ Loaded load(const std::string &file, const std::string &model) {
   std::string text;
   const Reader reader = chooseReader(file);
   if (reader == Reader::Archive) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+      fmt::print(stderr, "{}: error: cannot read the file\n", file);
+      l.exitCode = 2;
+      return l;
+    }
     pt2::ReadOptions o;
     o.model = model;
     pt2::ReadResult r = pt2::readArchive(file, o);

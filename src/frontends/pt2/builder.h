@@ -42,8 +42,8 @@ private:
   ir::ValueId define(Scope &scope, const Field &nameField, ir::TypePtr type);
   ir::ValueId fresh(ir::TypePtr type); ///< a value of the reader's own (numbered name)
   ir::ValueId lookup(const Scope &scope, const Field &nameField) const;
-  /// Record the TensorMeta of `name` (in scope's tensor_values) for value `v`; the meta.
-  const RecordedTensor *record(const Scope &scope, const std::string &name, ir::ValueId v);
+  /// Record the TensorMeta of `name` (in scope's tensor_values) for value `v`; false when it has none.
+  bool record(const Scope &scope, const std::string &name, ir::ValueId v);
   RecordedTensor tensorMeta(const Field &meta);
   ir::TypePtr inputTensorType(const RecordedTensor &t);
   ir::TypePtr type(std::string_view text); ///< int, float, bool, str, Device, NoneType, Any, X[], X?

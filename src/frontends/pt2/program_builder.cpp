@@ -192,16 +192,16 @@ ir::ValueId Builder::lookup(const Scope &scope, const Field &nameField) const {
   return it->second;
 }
 
-const RecordedTensor *Builder::record(const Scope &scope, const std::string &name, ir::ValueId v) {
-  std::optional<Field> metas = (*scope.graph).optional("tensor_values");
-  if (!metas) return nullptr;
+bool Builder::record(const Scope &scope, const std::string &name, ir::ValueId v) {
+  std::optional<Field> metas = scope.graph->optional("tensor_values");
+  if (!metas) return false;
   const nlohmann::json &o = metas->object();
   auto it = o.find(name);
-  if (it == o.end()) return nullptr;
+  if (it == o.end()) return false;
   RecordedTensor r = tensorMeta(metas->member(it.key(), *it));
   if (prog_.recorded.size() < g_->values.size()) prog_.recorded.resize(g_->values.size());
   prog_.recorded[v] = std::move(r);
-  return &*prog_.recorded[v];
+  return true;
 }
 
 RecordedTensor Builder::tensorMeta(const Field &meta) {
