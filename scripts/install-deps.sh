@@ -5,7 +5,8 @@ set -euo pipefail
 PKGS=(
   g++ cmake ninja-build          # toolchain
   libfmt-dev                     # formatting (core)
-  nlohmann-json3-dev             # JSON output (core)
+  nlohmann-json3-dev             # JSON output, .pt2 programs (core)
+  libzip-dev                     # .pt2 archives are zip files (core)
   libcli11-dev                   # command line (tools)
   libgtest-dev libgmock-dev      # unit tests
   libbenchmark-dev               # benchmarks

@@ -17,8 +17,12 @@ ValueId Graph::addValue(std::string name, TypePtr type) {
 }
 
 NodeId Graph::addNode(BlockId parent, std::string_view kind, SourceLoc loc) {
+  return addNode(parent, internKind(kind), loc);
+}
+
+NodeId Graph::addNode(BlockId parent, KindId kind, SourceLoc loc) {
   Node n;
-  n.kind = internKind(kind);
+  n.kind = kind;
   n.parent = parent;
   n.loc = loc;
   nodes.push_back(std::move(n));
@@ -42,7 +46,19 @@ KindId Graph::internKind(std::string_view kind) {
   if (it != kindIds_.end()) return it->second;
   KindId id = static_cast<KindId>(kinds_.size());
   kinds_.emplace_back(kind);
+  pinned_.emplace_back();
   kindIds_.emplace(std::string(kind), id);
+  return id;
+}
+
+KindId Graph::internPinnedKind(std::string_view op, std::string_view overload) {
+  std::string key = std::string(op) + "." + std::string(overload);
+  auto it = pinnedIds_.find(key);
+  if (it != pinnedIds_.end()) return it->second;
+  KindId id = static_cast<KindId>(kinds_.size());
+  kinds_.emplace_back(op);
+  pinned_.emplace_back(std::string(overload));
+  pinnedIds_.emplace(std::move(key), id);
   return id;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -75,9 +76,18 @@ public:
 
   ValueId addValue(std::string name, TypePtr type);
   NodeId addNode(BlockId parent, std::string_view kind, SourceLoc loc);
+  NodeId addNode(BlockId parent, KindId kind, SourceLoc loc);
   BlockId addBlock(NodeId owner, SourceLoc loc);
 
   KindId internKind(std::string_view kind);
+  /// A kind whose op overload is known exactly: `aten::add` pinned to `Tensor`
+  /// ("" for the default overload), as a torch.export node names its target
+  /// (`torch.ops.aten.add.Tensor`). Overload resolution takes that overload
+  /// instead of matching argument values. The kind's name stays the op's
+  /// (`aten::add`): name-based facts still apply, and it prints as TorchScript.
+  KindId internPinnedKind(std::string_view op, std::string_view overload);
+  /// The overload kind `k` is pinned to, or null (resolved from argument values).
+  const std::string *pinnedOverload(KindId k) const { return pinned_[k] ? &*pinned_[k] : nullptr; }
   const std::string &kindName(KindId k) const { return kinds_[k]; }
   const std::string &kindOf(NodeId n) const { return kinds_[nodes[n].kind]; }
   /// Number of interned kinds (KindIds are 0 .. numKinds()-1).
@@ -103,7 +113,8 @@ public:
 
 private:
   std::vector<std::string> kinds_;
-  std::unordered_map<std::string, KindId> kindIds_;
+  std::vector<std::optional<std::string>> pinned_; ///< by KindId
+  std::unordered_map<std::string, KindId> kindIds_, pinnedIds_;
 };
 
 } // namespace dtf::ir

@@ -13,9 +13,13 @@ bool isInputLike(const ir::Graph &g, ir::ValueId v) {
 Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got) {
   const ir::TypeExpr &t = *g.values[v].type;
   if (!t.isFullTensor() || isInputLike(g, v)) return Verdict::NotChecked;
-  bool dtypeWrong = got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(*t.dtype);
-  bool rankWrong = got.isTensor() && ((got.rank().isExact() && *got.rank().value() != *t.rank) ||
-                                      (got.rank() == Rank::atLeast1() && *t.rank == 0));
+  return checkTensor(*t.dtype, *t.rank, got);
+}
+
+Verdict checkTensor(DType dtype, int rank, const Value &got) {
+  bool dtypeWrong = got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(dtype);
+  bool rankWrong = got.isTensor() && ((got.rank().isExact() && *got.rank().value() != rank) ||
+                                      (got.rank() == Rank::atLeast1() && rank == 0));
   bool kindWrong = !got.isTensor() && !got.isTop() && !got.isBottom();
   if (dtypeWrong || rankWrong || kindWrong) return Verdict::Wrong;
   return fullyKnown(got) ? Verdict::Correct : Verdict::Unknown;

@@ -23,6 +23,10 @@ enum class Verdict : uint8_t { NotChecked, Correct, Unknown, Wrong };
 /// type, or input-like).
 Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got);
 
+/// `got` against a tensor of dtype `dtype` and rank `rank` recorded elsewhere
+/// (a .pt2 archive's TensorMeta): Correct, Unknown or Wrong.
+Verdict checkTensor(DType dtype, int rank, const Value &got);
+
 struct CheckCounts {
   size_t correct = 0, unknown = 0, wrong = 0;
   size_t total() const { return correct + unknown + wrong; }

@@ -125,6 +125,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
   takesWrappedNumbers.assign(g.numKinds(), 0);
   scalarFirstBySyntax.assign(g.numKinds(), 0);
   scalarizesOther.assign(g.numKinds(), 0);
+  pinned.assign(g.numKinds(), 0);
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
     if (name.starts_with("prim::")) {
@@ -133,7 +134,12 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     }
     if (name == "aten::wait") kindClass[k] = KindClass::Wait;
     if (kindClass[k] != KindClass::Op) continue;
-    overloads[k] = semantics_->schemas().overloadSpan(name);
+    if (const std::string *pin = g.pinnedOverload(k)) { // the node named its overload (.pt2)
+      overloads[k] = semantics_->schemas().pinnedSpan(pin->empty() ? name : name + "." + *pin);
+      pinned[k] = 1;
+    } else {
+      overloads[k] = semantics_->schemas().overloadSpan(name);
+    }
     const OpFacts facts = semantics_->registry().facts(name); // declared beside the op's rules
     takesWrappedNumbers[k] = facts.has(OpFact::TakesWrappedNumbers);
     scalarFirstBySyntax[k] = facts.has(OpFact::ScalarFirstBySyntax);

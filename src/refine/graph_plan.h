@@ -85,6 +85,9 @@ public:
 
   std::vector<KindClass> kindClass;                      ///< by KindId
   std::vector<std::span<const Schema *const>> overloads; ///< by KindId (empty: unknown op)
+  /// By KindId: the kind names its overload (Graph::internPinnedKind), the
+  /// one in `overloads`; a Python number it is given for a Tensor is wrapped.
+  std::vector<uint8_t> pinned;
   /// By KindId: an op the tracer passes Python scalars to as 0-dim tensor
   /// constants (wrapped numbers). PyTorch's Python argument parser lets
   /// numbers stand for tensors only for add, sub, mul, div, true_divide,

@@ -7,6 +7,7 @@
 // joined with what may be added to them.
 //
 //===----------------------------------------------------------------------===//
+#include "dtype/promotion.h"
 #include "ops/infer.h"
 #include "refine/overload_match.h"
 #include "refine/eval_memo.h"
@@ -98,9 +99,39 @@ bool mutatesList(const std::vector<const Schema *> &schemas) {
   return false;
 }
 
+/// The arguments with each Python number given for a Tensor (or Tensor?) of
+/// `s` made the 0-dim wrapped-number tensor PyTorch makes of it; empty when
+/// there is none.
+std::vector<Value> numbersWrappedForTensors(const Schema &s, std::span<const Value> args) {
+  std::vector<Value> out;
+  for (size_t i = 0; i < args.size() && i < s.args.size(); ++i) {
+    const SchemaType *t = s.args[i].type.get();
+    if (t->kind == K::Optional && t->inner()) t = t->inner();
+    if (t->kind != K::Tensor || !args[i].isNumber()) continue;
+    if (out.empty()) out.assign(args.begin(), args.end());
+    DTypeSet stored;
+    for (NumKind k : args[i].numKinds()) stored.insert(storedNumberDType(k));
+    out[i] = Value::tensor(stored, Rank::exact(0)).asWrappedNumber();
+  }
+  return out;
+}
+
 /// `resolved`: the overload matching already chose (OpSignature::whenTensors), or null.
+/// `pinned`: `overloads` is the one overload the node names (GraphPlan::pinned).
 Evaluation evaluate(const Registry &registry, std::span<const Schema *const> overloads, std::span<const Value> args,
-                    std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr) {
+                    std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr,
+                    bool pinned = false) {
+  // torch.export calls its overload with Python numbers for tensors where the
+  // Python binding allows them (`aten::mul.Tensor(%x, 2)`): wrapped numbers.
+  std::vector<Value> wrappedArgs, wrappedMatchArgs;
+  if (pinned && overloads.size() == 1) {
+    wrappedArgs = numbersWrappedForTensors(*overloads[0], args);
+    if (!wrappedArgs.empty()) {
+      args = wrappedArgs;
+      wrappedMatchArgs = numbersWrappedForTensors(*overloads[0], matchArgs);
+      if (!wrappedMatchArgs.empty()) matchArgs = wrappedMatchArgs;
+    }
+  }
   Evaluation e;
   OverloadMatch m;
   if (resolved) {
@@ -241,7 +272,7 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
-  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved);
+  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k]);
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
@@ -301,7 +332,8 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   const Schema *resolved = allTensors ? sig.whenTensors : nullptr;
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
-                          evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(), resolved));
+                          evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(),
+                                   resolved, plan_->pinned[node.kind]));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
   const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size(), std::nullopt, resolved);

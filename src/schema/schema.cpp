@@ -292,6 +292,7 @@ struct SchemaTable::Entry {
 struct SchemaTable::SpanCache {
   std::mutex mu;
   std::map<std::string, std::vector<const Schema *>, std::less<>> byName; // nodes are stable
+  std::map<std::string, std::vector<const Schema *>, std::less<>> byKey;  // pinned: one each
 };
 
 SchemaTable::SchemaTable(std::string_view source) : spans_(std::make_unique<SpanCache>()) {
@@ -359,6 +360,17 @@ std::span<const Schema *const> SchemaTable::overloadSpan(std::string_view name) 
   std::lock_guard lock(spans_->mu);
   auto it = spans_->byName.find(name);
   if (it == spans_->byName.end()) it = spans_->byName.emplace(std::string(name), overloads(name)).first;
+  return it->second;
+}
+
+std::span<const Schema *const> SchemaTable::pinnedSpan(std::string_view key) const {
+  std::lock_guard lock(spans_->mu);
+  auto it = spans_->byKey.find(key);
+  if (it == spans_->byKey.end()) {
+    std::vector<const Schema *> one;
+    if (const Schema *s = find(key)) one.push_back(s);
+    it = spans_->byKey.emplace(std::string(key), std::move(one)).first;
+  }
   return it->second;
 }
 

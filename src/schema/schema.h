@@ -118,6 +118,10 @@ public:
   /// The same, kept by the table (computed once per name, thread-safe): a
   /// stable span, so its address can identify the op across graphs.
   std::span<const Schema *const> overloadSpan(std::string_view name) const;
+  /// The one overload with this key (`aten::add.Tensor`) as a span of its
+  /// own, empty when the table lacks it: stable, and never an overloadSpan's
+  /// address, so it identifies "this overload, pinned" (Graph::internPinnedKind).
+  std::span<const Schema *const> pinnedSpan(std::string_view key) const;
   size_t size() const { return count_; }
   /// Parse every declaration; throws std::runtime_error naming the first bad line.
   void parseAll() const;

@@ -1,13 +1,16 @@
 //===- tools/dtypeflow/cmd_annotate.cpp - annotate and check -------------===//
 //
-// `annotate FILE`: refine a whole program (TorchScript IR text or a saved
-// .pt module) and print it with inferred types (IR or JSON), plus a summary
-// on stderr. `check FILE.ir`: infer a fully typed (traced) graph from its
-// input types alone and compare every tensor value with the written type.
+// `annotate FILE`: refine a whole program (TorchScript IR text, a saved .pt
+// module or a torch.export .pt2 archive) and print it with inferred types (IR
+// or JSON), plus a summary on stderr. `check FILE`: infer a fully typed
+// (traced) graph or an exported program from its input types alone and
+// compare every tensor value with the type written (recorded) for it.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
 
+#include "archive_cli.h"
+#include "frontends/pt2/pt2_reader.h"
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 #include "ops/notation.h"
@@ -17,8 +20,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <filesystem>
 #include <fstream>
-#include <map>
 #include <map>
 #include <sstream>
 
@@ -27,6 +30,7 @@ namespace {
 
 struct Loaded {
   std::unique_ptr<ir::Graph> graph;
+  std::optional<pt2::Program> archive; ///< a .pt2's inputs, recorded types, reader diagnostics (graph moved out)
   int exitCode = 0; ///< non-zero: could not load (message printed)
 };
 
@@ -68,10 +72,50 @@ void resolveInputNames(const ir::Graph &g, refine::Options &o) {
 
 bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
 
-Loaded load(const std::string &file) {
+enum class Reader { Text, Module, Archive };
+
+/// By content: a zip holding NAME/archive_format or NAME/models/*.json is a
+/// torch.export archive, one holding data.pkl or code/ a TorchScript module,
+/// anything else text; the name decides only for what the content does not.
+Reader chooseReader(const std::string &file) {
+  std::string why;
+  switch (pt2::sniffFile(file, &why)) {
+  case pt2::FileKind::Pt2: return Reader::Archive;
+  case pt2::FileKind::TorchScript: return Reader::Module;
+  case pt2::FileKind::BadZip: return file.ends_with(".pt2") || !isModuleFile(file) ? Reader::Archive : Reader::Module;
+  case pt2::FileKind::OtherZip:
+  case pt2::FileKind::NotZip: break;
+  }
+  if (file.ends_with(".pt2")) return Reader::Archive;
+  return isModuleFile(file) ? Reader::Module : Reader::Text;
+}
+
+Loaded load(const std::string &file, const std::string &model, TorchVersion torch) {
   Loaded l;
   std::string text;
-  if (isModuleFile(file)) {
+  const Reader reader = chooseReader(file);
+  if (reader == Reader::Archive) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+      fmt::print(stderr, "{}: error: cannot read the file\n", file);
+      l.exitCode = 2;
+      return l;
+    }
+    pt2::ReadOptions o;
+    o.model = model;
+    o.torch = torch;
+    pt2::ReadResult r = pt2::readArchive(file, o);
+    if (!r.program) {
+      fmt::print(stderr, "{}: error: {}\n", file, r.error);
+      l.exitCode = 2;
+      return l;
+    }
+    l.graph = std::move(r.program->graph);
+    l.archive = std::move(r.program);
+    return l;
+  }
+  if (!model.empty()) throw UsageError("--model applies to .pt2 archives only");
+  if (reader == Reader::Module) {
     auto imported = importModule(file);
     if (!imported.text) {
       fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", file, imported.error);
@@ -110,6 +154,8 @@ void printDiagnostics(const std::string &file, const ir::Graph &g, const refine:
   for (const refine::Diagnostic &d : r.diagnostics) {
     // "May raise" usually only says an input is unknown: shown with -v.
     if (!verbose && d.category == "possible-dtype-error") continue;
+    // A node the .pt2 reader could not map: its own diagnostic said why.
+    if (d.category == "unknown-op" && d.node != ir::kNoId && g.kindOf(d.node).starts_with("unmapped::")) continue;
     if (!verbose && (d.category == "no-rule" || d.category == "unknown-op")) {
       ++noRule[d.message];
       continue;
@@ -152,12 +198,16 @@ struct CommonFlags {
   std::string file;
   std::string tensorConstants; ///< empty: by the file (runtime for .pt, traced for IR text)
   std::vector<std::string> inputTypes;
+  std::string model;     ///< .pt2: which models/NAME.json
+  ArchiveRetype retype;  ///< .pt2: --params, --float-inputs
   bool verbose = false;
 };
 
 void addCommon(CLI::App *sub, CommonFlags &f) {
   f.torch = addTorchOption(sub);
-  sub->add_option("FILE", f.file, "TorchScript IR text (.ir) or a saved module (.pt)")->required();
+  sub->add_option("FILE", f.file, "TorchScript IR text (.ir), a saved module (.pt) or a torch.export archive (.pt2),\n"
+                                  "told apart by content")
+      ->required();
   sub->add_option("--tensor-constants", f.tensorConstants,
                   "how to read a 0-dim tensor constant used directly by an op: 'traced' (default for IR\n"
                   "text: a Python scalar where torch.jit.trace records one so), 'strict' (both readings\n"
@@ -165,8 +215,18 @@ void addCommon(CLI::App *sub, CommonFlags &f) {
                   "except as `other` of add/sub/mul/div, where the graph executor makes it a scalar)")
       ->check(CLI::IsMember({"traced", "strict", "runtime"}));
   // One NAME=TYPE per --input (repeat the flag), so `--input x=float32:r4 FILE` leaves FILE alone.
-  sub->add_option("--input", f.inputTypes, "NAME=TYPE: type a graph input, e.g. x.1=float32:r4 (operand notation); x alone names the one input x.N")
+  sub->add_option("--input", f.inputTypes,
+                  "NAME=TYPE: type a graph input, e.g. x.1=float32:r4 (operand notation); x alone names the one\n"
+                  "input x.N. For a .pt2 archive a TYPE without rank (x=bfloat16) keeps the recorded rank")
       ->allow_extra_args(false);
+  sub->add_option("--params", f.retype.params,
+                  "DTYPE: .pt2 only: every floating-point (or complex) parameter and buffer becomes DTYPE,\n"
+                  "as module.to(DTYPE) makes them (integer/bool buffers and tensor constants stay); an\n"
+                  "--input naming one wins");
+  sub->add_option("--float-inputs", f.retype.floatInputs,
+                  "DTYPE: .pt2 only: every floating-point (or complex) user input becomes DTYPE; an --input\n"
+                  "naming one wins");
+  sub->add_option("--model", f.model, "NAME: .pt2 only: the program in models/NAME.json (default: model, or the only one)");
   sub->add_flag("-v,--verbose", f.verbose, "print every diagnostic (also each op without a rule)");
 }
 
@@ -190,12 +250,24 @@ refine::Options optionsFrom(const CommonFlags &f) {
   return o;
 }
 
+/// Load FILE and finish the options that depend on its graph; nullopt-like exit code on failure.
+Loaded loadFor(const CommonFlags &flags, refine::Options &opts) {
+  Loaded l = load(flags.file, flags.model, opts.torch);
+  if (l.exitCode) return l;
+  resolveInputNames(*l.graph, opts);
+  if (l.archive) retypeArchiveInputs(*l.archive, *l.graph, flags.retype, opts);
+  else if (!flags.retype.params.empty() || !flags.retype.floatInputs.empty())
+    throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
+  return l;
+}
+
 } // namespace
 
 Action addAnnotate(CLI::App &app) {
   auto *sub = app.add_subcommand(
-      "annotate", "Infer the dtype and rank of every tensor in a TorchScript program (.ir text or\n"
-                  "a saved .pt module) and print it annotated (IR, or JSON {\"values\", \"diagnostics\"}).\n"
+      "annotate", "Infer the dtype and rank of every tensor in a TorchScript program (.ir text, a\n"
+                  "saved .pt module) or a torch.export archive (.pt2) and print it annotated (IR, or\n"
+                  "JSON {\"values\", \"diagnostics\"}).\n"
                   "A summary and every point where PyTorch would raise a dtype error go to stderr.");
   auto flags = std::make_shared<CommonFlags>();
   auto format = std::make_shared<std::string>("ir");
@@ -205,13 +277,20 @@ Action addAnnotate(CLI::App &app) {
   sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
   return [=] {
     refine::Options opts = optionsFrom(*flags);
-    Loaded l = load(flags->file);
+    Loaded l = loadFor(*flags, opts);
     if (l.exitCode) return l.exitCode;
-    resolveInputNames(*l.graph, opts);
     refine::Result r = refine::refineGraph(*l.graph, opts);
     std::string text;
     if (*format == "json") {
-      nlohmann::json j = ir::reportJson(*l.graph, r);
+      nlohmann::json j;
+      if (l.archive) { // the reader's diagnostics (unknown targets ...) first
+        refine::Result withReader = r;
+        withReader.diagnostics.insert(withReader.diagnostics.begin(), l.archive->diagnostics.begin(),
+                                      l.archive->diagnostics.end());
+        j = ir::reportJson(*l.graph, withReader);
+      } else {
+        j = ir::reportJson(*l.graph, r);
+      }
       j["torch"] = std::string(name(opts.torch));
       text = j.dump(2) + "\n";
     } else {
@@ -226,6 +305,7 @@ Action addAnnotate(CLI::App &app) {
       if (!out) throw UsageError(fmt::format("cannot write '{}'", *outFile));
       out << text;
     }
+    if (l.archive) printArchiveDiagnostics(flags->file, *l.archive);
     printDiagnostics(flags->file, *l.graph, r, flags->verbose);
     printSummary(*l.graph, r);
     for (const refine::Diagnostic &d : r.diagnostics)
@@ -236,8 +316,9 @@ Action addAnnotate(CLI::App &app) {
 
 Action addCheck(CLI::App &app) {
   auto *sub = app.add_subcommand(
-      "check", "Check inference against a fully typed graph (as torch.jit.trace prints it): every\n"
-               "type but the graph inputs' is dropped, inferred, and compared value by value.\n"
+      "check", "Check inference against a fully typed graph (as torch.jit.trace prints it) or a\n"
+               "torch.export archive (.pt2, whose TensorMeta records every value): every type but\n"
+               "the graph inputs' is dropped, inferred, and compared value by value.\n"
                "Prints each wrong and unknown value, then 'N correct, N unknown, N wrong';\n"
                "exit 1 on any wrong value.");
   auto flags = std::make_shared<CommonFlags>();
@@ -245,11 +326,21 @@ Action addCheck(CLI::App &app) {
   return [=] {
     refine::Options opts = optionsFrom(*flags);
     opts = refine::checkOptions(opts); // the comparison below is the point
-    Loaded l = load(flags->file);
+    Loaded l = loadFor(*flags, opts);
     if (l.exitCode) return l.exitCode;
     const ir::Graph &g = *l.graph;
-    resolveInputNames(g, opts);
     refine::Result r = refine::refineGraph(g, opts);
+    if (l.archive) { // a .pt2: the recorded TensorMeta, kept apart from the graph
+      std::map<std::string, size_t> unmodelled;
+      refine::CheckCounts counts = checkArchive(flags->file, g, *l.archive, r, unmodelled);
+      printArchiveDiagnostics(flags->file, *l.archive);
+      printDiagnostics(flags->file, g, r, flags->verbose);
+      for (const auto &[dtype, n] : unmodelled)
+        fmt::print(stderr, "{}: note: {} value{} recorded as {} (a dtype dtypeflow does not model) not compared\n",
+                   flags->file, n, n == 1 ? "" : "s", dtype);
+      fmt::print("{} correct, {} unknown, {} wrong\n", counts.correct, counts.unknown, counts.wrong);
+      return counts.wrong ? 1 : 0;
+    }
     refine::CheckCounts counts;
     for (size_t v = 0; v < g.values.size(); ++v) {
       const Value &got = r.values[v];

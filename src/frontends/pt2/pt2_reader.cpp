@@ -1,0 +1,122 @@
+//===- frontends/pt2/pt2_reader.cpp - the archive around the program ------===//
+#include "frontends/pt2/pt2_reader.h"
+#include "frontends/pt2/builder.h"
+#include "frontends/pt2/zip_archive.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+
+namespace dtf::pt2 {
+namespace {
+
+/// `ROOT/models/NAME.json` -> NAME (nullopt for any other member).
+std::optional<std::string> modelName(const std::string &member) {
+  size_t at = member.find("/models/");
+  if (at == std::string::npos || !member.ends_with(".json")) return std::nullopt;
+  std::string rest = member.substr(at + 8, member.size() - at - 8 - 5);
+  if (rest.empty() || rest.find('/') != std::string::npos) return std::nullopt;
+  return rest;
+}
+
+/// nlohmann's message without its `[json.exception.parse_error.101] ` prefix.
+std::string parseMessage(const std::exception &e) {
+  std::string m = e.what();
+  if (m.starts_with("[json.exception.")) {
+    size_t close = m.find("] ");
+    if (close != std::string::npos) m = m.substr(close + 2);
+  }
+  return m;
+}
+
+ReadResult buildFrom(std::string_view text, const std::string &where, const ReadOptions &opts) {
+  ReadResult r;
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception &e) {
+    r.error = fmt::format("{}: invalid JSON: {}", where, parseMessage(e));
+    return r;
+  }
+  try {
+    Builder b(SchemaTable::of(opts.torch));
+    r.program = b.build(Field(doc));
+    r.program->member = where;
+  } catch (const FormatError &e) {
+    r.error = e.field.empty() ? fmt::format("{}: {}", where, e.what())
+                              : fmt::format("{}: {}: {}", where, e.field, e.what());
+  }
+  return r;
+}
+
+} // namespace
+
+ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts) {
+  return buildFrom(json, where, opts);
+}
+
+ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
+  ReadResult r;
+  std::string error;
+  auto zip = ZipArchive::open(path, error);
+  if (!zip) {
+    r.error = error;
+    return r;
+  }
+  std::optional<std::string> format;
+  std::map<std::string, std::string> models; // NAME -> member
+  for (const std::string &m : zip->names()) {
+    if (m.ends_with("/archive_format") && m.find('/') == m.rfind('/')) format = m;
+    if (auto name = modelName(m)) models.emplace(*name, m);
+  }
+  if (!format) {
+    r.error = "not a torch.export archive: no NAME/archive_format member";
+    return r;
+  }
+  auto formatText = zip->read(*format, error, 4096);
+  if (!formatText) {
+    r.error = error;
+    return r;
+  }
+  if (*formatText != "pt2") {
+    r.error = fmt::format("{}: archive format '{}', expected 'pt2'", *format, formatText->substr(0, 40));
+    return r;
+  }
+  if (models.empty()) {
+    r.error = "no NAME/models/*.json member: the archive holds no exported program";
+    return r;
+  }
+  std::string want = opts.model.empty() ? (models.count("model") || models.size() != 1 ? "model" : models.begin()->first)
+                                        : opts.model;
+  auto it = models.find(want);
+  if (it == models.end()) {
+    std::vector<std::string> names;
+    for (const auto &[n, m] : models) names.push_back(n);
+    r.error = fmt::format("no model named '{}' (the archive has: {})", want, fmt::join(names, ", "));
+    return r;
+  }
+  auto text = zip->read(it->second, error);
+  if (!text) {
+    r.error = error;
+    return r;
+  }
+  return buildFrom(*text, it->second, opts);
+}
+
+FileKind sniffFile(const std::string &path, std::string *error) {
+  if (!hasZipMagic(path)) return FileKind::NotZip;
+  std::string why;
+  auto zip = ZipArchive::open(path, why);
+  if (!zip) {
+    if (error) *error = why;
+    return FileKind::BadZip;
+  }
+  for (const std::string &m : zip->names())
+    if (m.ends_with("/archive_format") || modelName(m)) return FileKind::Pt2;
+  for (const std::string &m : zip->names())
+    if (m.ends_with("/data.pkl") || m.find("/code/") != std::string::npos) return FileKind::TorchScript;
+  return FileKind::OtherZip;
+}
+
+} // namespace dtf::pt2

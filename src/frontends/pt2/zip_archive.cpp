@@ -1,0 +1,90 @@
+#include "frontends/pt2/zip_archive.h"
+
+#include <fmt/format.h>
+#include <zip.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace dtf::pt2 {
+namespace {
+
+zip_t *handle(void *z) { return static_cast<zip_t *>(z); }
+
+std::string openErrorText(int code) {
+  zip_error_t e;
+  zip_error_init_with_code(&e, code);
+  std::string s = zip_error_strerror(&e);
+  zip_error_fini(&e);
+  return s;
+}
+
+} // namespace
+
+std::unique_ptr<ZipArchive> ZipArchive::open(const std::string &path, std::string &error) {
+  int code = 0;
+  // ZIP_CHECKCONS: refuse an archive whose directories disagree (a truncated or patched file).
+  zip_t *z = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+  if (!z) {
+    error = fmt::format("not a readable zip archive: {}", openErrorText(code));
+    return nullptr;
+  }
+  std::unique_ptr<ZipArchive> a(new ZipArchive(z));
+  zip_int64_t n = zip_get_num_entries(z, 0);
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char *name = zip_get_name(z, static_cast<zip_uint64_t>(i), 0);
+    if (!name) {
+      error = fmt::format("cannot read the name of zip member {}: {}", i, zip_strerror(z));
+      return nullptr;
+    }
+    a->names_.emplace_back(name);
+  }
+  return a;
+}
+
+ZipArchive::~ZipArchive() { zip_discard(handle(zip_)); }
+
+bool ZipArchive::contains(const std::string &name) const {
+  return std::find(names_.begin(), names_.end(), name) != names_.end();
+}
+
+std::optional<std::string> ZipArchive::read(const std::string &name, std::string &error, uint64_t maxBytes) const {
+  zip_t *z = handle(zip_);
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat(z, name.c_str(), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
+    error = fmt::format("{}: cannot stat the member: {}", name, zip_strerror(z));
+    return std::nullopt;
+  }
+  if (st.size > maxBytes) {
+    error = fmt::format("{}: member of {} bytes is larger than the {} bytes accepted", name, st.size, maxBytes);
+    return std::nullopt;
+  }
+  zip_file_t *f = zip_fopen(z, name.c_str(), 0);
+  if (!f) {
+    error = fmt::format("{}: cannot open the member: {}", name, zip_strerror(z));
+    return std::nullopt;
+  }
+  std::string data(static_cast<size_t>(st.size), '\0');
+  zip_int64_t got = data.empty() ? 0 : zip_fread(f, data.data(), data.size());
+  // Reading to the end is what makes libzip check the CRC.
+  char extra;
+  zip_int64_t more = got >= 0 ? zip_fread(f, &extra, 1) : 0;
+  if (got < 0 || more < 0 || static_cast<uint64_t>(got) != st.size || more != 0) {
+    error = fmt::format("{}: cannot read the member: {}", name,
+                        got < 0 || more < 0 ? zip_file_strerror(f) : "its size differs from the directory's");
+    zip_fclose(f);
+    return std::nullopt;
+  }
+  zip_fclose(f);
+  return data;
+}
+
+bool hasZipMagic(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  char m[4] = {};
+  if (!in.read(m, 4)) return false;
+  return m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
+}
+
+} // namespace dtf::pt2

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Make the torch.export archives (.pt2) the .pt2 reader is tested on.
+
+Runs with torch 2.14 (Debian sid's python3-torch 2.14.1, torchvision 0.27),
+for example in the sid root the project keeps:
+
+    mountpoint -q /var/cache/dtypeflow/sid-torch2.14/work || \
+        mount --bind /work /var/cache/dtypeflow/sid-torch2.14/work
+    chroot /var/cache/dtypeflow/sid-torch2.14 python3 \
+        /work/<checkout>/tests/pt2/gen_pt2.py --small /work/<checkout>/tests/pt2/archives
+    chroot /var/cache/dtypeflow/sid-torch2.14 python3 \
+        /work/<checkout>/tests/pt2/gen_pt2.py --big /work/<checkout>/build/pt2-models
+
+--small writes tiny modules (committed under tests/pt2/archives, a few KB
+each); --big writes torchvision models (tens of MB, never committed; the
+tests that use them skip when the directory is absent). Weights are random
+(torch.manual_seed), so the archives are reproducible up to torch's own
+metadata (stack traces name this file).
+"""
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.export import Dim
+
+torch.manual_seed(0)
+
+
+# --- small modules ---------------------------------------------------------
+
+class Bf16Mlp(nn.Module):
+    """Linear layers, activations and a softmax, all in bfloat16."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 4)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        h = F.layer_norm(h, (16,))
+        y = self.fc2(h)
+        return F.softmax(y, dim=-1), y.float().mean()
+
+
+class F16Conv(nn.Module):
+    """A float16 conv block: conv, batch norm (eval), relu, pooling, flatten, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        y = F.relu(self.bn(self.conv(x)))
+        y = F.adaptive_avg_pool2d(F.max_pool2d(y, 2), 1).flatten(1)
+        return self.fc(y)
+
+
+class MixedIntFloat(nn.Module):
+    """Integer and float tensors mixed: promotion, Python scalars, division,
+    comparisons, where, casts, integer reductions, indexing."""
+
+    def forward(self, ids, x, mask):
+        a = ids * 2 + 1                      # int64 with Python ints
+        b = x * 0.5 - ids                    # float32 with int64
+        c = ids / 3                          # true division: float32
+        d = ids // 2                         # floor division: int64
+        e = torch.where(mask, x, 0.0)        # bool condition, Python float
+        f = (x > 0.25) & mask                # comparison, logical
+        g = ids.to(torch.int32) + ids.to(torch.int16)
+        h = ids.sum(dim=0) + ids.float().mean()
+        i = x[ids % 4]                       # advanced indexing
+        j = torch.cat([x, ids.to(x.dtype)], dim=0)
+        k, idx = torch.topk(x, 2)
+        parts = torch.split(x, 2)
+        return a, b, c, d, e, f, g, h, i, j, k, idx, parts[0] + parts[1], x.double() * 2
+
+
+class BuffersConstants(nn.Module):
+    """Parameters, buffers (float16, int64, bool) and tensor constants."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(4, 4))
+        self.register_buffer("scale", torch.full((4,), 0.5, dtype=torch.float16))
+        self.register_buffer("counts", torch.arange(4))
+        self.register_buffer("keep", torch.tensor([True, False, True, True]), persistent=False)
+        self.offset = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+        self.table = torch.tensor([3, 1, 2], dtype=torch.int8)
+
+    def forward(self, x):
+        y = x @ self.weight * self.scale         # float32 * float16
+        z = y + self.offset                      # float32 + float64
+        w = torch.where(self.keep, z, self.counts)
+        return w, self.table[1:] * 2, self.counts + self.table.sum()
+
+
+class CondModule(nn.Module):
+    """torch.cond with branches of the same types; the predicate is a tensor."""
+
+    def forward(self, x, n):
+        def true_fn(x, n):
+            return (x * 2).to(torch.float16), n + 1
+
+        def false_fn(x, n):
+            return (x - 1).half(), n * 2
+
+        y, m = torch.cond(x.sum() > 0, true_fn, false_fn, (x, n))
+        return y + 1, m
+
+
+class DynamicShapes(nn.Module):
+    """Exported with a dynamic batch dim: symbolic sizes, sym_size, views."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, x, ids):
+        b = x.shape[0]
+        y = self.fc(x).view(b, 3, 1)
+        z = y.expand(b, 3, 2).reshape(b, 6)
+        return z + ids.unsqueeze(1), z.new_zeros(b, dtype=torch.int32)
+
+
+class WhileLoop(nn.Module):
+    """torch._higher_order_ops.while_loop: a counter and a float accumulator."""
+
+    def forward(self, x):
+        from torch._higher_order_ops.while_loop import while_loop
+
+        def cond_fn(i, acc):
+            return i < 3
+
+        def body_fn(i, acc):
+            return i + 1, acc * 2.0
+
+        i, acc = while_loop(cond_fn, body_fn, (torch.tensor(0), x))
+        return i, acc
+
+
+class MapModule(nn.Module):
+    """torch._higher_order_ops.map over the leading dim."""
+
+    def forward(self, xs, y):
+        from torch._higher_order_ops.map import map as hop_map
+
+        def body(x, y):
+            return (x + y).to(torch.bfloat16)
+
+        return hop_map(body, xs, y)
+
+
+def small_cases():
+    """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
+    bf = torch.bfloat16
+    return [
+        ("bf16_mlp", Bf16Mlp().to(bf).eval(), (torch.randn(2, 8, dtype=bf),), None, False),
+        ("f16_conv", F16Conv().half().eval(), (torch.randn(1, 3, 8, 8, dtype=torch.float16),), None, True),
+        ("mixed_int_float", MixedIntFloat().eval(),
+         (torch.arange(4), torch.randn(4), torch.tensor([True, False, True, False])), None, True),
+        ("buffers_constants", BuffersConstants().eval(), (torch.randn(3, 4),), None, False),
+        ("cond", CondModule().eval(), (torch.randn(3), torch.tensor(2)), None, False),
+        ("dynamic", DynamicShapes().eval(), (torch.randn(4, 6), torch.arange(4)),
+         {"x": {0: Dim("batch", min=2)}, "ids": {0: Dim("batch", min=2)}}, False),
+        ("while_loop", WhileLoop().eval(), (torch.randn(3),), None, False),
+        ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
+    ]
+
+
+# --- torchvision models (big) ------------------------------------------------
+
+def big_cases():
+    import torchvision.models as tvm
+    from torchvision.models.vision_transformer import VisionTransformer
+    x = torch.randn(1, 3, 224, 224)
+    # vit_b_16's structure at a small width (vit_b_16 itself is a 350 MB archive).
+    vit = VisionTransformer(image_size=224, patch_size=16, num_layers=2, num_heads=4, hidden_dim=64, mlp_dim=128)
+    return [
+        ("resnet18", tvm.resnet18().eval(), (x,), None, True),
+        ("resnet18_bf16", tvm.resnet18().to(torch.bfloat16).eval(), (x.to(torch.bfloat16),), None, True),
+        ("resnet18_dynamic", tvm.resnet18().eval(), (torch.randn(2, 3, 224, 224),),
+         {"x": {0: Dim("batch", min=1, max=64)}}, True),
+        ("mobilenet_v2", tvm.mobilenet_v2().eval(), (x,), None, True),
+        ("efficientnet_b0", tvm.efficientnet_b0().eval(), (x,), None, True),
+        ("vit_small", vit.eval(), (x,), None, True),
+        ("vit_small_f16", VisionTransformer(224, 16, 2, 4, 64, 128).half().eval(), (x.half(),), None, False),
+        ("swin_t", tvm.swin_t().eval(), (x,), None, True),
+    ]
+
+
+def export_all(cases, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    for name, module, args, dyn, decompose in cases:
+        with torch.no_grad():
+            ep = torch.export.export(module, args, dynamic_shapes=dyn)
+        path = os.path.join(out_dir, name + ".pt2")
+        torch.export.save(ep, path)
+        print(f"wrote {path} ({os.path.getsize(path)} bytes)")
+        if decompose:  # core ATen (what backends consume): other ops, same values
+            path = os.path.join(out_dir, name + "_core_aten.pt2")
+            torch.export.save(ep.run_decompositions(), path)
+            print(f"wrote {path} ({os.path.getsize(path)} bytes)")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--small", help="write the tiny test modules here")
+    p.add_argument("--big", help="write the torchvision models here")
+    a = p.parse_args()
+    if not a.small and not a.big:
+        p.error("give --small DIR and/or --big DIR")
+    print(f"torch {torch.__version__}", file=sys.stderr)
+    if a.small:
+        export_all(small_cases(), a.small)
+    if a.big:
+        export_all(big_cases(), a.big)
+
+
+if __name__ == "__main__":
+    main()
