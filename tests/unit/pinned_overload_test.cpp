@@ -93,7 +93,7 @@ TEST(PinnedOverload, ConstantNumbersForTensorsWithAKeptPlan) {
   for (bool kept : {false, true}) {
     refine::Options o;
     o.inputTypes = {{"x", Value::tensor(DType::Int64, Rank::exact(2))}};
-    if (kept) o.plan = refine::makeGraphPlan(g);
+    if (kept) o.plan = refine::makeGraphPlan(g, o.torch);
     EXPECT_EQ(refine::refineGraph(g, o).values[y].str(), "float32:r2") << (kept ? "kept plan" : "own plan");
   }
 }

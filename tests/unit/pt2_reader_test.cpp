@@ -1,6 +1,7 @@
 // The .pt2 reader: torch.export's serialized ExportedProgram (schema 8.x)
 // into an ir::Graph, the archive around it, and its errors. Documents are
 // built here in the serializer's shape (torch 2.14's serialize.py).
+#include "ops/semantics.h"
 #include "frontends/pt2/pt2_reader.h"
 #include "frontends/pt2/serde_enums.h"
 #include "refine/check.h"
@@ -130,11 +131,15 @@ struct Read {
   }
 };
 
-Read readDoc(const json &doc) {
-  ReadResult rr = readExportedProgram(doc.dump(), "model.json");
+Read readDoc(const json &doc, TorchVersion torch = kNewestTorch) {
+  ReadOptions ro;
+  ro.torch = torch;
+  ReadResult rr = readExportedProgram(doc.dump(), "model.json", ro);
   if (!rr.program) throw std::runtime_error(rr.error);
   Read out{std::move(*rr.program), {}};
-  out.r = refine::refineGraph(*out.p.graph, refine::checkOptions());
+  refine::Options o;
+  o.torch = torch;
+  out.r = refine::refineGraph(*out.p.graph, refine::checkOptions(o));
   return out;
 }
 
@@ -156,10 +161,12 @@ TEST(Pt2Serde, DTypeNumbersAreTheSerializersNotC10s) {
   EXPECT_EQ(serdeDTypeName(0), "unknown");
   EXPECT_FALSE(serdeDTypeName(14).has_value());
   EXPECT_FALSE(serdeDTypeName(36).has_value());
-  EXPECT_EQ(modelledDType("float32"), DType::Float32);
-  EXPECT_EQ(modelledDType("complex32"), DType::Complex32);
-  EXPECT_FALSE(modelledDType("unknown").has_value());
-  EXPECT_FALSE(modelledDType("float8_e4m3fn").has_value()); // not modelled yet: unknown, never a guess
+  const DTypeSystem &v113 = DTypeSystem::of(TorchVersion::V1_13), &v214 = DTypeSystem::of(TorchVersion::V2_14);
+  EXPECT_EQ(modelledDType("float32", v113), DType::Float32);
+  EXPECT_EQ(modelledDType("complex32", v113), DType::Complex32);
+  EXPECT_FALSE(modelledDType("unknown", v214).has_value());
+  EXPECT_EQ(modelledDType("float8_e4m3fn", v214), DType::Float8E4M3FN);
+  EXPECT_FALSE(modelledDType("float8_e4m3fn", v113).has_value()); // 1.13 has no such dtype: unknown, never a guess
 }
 
 TEST(Pt2Serde, LayoutsAndMemoryFormatsBecomeC10Codes) {
@@ -225,7 +232,7 @@ TEST(Pt2Reader, TargetsArePinnedOverloads) {
   const ir::Node &relu = g.nodes[g.values[r.id("z")].def];
   ASSERT_NE(g.pinnedOverload(relu.kind), nullptr);
   EXPECT_EQ(*g.pinnedOverload(relu.kind), ""); // `default`
-  refine::GraphPlan plan(g);
+  refine::GraphPlan plan(g, Semantics::of(kNewestTorch));
   EXPECT_EQ(plan.overloads[add.kind].size(), 1u);
   EXPECT_EQ(plan.overloads[add.kind][0]->key(), "aten::add.Tensor");
   EXPECT_TRUE(plan.pinned[add.kind]);
@@ -336,7 +343,7 @@ TEST(Pt2Reader, ArgumentsTheTableLacksLeaveTheNodeUnmapped) {
   EXPECT_FALSE(r["a"].dtype().has_value());
 }
 
-TEST(Pt2Reader, DtypesNotModelledAreUnknownNeverGuessed) {
+TEST(Pt2Reader, DtypesTheVersionLacksAreUnknownNeverGuessed) {
   Doc d;
   d.user("q", kFloat8E4M3, {2}).user("x", kFloat32, {2});
   d.op("torch.ops.aten.to.dtype", {named("self", tensor("x")), named("dtype", {{"as_scalar_type", kFloat8E4M3}})}, "y",
@@ -344,11 +351,19 @@ TEST(Pt2Reader, DtypesNotModelledAreUnknownNeverGuessed) {
   d.op("torch.ops.aten.to.dtype", {named("self", tensor("q")), named("dtype", {{"as_scalar_type", kFloat32}})}, "z",
        kFloat32, {2});
   d.ret("y");
+  // 2.14 knows float8_e4m3fn: a cast to it and from it are exact.
   Read r = readDoc(d.document());
-  EXPECT_FALSE(r["q"].dtype().has_value());
-  EXPECT_EQ(r.p.recorded[r.id("q")]->dtypeName, "float8_e4m3fn");
-  EXPECT_FALSE(r["y"].dtype().has_value());
+  EXPECT_EQ(r["q"].str(), "float8_e4m3fn:r1");
+  EXPECT_EQ(r["y"].str(), "float8_e4m3fn:r1");
   EXPECT_EQ(r["z"].str(), "float32:r1");
+  EXPECT_EQ(r.check().wrong, 0u);
+  // Read as 1.13, which has no float8: unknown where it flows, exact elsewhere.
+  Read old = readDoc(d.document(), TorchVersion::V1_13);
+  EXPECT_FALSE(old["q"].dtype().has_value());
+  EXPECT_EQ(old.p.recorded[old.id("q")]->dtypeName, "float8_e4m3fn");
+  EXPECT_FALSE(old["y"].dtype().has_value());
+  EXPECT_EQ(old["z"].str(), "float32:r1");
+  EXPECT_EQ(old.check().wrong, 0u);
 }
 
 TEST(Pt2Reader, CondBecomesAnIfWhoseBranchesJoin) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/dtype_system.h"
 #include "frontends/pt2/json_field.h"
 #include "frontends/pt2/pt2_reader.h"
 #include "schema/schema.h"
@@ -22,7 +23,7 @@ namespace dtf::pt2 {
 
 class Builder {
 public:
-  explicit Builder(const SchemaTable &schemas);
+  Builder(const SchemaTable &schemas, const DTypeSystem &types);
   /// The whole document (an ExportedProgram); throws FormatError.
   Program build(const Field &doc);
 
@@ -91,6 +92,7 @@ private:
   std::vector<ir::ValueId> listValues(Scope &scope, const Field &arg, ir::BlockId b);
 
   const SchemaTable &schemas_;
+  const DTypeSystem &dtypes_;
   Program prog_;
   ir::Graph *g_ = nullptr;
   std::unordered_set<std::string> usedNames_;

@@ -323,7 +323,7 @@ ir::ValueId Builder::argument(Scope &scope, const Field &arg, const SchemaType *
     auto torchName = serdeDTypeName(code);
     if (!torchName) v.fail(fmt::format("unknown dtype number {} (schema 8.x numbers dtypes 0-13 and 28-35)", code));
     // TorchScript passes a dtype as its c10 code; one dtypeflow does not model is some dtype, unknown.
-    if (auto d = modelledDType(*torchName)) return intConstant(b, c10Code(*d));
+    if (auto d = modelledDType(*torchName, dtypes_)) return intConstant(b, c10Code(*d));
     return unknownConstant(b, type("int"));
   }
   if (tag == "as_memory_format" || tag == "as_layout") {

@@ -62,7 +62,7 @@ std::string RecordedTensor::str() const {
   return fmt::format("{}({})", dtype ? std::string(ir::torchTypeName(*dtype)) : dtypeName, dims);
 }
 
-Builder::Builder(const SchemaTable &schemas) : schemas_(schemas) {}
+Builder::Builder(const SchemaTable &schemas, const DTypeSystem &types) : schemas_(schemas), dtypes_(types) {}
 
 Program Builder::build(const Field &doc) {
   checkVersion(doc); // first: another major version may lay out every other field differently
@@ -212,7 +212,7 @@ RecordedTensor Builder::tensorMeta(const Field &meta) {
   if (!torchName)
     dtype.fail(fmt::format("unknown dtype number {} (schema 8.x numbers dtypes 0-13 and 28-35)", code));
   r.dtypeName = std::string(*torchName);
-  r.dtype = modelledDType(*torchName);
+  r.dtype = modelledDType(*torchName, dtypes_);
   Field sizes = meta["sizes"];
   if (sizes.size() > static_cast<size_t>(Rank::kMaxRank))
     sizes.fail(fmt::format("{} dims: more than the {} accepted", sizes.size(), Rank::kMaxRank));

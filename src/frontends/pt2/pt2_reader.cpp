@@ -40,7 +40,7 @@ ReadResult buildFrom(std::string_view text, const std::string &where, const Read
     return r;
   }
   try {
-    Builder b(SchemaTable::of(opts.torch));
+    Builder b(SchemaTable::of(opts.torch), DTypeSystem::of(opts.torch));
     r.program = b.build(Field(doc));
     r.program->member = where;
   } catch (const FormatError &e) {

@@ -26,9 +26,9 @@ std::optional<std::string_view> serdeDTypeName(int64_t code) {
   return std::nullopt;
 }
 
-std::optional<DType> modelledDType(std::string_view torchName) {
+std::optional<DType> modelledDType(std::string_view torchName, const DTypeSystem &types) {
   if (torchName == "unknown") return std::nullopt;
-  return parseDType(torchName);
+  return types.parse(torchName);
 }
 
 bool isFloatingOrComplexName(std::string_view n) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dtype/dtype_system.h"
 #include "dtype/dtype.h"
 
 #include <cstdint>
@@ -25,9 +26,10 @@ inline constexpr int64_t kSchemaMajor = 8;
 /// does not define.
 std::optional<std::string_view> serdeDTypeName(int64_t code);
 
-/// The dtype dtypeflow models for a torch dtype name, if any (a newer dtype
-/// such as float8_e4m3fn is not modelled yet: nullopt, an unknown dtype).
-std::optional<DType> modelledDType(std::string_view torchName);
+/// The dtype a torch dtype name denotes in the PyTorch version `types`
+/// models, if any ("float8_e4m3fn" under 1.13, or "unknown": nullopt, an
+/// unknown dtype, never a guess).
+std::optional<DType> modelledDType(std::string_view torchName, const DTypeSystem &types);
 
 /// A floating or complex dtype by torch's name (what nn.Module.to(dtype) converts).
 bool isFloatingOrComplexName(std::string_view torchName);
