@@ -90,6 +90,7 @@ DType OpCall::resultType(std::span<const PromotionOperand> ops) const {
 }
 
 DType commonDTypeArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
+  if (!call.types().wrappedOnlyKeepStoredDType()) return promoteArgs(call, names);
   std::optional<DType> same;
   for (std::string_view name : names) {
     const Value &v = call.arg(name);
