@@ -1,8 +1,10 @@
 // User rules for custom ops: rule files, rules from code, Semantics::extend
-// layered over the built-in semantics.
+// layered over the built-in semantics, and the refinement pass handed them.
+#include "frontends/text/ir_parser.h"
 #include "ops/custom_rules.h"
 #include "ops/infer.h"
 #include "ops/notation.h"
+#include "refine/refine.h"
 
 #include <gtest/gtest.h>
 
@@ -279,6 +281,44 @@ TEST(CustomRules, NonUtf8AndBadTomlNameTheirLines) {
   e = rules.addText(std::string(RuleSet::kMaxFileBytes + 1, '#'), "big.toml");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].message.find("rule files hold at most"), std::string::npos);
+}
+
+TEST(CustomRules, RefineWithUserRules) {
+  auto g = ir::parseIR(R"(graph(%x : Float(2, 3), %ids : Long(2, 3)):
+  %approx : float = prim::Constant[value=0.5]()
+  %none : NoneType = prim::Constant()
+  %false : bool = prim::Constant[value=0]()
+  %g : Tensor = mylib::fused_gelu(%x, %approx)
+  %s : Tensor = mylib::scale_shift(%ids, %g, %approx)
+  %t : Tensor = mylib::sum_to(%ids, %none, %false, %none)
+  %u : Tensor = aten::add(%t, %s, %approx)
+  return (%u)
+)");
+  auto valueOf = [&](const refine::Result &r, const std::string &name) {
+    for (size_t v = 0; v < g->values.size(); ++v)
+      if (g->values[v].name == name) return r.values[v].str();
+    return std::string("no value");
+  };
+  refine::Options plain;
+  refine::Result before = refine::refineGraph(*g, plain);
+  EXPECT_EQ(valueOf(before, "g"), "?:r?"); // an unknown op, and what is computed from it
+  EXPECT_NE(valueOf(before, "u"), "float32:r2");
+
+  refine::Options opts;
+  opts.semantics = extended(mylib());
+  opts.memo = refine::makeEvalMemo();
+  refine::Result r = refine::refineGraph(*g, opts);
+  EXPECT_EQ(valueOf(r, "g"), "float32:r2");
+  EXPECT_EQ(valueOf(r, "s"), "float32:r2");
+  EXPECT_EQ(valueOf(r, "t"), "int64:r0");
+  EXPECT_EQ(valueOf(r, "u"), "float32:r2");
+  for (const refine::Diagnostic &d : r.diagnostics) EXPECT_NE(d.category, "unknown-op") << d.message;
+
+  // A kept plan belongs to its semantics.
+  opts.plan = refine::makeGraphPlan(*g, opts.semantics);
+  EXPECT_EQ(valueOf(refine::refineGraph(*g, opts), "u"), "float32:r2");
+  plain.plan = opts.plan;
+  EXPECT_THROW(refine::refineGraph(*g, plain), std::invalid_argument);
 }
 
 } // namespace
