@@ -194,7 +194,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
 }
 
 struct CommonFlags {
-  std::shared_ptr<std::string> torch;
+  std::shared_ptr<SemanticsOption> torch;
   std::string file;
   std::string tensorConstants; ///< empty: by the file (runtime for .pt, traced for IR text)
   std::vector<std::string> inputTypes;
@@ -234,6 +234,7 @@ refine::Options optionsFrom(const CommonFlags &f) {
   refine::Options o;
   const Semantics &sem = semanticsOf(*f.torch);
   o.torch = sem.version();
+  o.semantics = semanticsWithRules(*f.torch); // null without --rules
   std::string policy = f.tensorConstants;
   if (policy.empty()) policy = isModuleFile(f.file) ? "runtime" : "traced";
   o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
