@@ -270,6 +270,22 @@ TEST(CustomRules, NewOverloadOfABuiltinName) {
   EXPECT_TRUE(std::is_sorted(mine.begin(), mine.end(), [](auto *a, auto *b) { return a->key() < b->key(); }));
 }
 
+TEST(CustomRules, AnOverrideKeepsTheOpsFacts) {
+  // unsqueeze's dim may name the dim it adds (OpFact::DimsIncludeNew, declared
+  // beside the built-in rule): a replacement rule keeps that check.
+  const Schema *builtin = Semantics::of(TorchVersion::V2_14).schemas().find("aten::unsqueeze");
+  ASSERT_TRUE(builtin);
+  RuleSet rules;
+  CustomRuleOptions options;
+  options.overrideBuiltin = true;
+  ASSERT_TRUE(rules.add(builtin->text, sameAs("self"), options) == std::nullopt);
+  auto sem = extended(rules);
+  ASSERT_TRUE(sem);
+  EXPECT_EQ(str(call(*sem, "aten::unsqueeze", {{"self", "float16:r1"}, {"dim", "1"}})).substr(0, 7), "float16");
+  EXPECT_EQ(str(call(*sem, "aten::unsqueeze", {{"self", "float16:r1"}, {"dim", "2"}})),
+            "error: aten::unsqueeze: Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
 TEST(CustomRules, NonUtf8AndBadTomlNameTheirLines) {
   RuleSet rules;
   auto e = rules.addText("[[op]]\nschema = \"mylib::caf\xe9(Tensor x) -> Tensor\"\n", "latin1.toml");
