@@ -13,6 +13,7 @@ DTF, HERE = sys.argv[1], sys.argv[2]
 MYLIB = os.path.join(HERE, "mylib.toml")
 OVERRIDE = os.path.join(HERE, "override.toml")
 GOLDEN = os.path.join(HERE, "..", "golden", "custom_op.ir")
+TRACED = os.path.join(HERE, "custom_op_traced.ir")  # every value typed, as a trace records them
 failures = []
 checks = 0
 
@@ -88,6 +89,24 @@ def annotated(j):
     return None if got == want else got
 expect_json("annotate", ["annotate", *R, GOLDEN, "--format", "json"], annotated)
 expect("annotate without the rules", ["annotate", GOLDEN], 0, None, "unknown op mylib::fused_gelu")
+
+# the rules apply on top of the version --torch chooses
+for torch in ["1.13", "2.14"]:
+    expect_json(f"annotate --torch {torch}", ["annotate", "--torch", torch, *R, GOLDEN, "--format", "json"],
+                lambda j, torch=torch: annotated(j) or (None if j["torch"] == torch else j["torch"]))
+    expect(f"check --torch {torch}", ["check", "--torch", torch, *R, TRACED], 0)
+    expect(f"infer-op --torch {torch}", ["infer-op", "--torch", torch, *R, "mylib::sum_to", "x=bool:r2"], 0,
+           "int64\n")
+
+# check compares the rule files' answers with the recorded types
+expect("check without the rules", ["check", TRACED], 0, None, "unknown op mylib::fused_gelu")
+WRONG = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"dtf_wrong_rules_{os.getpid()}.toml")
+with open(MYLIB) as src, open(WRONG, "w") as dst:  # fused_gelu now answers float64: wrong against the trace
+    dst.write(src.read().replace('dtype = { same_as = "x" }', 'dtype = "float64"\nrank = { same_as = "x" }', 1))
+try:
+    expect("check finds a wrong rule", ["check", "--rules", WRONG, TRACED], 1)
+finally:
+    os.remove(WRONG)
 
 # every command takes --rules
 expect("result-type", ["result-type", *R, "int8:r1", "float"], 0, "float32\n")
