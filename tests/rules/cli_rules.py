@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 
 DTF, HERE = sys.argv[1], sys.argv[2]
 MYLIB = os.path.join(HERE, "mylib.toml")
@@ -107,6 +108,29 @@ try:
     expect("check finds a wrong rule", ["check", "--rules", WRONG, TRACED], 1)
 finally:
     os.remove(WRONG)
+
+# a .pt2 archive calling a custom op: the committed bf16 MLP with its gelu made mylib::fused_gelu
+ARCHIVE = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"dtf_custom_op_{os.getpid()}.pt2")
+with zipfile.ZipFile(os.path.join(HERE, "..", "pt2", "archives", "bf16_mlp.pt2")) as src, \
+        zipfile.ZipFile(ARCHIVE, "w") as dst:
+    for member in src.infolist():
+        data = src.read(member)
+        if member.filename.endswith("models/model.json"):
+            program = json.loads(data)
+            for n in program["graph_module"]["graph"]["nodes"]:
+                if n["target"] == "torch.ops.aten.gelu.default":
+                    n["target"] = "torch.ops.mylib.fused_gelu.default"
+                    n["inputs"][0]["name"] = "x"
+                    GELU_OUT = n["outputs"][0]["as_tensor"]["name"]
+            data = json.dumps(program)
+        dst.writestr(member, data)
+try:
+    expect("check .pt2 with the rules", ["check", *R, ARCHIVE], 0)
+    expect("check .pt2 without the rules", ["check", ARCHIVE], 0, None, "mylib::fused_gelu is not in the schema table")
+    expect_json("annotate .pt2", ["annotate", *R, ARCHIVE, "--format", "json"],
+                lambda j: None if j["values"][GELU_OUT]["dtype"] == "bfloat16" else j["values"][GELU_OUT])
+finally:
+    os.remove(ARCHIVE)
 
 # every command takes --rules
 expect("result-type", ["result-type", *R, "int8:r1", "float"], 0, "float32\n")
