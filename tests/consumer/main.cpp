@@ -61,6 +61,13 @@ int main(int argc, char **argv) {
     }
     if (v == dtf::kNewestTorch) std::cout << dtf::ir::printIR(*g, &r);
   }
+  // The .pt2 reader is in the package too (libzip with it, for static users):
+  // a missing archive is an error value, never an exception.
+  dtf::pt2::ReadResult missing = dtf::pt2::readArchive("no-such-model.pt2");
+  if (missing.program || missing.error.empty()) {
+    std::cerr << "readArchive of a missing file gave no error\n";
+    ++wrong;
+  }
   std::cout << "consumer: " << (wrong ? "FAILED" : "ok") << ", " << expected.size() << " values under "
             << dtf::supportedTorchVersions() << "\n";
   return wrong ? 1 : 0;

@@ -18,6 +18,7 @@ run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
 # What was installed: the public headers and no internal one, both libraries, the package files, the CLI.
 foreach(f include/dtypeflow/dtypeflow.h include/dtypeflow/ops/custom_rules.h include/dtypeflow/refine/refine.h
+          include/dtypeflow/frontends/pt2/pt2_reader.h
           include/dtypeflow/dtype/dtypes.def lib/libdtypeflow_core.a lib/libdtypeflow_core.so
           lib/cmake/dtypeflow/dtypeflowConfig.cmake lib/cmake/dtypeflow/dtypeflowTargets.cmake
           lib/pkgconfig/dtypeflow.pc bin/dtypeflow)
