@@ -7,6 +7,8 @@ PKGS=(
   libfmt-dev                     # formatting (core)
   nlohmann-json3-dev             # JSON output, .pt2 programs (core)
   libzip-dev                     # .pt2 archives are zip files (core)
+  libtomlplusplus-dev            # rule files for custom ops (core)
+  pkgconf                        # the installed package's pkg-config test
   libcli11-dev                   # command line (tools)
   libgtest-dev libgmock-dev      # unit tests
   libbenchmark-dev               # benchmarks

@@ -183,6 +183,7 @@ inline PromotionOperand tensorOperand(DType d, const Value &tensor) {
 /// result_type over these arguments of the call (tensors, numbers, None
 /// skipped), concrete: the lifting guarantees known dtypes and kinds.
 DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names);
+DType promoteArgs(const OpCall &call, std::span<const std::string> names);
 
 /// TensorIterator's common dtype over these arguments: result_type, except
 /// that operands all of one dtype keep it. That differs from result_type only

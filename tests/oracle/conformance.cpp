@@ -138,8 +138,9 @@ Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked
   return Verdict::Agree;
 }
 
-std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick) {
-  std::string cli = "dtypeflow infer-op " + rule.key;
+std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick,
+                         const std::string &options = {}) {
+  std::string cli = "dtypeflow infer-op " + options + rule.key;
   for (size_t a = 0; a < space.axes.size(); ++a) {
     const Alternative &alt = space.axes[a].alternatives[pick[a]];
     if (alt.notation.empty()) continue;
@@ -273,7 +274,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
   std::vector<c10::IValue> extraArgs = trailingDefaults(*rule.schema, op->schema(), tally.configError);
   if (!tally.configError.empty()) return tally;
 
-  const Registry &registry = oracleSemantics().registry();
+  const Registry &registry = opts.registry ? *opts.registry : oracleSemantics().registry();
   for (size_t vi = 0; vi < variants.size(); ++vi) {
     const auto &overrides = variants[vi];
     const size_t cap = vi < sampledVariants ? opts.maxCasesPerVariant : 30;
@@ -317,7 +318,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       // show the case as Python arguments, which carry the shapes.
       auto note = [&](const std::string &what, bool withShapes = false) {
         if (tally.examples.size() >= opts.examplesPerOp) return;
-        std::string ex = fmt::format("{}\n      {}", what, reproCommand(rule, space, pick));
+        std::string ex = fmt::format("{}\n      {}", what, reproCommand(rule, space, pick, opts.reproOptions));
         if (withShapes) ex += "\n      torch args: " + pythonArgs(space, pick);
         tally.examples.push_back(std::move(ex));
       };
@@ -349,11 +350,11 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         if (isValueDependent(theirs.error) && !predictable) {
           ++tally.valueDependent;
           if (tally.valueDependentExamples.size() < 2)
-            tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick), firstLine(theirs.error)));
+            tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
         } else if (isKernelGap(theirs.error) || isOneDnnBFloat16Gap(theirs.error, hasBFloat16(ours))) {
           ++tally.kernelGap;
           if (tally.kernelGapExamples.size() < 3)
-            tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick), firstLine(theirs.error)));
+            tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
         } else if (allUnknown) {
           ++tally.unknown;
         } else {

@@ -3,6 +3,8 @@
 // Runs every registered rule (or those selected) against libtorch and prints
 // per-op tallies; exits non-zero when any must-be-zero class is non-zero or a
 // rule's samples are broken. `--report` writes docs/conformance.md.
+// `--rules FILE --load-library LIB.so` checks the rules of a rule file
+// (docs/custom-ops.md) instead, against the custom ops LIB registers.
 //
 //===----------------------------------------------------------------------===//
 #include "oracle_version.h"
@@ -10,8 +12,11 @@
 #include "report.h"
 #include "torch_runner.h"
 
+#include "ops/custom_rules.h"
+
 #include <ATen/Parallel.h>
 #include <CLI/CLI.hpp>
+#include <dlfcn.h>
 #include <atomic>
 #include <chrono>
 #include <fmt/format.h>
@@ -57,11 +62,36 @@ int main(int argc, char **argv) {
   app.add_option("--max-cases", opts.maxCasesPerVariant, "cap per sample variant; larger spaces are strided");
   app.add_flag("--verbose,-v", verbose, "print every op, with its first disagreements");
   app.add_flag("--quiet,-q", quiet, "print only failures and the summary");
+  std::vector<std::string> ruleFiles, libraries;
+  app.add_option("--rules", ruleFiles, "check the rules of this rule file instead (repeatable)");
+  app.add_option("--load-library", libraries, "load this library first: it registers custom ops (repeatable)");
   CLI11_PARSE(app, argc, argv);
 
   disableTorchBacktraces();
   at::set_num_threads(1);
-  const Registry &reg = oracleSemantics().registry();
+  for (const std::string &lib : libraries) // kept loaded: TORCH_LIBRARY registers at load
+    if (!dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+      fmt::print(stderr, "--load-library {}: {}\n", lib, dlerror());
+      return 2;
+    }
+  std::shared_ptr<const Semantics> withRules;
+  if (!ruleFiles.empty()) {
+    RuleSet rules;
+    std::vector<RuleSetError> errors;
+    for (const std::string &f : ruleFiles)
+      for (RuleSetError &e : rules.addFile(f)) errors.push_back(std::move(e));
+    if (errors.empty()) {
+      ExtendedSemantics ext = Semantics::extend(kOracleTorch, rules);
+      errors = std::move(ext.errors);
+      withRules = std::move(ext.semantics);
+    }
+    for (const RuleSetError &e : errors) fmt::print(stderr, "{}\n", e.str());
+    if (!errors.empty()) return 2;
+    opts.registry = &withRules->registry();
+    for (const std::string &f : ruleFiles) opts.reproOptions += "--rules " + f + " ";
+  }
+  // With --rules, the rule files' rules only (the layer over the built-in ones).
+  const Registry &reg = withRules ? withRules->registry() : oracleSemantics().registry();
   std::vector<const OpRule *> selected;
   for (const auto &[key, rule] : reg.rules()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), key) == ops.end()) continue;

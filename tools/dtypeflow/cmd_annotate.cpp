@@ -90,7 +90,8 @@ Reader chooseReader(const std::string &file) {
   return isModuleFile(file) ? Reader::Module : Reader::Text;
 }
 
-Loaded load(const std::string &file, const std::string &model, TorchVersion torch) {
+/// `semantics` (a version's, with the --rules files' rules) names the ops of a .pt2 archive.
+Loaded load(const std::string &file, const std::string &model, const Semantics &semantics) {
   Loaded l;
   std::string text;
   const Reader reader = chooseReader(file);
@@ -103,7 +104,8 @@ Loaded load(const std::string &file, const std::string &model, TorchVersion torc
     }
     pt2::ReadOptions o;
     o.model = model;
-    o.torch = torch;
+    o.torch = semantics.version();
+    o.semantics = &semantics;
     pt2::ReadResult r = pt2::readArchive(file, o);
     if (!r.program) {
       fmt::print(stderr, "{}: error: {}\n", file, r.error);
@@ -194,7 +196,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r) {
 }
 
 struct CommonFlags {
-  std::shared_ptr<std::string> torch;
+  std::shared_ptr<SemanticsOption> torch;
   std::string file;
   std::string tensorConstants; ///< empty: by the file (runtime for .pt, traced for IR text)
   std::vector<std::string> inputTypes;
@@ -234,6 +236,7 @@ refine::Options optionsFrom(const CommonFlags &f) {
   refine::Options o;
   const Semantics &sem = semanticsOf(*f.torch);
   o.torch = sem.version();
+  o.semantics = semanticsWithRules(*f.torch); // null without --rules
   std::string policy = f.tensorConstants;
   if (policy.empty()) policy = isModuleFile(f.file) ? "runtime" : "traced";
   o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
@@ -252,7 +255,7 @@ refine::Options optionsFrom(const CommonFlags &f) {
 
 /// Load FILE and finish the options that depend on its graph; nullopt-like exit code on failure.
 Loaded loadFor(const CommonFlags &flags, refine::Options &opts) {
-  Loaded l = load(flags.file, flags.model, opts.torch);
+  Loaded l = load(flags.file, flags.model, semanticsOf(*flags.torch));
   if (l.exitCode) return l;
   resolveInputNames(*l.graph, opts);
   if (l.archive) retypeArchiveInputs(*l.archive, *l.graph, flags.retype, opts);

@@ -24,8 +24,9 @@ const Schema &lookupOp(const Semantics &sem, const std::string &key) {
     if (v != sem.version() && SchemaTable::of(v).find(key))
       throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (PyTorch {} has it: --torch {})", key,
                                    sem.versionName(), name(v), name(v)));
-  throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload)", key,
-                               sem.versionName()));
+  throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload; a custom op "
+                               "needs its rule file: --rules FILE)",
+                               key, sem.versionName()));
 }
 
 std::string resultText(const Value &v) {
@@ -170,12 +171,12 @@ Action addOps(CLI::App &app) {
     const Semantics &sem = semanticsOf(*torch);
     const Registry &reg = sem.registry();
     json list = json::array();
-    for (const auto &[key, rule] : reg.rules()) {
-      if (!rule.family.starts_with(*family)) continue;
+    for (const OpRule *rule : reg.allRules()) { // with --rules: the user rules too
+      if (!rule->family.starts_with(*family)) continue;
       if (*asJson)
-        list.push_back({{"op", key}, {"family", rule.family}, {"schema", rule.schema->text},
+        list.push_back({{"op", rule->key}, {"family", rule->family}, {"schema", rule->schema->text},
                         {"torch", std::string(sem.versionName())}});
-      else fmt::print("{:<48} {}\n", key, rule.family);
+      else fmt::print("{:<48} {}\n", rule->key, rule->family);
     }
     if (*asJson) fmt::print("{}\n", list.dump());
     return 0;

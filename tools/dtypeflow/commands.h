@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dtf::cli {
 
@@ -21,11 +22,21 @@ struct UsageError : std::runtime_error {
 /// process exit code).
 using Action = std::function<int()>;
 
-/// `--torch VERSION` (every subcommand has it): the option's text, to be
-/// read with semanticsOf when the subcommand runs.
-std::shared_ptr<std::string> addTorchOption(CLI::App *sub);
-/// The semantics an --torch text names; UsageError for a version not modelled.
-const Semantics &semanticsOf(const std::string &torch);
+/// `--torch VERSION` and `--rules FILE` (repeatable): the semantics a
+/// subcommand answers with, read by semanticsOf when it runs.
+struct SemanticsOption {
+  std::string torch;
+  std::vector<std::string> ruleFiles;
+  std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
+};
+/// Adds both options (every subcommand has them).
+std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
+/// The version's semantics, with the rule files' rules layered on. A version
+/// not modelled is a UsageError; so is a rule file with problems, after each
+/// is printed as `file:line: error: ...` (exit 2).
+const Semantics &semanticsOf(SemanticsOption &option);
+/// The same, as refine::Options::semantics takes it (null: no rule files).
+std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
 
 Action addResultType(CLI::App &app);
 Action addPromoteTypes(CLI::App &app);
