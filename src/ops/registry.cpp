@@ -26,7 +26,14 @@ Registry::Entry Registry::add(std::string_view key, std::string_view family, Rul
 }
 
 Registry::Entry Registry::Scoped::add(std::string_view key, std::string_view family, RuleFn fn) {
-  if (r_.version() >= from_ && r_.version() <= to_) return r_.add(key, family, std::move(fn));
+  if (r_.version() >= from_ && r_.version() <= to_) {
+    Entry e = r_.add(key, family, std::move(fn));
+    if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {
+      it->second.since = from_;
+      it->second.until = to_;
+    }
+    return e;
+  }
   r_.ignored_.push_back(std::make_unique<OpRule>());
   return Entry(*r_.ignored_.back());
 }

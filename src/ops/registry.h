@@ -83,6 +83,10 @@ struct OpRule {
   OpFacts facts;
   /// The `memory_format` argument of an op keeping self's shape, or -1.
   int32_t memoryFormatArg = -1;
+  /// The versions this registration covers: every version, or the range of
+  /// Registry::since / until (a rule PyTorch changed; ops/version_diff.h).
+  TorchVersion since = kTorchVersions.front(), until = kTorchVersions.back();
+  bool scoped() const { return since != kTorchVersions.front() || until != kTorchVersions.back(); }
 };
 
 class Registry {

@@ -343,6 +343,16 @@ void SchemaTable::parseAll() const {
 
 size_t SchemaTable::size() const { return count_ + extra_.size() + (base_ ? base_->size() : 0); }
 
+std::vector<std::pair<std::string_view, std::string_view>> SchemaTable::declarations() const {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (base_) out = base_->declarations();
+  out.reserve(size());
+  for (size_t i = 0; i < count_; ++i) out.emplace_back(entries_[i].key, entries_[i].text);
+  for (const auto &e : extra_) out.emplace_back(std::string_view(e->text).substr(0, e->text.find('(')), e->text);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 namespace {
 /// The key of `s`, one of `name`'s overloads? (`name` itself or `name.<overload>`)
 bool isOverloadOf(std::string_view key, std::string_view name) {

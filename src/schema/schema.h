@@ -131,6 +131,9 @@ public:
   /// address, so it identifies "this overload, pinned" (Graph::internPinnedKind).
   std::span<const Schema *const> pinnedSpan(std::string_view key) const;
   size_t size() const;
+  /// Every key with its declaration's text, in key order (a layer's and its
+  /// base's merged): what `dtypeflow versions` compares between tables.
+  std::vector<std::pair<std::string_view, std::string_view>> declarations() const;
   /// Parse every declaration; throws std::runtime_error naming the first bad line.
   void parseAll() const;
 

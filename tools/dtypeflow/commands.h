@@ -44,5 +44,6 @@ Action addInferOp(CLI::App &app);
 Action addOps(CLI::App &app);
 Action addAnnotate(CLI::App &app); // annotate + check (cmd_annotate.cpp)
 Action addCheck(CLI::App &app);
+Action addVersions(CLI::App &app); // cmd_versions.cpp
 
 } // namespace dtf::cli

@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
   reg(dtf::cli::addOps);
   reg(dtf::cli::addAnnotate);
   reg(dtf::cli::addCheck);
+  reg(dtf::cli::addVersions);
 
   try {
     app.parse(argc, argv);

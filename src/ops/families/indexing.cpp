@@ -266,10 +266,15 @@ void registerIndexing(Registry &r) {
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
 
-  r.add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+  // 1.13 takes a bool or uint8 mask, 2.14 bool only (scripts/probes/index_and_mask_dtypes.py).
+  r.until(TorchVersion::V1_13).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
      DType m = c.dtype("mask");
      if (m != DType::Bool && m != DType::UInt8)
        return c.semantic("masked_select: expected bool or uint8 mask, got {}", name(m));
+     return tensorOf(c.dtype("self"), Rank::exact(1));
+   }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
+  r.since(TorchVersion::V2_14).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("mask") != DType::Bool) return c.semantic("masked_select: expected BoolTensor for mask");
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
 
