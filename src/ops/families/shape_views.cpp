@@ -489,7 +489,7 @@ void registerShapeViews(Registry &r) {
            {"aten::moveaxis.int", {{"self", "sweep![2,2]"}, {"source", "0"}, {"destination", "1"}}},
            {"aten::moveaxis.intlist", {{"self", "sweep![2,2]"}, {"source", "[0]"}, {"destination", "[1]"}}},
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
-           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
+           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "sweep[1]=0"}, {"length", "1"}}},
            {"aten::narrow_copy", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
@@ -501,7 +501,10 @@ void registerShapeViews(Registry &r) {
     if (movesOneDim) fn = movingFacts(fn);
     const bool narrow = key.starts_with("aten::narrow");
     if (narrow) // narrow() cannot be applied to a 0-dim tensor
-      fn = [fn](const OpCall &c) -> RuleResult {
+      fn = [fn, startTensor = key == "aten::narrow.Tensor"](const OpCall &c) -> RuleResult {
+        // A tensor start is read first, whatever else is wrong (measured on 1.13).
+        if (startTensor && (c.rank("start").mayBeNonZero() || !isIntegral(c.dtype("start"), false)))
+          return c.semantic("start must be an 0-dim integral Tensor");
         if (auto e = notZeroDim(c, "narrow")) return *e;
         return fn(c);
       };
@@ -722,11 +725,19 @@ void registerShapeViews(Registry &r) {
   }
 
   // Scatter-style writes keep self's dtype; src is cast.
-  r.add("aten::select_scatter", fam, keep(same))
-      .sample("self", "sweep![2,2]").sample("src", "sweep![2]").sample("dim", "0").sample("index", "0");
-  r.add("aten::slice_scatter", fam, keep(same))
+  // A 0-dim self names no dim to select or slice (dim 0 passes the generic dim check).
+  auto scatterInto = [&](const char *view) -> RuleFn {
+    return [view, kept = keep(same)](const OpCall &c) -> RuleResult {
+      if (auto e = notZeroDim(c, view)) return *e;
+      return kept(c);
+    };
+  };
+  r.add("aten::select_scatter", fam, scatterInto("select"))
+      .sample("self", "sweep![2,2]").sample("src", "sweep![2]").sample("dim", "0").sample("index", "0")
+      .variant({{"self", "sweep![]"}, {"src", "sweep![]"}});
+  r.add("aten::slice_scatter", fam, scatterInto("slice"))
       .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1")
-      .atLeast("step", 1, "slice step must be positive");
+      .atLeast("step", 1, "slice step must be positive").variant({{"self", "sweep![]"}, {"src", "sweep![]"}});
   r.add("aten::diagonal_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]");
   r.add("aten::as_strided_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]")
       .sample("size", "[2]").sample("stride", "[1]");
