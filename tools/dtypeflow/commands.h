@@ -33,5 +33,7 @@ Action addInferOp(CLI::App &app);
 Action addOps(CLI::App &app);
 Action addAnnotate(CLI::App &app); // annotate + check (cmd_annotate.cpp)
 Action addCheck(CLI::App &app);
+Action addExplain(CLI::App &app); // cmd_explain.cpp
+Action addAudit(CLI::App &app);   // cmd_audit.cpp
 
 } // namespace dtf::cli

@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
   reg(dtf::cli::addOps);
   reg(dtf::cli::addAnnotate);
   reg(dtf::cli::addCheck);
+  reg(dtf::cli::addExplain);
+  reg(dtf::cli::addAudit);
 
   try {
     app.parse(argc, argv);
