@@ -137,6 +137,16 @@ if code != 0 or "x\ufffd" not in json.loads(out)["values"]:
 code, out, _ = run("annotate", "--torch", "1.13", EXAMPLE, "--input", "x.1=float32:r2")
 if "graph(%x.1 : Float(*, *)," not in out or "dtypeflow: %t is Float, rank unknown" not in out:
     failures.append("annotate: --input type not in the header, or a dtype without rank not said")
+# The reader is chosen by content: a saved module's zip named .ir goes to the module
+# reader (its own reason), never to the IR parser ("found 'PK'").
+import zipfile
+mod = os.path.join(tmp, "module_named.ir")
+with zipfile.ZipFile(mod, "w") as z:
+    z.writestr("m/data.pkl", b"not a pickle")
+    z.writestr("m/version", b"3\n")
+code, _, err = run_bytes(["annotate", mod])
+if code != 2 or b"TorchScript module" not in err or b"PK" in err:
+    failures.append(f"a module zip named .ir: exit {code}, stderr {err[:200]!r}")
 # ops --family with an op name: refused with a hint.
 expect(["ops", "--family", "aten::add"], 2, err="use --op aten::add")
 expect(["ops", "--op", "aten::add.Tensor"], 0, out="aten::add.Tensor")

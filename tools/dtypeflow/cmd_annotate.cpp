@@ -238,7 +238,8 @@ refine::Options optionsFrom(const CommonFlags &f, const std::string &file) {
   const Semantics &sem = semanticsOf(*f.torch);
   o.torch = sem.version();
   std::string policy = f.tensorConstants;
-  if (policy.empty()) policy = isModuleFile(file) ? "runtime" : "traced";
+  // by content, as the reader is: a saved module named model.bin runs as TorchScript runs it
+  if (policy.empty()) policy = chooseReader(file) == Reader::Module ? "runtime" : "traced";
   o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
                       : policy == "runtime" ? refine::TensorConstantPolicy::Runtime
                                             : refine::TensorConstantPolicy::Traced;
