@@ -522,9 +522,9 @@ void registerShapeViews(Registry &r) {
       e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
           .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});
   }
-  // fliplr needs 2 dims, flipud 1.
+  // fliplr needs 2 dims, flipud 1. (An init-capture: clang 14 cannot capture a structured binding.)
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
-    r.add(key, fam, keepingShape([minRank](const OpCall &c) -> RuleResult {
+    r.add(key, fam, keepingShape([minRank = minRank](const OpCall &c) -> RuleResult {
        if (auto rk = c.rank("self").value(); rk && *rk < minRank)
          return c.semantic("input must be >= {}-d, got {}-D", minRank, *rk);
        return tensorOf(c.dtype("self"), c.rank("self"));
