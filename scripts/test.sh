@@ -7,7 +7,9 @@
 #   2. PyTorch 2.14 in a Debian sid root (scripts/torch214-root.sh): the tests
 #      linked to libtorch (ctest label `torch`) built against libtorch 2.14.1:
 #      conformance of every rule, promotion and result_type oracles, the
-#      TorchScript frontend, the custom op.
+#      TorchScript frontend, the custom op;
+#   3. the tests without libtorch under ASan/UBSan, and the fuzz targets for a
+#      bounded time (scripts/sanitize.sh).
 # DTF_SKIP_TORCH214=1 skips stage 2 (it needs root and the network once, to
 # debootstrap the root: ~3 min, 2 GB).
 set -euo pipefail
@@ -30,4 +32,6 @@ else
   stage "2.14: ctest -L torch (libtorch 2.14)"
   scripts/torch214-root.sh test -L torch
 fi
+stage "sanitizers and fuzzing"
+scripts/sanitize.sh
 echo "test.sh: all tests passed in $(( $(date +%s) - start )) s"

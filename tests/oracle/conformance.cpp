@@ -12,6 +12,7 @@
 #include <span>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <numeric>
 #include <fmt/ranges.h>
 
 namespace dtf::oracle {
@@ -239,6 +240,12 @@ std::vector<c10::IValue> trailingDefaults(const Schema &ours, const c10::Functio
   return out;
 }
 
+bool coprimeWithAxes(size_t stride, const CaseSpace &space) {
+  for (const auto &axis : space.axes)
+    if (std::gcd(stride, axis.alternatives.size()) != 1) return false;
+  return true;
+}
+
 } // namespace
 
 OpTally runRule(const OpRule &rule, const RunOptions &opts) {
@@ -285,7 +292,11 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     }
     size_t total = space.size();
     tally.total += total;
+    // A stride sharing a factor with an axis's size would visit only some of
+    // its alternatives (stride 2 over [True, 2, 2.5, 1.5+0.5j] never meets
+    // the complex one): the stride is made coprime with every axis size.
     size_t stride = total > cap ? (total + cap - 1) / cap : 1;
+    while (stride > 1 && !coprimeWithAxes(stride, space)) ++stride;
     std::vector<size_t> pick(space.axes.size());
     std::vector<Value> ours(space.axes.size());
     std::vector<c10::IValue> theirsArgs;

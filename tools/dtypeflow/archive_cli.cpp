@@ -57,7 +57,8 @@ void retypeArchiveInputs(const pt2::Program &p, const ir::Graph &g, const Archiv
 }
 
 refine::CheckCounts checkArchive(const std::string &file, const ir::Graph &g, const pt2::Program &p,
-                                 const refine::Result &r, std::map<std::string, size_t> &unmodelled) {
+                                 const refine::Result &r, std::map<std::string, size_t> &unmodelled,
+                                 std::string &lines) {
   refine::CheckCounts counts;
   for (size_t i = 0; i < g.values.size() && i < p.recorded.size(); ++i) {
     const auto v = static_cast<ir::ValueId>(i);
@@ -72,13 +73,13 @@ refine::CheckCounts checkArchive(const std::string &file, const ir::Graph &g, co
     case refine::Verdict::Correct: ++counts.correct; break;
     case refine::Verdict::Wrong:
       ++counts.wrong;
-      fmt::print("{}: wrong: %{} ({}): recorded {}, inferred {}\n", file, g.values[v].name, definedBy(g, v), rec.str(),
-                 got.str());
+      lines += fmt::format("{}: wrong: %{} ({}): recorded {}, inferred {}\n", file, g.values[v].name, definedBy(g, v),
+                           rec.str(), got.str());
       break;
     case refine::Verdict::Unknown:
       ++counts.unknown;
-      fmt::print("{}: unknown: %{} ({}): inferred {} ({})\n", file, g.values[v].name, definedBy(g, v),
-                 got.isBottom() ? "nothing" : got.str(), refine::describe(r.reasons[v]));
+      lines += fmt::format("{}: unknown: %{} ({}): inferred {} ({})\n", file, g.values[v].name, definedBy(g, v),
+                           got.isBottom() ? "nothing" : got.str(), refine::describe(r.reasons[v]));
       break;
     case refine::Verdict::NotChecked: break;
     }

@@ -24,10 +24,11 @@ void retypeArchiveInputs(const pt2::Program &p, const ir::Graph &g, const Archiv
                          refine::Options &opts);
 
 /// `check` of a .pt2: every recorded tensor past the inputs against the
-/// inference; prints each wrong and unknown value. Values of a dtype
-/// dtypeflow does not model are counted in `unmodelled` (by torch's name).
+/// inference; adds a line to `lines` for each wrong and unknown value. Values
+/// of a dtype dtypeflow does not model are counted in `unmodelled` (by torch's name).
 refine::CheckCounts checkArchive(const std::string &file, const ir::Graph &g, const pt2::Program &p,
-                                 const refine::Result &r, std::map<std::string, size_t> &unmodelled);
+                                 const refine::Result &r, std::map<std::string, size_t> &unmodelled,
+                                 std::string &lines);
 
 /// The reader's own diagnostics (unknown targets ...), one line per message with its count.
 void printArchiveDiagnostics(const std::string &file, const pt2::Program &p);

@@ -5,6 +5,8 @@
 #include "ops/notation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace dtf::cli {
@@ -107,6 +109,7 @@ Action addInferOp(CLI::App &app) {
     const Schema &schema = lookupOp(sem, *op);
     std::vector<Value> positional;
     std::vector<std::pair<std::string, Value>> named;
+    std::optional<std::string> bindingRaises; ///< PyTorch refuses an argument's value while binding it
     for (const std::string &a : *args) {
       auto eq = a.find('=');
       // `name=value`, unless the '=' belongs to a literal such as `'a=b'`.
@@ -127,15 +130,28 @@ Action addInferOp(CLI::App &app) {
         type = schema.args[positional.size()].type.get();
       }
       auto v = parseNotation(text, type, &sem.types());
+      const std::string &shownName = isNamed ? argName : schema.args[positional.size()].name;
+      if (!v.value && v.pytorchRaises) {
+        if (!bindingRaises)
+          bindingRaises = fmt::format("{}(): argument '{}'{} {}", schema.name.substr(schema.name.find("::") + 2),
+                                      shownName, v.error.starts_with("must be") ? "" : ":", v.error);
+        v.value = Value::top(); // a placeholder: the call raises before any rule runs
+      }
       if (!v.value)
-        throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(),
-                                     isNamed ? argName : schema.args[positional.size()].name, v.error));
+        throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(), shownName, v.error));
       if (isNamed) named.emplace_back(argName, *v.value);
       else positional.push_back(*v.value);
     }
     BindResult bound = bindArguments(schema, positional, named);
     if (!bound.ok()) throw UsageError(bound.error);
-    InferOutcome out = infer(sem.registry(), schema, bound.args);
+    InferOutcome out;
+    if (bindingRaises) {
+      out.status = InferOutcome::Status::Error;
+      out.error = RuleError{ErrorKind::ValueDependent, *bindingRaises};
+      out.outputs.clear();
+    } else {
+      out = infer(sem.registry(), schema, bound.args);
+    }
 
     if (*asJson) {
       json j;
@@ -164,20 +180,37 @@ Action addOps(CLI::App &app) {
   auto *sub = app.add_subcommand("ops", "List the op overloads that have a dtype rule, with their family");
   auto asJson = std::make_shared<bool>(false);
   auto family = std::make_shared<std::string>();
+  auto opPrefix = std::make_shared<std::string>();
   sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\", \"torch\"}]");
-  sub->add_option("--family", *family, "only this family (prefix match)");
+  sub->add_option("--family", *family, "only this family (prefix match: elementwise, view.query ...)");
+  sub->add_option("--op", *opPrefix, "only overloads whose key starts with this (aten::add)");
   auto torch = addTorchOption(sub);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
     const Registry &reg = sem.registry();
+    // A filter that matches nothing is a mistake to report, not an empty list.
+    auto none = [&](const std::string &what, const std::string &text) {
+      std::set<std::string> families;
+      for (const auto &[key, rule] : reg.rules()) families.insert(rule.family.substr(0, rule.family.find('.')));
+      std::string hint = what == "--family" && reg.rules().lower_bound(text) != reg.rules().end() &&
+                                 reg.rules().lower_bound(text)->first.starts_with(text)
+                             ? fmt::format(" ('{}' names ops: use --op {})", text, text)
+                             : "";
+      return UsageError(fmt::format("{} {}: no op with a rule in PyTorch {} matches{}; families: {}", what,
+                                    text.substr(0, 80), sem.versionName(), hint, fmt::join(families, ", ")));
+    };
     json list = json::array();
+    size_t shown = 0;
     for (const OpRule *rule : reg.allRules()) { // with --rules: the user rules too
-      if (!rule->family.starts_with(*family)) continue;
+      if (!rule->family.starts_with(*family) || !rule->key.starts_with(*opPrefix)) continue;
+      ++shown;
       if (*asJson)
         list.push_back({{"op", rule->key}, {"family", rule->family}, {"schema", rule->schema->text},
                         {"torch", std::string(sem.versionName())}});
       else fmt::print("{:<48} {}\n", rule->key, rule->family);
     }
+    if (shown == 0 && !opPrefix->empty()) throw none("--op", *opPrefix);
+    if (shown == 0) throw none("--family", *family);
     if (*asJson) fmt::print("{}\n", list.dump());
     return 0;
   };

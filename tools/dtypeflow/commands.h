@@ -45,5 +45,7 @@ Action addOps(CLI::App &app);
 Action addAnnotate(CLI::App &app); // annotate + check (cmd_annotate.cpp)
 Action addCheck(CLI::App &app);
 Action addVersions(CLI::App &app); // cmd_versions.cpp
+Action addExplain(CLI::App &app); // cmd_explain.cpp
+Action addAudit(CLI::App &app);   // cmd_audit.cpp
 
 } // namespace dtf::cli
