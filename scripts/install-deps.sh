@@ -14,6 +14,7 @@ PKGS=(
   libbenchmark-dev               # benchmarks
   libtorch-dev                   # TorchScript frontend and the ATen oracle
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
+  debootstrap                    # the Debian sid root with PyTorch 2.14 (scripts/torch214-root.sh)
   clang-14 libclang-rt-14-dev    # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
   graphviz                       # `dtypeflow audit --svg/--png` draws with dot
 )

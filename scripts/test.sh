@@ -17,6 +17,16 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 stage() { echo "test.sh: $* ($(( $(date +%s) - start )) s so far)"; }
 
+scripts/install-deps.sh
+# Making the 2.14 root is mostly download and unpacking: it runs beside the
+# host build (its log: build-logs/torch214-ensure.log) and is waited for after.
+ensure_pid=
+if [[ ${DTF_SKIP_TORCH214:-0} != 1 ]]; then
+  mkdir -p build-logs
+  scripts/torch214-root.sh ensure > build-logs/torch214-ensure.log 2>&1 &
+  ensure_pid=$!
+fi
+
 stage "host: build"
 scripts/build.sh
 stage "host: ctest (libtorch 1.13)"
@@ -26,7 +36,12 @@ if [[ ${DTF_SKIP_TORCH214:-0} == 1 ]]; then
   echo "test.sh: DTF_SKIP_TORCH214=1: PyTorch 2.14 stage skipped"
 else
   stage "2.14: the root"
-  scripts/torch214-root.sh ensure
+  if ! wait "$ensure_pid"; then
+    tail -40 build-logs/torch214-ensure.log
+    echo "test.sh: making the PyTorch 2.14 root failed (build-logs/torch214-ensure.log)" >&2
+    exit 1
+  fi
+  tail -3 build-logs/torch214-ensure.log
   stage "2.14: build (target dtypeflow_torch_tests)"
   scripts/torch214-root.sh build --target dtypeflow_torch_tests
   stage "2.14: ctest -L torch (libtorch 2.14)"
