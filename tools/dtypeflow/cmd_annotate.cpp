@@ -34,66 +34,14 @@ struct Loaded {
   int exitCode = 0; ///< non-zero: could not load (message printed)
 };
 
-/// The part of a debug name before TorchScript's uniquing suffix (`x.1` -> `x`).
-std::string_view baseName(std::string_view n) {
-  size_t dot = n.rfind('.');
-  if (dot == std::string_view::npos || dot + 1 == n.size()) return n;
-  for (size_t i = dot + 1; i < n.size(); ++i)
-    if (n[i] < '0' || n[i] > '9') return n;
-  return n.substr(0, dot);
-}
-
-/// Every --input must name a graph input: exactly, or by its Python name when
-/// one input alone carries it (`x` for a saved module's `x.1`).
-void resolveInputNames(const ir::Graph &g, refine::Options &o) {
-  for (auto &[name, v] : o.inputTypes) {
-    std::string names;
-    std::vector<std::string> byBase;
-    bool exact = false;
-    for (size_t i = 0; i < g.body().params.size(); ++i) {
-      const std::string &n = g.values[g.body().params[i]].name;
-      exact = exact || n == name;
-      if (baseName(n) == name) byBase.push_back(n);
-      if (i < 8) names += (names.empty() ? "" : ", ") + n; // a model has hundreds (its parameters)
-    }
-    if (exact) continue;
-    if (byBase.size() == 1) {
-      name = byBase[0];
-      continue;
-    }
-    if (byBase.size() > 1)
-      throw UsageError(fmt::format("--input {}: several graph inputs have that name ({}): give one exactly", name,
-                                   fmt::join(byBase, ", ")));
-    size_t count = g.body().params.size();
-    throw UsageError(fmt::format("--input {}: no such graph input (inputs: {}{})", name, names,
-                                 count > 8 ? fmt::format(", ... {} in all", count) : ""));
-  }
-}
-
 bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
 
-enum class Reader { Text, Module, Archive };
-
-/// By content: a zip holding NAME/archive_format or NAME/models/*.json is a
-/// torch.export archive, one holding data.pkl or code/ a TorchScript module,
-/// anything else text; the name decides only for what the content does not.
-Reader chooseReader(const std::string &file) {
-  std::string why;
-  switch (pt2::sniffFile(file, &why)) {
-  case pt2::FileKind::Pt2: return Reader::Archive;
-  case pt2::FileKind::TorchScript: return Reader::Module;
-  case pt2::FileKind::BadZip: return file.ends_with(".pt2") || !isModuleFile(file) ? Reader::Archive : Reader::Module;
-  case pt2::FileKind::OtherZip:
-  case pt2::FileKind::NotZip: break;
-  }
-  if (file.ends_with(".pt2")) return Reader::Archive;
-  return isModuleFile(file) ? Reader::Module : Reader::Text;
-}
+using api::Reader;
 
 Loaded load(const std::string &file, const std::string &model, TorchVersion torch) {
   Loaded l;
   std::string text;
-  const Reader reader = chooseReader(file);
+  const Reader reader = api::chooseReader(file);
   if (reader == Reader::Archive) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) {
@@ -234,19 +182,8 @@ refine::Options optionsFrom(const CommonFlags &f) {
   refine::Options o;
   const Semantics &sem = semanticsOf(*f.torch);
   o.torch = sem.version();
-  std::string policy = f.tensorConstants;
-  if (policy.empty()) policy = isModuleFile(f.file) ? "runtime" : "traced";
-  o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
-                      : policy == "runtime" ? refine::TensorConstantPolicy::Runtime
-                                            : refine::TensorConstantPolicy::Traced;
-  for (const std::string &spec : f.inputTypes) {
-    auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec.substr(0, 80)));
-    auto v = parseNotation(spec.substr(eq + 1), nullptr, &sem.types());
-    if (!v.value) throw UsageError(fmt::format("--input {}: {}", spec.substr(0, std::min<size_t>(eq, 80)), v.error));
-    o.inputTypes.emplace_back(spec.substr(0, eq), *v.value);
-  }
+  o.tensorConstants = api::tensorConstantPolicy(f.tensorConstants, isModuleFile(f.file));
+  api::addInputTypes(sem, f.inputTypes, o);
   return o;
 }
 
@@ -254,8 +191,8 @@ refine::Options optionsFrom(const CommonFlags &f) {
 Loaded loadFor(const CommonFlags &flags, refine::Options &opts) {
   Loaded l = load(flags.file, flags.model, opts.torch);
   if (l.exitCode) return l;
-  resolveInputNames(*l.graph, opts);
-  if (l.archive) retypeArchiveInputs(*l.archive, *l.graph, flags.retype, opts);
+  api::resolveInputNames(*l.graph, opts);
+  if (l.archive) api::retypeArchiveInputs(*l.archive, *l.graph, flags.retype, opts);
   else if (!flags.retype.params.empty() || !flags.retype.floatInputs.empty())
     throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
   return l;

@@ -12,32 +12,6 @@ namespace {
 
 using json = nlohmann::json;
 
-const Schema &lookupOp(const Semantics &sem, const std::string &key) {
-  const SchemaTable &table = sem.schemas();
-  if (const Schema *s = table.find(key)) return *s;
-  std::string base = key.substr(0, key.find('.', key.find("::") == std::string::npos ? 0 : key.find("::")));
-  auto overloads = table.overloads(base);
-  std::string hint;
-  for (const Schema *s : overloads) hint += (hint.empty() ? "" : ", ") + s->key();
-  if (!hint.empty()) throw UsageError(fmt::format("unknown op '{}'; overloads of {}: {}", key, base, hint));
-  for (TorchVersion v : kTorchVersions) // an op of another version: say so
-    if (v != sem.version() && SchemaTable::of(v).find(key))
-      throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (PyTorch {} has it: --torch {})", key,
-                                   sem.versionName(), name(v), name(v)));
-  throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload)", key,
-                               sem.versionName()));
-}
-
-std::string resultText(const Value &v) {
-  if (v.isTensor()) return v.dtype() ? std::string(name(*v.dtype())) : "unknown";
-  if (v.isTop() || v.isBottom()) return "unknown";
-  if (v.isList() && !v.lengthKnown() && v.elementSummary().isTensor()) {
-    Value s = v.elementSummary();
-    return s.dtype() ? fmt::format("[{}...]", name(*s.dtype())) : "unknown";
-  }
-  return v.str();
-}
-
 json resultJson(const Value &v) {
   json j;
   if (v.isTensor()) {
@@ -64,21 +38,6 @@ std::string_view statusName(InferOutcome::Status s) {
   return "ok";
 }
 
-/// Other overloads of the same op that take every argument name given.
-std::string suggestOverloads(const SchemaTable &table, const Schema &schema, const std::vector<std::string> &args) {
-  std::string out;
-  for (const Schema *s : table.overloads(schema.name)) {
-    if (s == &schema) continue;
-    bool all = true;
-    for (const std::string &a : args) {
-      auto eq = a.find('=');
-      if (eq != std::string::npos && eq > 0 && s->argIndex(a.substr(0, eq)) < 0) all = false;
-    }
-    if (all) out += (out.empty() ? "" : ", ") + s->key();
-  }
-  return out.empty() ? "" : "; overloads that take these arguments: " + out;
-}
-
 } // namespace
 
 Action addInferOp(CLI::App &app) {
@@ -103,38 +62,17 @@ Action addInferOp(CLI::App &app) {
     auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *args)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
-    const Schema &schema = lookupOp(sem, *op);
-    std::vector<Value> positional;
-    std::vector<std::pair<std::string, Value>> named;
+    std::vector<api::OpArg> callArgs;
     for (const std::string &a : *args) {
       auto eq = a.find('=');
       // `name=value`, unless the '=' belongs to a literal such as `'a=b'`.
       bool isNamed = eq != std::string::npos && eq > 0 && a[0] != '\'' && a[0] != '"' && a[0] != '[';
-      std::string argName = isNamed ? a.substr(0, eq) : std::string();
-      std::string text = isNamed ? a.substr(eq + 1) : a;
-      const SchemaType *type = nullptr;
-      if (isNamed) {
-        int i = schema.argIndex(argName);
-        if (i < 0) {
-          auto b = bindArguments(schema, {}, std::vector<std::pair<std::string, Value>>{{argName, Value()}});
-          throw UsageError(b.error + suggestOverloads(sem.schemas(), schema, *args));
-        }
-        type = schema.args[i].type.get();
-      } else {
-        if (positional.size() >= schema.args.size())
-          throw UsageError(fmt::format("{}: too many arguments", schema.key()));
-        type = schema.args[positional.size()].type.get();
-      }
-      auto v = parseNotation(text, type, &sem.types());
-      if (!v.value)
-        throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(),
-                                     isNamed ? argName : schema.args[positional.size()].name, v.error));
-      if (isNamed) named.emplace_back(argName, *v.value);
-      else positional.push_back(*v.value);
+      if (isNamed) callArgs.push_back({a.substr(0, eq), a.substr(eq + 1)});
+      else callArgs.push_back({"", a});
     }
-    BindResult bound = bindArguments(schema, positional, named);
-    if (!bound.ok()) throw UsageError(bound.error);
-    InferOutcome out = infer(sem.registry(), schema, bound.args);
+    api::OpCall call = api::inferOp(sem, *op, callArgs);
+    const Schema &schema = *call.schema;
+    const InferOutcome &out = call.outcome;
 
     if (*asJson) {
       json j;
@@ -153,7 +91,7 @@ Action addInferOp(CLI::App &app) {
         fmt::print(stderr, "warning: no dtype rule for {}; results unknown\n", schema.key());
       if (out.status == InferOutcome::Status::TooManyUnknowns)
         fmt::print(stderr, "warning: too many unknown arguments to enumerate; results unknown\n");
-      for (const Value &v : out.outputs) fmt::print("{}\n", resultText(v));
+      for (const Value &v : out.outputs) fmt::print("{}\n", api::resultText(v));
     }
     return out.status == InferOutcome::Status::Error ? 1 : 0;
   };

@@ -1,6 +1,7 @@
 //===- tools/dtypeflow/commands.h - the CLI's subcommands -------*- C++ -*-===//
 #pragma once
 
+#include "api/api.h"
 #include "ops/semantics.h"
 
 #include <CLI/CLI.hpp>
@@ -12,9 +13,7 @@
 namespace dtf::cli {
 
 /// Bad input from the user: printed as one line, exit code 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using UsageError = api::InputError;
 
 /// Each file defines one `addXxx(app)` that registers its subcommand and
 /// returns the action run when that subcommand is chosen (it returns the

@@ -14,12 +14,6 @@ std::shared_ptr<std::string> addTorchOption(CLI::App *sub) {
   return torch;
 }
 
-const Semantics &semanticsOf(const std::string &torch) {
-  auto v = parseTorchVersion(torch);
-  if (!v)
-    throw UsageError(fmt::format("--torch {}: not a modelled PyTorch version (modelled: {})", torch.substr(0, 40),
-                                 supportedTorchVersions()));
-  return Semantics::of(*v);
-}
+const Semantics &semanticsOf(const std::string &torch) { return api::semanticsOf(torch); }
 
 } // namespace dtf::cli
