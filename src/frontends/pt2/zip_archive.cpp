@@ -23,8 +23,11 @@ std::string openErrorText(int code) {
 
 std::unique_ptr<ZipArchive> ZipArchive::open(const std::string &path, std::string &error) {
   int code = 0;
-  // ZIP_CHECKCONS: refuse an archive whose directories disagree (a truncated or patched file).
-  zip_t *z = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+  // No ZIP_CHECKCONS: from libzip 1.10 on it also compares each local header's extra field with
+  // the central directory's, and PyTorch's writer pads local headers (data alignment), so every
+  // archive torch.export.save writes would be refused. A truncated file has no end of central
+  // directory and is refused here; a member's size and CRC are checked when it is read (read()).
+  zip_t *z = zip_open(path.c_str(), ZIP_RDONLY, &code);
   if (!z) {
     error = fmt::format("not a readable zip archive: {}", openErrorText(code));
     return nullptr;
