@@ -12,6 +12,8 @@ PKGS=(
   libbenchmark-dev               # benchmarks
   libtorch-dev                   # TorchScript frontend and the ATen oracle
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
+  pybind11-dev python3-dev       # the Python module (python/)
+  python3-setuptools python3-wheel python3-pip python3-venv  # `pip install .` without the network
 )
 missing=()
 for p in "${PKGS[@]}"; do
