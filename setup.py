@@ -25,7 +25,10 @@ class CMakeBuild(build_ext):
         build = Path(self.build_temp).resolve() / "cmake"
         build.mkdir(parents=True, exist_ok=True)
         generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
+        # ccache, when present, reuses what a build of the same tree already compiled.
+        launcher = ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
+        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *generator, *launcher,
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
                         "-DBUILD_TESTING=OFF", "-DDTF_WITH_TORCH=OFF", "-DDTF_WITH_PYTHON=ON",
                         f"-DPython_EXECUTABLE={sys.executable}"], check=True)
         jobs = os.environ.get("DTF_JOBS", str(os.cpu_count() or 1))

@@ -133,9 +133,20 @@ public:
   }
 
   /// Refine under these input types; returns how many tensor values came out fully known.
+  /// `planned` keeps the graph's GraphPlan between calls, `warm` also the evaluation memo
+  /// (refine::Options::plan, ::memo): the benchmark's three ways, as in docs/performance.md.
   size_t refineCount(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
-                     const std::string &tensorConstants, bool check) {
-    refine::Result r = refine::refineGraph(*graph_, options(inputs, params, floatInputs, tensorConstants, check));
+                     const std::string &tensorConstants, bool check, bool planned, bool warm) {
+    refine::Options o = options(inputs, params, floatInputs, tensorConstants, check);
+    if (planned || warm) {
+      if (!plan_) plan_ = refine::makeGraphPlan(*graph_, sem_->version());
+      o.plan = plan_;
+    }
+    if (warm) {
+      if (!memo_) memo_ = refine::makeEvalMemo();
+      o.memo = memo_;
+    }
+    refine::Result r = refine::refineGraph(*graph_, o);
     size_t known = 0;
     for (const Value &v : r.values) known += refine::fullyKnown(v);
     return known;
@@ -261,6 +272,8 @@ private:
   std::string where_;
   std::shared_ptr<ir::Graph> graph_;
   std::optional<pt2::Program> archive_; // a .pt2's inputs and recorded types (graph moved out)
+  std::shared_ptr<const refine::GraphPlan> plan_;
+  std::shared_ptr<refine::EvalMemo> memo_;
 };
 
 } // namespace
@@ -291,7 +304,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("float_inputs") = "", py::arg("tensor_constants") = "", py::arg("check") = false)
       .def("refine_count", &Program::refineCount, py::arg("inputs") = std::vector<std::string>{},
            py::arg("params") = "", py::arg("float_inputs") = "", py::arg("tensor_constants") = "",
-           py::arg("check") = false)
+           py::arg("check") = false, py::arg("planned") = false, py::arg("warm") = false)
       .def_property_readonly("is_archive", &Program::isArchive)
       .def_property_readonly("torch", &Program::torch)
       .def_property_readonly("input_names", &Program::inputNames)
