@@ -5,6 +5,8 @@ What it makes (all written next to this script, in examples/):
 
   resnet18.ir             torchvision resnet18 (weights=None, eval), traced on
                           Float[1,3,224,224]
+  resnet18_autocast_bf16.ir  the same, traced under
+                          torch.autocast("cpu", dtype=torch.bfloat16)
   mobilenet_v2.ir         torchvision mobilenet_v2 (weights=None, eval), traced
                           on Float[1,3,224,224]
   transformer_encoder.ir  nn.TransformerEncoder (d_model=16, nhead=2, 1 layer,
@@ -186,6 +188,17 @@ def make_resnet18():
     import torchvision
     m = torchvision.models.resnet18(weights=None).eval()
     with torch.no_grad():
+        return lowered_trace_graph(m, (torch.randn(1, 3, 224, 224),))
+
+
+def make_resnet18_autocast_bf16():
+    # Mixed precision as torch.autocast runs it on CPU: convolutions and the
+    # linear layer in bfloat16 (autocast's casts are recorded as
+    # aten::_autocast_to_reduced_precision of their float32 inputs), batch
+    # norm keeping its input's dtype; the picture of `dtypeflow audit` in docs/.
+    import torchvision
+    m = torchvision.models.resnet18(weights=None).eval()
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
         return lowered_trace_graph(m, (torch.randn(1, 3, 224, 224),))
 
 
@@ -438,6 +451,7 @@ def main():
     summary, all_ops = [], set()
     for fname, maker in [
         ("resnet18.ir", make_resnet18),
+        ("resnet18_autocast_bf16.ir", make_resnet18_autocast_bf16),
         ("mobilenet_v2.ir", make_mobilenet_v2),
         ("transformer_encoder.ir", make_transformer_encoder),
         ("token_embedding.ir", make_token_embedding),

@@ -1,10 +1,11 @@
 //===- python/core_module.cpp - dtypeflow._core, the pybind11 bindings ----===//
 //
-// A thin layer over src/api (what the CLI uses too): texts in the operand
-// notation go in, plain dicts and lists come out; dtypeflow/__init__.py turns
-// torch objects into texts and the dicts into result objects. Bad input is
-// api::InputError, a std::invalid_argument: pybind11 raises it as ValueError
-// with the message the CLI prints.
+// A thin layer over src/api (which mirrors the CLI's code): texts in the
+// operand notation go in, plain dicts and lists come out;
+// dtypeflow/__init__.py turns torch objects into texts and the dicts into
+// result objects. Bad input is api::InputError, a std::invalid_argument:
+// pybind11 raises it as ValueError with the message the CLI prints. `rules`
+// (rule files for custom ops, the CLI's --rules) is accepted everywhere.
 //
 //===----------------------------------------------------------------------===//
 #include "api/api.h"
@@ -43,12 +44,19 @@ py::object ruleError(const std::optional<RuleError> &e) {
   return d;
 }
 
-py::dict resultType(const std::vector<std::string> &operands, const std::string &torch) {
-  const Semantics &sem = api::semanticsOf(torch);
-  if (operands.empty()) throw api::InputError("operands is required");
-  std::vector<Value> vals;
-  for (const std::string &t : operands) vals.push_back(api::parseOperand(t, sem));
-  PossibleDTypes p = sem.types().resultTypeSet(vals);
+/// The semantics `torch` and `rules` name: the version's, or (with rule files)
+/// one kept alive by `holder`.
+const Semantics &semanticsFor(const std::string &torch, const std::vector<std::string> &rules,
+                              std::shared_ptr<const Semantics> &holder) {
+  holder = api::semanticsWithRules(torch, rules);
+  return holder ? *holder : api::semanticsOf(torch);
+}
+
+py::dict resultType(const std::vector<std::string> &operands, const std::string &torch,
+                    const std::vector<std::string> &rules) {
+  std::shared_ptr<const Semantics> holder;
+  const Semantics &sem = semanticsFor(torch, rules, holder);
+  PossibleDTypes p = api::resultType(sem, operands);
   py::dict d;
   d["dtype"] = p.dtypes.only() ? py::object(py::str(std::string(name(*p.dtypes.only())))) : py::object(py::none());
   d["possible"] = possibleOf(p.dtypes);
@@ -69,8 +77,10 @@ std::string_view statusName(InferOutcome::Status s) {
 }
 
 py::dict inferOp(const std::string &op, const std::vector<std::string> &positional,
-                 const std::vector<std::pair<std::string, std::string>> &named, const std::string &torch) {
-  const Semantics &sem = api::semanticsOf(torch);
+                 const std::vector<std::pair<std::string, std::string>> &named, const std::string &torch,
+                 const std::vector<std::string> &rules) {
+  std::shared_ptr<const Semantics> holder;
+  const Semantics &sem = semanticsFor(torch, rules, holder);
   std::vector<api::OpArg> args;
   for (const std::string &t : positional) args.push_back({"", t});
   for (const auto &[n, t] : named) args.push_back({n, t});
@@ -98,8 +108,9 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
 /// refine() apart from reading).
 class Program {
 public:
-  static Program read(const std::string &path, const std::string &torch, const std::string &model) {
-    Program p(torch, path);
+  static Program read(const std::string &path, const std::string &torch, const std::string &model,
+                      const std::vector<std::string> &rules) {
+    Program p(torch, rules, path);
     api::Reader reader = api::chooseReader(path);
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw api::InputError(fmt::format("{}: error: cannot read the file", path));
@@ -109,6 +120,7 @@ public:
       pt2::ReadOptions o;
       o.model = model;
       o.torch = p.sem_->version();
+      o.semantics = p.sem_;
       p.setArchive(pt2::readArchive(path, o));
       return p;
     }
@@ -119,15 +131,18 @@ public:
     p.parseText(ss.str());
     return p;
   }
-  static Program fromText(const std::string &text, const std::string &torch, const std::string &where) {
-    Program p(torch, where);
+  static Program fromText(const std::string &text, const std::string &torch, const std::string &where,
+                          const std::vector<std::string> &rules) {
+    Program p(torch, rules, where);
     p.parseText(text);
     return p;
   }
-  static Program fromExportJson(const std::string &json, const std::string &torch, const std::string &where) {
-    Program p(torch, where);
+  static Program fromExportJson(const std::string &json, const std::string &torch, const std::string &where,
+                                const std::vector<std::string> &rules) {
+    Program p(torch, rules, where);
     pt2::ReadOptions o;
     o.torch = p.sem_->version();
+    o.semantics = p.sem_;
     p.setArchive(pt2::readExportedProgram(json, where, o));
     return p;
   }
@@ -139,7 +154,7 @@ public:
                      const std::string &tensorConstants, bool check, bool planned, bool warm) {
     refine::Options o = options(inputs, params, floatInputs, tensorConstants, check);
     if (planned || warm) {
-      if (!plan_) plan_ = refine::makeGraphPlan(*graph_, sem_->version());
+      if (!plan_) plan_ = rules_ ? refine::makeGraphPlan(*graph_, rules_) : refine::makeGraphPlan(*graph_, sem_->version());
       o.plan = plan_;
     }
     if (warm) {
@@ -240,7 +255,8 @@ public:
   size_t nodeCount() const { return graph_->nodes.size(); }
 
 private:
-  Program(const std::string &torch, std::string where) : sem_(&api::semanticsOf(torch)), where_(std::move(where)) {}
+  Program(const std::string &torch, const std::vector<std::string> &rules, std::string where)
+      : sem_(&semanticsFor(torch, rules, rules_)), where_(std::move(where)) {}
 
   void parseText(const std::string &text) {
     try {
@@ -259,6 +275,7 @@ private:
                           const std::string &floatInputs, const std::string &tensorConstants, bool check) const {
     refine::Options o;
     o.torch = sem_->version();
+    o.semantics = rules_; // null without rule files
     o.tensorConstants = api::tensorConstantPolicy(tensorConstants, false);
     api::addInputTypes(*sem_, inputs, o);
     api::resolveInputNames(*graph_, o);
@@ -268,6 +285,7 @@ private:
     return check ? refine::checkOptions(o) : o;
   }
 
+  std::shared_ptr<const Semantics> rules_; ///< with rule files: the semantics sem_ points to
   const Semantics *sem_;
   std::string where_;
   std::shared_ptr<ir::Graph> graph_;
@@ -293,13 +311,17 @@ PYBIND11_MODULE(_core, m) {
         return "text";
       },
       py::arg("path"));
-  m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"));
-  m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"));
+  const auto noRules = std::vector<std::string>{};
+  m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"), py::arg("rules") = noRules);
+  m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"),
+        py::arg("rules") = noRules);
   py::class_<Program>(m, "Program")
-      .def_static("read", &Program::read, py::arg("path"), py::arg("torch"), py::arg("model") = "")
-      .def_static("from_text", &Program::fromText, py::arg("text"), py::arg("torch"), py::arg("where") = "<text>")
+      .def_static("read", &Program::read, py::arg("path"), py::arg("torch"), py::arg("model") = "",
+                  py::arg("rules") = noRules)
+      .def_static("from_text", &Program::fromText, py::arg("text"), py::arg("torch"), py::arg("where") = "<text>",
+                  py::arg("rules") = noRules)
       .def_static("from_export_json", &Program::fromExportJson, py::arg("json"), py::arg("torch"),
-                  py::arg("where") = "<json>")
+                  py::arg("where") = "<json>", py::arg("rules") = noRules)
       .def("annotate", &Program::annotate, py::arg("inputs") = std::vector<std::string>{}, py::arg("params") = "",
            py::arg("float_inputs") = "", py::arg("tensor_constants") = "", py::arg("check") = false)
       .def("refine_count", &Program::refineCount, py::arg("inputs") = std::vector<std::string>{},

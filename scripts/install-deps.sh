@@ -7,6 +7,8 @@ PKGS=(
   libfmt-dev                     # formatting (core)
   nlohmann-json3-dev             # JSON output, .pt2 programs (core)
   libzip-dev                     # .pt2 archives are zip files (core)
+  libtomlplusplus-dev            # rule files for custom ops (core)
+  pkgconf                        # the installed package's pkg-config test
   libcli11-dev                   # command line (tools)
   libgtest-dev libgmock-dev      # unit tests
   libbenchmark-dev               # benchmarks
@@ -14,6 +16,8 @@ PKGS=(
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
   pybind11-dev python3-dev       # the Python module (python/)
   python3-setuptools python3-wheel python3-pip python3-venv  # `pip install .` without the network
+  clang-14 libclang-rt-14-dev    # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
+  graphviz                       # `dtypeflow audit --svg/--png` draws with dot
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -263,6 +263,36 @@ class AnnotateTest(unittest.TestCase):
         self.assertGreaterEqual(self._fx_matches_meta(ep.graph_module, g), 4)
 
 
+class CoreMirrorsCliTest(unittest.TestCase):
+    """The _core layer (src/api) answers as the CLI does: --rules files, PyTorch's own raises."""
+
+    RULES = os.path.join(SRC, "tests", "rules", "mylib.toml")
+
+    def test_rule_files(self):
+        from dtypeflow import _core
+        r = _core.infer_op("mylib::fused_gelu", [], [("x", "float16:r2")], dtypeflow.DEFAULT_TORCH,
+                           rules=[self.RULES])
+        self.assertEqual([o["text"] for o in r["results"]], ["float16"])
+        with self.assertRaisesRegex(ValueError, "a custom op needs its rule file"):
+            _core.infer_op("mylib::fused_gelu", [], [("x", "float16:r2")], dtypeflow.DEFAULT_TORCH)
+        with self.assertRaisesRegex(ValueError, r"--rules: \d+ problems? in the rule files"):
+            _core.result_type(["int8:r1"], dtypeflow.DEFAULT_TORCH,
+                              rules=[os.path.join(SRC, "tests", "rules", "bad", "toml_syntax.toml")])
+        prog = _core.Program.from_text(
+            "graph(%x : Tensor):\n  %a : float = prim::Constant[value=0.5]()\n"
+            "  %y : Tensor = mylib::fused_gelu(%x, %a)\n  return (%y)\n",
+            dtypeflow.DEFAULT_TORCH, rules=[self.RULES])
+        r = prog.annotate(["x=bfloat16:r2"])
+        self.assertEqual([v["dtype"] for v in r["values"] if v["name"] == "y"], ["bfloat16"])
+
+    def test_pytorch_raises_is_an_answer(self):
+        r = dtypeflow.result_type("int8:r1", 99999999999999999999999)
+        self.assertIn("Overflow when unpacking long", r.error)
+        self.assertTrue(r.always_raises)
+        r = dtypeflow.infer_op("aten::zeros", size="[99999999999999999999]")
+        self.assertEqual(r.status, "error")
+
+
 class WithoutTorchTest(unittest.TestCase):
     def test_import_without_torch(self):
         code = ("import sys; sys.modules['torch'] = None\n"

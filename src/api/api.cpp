@@ -3,12 +3,14 @@
 
 #include "frontends/pt2/serde_enums.h"
 #include "graph/type_expr.h"
+#include "ops/custom_rules.h"
 #include "ops/notation.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace dtf::api {
@@ -21,12 +23,56 @@ const Semantics &semanticsOf(std::string_view torch) {
   return Semantics::of(*v);
 }
 
+std::shared_ptr<const Semantics> semanticsWithRules(std::string_view torch, const std::vector<std::string> &ruleFiles) {
+  auto v = parseTorchVersion(torch);
+  if (!v) semanticsOf(torch); // throws
+  if (ruleFiles.empty()) return nullptr;
+  RuleSet rules;
+  std::vector<RuleSetError> errors;
+  for (const std::string &file : ruleFiles)
+    for (RuleSetError &e : rules.addFile(file)) errors.push_back(std::move(e));
+  std::shared_ptr<const Semantics> out;
+  if (errors.empty()) {
+    ExtendedSemantics ext = Semantics::extend(*v, rules);
+    errors = std::move(ext.errors);
+    out = std::move(ext.semantics);
+  }
+  if (!errors.empty()) {
+    std::string message;
+    for (const RuleSetError &e : errors) message += e.str() + "\n";
+    throw InputError(message + fmt::format("--rules: {} problem{} in the rule files", errors.size(),
+                                           errors.size() == 1 ? "" : "s"));
+  }
+  return out;
+}
+
 Value parseOperand(std::string_view text, const Semantics &sem) {
   auto r = parseNotation(text, nullptr, &sem.types());
+  if (!r.value && r.pytorchRaises) throw OperandRaises{r.error};
   if (!r.value) throw InputError("bad operand " + r.error);
   if (!r.value->isTensor() && !r.value->isNumber())
     throw InputError(fmt::format("bad operand '{}': expected a tensor or a Python number", text));
   return *r.value;
+}
+
+PossibleDTypes resultType(const Semantics &sem, const std::vector<std::string> &operands) {
+  if (operands.empty()) throw InputError("operands is required");
+  std::vector<Value> vals;
+  std::optional<OperandRaises> raises;
+  for (const std::string &t : operands) {
+    try {
+      vals.push_back(parseOperand(t, sem));
+    } catch (OperandRaises &e) { // every operand is still checked for bad input
+      if (!raises) raises = std::move(e);
+    }
+  }
+  if (raises) {
+    PossibleDTypes p;
+    p.dtypes = DTypeSet();
+    p.error = raises->message;
+    return p;
+  }
+  return sem.types().resultTypeSet(vals);
 }
 
 const Schema &lookupOp(const Semantics &sem, const std::string &key) {
@@ -40,8 +86,9 @@ const Schema &lookupOp(const Semantics &sem, const std::string &key) {
     if (v != sem.version() && SchemaTable::of(v).find(key))
       throw InputError(fmt::format("unknown op '{}' in PyTorch {} (PyTorch {} has it: --torch {})", key,
                                    sem.versionName(), name(v), name(v)));
-  throw InputError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload)", key,
-                               sem.versionName()));
+  throw InputError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload; a custom op "
+                               "needs its rule file: --rules FILE)",
+                               key, sem.versionName()));
 }
 
 namespace {
@@ -64,6 +111,7 @@ OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<O
   const Schema &schema = lookupOp(sem, key);
   std::vector<Value> positional;
   std::vector<std::pair<std::string, Value>> named;
+  std::optional<std::string> bindingRaises; ///< PyTorch refuses an argument's value while binding it
   for (const OpArg &a : args) {
     const SchemaType *type = nullptr;
     if (!a.name.empty()) {
@@ -78,14 +126,26 @@ OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<O
       type = schema.args[positional.size()].type.get();
     }
     auto v = parseNotation(a.text, type, &sem.types());
-    if (!v.value)
-      throw InputError(fmt::format("{}: argument '{}': {}", schema.key(),
-                                   a.name.empty() ? schema.args[positional.size()].name : a.name, v.error));
+    const std::string &shownName = a.name.empty() ? schema.args[positional.size()].name : a.name;
+    if (!v.value && v.pytorchRaises) {
+      if (!bindingRaises)
+        bindingRaises = fmt::format("{}(): argument '{}'{} {}", schema.name.substr(schema.name.find("::") + 2),
+                                    shownName, v.error.starts_with("must be") ? "" : ":", v.error);
+      v.value = Value::top(); // a placeholder: the call raises before any rule runs
+    }
+    if (!v.value) throw InputError(fmt::format("{}: argument '{}': {}", schema.key(), shownName, v.error));
     if (a.name.empty()) positional.push_back(*v.value);
     else named.emplace_back(a.name, *v.value);
   }
   BindResult bound = bindArguments(schema, positional, named);
   if (!bound.ok()) throw InputError(bound.error);
+  if (bindingRaises) {
+    OpCall call{&schema, {}};
+    call.outcome.status = InferOutcome::Status::Error;
+    call.outcome.error = RuleError{ErrorKind::ValueDependent, *bindingRaises};
+    call.outcome.outputs.clear();
+    return call;
+  }
   return {&schema, infer(sem.registry(), schema, bound.args)};
 }
 

@@ -1,10 +1,12 @@
 //===- api/api.h - what the CLI and the Python module share -----*- C++ -*-===//
 //
-// The steps between user text and the core: a --torch version, an operand,
-// an op call in the operand notation, choosing a program's reader, typing a
-// program's inputs, comparing an archive's recorded types. The CLI prints
-// their results; the Python module (python/) returns them as objects. Bad
-// input throws InputError with the message the CLI prints (exit 2).
+// The steps between user text and the core: a --torch version (with --rules
+// files), an operand, an op call in the operand notation, choosing a
+// program's reader, typing a program's inputs, comparing an archive's
+// recorded types. The Python module (python/) returns their results as
+// objects. They mirror the CLI's own code in tools/dtypeflow/ (which does
+// not call them): bad input throws InputError with the message the CLI
+// prints (exit 2); a change there is to be made here too.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -15,6 +17,7 @@
 #include "refine/check.h"
 #include "refine/refine.h"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,8 +33,25 @@ struct InputError : std::invalid_argument {
 /// The semantics a version text names ("2.14", "1.13"); InputError otherwise.
 const Semantics &semanticsOf(std::string_view torch);
 
-/// A `result-type` operand: a tensor or a Python number in the notation.
+/// `--rules FILE...`: the version's semantics with the rule files' rules
+/// layered on (null when `ruleFiles` is empty). InputError for a version not
+/// modelled, or for rule files with problems: one `file:line: error: ...`
+/// line per problem, then `--rules: N problems in the rule files`.
+std::shared_ptr<const Semantics> semanticsWithRules(std::string_view torch, const std::vector<std::string> &ruleFiles);
+
+/// PyTorch refuses an operand while reading it (an int beyond int64): not
+/// bad input, the call raises (the CLI's exit 1).
+struct OperandRaises {
+  std::string message;
+};
+
+/// A `result-type` operand: a tensor or a Python number in the notation;
+/// OperandRaises when PyTorch refuses it.
 Value parseOperand(std::string_view text, const Semantics &sem);
+
+/// `result-type`: every operand is read (InputError on bad input); an operand
+/// PyTorch refuses makes the answer that error (no dtypes).
+PossibleDTypes resultType(const Semantics &sem, const std::vector<std::string> &operands);
 
 /// The schema of an overload key (`aten::add.Tensor`); InputError naming the
 /// overloads of the same op, or the version that has it.
@@ -49,7 +69,8 @@ struct OpCall {
   InferOutcome outcome;
 };
 
-/// `infer-op`: bind the arguments (defaults filled) and run the op's rule.
+/// `infer-op`: bind the arguments (defaults filled) and run the op's rule; an
+/// argument value PyTorch refuses while binding it makes the outcome that error.
 OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args);
 
 /// How a result of an op reads (`float32`, `unknown`, `[float16...]`, `3`).

@@ -31,6 +31,11 @@ inline constexpr uint32_t kNoId = UINT32_MAX;
 /// Deepest block nesting accepted; deeper input is refused with a message
 /// (parsers and the solver recurse per nesting level, never per node).
 inline constexpr int kMaxNesting = 200;
+/// Most nodes a parsed graph may have (the benchmarks refine 10^6; memory
+/// grows about 1 KB per node): a larger input is refused, not half-read.
+inline constexpr size_t kMaxNodes = 4'000'000;
+/// Most elements of one list literal (`value=[...]`).
+inline constexpr size_t kMaxListLength = 1'000'000;
 
 struct SourceLoc {
   uint32_t line = 0, col = 0; ///< 1-based; 0 = unknown
@@ -60,6 +65,9 @@ struct Node {
   std::vector<Attribute> attrs;
   BlockId parent = 0;
   SourceLoc loc;
+  /// The Python source torch printed after the node (`# model.py:12:0`), an
+  /// index into Graph::sources; kNoId when none.
+  uint32_t source = UINT32_MAX;
 };
 
 struct Block {
@@ -108,6 +116,13 @@ public:
   /// it came with: `sectionsOwner` points there (null: this graph).
   std::vector<std::pair<std::string, std::unique_ptr<Graph>>> subgraphs;
   const Graph *sectionsOwner = nullptr;
+  /// Distinct source comments (`model.py:12:0`), by Node::source.
+  std::vector<std::string> sources;
+  /// A node's source comment, or empty.
+  std::string_view sourceOf(NodeId n) const {
+    uint32_t s = nodes[n].source;
+    return s < sources.size() ? std::string_view(sources[s]) : std::string_view();
+  }
   /// The section a fork node of this graph runs, or null.
   const Graph *subgraph(std::string_view name) const;
 

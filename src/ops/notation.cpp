@@ -1,6 +1,8 @@
 #include "ops/notation.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -23,6 +25,30 @@ std::string quoted(std::string_view s) {
 
 NotationResult fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 NotationResult ok(Value v) { return {std::move(v), {}}; }
+
+/// `123`, `-45`: an integer literal (any size).
+bool isIntegerText(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+/// An integer literal beyond int64 (a Python int; c10 holds int64 only).
+bool bigIntegerLiteral(std::string_view s) {
+  if (!isIntegerText(s)) return false;
+  int64_t i;
+  return std::from_chars(s.data() + (s[0] == '+'), s.data() + s.size(), i).ec == std::errc::result_out_of_range;
+}
+
+/// PyTorch's refusal of such an int where it binds an int64 (a Scalar, an
+/// int, a tensor operand): RuntimeError from THPUtils_unpackLong.
+NotationResult overflowsInt64(std::string_view s) {
+  NotationResult r = fail(fmt::format("Overflow when unpacking long ({})", quoted(s)));
+  r.pytorchRaises = true;
+  return r;
+}
 
 std::optional<Value> numberLiteral(std::string_view s) {
   if (s == "True") return Value::boolean(true);
@@ -53,8 +79,11 @@ std::optional<Value> numberLiteral(std::string_view s) {
   int64_t i;
   auto [pi, ei] = std::from_chars(s.data(), s.data() + s.size(), i);
   if (ei == std::errc() && pi == s.data() + s.size()) return Value::integer(i);
+  if (isIntegerText(s)) return std::nullopt; // beyond int64: see bigIntegerLiteral
   double d;
   auto [pd, ed] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (pd == s.data() + s.size() && ed == std::errc::result_out_of_range)
+    return Value::floating(std::strtod(std::string(s).c_str(), nullptr)); // Python: 1e309 is inf, 1e-400 is 0.0
   if (ed == std::errc() && pd == s.data() + s.size()) return Value::floating(d);
   if (s == "inf") return Value::floating(1e308 * 10);
   if (s == "-inf") return Value::floating(-1e308 * 10);
@@ -177,6 +206,11 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       const SchemaType *et = elemType;
       if (expected && kind == K::Tuple && i < expected->children.size()) et = expected->children[i].get();
       auto e = parseAt((*parts)[i], et, depth + 1, types);
+      if (!e.value && e.pytorchRaises && et && et->kind == K::Int) {
+        // The argument parser's own message for an int list (1-based position).
+        e.error = fmt::format("must be tuple of ints, but found element of type int at pos {}", i + 1);
+        return e;
+      }
       if (!e.value) return e;
       elems.push_back(*e.value);
     }
@@ -209,6 +243,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
     for (size_t i = 0; i < std::size(kFormats); ++i)
       if (s == kFormats[i] || s == "torch." + std::string(kFormats[i])) return ok(Value::integer(static_cast<int64_t>(i)));
     if (auto lit = numberLiteral(s); lit && lit->intValue()) return ok(*lit);
+    if (bigIntegerLiteral(s)) return overflowsInt64(s);
     return ok(Value::number(NumKind::Int));
   }
   case K::Layout:
@@ -220,6 +255,17 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
   case K::Complex:
   case K::Number: {
     if (auto w = numberWord(s)) return ok(Value::number(*w));
+    if (bigIntegerLiteral(s)) {
+      if (kind != K::Float && kind != K::Complex) return overflowsInt64(s);
+      // Python converts an int into a float or complex argument: inf refused.
+      double d = std::strtod(std::string(s).c_str(), nullptr);
+      if (std::isinf(d)) {
+        NotationResult r = fail(fmt::format("OverflowError: int too large to convert to float ({})", quoted(s)));
+        r.pytorchRaises = true;
+        return r;
+      }
+      return ok(kind == K::Float ? Value::floating(d) : Value::complexNumber(d, 0));
+    }
     if (auto lit = numberLiteral(s)) {
       // TorchScript coerces an int where a float is expected.
       if (kind == K::Float && lit->numKind() == NumKind::Int)
@@ -235,7 +281,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
     return fail(fmt::format("'{}': expected a {} value", quoted(s), expected->str()));
   }
   case K::Tensor:
-    if (numberWord(s) || numberLiteral(s))
+    if (numberWord(s) || numberLiteral(s) || bigIntegerLiteral(s))
       return fail(fmt::format("'{}': a number given where a Tensor is expected", quoted(s)));
     return tensorNotation(s, types);
   case K::List:
@@ -244,7 +290,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
     if (expected->inner()) {
       // A scalar where a list is expected (schema default `int[2] stride=1`).
       auto e = parseAt(s, expected->inner(), depth + 1, types);
-      if (e.value && e.value->isNumber()) return e;
+      if ((e.value && e.value->isNumber()) || e.pytorchRaises) return e;
     }
     return fail(fmt::format("'{}': expected a list for {}", quoted(s), expected->str()));
   default:
@@ -252,6 +298,7 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
   }
   // Untyped position: a number or a tensor.
   if (auto w = numberWord(s)) return ok(Value::number(*w));
+  if (bigIntegerLiteral(s)) return overflowsInt64(s);
   if (auto lit = numberLiteral(s)) return ok(*lit);
   return tensorNotation(s, types);
 }

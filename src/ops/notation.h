@@ -25,9 +25,17 @@ namespace dtf {
 struct NotationResult {
   std::optional<Value> value;
   std::string error; ///< when !value: what was wrong, naming the text
+  /// When !value: the text is a well-formed Python value that PyTorch refuses
+  /// when it binds the argument (an int beyond int64: Python ints are
+  /// unbounded, c10's are not), and `error` is PyTorch's message. Not bad
+  /// input: the call raises (the CLI's exit 1).
+  bool pytorchRaises = false;
 };
 
 /// Parse `text`, reading it as `expected` (nullptr: tensor or number).
+/// Numbers read as Python reads them: `1e309` is inf, and an integer literal
+/// beyond int64 is refused as PyTorch refuses it (pytorchRaises), except
+/// where a float is expected (Python converts it; beyond 1.8e308 it raises).
 /// Dtype names are those of `types`' PyTorch version (null: any version's).
 NotationResult parseNotation(std::string_view text, const SchemaType *expected, const DTypeSystem *types = nullptr);
 

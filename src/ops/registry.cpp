@@ -26,7 +26,14 @@ Registry::Entry Registry::add(std::string_view key, std::string_view family, Rul
 }
 
 Registry::Entry Registry::Scoped::add(std::string_view key, std::string_view family, RuleFn fn) {
-  if (r_.version() >= from_ && r_.version() <= to_) return r_.add(key, family, std::move(fn));
+  if (r_.version() >= from_ && r_.version() <= to_) {
+    Entry e = r_.add(key, family, std::move(fn));
+    if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {
+      it->second.since = from_;
+      it->second.until = to_;
+    }
+    return e;
+  }
   r_.ignored_.push_back(std::make_unique<OpRule>());
   return Entry(*r_.ignored_.back());
 }
@@ -60,13 +67,27 @@ void Registry::finalize() {
 }
 
 const OpRule *Registry::find(std::string_view key) const {
-  auto it = rules_.find(key);
-  return it == rules_.end() ? nullptr : &it->second;
+  for (const Registry *r = this; r; r = r->base_)
+    if (auto it = r->rules_.find(key); it != r->rules_.end()) return &it->second;
+  return nullptr;
 }
 
 const OpRule *Registry::find(const Schema &schema) const {
-  auto it = bySchema_.find(&schema);
-  return it != bySchema_.end() ? it->second : find(schema.key());
+  // A layer that replaces a base rule registers it under the base's own
+  // Schema object, so the first layer that knows the schema decides.
+  for (const Registry *r = this; r; r = r->base_)
+    if (auto it = r->bySchema_.find(&schema); it != r->bySchema_.end()) return it->second;
+  return find(schema.key());
+}
+
+std::vector<const OpRule *> Registry::allRules() const {
+  std::map<std::string_view, const OpRule *> byKey;
+  for (const Registry *r = this; r; r = r->base_)
+    for (const auto &[key, rule] : r->rules_) byKey.try_emplace(key, &rule); // upper layers first
+  std::vector<const OpRule *> out;
+  out.reserve(byKey.size());
+  for (const auto &[key, rule] : byKey) out.push_back(rule);
+  return out;
 }
 
 

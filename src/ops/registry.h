@@ -83,6 +83,10 @@ struct OpRule {
   OpFacts facts;
   /// The `memory_format` argument of an op keeping self's shape, or -1.
   int32_t memoryFormatArg = -1;
+  /// The versions this registration covers: every version, or the range of
+  /// Registry::since / until (a rule PyTorch changed; ops/version_diff.h).
+  TorchVersion since = kTorchVersions.front(), until = kTorchVersions.back();
+  bool scoped() const { return since != kTorchVersions.front() || until != kTorchVersions.back(); }
 };
 
 class Registry {
@@ -106,6 +110,11 @@ public:
     /// Checks `check` before the rule; `refused` (if any) samples a case it
     /// refuses, for the conformance harness.
     Entry &refuse(ArgCheck check, std::map<std::string, std::string, std::less<>> refused = {});
+    /// Every sample set at once (a user rule's, ops/custom_rules.h).
+    Entry &withSamples(SampleSpec samples) {
+      r_.samples = std::move(samples);
+      return *this;
+    }
     /// Bounds taken as they are (another rule's, for the same arguments).
     Entry &withBounds(std::vector<IntBound> bounds) {
       r_.intBounds = std::move(bounds);
@@ -138,6 +147,11 @@ public:
   };
 
   Registry(const SchemaTable &schemas, const DTypeSystem &types) : schemas_(&schemas), types_(&types) {}
+  /// A layer of rules over `base` (user rules: ops/custom_rules.h), over
+  /// `schemas` (a table layered on base's). find() looks here first, then in
+  /// base, which is not changed and must outlive the layer.
+  Registry(const SchemaTable &schemas, const Registry &base)
+      : schemas_(&schemas), types_(base.types_), base_(&base) {}
   Registry(Registry &&) = default;
 
   /// Register a rule for an overload key, for every version whose schema
@@ -152,10 +166,13 @@ public:
 
   /// Declare facts of an op by name (every overload; see ops/op_facts.h).
   void declare(std::string_view opName, OpFacts facts) { facts_[std::string(opName)] |= facts; }
-  /// The facts declared for an op name (none when never declared).
+  /// The facts declared for an op name (none when never declared), in this
+  /// layer or its base: a user rule replacing a built-in one keeps its op's facts.
   OpFacts facts(std::string_view opName) const {
-    auto it = facts_.find(opName);
-    return it == facts_.end() ? OpFacts() : it->second;
+    OpFacts out;
+    for (const Registry *r = this; r; r = r->base_)
+      if (auto it = r->facts_.find(opName); it != r->facts_.end()) out |= it->second;
+    return out;
   }
   /// After every family registered: each rule's generic-check fields from its
   /// schema and its op's facts. Semantics calls it once.
@@ -168,11 +185,17 @@ public:
   /// some version's table.
   const std::vector<std::string> &absentKeys() const { return absentKeys_; }
 
+  /// The rule for a key: this layer's, else its base's.
   const OpRule *find(std::string_view key) const;
-  /// By schema (one hash lookup, no key string built); falls back to the key
-  /// for a schema from another table.
+  /// By schema (one hash lookup per layer, no key string built); falls back
+  /// to the key for a schema from another table.
   const OpRule *find(const Schema &schema) const;
+  /// The rules registered in this layer (a version's own registry: all of them).
   const std::map<std::string, OpRule, std::less<>> &rules() const { return rules_; }
+  /// Every rule find() can return, by key: a layer's rules over its base's.
+  std::vector<const OpRule *> allRules() const;
+  /// The registry this one is layered on (null: a version's own registry).
+  const Registry *base() const { return base_; }
   const SchemaTable &schemas() const { return *schemas_; }
 
 private:
@@ -185,6 +208,7 @@ private:
   /// entry (their chained .sample() calls); it lands here and is dropped.
   std::vector<std::unique_ptr<OpRule>> ignored_;
   std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
+  const Registry *base_ = nullptr;
 };
 
 /// Family registration functions; families.cpp calls each once.

@@ -65,14 +65,16 @@ Rank broadcastRank(std::initializer_list<Rank> ranks) {
   return broadcastRank(std::span<const Rank>(ranks.begin(), ranks.size()));
 }
 
-DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
+namespace {
+template <typename Names>
+DType promoteNamed(const OpCall &call, const Names &names) {
   // On the stack for the usual few names (this runs on every rule call).
   std::array<PromotionOperand, 8> small;
   std::vector<PromotionOperand> large;
   if (names.size() > small.size()) large.resize(names.size());
   std::span<PromotionOperand> ops = large.empty() ? std::span<PromotionOperand>(small) : large;
   size_t n = 0;
-  for (std::string_view name : names) {
+  for (const auto &name : names) {
     const Value &v = call.arg(name);
     if (v.isTensor()) {
       ops[n++] = tensorOperand(call.dtype(name), v);
@@ -82,6 +84,11 @@ DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> na
   }
   return call.resultType(ops.first(n));
 }
+} // namespace
+
+DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names) { return promoteNamed(call, names); }
+
+DType promoteArgs(const OpCall &call, std::span<const std::string> names) { return promoteNamed(call, names); }
 
 DType OpCall::resultType(std::span<const PromotionOperand> ops) const {
   auto r = types_.resultType(ops);
@@ -90,6 +97,7 @@ DType OpCall::resultType(std::span<const PromotionOperand> ops) const {
 }
 
 DType commonDTypeArgs(const OpCall &call, std::initializer_list<std::string_view> names) {
+  if (!call.types().wrappedOnlyKeepStoredDType()) return promoteArgs(call, names);
   std::optional<DType> same;
   for (std::string_view name : names) {
     const Value &v = call.arg(name);

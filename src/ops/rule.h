@@ -183,11 +183,13 @@ inline PromotionOperand tensorOperand(DType d, const Value &tensor) {
 /// result_type over these arguments of the call (tensors, numbers, None
 /// skipped), concrete: the lifting guarantees known dtypes and kinds.
 DType promoteArgs(const OpCall &call, std::initializer_list<std::string_view> names);
+DType promoteArgs(const OpCall &call, std::span<const std::string> names);
 
 /// TensorIterator's common dtype over these arguments: result_type, except
 /// that operands all of one dtype keep it. That differs from result_type only
-/// when every operand is a wrapped number: torch.add(2.5, 1.5) adds two
-/// wrapped float64 tensors and gives float64, where result_type says float32.
+/// when every operand is a wrapped number: in 1.13 torch.add(2.5, 1.5) adds
+/// two wrapped float64 tensors and gives float64, where result_type (and
+/// 2.14) says float32.
 DType commonDTypeArgs(const OpCall &call, std::initializer_list<std::string_view> names);
 
 /// The dtype a Python number of this kind gets as a tensor (torch.tensor(3)

@@ -8,6 +8,10 @@ Semantics::Semantics(TorchVersion v)
   registry_.finalize();
 }
 
+Semantics::Semantics(const Semantics &base, std::unique_ptr<const SchemaTable> table)
+    : types_(base.types_), ownSchemas_(std::move(table)), schemas_(*ownSchemas_), registry_(*ownSchemas_, base.registry_),
+      base_(&base) {}
+
 const Semantics &Semantics::of(TorchVersion v) {
   // Built separately: a process that asks for one version pays for that one.
   if (v == TorchVersion::V1_13) {

@@ -8,36 +8,58 @@
 // reaches for a process-wide table. A new version is a dtypes.def column, a
 // schema table and the rules that differ (Registry::since / until).
 //
+// Users add rules for their own ops (TORCH_LIBRARY ops, fused kernels) with
+// Semantics::extend: a new Semantics whose schema table and registry are
+// layers over a version's built-in ones, which stay untouched.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "dtype/dtype_system.h"
 #include "ops/registry.h"
 
+#include <memory>
 #include <string_view>
 
 namespace dtf {
+
+class RuleSet;             // ops/custom_rules.h
+struct ExtendedSemantics;  // ops/custom_rules.h
 
 class Semantics {
 public:
   /// The semantics of a modelled version: built on first use (thread-safe),
   /// immutable afterwards.
   static const Semantics &of(TorchVersion v);
+  /// `v`'s semantics with the rules of `rules` layered on top (custom ops,
+  /// overrides of built-in rules marked as such): immutable, shared by
+  /// whoever analyses with it (refine::Options::semantics). Problems (an
+  /// override not marked, a dtype `v` lacks) come back with the file and
+  /// line of the rule at fault, and no semantics. In ops/custom_rules.cpp.
+  static ExtendedSemantics extend(TorchVersion v, const RuleSet &rules);
 
   TorchVersion version() const { return types_.version(); }
   std::string_view versionName() const { return name(version()); }
   const DTypeSystem &types() const { return types_; }
   const SchemaTable &schemas() const { return schemas_; }
   const Registry &registry() const { return registry_; }
+  /// The built-in semantics user rules are layered on (null: built in).
+  const Semantics *base() const { return base_; }
 
   explicit Semantics(TorchVersion v);
   Semantics(const Semantics &) = delete;
   Semantics &operator=(const Semantics &) = delete;
 
 private:
+  /// A layer over `base` with schemas `table` (layered on base's); its
+  /// registry is empty until extend adds the rules.
+  Semantics(const Semantics &base, std::unique_ptr<const SchemaTable> table);
+
   const DTypeSystem &types_;
+  std::unique_ptr<const SchemaTable> ownSchemas_; ///< a layer's table
   const SchemaTable &schemas_;
   Registry registry_;
+  const Semantics *base_ = nullptr;
 };
 
 } // namespace dtf

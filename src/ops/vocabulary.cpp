@@ -98,7 +98,9 @@ RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
   };
 }
 
-std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
+namespace {
+template <typename Names>
+std::optional<RuleError> requireSameNamed(const OpCall &c, const Names &names) {
   std::optional<DType> first;
   std::string_view firstName;
   for (std::string_view n : names) {
@@ -110,6 +112,15 @@ std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std:
                         name(*first), name(d));
   }
   return std::nullopt;
+}
+} // namespace
+
+std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names) {
+  return requireSameNamed(c, names);
+}
+
+std::optional<RuleError> requireSame(const OpCall &c, std::span<const std::string> names) {
+  return requireSameNamed(c, names);
 }
 
 DTypeSet elementDTypes(const Value &list) {

@@ -59,6 +59,7 @@ RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks = {});
 /// Every tensor argument among `names` that is present (not None) must have
 /// the first one's dtype (mm, conv, norms: no promotion in those kernels).
 std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names);
+std::optional<RuleError> requireSame(const OpCall &c, std::span<const std::string> names);
 
 /// Rank of the broadcast of these tensor arguments (numbers count as rank 0).
 Rank broadcastArgs(const OpCall &c, std::initializer_list<std::string_view> args);

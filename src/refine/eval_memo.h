@@ -12,6 +12,7 @@
 
 #include "refine/solver.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 
@@ -62,6 +63,11 @@ public:
     if (slots_.size() >= 2 * kMaxCachedEvaluations) startOver();
   }
   size_t size() const { return entries_.size(); }
+  /// Keep semantics with user rules alive while this memo may hold entries
+  /// keyed by their schema spans (no other object can take those addresses).
+  void keepAlive(const std::shared_ptr<const Semantics> &s) {
+    if (std::find(kept_.begin(), kept_.end(), s) == kept_.end()) kept_.push_back(s);
+  }
 
   /// Scratch for building lookup keys (reused; not re-entrant).
   std::vector<Value> scratch;
@@ -103,6 +109,7 @@ private:
   };
   std::vector<Slot> slots_; ///< power-of-two size, at most half full
   std::deque<Entry> entries_; ///< a deque: references survive growth, no allocation per entry
+  std::vector<std::shared_ptr<const Semantics>> kept_; ///< see keepAlive
 };
 
 } // namespace dtf::refine

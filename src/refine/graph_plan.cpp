@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
@@ -54,6 +55,11 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
 
 std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch) {
   return std::make_shared<GraphPlan>(g, Semantics::of(torch));
+}
+
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics) {
+  if (!semantics) throw std::invalid_argument("makeGraphPlan: null semantics");
+  return std::make_shared<GraphPlan>(g, std::move(semantics));
 }
 
 GraphPlan::GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues)

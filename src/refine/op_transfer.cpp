@@ -40,14 +40,15 @@ bool returnsTensor(const Schema &s) {
   return false;
 }
 
-/// Ops on Python values (lists, ints) whose result the rule library does not
-/// model; nullopt when `key` is not one of them.
+/// Ops on Python values the rule library has no rule for (string equality,
+/// `is None`); nullopt for every other op. Arithmetic, len, dim and list
+/// indexing go through their registered rules, which check int64 overflow
+/// and raise "list index out of range" as TorchScript does.
 std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
   // Cheap filter first (string_view: sizes compare before bytes): every op
-  // below is `.int`, `.t`, aten::dim or an identity test (no overload name).
+  // below is `.str` or an identity test (no overload name).
   using namespace std::string_view_literals;
   const std::string_view name = s.name, overload = s.overload;
-  if (!overload.empty() && overload != "int"sv && overload != "t"sv && overload != "str"sv) return std::nullopt;
   if (overload == "str"sv) {
     // `p == "fro"` (torch.norm's scripted body): branches on string arguments fold.
     if (name != "aten::eq"sv && name != "aten::ne"sv) return std::nullopt;
@@ -55,6 +56,7 @@ std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
     if (x && y) return Value::boolean((*x == *y) == (name == "aten::eq"sv));
     return Value::number(NumKind::Bool);
   }
+  if (!overload.empty()) return std::nullopt;
   const bool is = name == "aten::__is__"sv, isNot = name == "aten::__isnot__"sv;
   if (is || isNot) {
     // `w is None` (Optional arguments): known when each side is None or surely not None.
@@ -66,28 +68,6 @@ std::optional<Value> foldPythonOp(const Schema &s, std::span<const Value> a) {
     auto l = none(a[0]), r = none(a[1]);
     if (l && r && (*l || *r)) return Value::boolean((*l == *r) == is); // only None-ness is decided
     return Value::number(NumKind::Bool);
-  }
-  if (overload.empty() && name != "aten::dim"sv) return std::nullopt;
-  const std::string key = s.key();
-  auto ints = [&](auto f) -> Value {
-    auto x = a[0].intValue(), y = a[1].intValue();
-    if (x && y && a[0].numKind() == NumKind::Int && a[1].numKind() == NumKind::Int) return Value::integer(f(*x, *y));
-    return Value::number(NumKind::Int);
-  };
-  if (key == "prim::min.int") return ints([](int64_t x, int64_t y) { return std::min(x, y); });
-  if (key == "prim::max.int") return ints([](int64_t x, int64_t y) { return std::max(x, y); });
-  if (key == "aten::add.int") return ints([](int64_t x, int64_t y) { return x + y; });
-  if (key == "aten::sub.int") return ints([](int64_t x, int64_t y) { return x - y; });
-  if (key == "aten::mul.int") return ints([](int64_t x, int64_t y) { return x * y; });
-  if (key == "aten::len.t")
-    return a[0].lengthKnown() ? Value::integer(static_cast<int64_t>(a[0].elements().size())) : Value::number(NumKind::Int);
-  if (key == "aten::dim") {
-    auto r = a[0].isTensor() ? a[0].rank().value() : std::nullopt;
-    return r ? Value::integer(*r) : Value::number(NumKind::Int);
-  }
-  if (key == "aten::__getitem__.t") {
-    auto i = normIndex(a[1].intValue(), a[0].elements().size());
-    return i && a[0].lengthKnown() ? a[0].elements()[*i] : a[0].elementSummary();
   }
   return std::nullopt;
 }

@@ -20,6 +20,10 @@
 #include <utility>
 #include <vector>
 
+namespace dtf {
+class Semantics; // ops/semantics.h
+} // namespace dtf
+
 namespace dtf::refine {
 
 enum class Severity : uint8_t { Error, Warning, Note };
@@ -90,11 +94,17 @@ std::shared_ptr<EvalMemo> makeEvalMemo();
 /// to one graph: build it after the graph is final.
 class GraphPlan;
 std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch);
+/// The same, for semantics with user rules (Options::semantics), which the plan keeps alive.
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics);
 
 struct Options {
   /// The PyTorch version whose semantics the pass applies (dtypes, promotion,
   /// schemas, rules): ops/semantics.h.
   TorchVersion torch = kNewestTorch;
+  /// Semantics to apply instead of `torch`'s built-in ones: a version's rules
+  /// with user rules layered on (Semantics::extend, ops/custom_rules.h). When
+  /// set, it decides the version and `torch` is not read.
+  std::shared_ptr<const Semantics> semantics;
   /// Use the dtype/rank written on non-input values as facts? Never: they are
   /// only compared (type-conflict diagnostics) when this is true.
   bool reportTypeConflicts = true;
@@ -105,8 +115,9 @@ struct Options {
   /// Evaluations to reuse (see EvalMemo); null: a fresh memo for this call.
   std::shared_ptr<EvalMemo> memo;
   /// The graph's plan (see GraphPlan); null: built for this call. A plan of
-  /// another graph (or of this graph before it changed), or of another
-  /// `torch` version, is refused (std::invalid_argument).
+  /// another graph (or of this graph before it changed), or of other
+  /// semantics (another `torch` version, other user rules), is refused
+  /// (std::invalid_argument).
   std::shared_ptr<const GraphPlan> plan;
   /// How many forked sections (torch.jit.fork) enclose this call: each fork
   /// node refines its section as a nested call; past 8 its result is unknown.

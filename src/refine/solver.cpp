@@ -1,4 +1,5 @@
 #include "refine/solver.h"
+#include "refine/eval_memo.h"
 #include "refine/huge_pages.h"
 
 #include <fmt/format.h>
@@ -48,12 +49,14 @@ Result refineGraph(const ir::Graph &g, const Options &opts) {
 }
 
 Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
-    : g(g), opts(opts), semantics_(Semantics::of(opts.torch)), out_(out) {
+    : g(g), opts(opts), semantics_(opts.semantics ? *opts.semantics : Semantics::of(opts.torch)), out_(out) {
   if (opts.plan && !opts.plan->builtFor(g))
     throw std::invalid_argument("refineGraph: Options::plan was built for another graph (or before this one changed)");
   if (opts.plan && &opts.plan->semantics() != &semantics_)
-    throw std::invalid_argument(fmt::format("refineGraph: Options::plan was built for PyTorch {}, not {}",
-                                            opts.plan->semantics().versionName(), semantics_.versionName()));
+    throw std::invalid_argument(fmt::format("refineGraph: Options::plan was built for PyTorch {}{}, not {}{}",
+                                            opts.plan->semantics().versionName(),
+                                            opts.plan->semantics().base() ? " with user rules" : "",
+                                            semantics_.versionName(), semantics_.base() ? " with user rules" : ""));
   if (!opts.plan) ownPlan_.emplace(g, semantics_, /*fixedValues=*/false);
   plan_ = opts.plan ? opts.plan.get() : &*ownPlan_;
   reserveOnHugePages(out_.values, g.values.size());
@@ -68,6 +71,7 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
   memo_ = opts.memo ? opts.memo : makeEvalMemo();
+  if (opts.semantics && opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
   for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
   argPtrs_.reserve(16);
 }

@@ -317,6 +317,12 @@ SchemaTable::SchemaTable(std::string_view source) : spans_(std::make_unique<Span
   }
 }
 
+SchemaTable::SchemaTable(const SchemaTable &base, std::vector<Schema> extra)
+    : base_(&base), spans_(std::make_unique<SpanCache>()) {
+  for (Schema &s : extra) extra_.push_back(std::make_unique<const Schema>(std::move(s)));
+  std::sort(extra_.begin(), extra_.end(), [](const auto &a, const auto &b) { return a->key() < b->key(); });
+}
+
 SchemaTable::~SchemaTable() = default;
 
 const Schema *SchemaTable::at(size_t i) const {
@@ -332,23 +338,55 @@ const Schema *SchemaTable::at(size_t i) const {
 
 void SchemaTable::parseAll() const {
   for (size_t i = 0; i < count_; ++i) at(i);
+  if (base_) base_->parseAll();
 }
 
+size_t SchemaTable::size() const { return count_ + extra_.size() + (base_ ? base_->size() : 0); }
+
+std::vector<std::pair<std::string_view, std::string_view>> SchemaTable::declarations() const {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (base_) out = base_->declarations();
+  out.reserve(size());
+  for (size_t i = 0; i < count_; ++i) out.emplace_back(entries_[i].key, entries_[i].text);
+  for (const auto &e : extra_) out.emplace_back(std::string_view(e->text).substr(0, e->text.find('(')), e->text);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+/// The key of `s`, one of `name`'s overloads? (`name` itself or `name.<overload>`)
+bool isOverloadOf(std::string_view key, std::string_view name) {
+  return key == name || (key.size() > name.size() && key.starts_with(name) && key[name.size()] == '.');
+}
+} // namespace
+
 const Schema *SchemaTable::find(std::string_view key) const {
+  if (!extra_.empty()) {
+    auto it = std::lower_bound(extra_.begin(), extra_.end(), key,
+                               [](const auto &s, std::string_view k) { return s->key() < k; });
+    if (it != extra_.end() && (*it)->key() == key) return it->get();
+  }
   const Entry *b = entries_.get(), *end = b + count_;
   const Entry *it = std::lower_bound(b, end, key, [](const Entry &e, std::string_view k) { return e.key < k; });
-  if (it == end || it->key != key) return nullptr;
+  if (it == end || it->key != key) return base_ ? base_->find(key) : nullptr;
   return at(static_cast<size_t>(it - b));
 }
 
 std::vector<const Schema *> SchemaTable::overloads(std::string_view name) const {
+  if (base_) { // a layer: the base's overloads and its own, in key order
+    std::vector<const Schema *> out = base_->overloads(name);
+    for (const auto &s : extra_)
+      if (isOverloadOf(s->key(), name)) out.push_back(s.get());
+    std::sort(out.begin(), out.end(), [](const Schema *a, const Schema *b) { return a->key() < b->key(); });
+    return out;
+  }
   // Keys of one name are contiguous: `name` itself, then `name.<overload>`.
   std::vector<const Schema *> out;
   const Entry *b = entries_.get(), *end = b + count_;
   const Entry *it = std::lower_bound(b, end, name, [](const Entry &e, std::string_view k) { return e.key < k; });
   for (; it != end; ++it) {
     std::string_view k = it->key;
-    if (k == name || (k.size() > name.size() && k.starts_with(name) && k[name.size()] == '.'))
+    if (isOverloadOf(k, name))
       out.push_back(at(static_cast<size_t>(it - b)));
     else if (!k.starts_with(name))
       break;

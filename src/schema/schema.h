@@ -106,9 +106,15 @@ SchemaParseResult parseSchema(std::string_view text);
 /// A libtorch schema table (data/torch_schemas.txt for 1.13,
 /// data/torch_schemas_2.14.txt for 2.14). Declarations are indexed by key up
 /// front and parsed on first use (thread-safe), so a CLI call pays only for
-/// the schemas it touches.
+/// the schemas it touches. A layered table (custom ops, ops/custom_rules.h)
+/// holds schemas of its own over a base table it does not change.
 class SchemaTable {
 public:
+  /// `base` (not owned: it must outlive this table) with `extra` on top,
+  /// none of whose keys `base` has.
+  SchemaTable(const SchemaTable &base, std::vector<Schema> extra);
+  /// The table this one is layered on (null: a version's own table).
+  const SchemaTable *base() const { return base_; }
   /// The table of a modelled PyTorch version (ops/semantics.h hands it out).
   static const SchemaTable &of(TorchVersion v);
   /// By key: `aten::add.Tensor`, `aten::sum` (default overload).
@@ -116,13 +122,18 @@ public:
   /// Every overload of a name (`aten::add`), in key order.
   std::vector<const Schema *> overloads(std::string_view name) const;
   /// The same, kept by the table (computed once per name, thread-safe): a
-  /// stable span, so its address can identify the op across graphs.
+  /// stable span, so its address can identify the op across graphs. A
+  /// layered table keeps spans of its own, so memo keys of a table and of
+  /// the layers over it never meet.
   std::span<const Schema *const> overloadSpan(std::string_view name) const;
   /// The one overload with this key (`aten::add.Tensor`) as a span of its
   /// own, empty when the table lacks it: stable, and never an overloadSpan's
   /// address, so it identifies "this overload, pinned" (Graph::internPinnedKind).
   std::span<const Schema *const> pinnedSpan(std::string_view key) const;
-  size_t size() const { return count_; }
+  size_t size() const;
+  /// Every key with its declaration's text, in key order (a layer's and its
+  /// base's merged): what `dtypeflow versions` compares between tables.
+  std::vector<std::pair<std::string_view, std::string_view>> declarations() const;
   /// Parse every declaration; throws std::runtime_error naming the first bad line.
   void parseAll() const;
 
@@ -134,6 +145,8 @@ private:
   const Schema *at(size_t i) const;
   std::unique_ptr<Entry[]> entries_; // sorted by key
   size_t count_ = 0;
+  const SchemaTable *base_ = nullptr;
+  std::vector<std::unique_ptr<const Schema>> extra_; ///< a layer's own schemas, sorted by key
   struct SpanCache;
   std::unique_ptr<SpanCache> spans_;
 };

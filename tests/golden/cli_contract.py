@@ -73,6 +73,131 @@ expect(["infer-op", "--json", "--torch", "1.13", "aten::add.Tensor", "int8:r1", 
 expect(["annotate", "--torch", "1.13", EXAMPLE, "--format", "json"], 0, out='"torch": "1.13"')
 expect(["--version"], 0, out="PyTorch semantics: 1.13, 2.14")
 
+# --- issue 27: answers a user can act on, input that cannot hurt -----------------------
+import os
+import pty
+import tempfile
+
+EXAMPLES = os.path.dirname(os.path.abspath(EXAMPLE))
+tmp = tempfile.mkdtemp(prefix="dtypeflow-cli-")
+
+
+def write(name, data):
+    path = os.path.join(tmp, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+def run_bytes(args, stdin=None, stdout=subprocess.PIPE):
+    p = subprocess.run([DTF, *args], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stdout or b"", p.stderr
+
+
+# Integers beyond int64 raise as PyTorch raises them; 1e309 is inf, as Python reads it.
+expect(["result-type", "int8:r1", "99999999999999999999999"], 1, out="Overflow when unpacking long")
+expect(["infer-op", "aten::zeros", "size=[99999999999999999999]"], 1,
+       out="must be tuple of ints, but found element of type int at pos 1")
+expect(["result-type", "int8:r1", "1e309"], 0, out="float32")
+# Raises PyTorch 1.13 makes, found by a differential run against libtorch.
+expect(["infer-op", "--torch", "1.13", "aten::narrow.Tensor", "self=int32:r1", "dim=0", "start=bfloat16:r0", "length=1"], 1,
+       out="start must be an 0-dim integral Tensor")
+expect(["infer-op", "--torch", "1.13", "aten::rrelu_with_noise_backward", "grad_output=int16:r0", "self=uint8:r0",
+        "noise=complex64:r2", "lower=1j", "upper=0.5+0.5j", "training=False", "self_is_result=False"], 1,
+       out="cannot be converted")
+# Exit codes: 3 is an internal error, and documented.
+code, out, _ = run("--help")
+if "3 internal error" not in out:
+    failures.append("--help does not document exit code 3")
+# Messages: a directory, a missing file, control bytes, unknown types, huge ints.
+expect(["annotate", tmp], 2, err="is a directory")
+expect(["annotate", os.path.join(tmp, "missing.ir")], 2, err="No such file or directory")
+garbage = write("garbage.ir", b"\x1b[31mgarbage\x07\n")
+code, _, err = run_bytes(["annotate", garbage])
+if code != 2 or b"\x1b" in err or b"\\x1b" not in err:
+    failures.append(f"garbage input: exit {code}, stderr {err!r} (raw control bytes, or no escape)")
+expect(["annotate", write("frob.ir", "graph(%x : Frobnicator):\n  return (%x)\n")], 2,
+       err="unknown type 'Frobnicator'")
+expect(["annotate", write("big_int.ir", "graph(%x : Tensor):\n  %c : int = prim::Constant[value=100000000000000000000000000000000]()\n  return (%c)\n")],
+       2, err="does not fit int64")
+# Writes that fail are errors.
+code, _, err = run_bytes(["annotate", EXAMPLE, "-o", "/dev/full"])
+if code != 2 or b"No space left" not in err:
+    failures.append(f"annotate -o /dev/full: exit {code}, stderr {err!r}")
+with open("/dev/full", "wb") as full:
+    code, _, err = run_bytes(["result-type", "int8:r1", "float"], stdout=full)
+if code != 2 or b"No space left" not in err:
+    failures.append(f"result-type > /dev/full: exit {code}, stderr {err!r}")
+# JSON holds only UTF-8: names of another encoding become U+FFFD, never an internal error.
+latin1 = write("latin1.ir", b"graph(%x\xe9 : Float(2)):\n  %y : Tensor = aten::relu(%x\xe9)\n  return (%y)\n")
+code, out, err = run_bytes(["annotate", latin1, "--format", "json"])
+if code != 0 or "x\ufffd" not in json.loads(out)["values"]:
+    failures.append(f"annotate --format json of a Latin-1 name: exit {code}, stderr {err!r}")
+# A dtype known without its rank, and the --input types, in the annotated IR.
+code, out, _ = run("annotate", "--torch", "1.13", EXAMPLE, "--input", "x.1=float32:r2")
+if "graph(%x.1 : Float(*, *)," not in out or "dtypeflow: %t is Float, rank unknown" not in out:
+    failures.append("annotate: --input type not in the header, or a dtype without rank not said")
+# The reader is chosen by content: a saved module's zip named .ir goes to the module
+# reader (its own reason), never to the IR parser ("found 'PK'").
+import zipfile
+mod = os.path.join(tmp, "module_named.ir")
+with zipfile.ZipFile(mod, "w") as z:
+    z.writestr("m/data.pkl", b"not a pickle")
+    z.writestr("m/version", b"3\n")
+code, _, err = run_bytes(["annotate", mod])
+if code != 2 or b"TorchScript module" not in err or b"PK" in err:
+    failures.append(f"a module zip named .ir: exit {code}, stderr {err[:200]!r}")
+# ops --family with an op name: refused with a hint.
+expect(["ops", "--family", "aten::add"], 2, err="use --op aten::add")
+expect(["ops", "--op", "aten::add.Tensor"], 0, out="aten::add.Tensor")
+# check: JSON and -o.
+code, out, _ = run("check", "--torch", "1.13", os.path.join(EXAMPLES, "mixed_dtypes.ir"), "--format", "json")
+if code != 0 or set(json.loads(out)["counts"]) != {"correct", "unknown", "wrong"}:
+    failures.append(f"check --format json: exit {code}")
+check_out = os.path.join(tmp, "check.txt")
+expect(["check", "--torch", "1.13", os.path.join(EXAMPLES, "token_embedding.ir"), "-o", check_out], 0)
+if not os.path.exists(check_out) or "0 wrong" not in open(check_out).read():
+    failures.append("check -o: nothing written")
+# stdin and several files in one run.
+with open(os.path.join(EXAMPLES, "token_embedding.ir"), "rb") as f:
+    code, out, _ = run_bytes(["annotate", "--torch", "1.13", "-", "--format", "json"], stdin=f.read())
+if code != 0 or not json.loads(out)["values"]:
+    failures.append(f"annotate - (stdin): exit {code}")
+code, out, _ = run("annotate", "--torch", "1.13", os.path.join(EXAMPLES, "token_embedding.ir"),
+                   os.path.join(EXAMPLES, "mixed_dtypes.ir"), "--format", "json")
+files = json.loads(out).get("files", []) if code == 0 else []
+if [os.path.basename(f["file"]) for f in files] != ["token_embedding.ir", "mixed_dtypes.ir"]:
+    failures.append(f"annotate of two files: exit {code}, {[f.get('file') for f in files]}")
+code, out, _ = run("annotate", "--torch", "1.13", os.path.join(EXAMPLES, "token_embedding.ir"), os.path.join(tmp, "missing.ir"))
+if code != 2 or "# " not in out:
+    failures.append(f"annotate of a good and a missing file: exit {code} (want 2, the good one annotated)")
+# Limits: a file over the size limit is refused before it is read.
+huge = os.path.join(tmp, "huge.ir")
+with open(huge, "wb") as f:
+    f.truncate(513 << 20)  # sparse: no disk used
+expect(["annotate", huge], 2, err="larger than 512 MiB")
+os.remove(huge)
+# Progress on a terminal (shown after DTYPEFLOW_PROGRESS_AFTER_MS; 1 s by default).
+chain = "graph(%x : Float(2)):\n" + "".join(f"  %v{i} : Tensor = aten::relu(%{'x' if i == 0 else f'v{i-1}'})\n"
+                                            for i in range(60000)) + "  return (%v59999)\n"
+chain_file = write("chain.ir", chain)
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["DTYPEFLOW_PROGRESS_AFTER_MS"] = "0"
+    os.execv(DTF, [DTF, "annotate", chain_file, "-o", os.devnull])
+shown = b""
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    shown += chunk
+os.waitpid(pid, 0)
+if b"dtypeflow: " + chain_file.encode() not in shown or b"nodes" not in shown:
+    failures.append(f"no progress line on a terminal: {shown[:300]!r}")
+
 for f in failures:
     print("FAIL:", f)
 print(f"{len(failures)} failures")

@@ -12,6 +12,7 @@
 #include <span>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <numeric>
 #include <fmt/ranges.h>
 
 namespace dtf::oracle {
@@ -138,8 +139,9 @@ Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked
   return Verdict::Agree;
 }
 
-std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick) {
-  std::string cli = "dtypeflow infer-op " + rule.key;
+std::string reproCommand(const OpRule &rule, const CaseSpace &space, const std::vector<size_t> &pick,
+                         const std::string &options = {}) {
+  std::string cli = "dtypeflow infer-op " + options + rule.key;
   for (size_t a = 0; a < space.axes.size(); ++a) {
     const Alternative &alt = space.axes[a].alternatives[pick[a]];
     if (alt.notation.empty()) continue;
@@ -238,6 +240,12 @@ std::vector<c10::IValue> trailingDefaults(const Schema &ours, const c10::Functio
   return out;
 }
 
+bool coprimeWithAxes(size_t stride, const CaseSpace &space) {
+  for (const auto &axis : space.axes)
+    if (std::gcd(stride, axis.alternatives.size()) != 1) return false;
+  return true;
+}
+
 } // namespace
 
 OpTally runRule(const OpRule &rule, const RunOptions &opts) {
@@ -273,7 +281,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
   std::vector<c10::IValue> extraArgs = trailingDefaults(*rule.schema, op->schema(), tally.configError);
   if (!tally.configError.empty()) return tally;
 
-  const Registry &registry = oracleSemantics().registry();
+  const Registry &registry = opts.registry ? *opts.registry : oracleSemantics().registry();
   for (size_t vi = 0; vi < variants.size(); ++vi) {
     const auto &overrides = variants[vi];
     const size_t cap = vi < sampledVariants ? opts.maxCasesPerVariant : 30;
@@ -284,7 +292,11 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
     }
     size_t total = space.size();
     tally.total += total;
+    // A stride sharing a factor with an axis's size would visit only some of
+    // its alternatives (stride 2 over [True, 2, 2.5, 1.5+0.5j] never meets
+    // the complex one): the stride is made coprime with every axis size.
     size_t stride = total > cap ? (total + cap - 1) / cap : 1;
+    while (stride > 1 && !coprimeWithAxes(stride, space)) ++stride;
     std::vector<size_t> pick(space.axes.size());
     std::vector<Value> ours(space.axes.size());
     std::vector<c10::IValue> theirsArgs;
@@ -317,7 +329,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       // show the case as Python arguments, which carry the shapes.
       auto note = [&](const std::string &what, bool withShapes = false) {
         if (tally.examples.size() >= opts.examplesPerOp) return;
-        std::string ex = fmt::format("{}\n      {}", what, reproCommand(rule, space, pick));
+        std::string ex = fmt::format("{}\n      {}", what, reproCommand(rule, space, pick, opts.reproOptions));
         if (withShapes) ex += "\n      torch args: " + pythonArgs(space, pick);
         tally.examples.push_back(std::move(ex));
       };
@@ -349,11 +361,11 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         if (isValueDependent(theirs.error) && !predictable) {
           ++tally.valueDependent;
           if (tally.valueDependentExamples.size() < 2)
-            tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick), firstLine(theirs.error)));
+            tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
         } else if (isKernelGap(theirs.error) || isOneDnnBFloat16Gap(theirs.error, hasBFloat16(ours))) {
           ++tally.kernelGap;
           if (tally.kernelGapExamples.size() < 3)
-            tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick), firstLine(theirs.error)));
+            tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
         } else if (allUnknown) {
           ++tally.unknown;
         } else {

@@ -54,6 +54,11 @@ struct TallyTotals {
 struct RunOptions {
   size_t maxCasesPerVariant = 60000; ///< larger spaces are sampled with a fixed stride
   size_t examplesPerOp = 5;
+  /// The registry the rules run from (user rules: a layer over the oracle's
+  /// registry); null: the oracle version's built-in one.
+  const Registry *registry = nullptr;
+  /// Options the repro commands need (`--rules FILE `).
+  std::string reproOptions;
 };
 
 /// Run every case of one rule.

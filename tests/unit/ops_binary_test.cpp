@@ -44,6 +44,16 @@ TEST(OpsBinary, AddTiersAndAlpha) {
 // Wrapped numbers only (what the refinement pass makes of traced constants):
 // TensorIterator promotes only operands of different dtypes, so
 // torch.add(5.0, 1.5) is float64 while torch.add(5.0, 3) is float32.
+InferOutcome callWrapped(TorchVersion v, const char *key, DType a, DType b) {
+  const Schema *s = SchemaTable::of(v).find(key);
+  const Value wa = Value::tensor(a, Rank::exact(0)).asWrappedNumber();
+  const Value wb = Value::tensor(b, Rank::exact(0)).asWrappedNumber();
+  const Value positional[] = {wa, wb};
+  BindResult bound = bindArguments(*s, positional, {});
+  EXPECT_TRUE(bound.ok()) << bound.error;
+  return infer(Semantics::of(v).registry(), *s, bound.args);
+}
+
 TEST(OpsBinary, WrappedNumbersOfOneDTypeKeepIt) {
   auto call = [](const char *key, DType a, DType b) {
     const Schema *s = SchemaTable::of(TorchVersion::V1_13).find(key);
@@ -67,6 +77,17 @@ TEST(OpsBinary, WrappedNumbersOfOneDTypeKeepIt) {
                          Value::tensor(DType::Float64, Rank::exact(0)).asWrappedNumber()};
   BindResult b = bindArguments(*s, mixed, {});
   expectTensor(infer(Semantics::of(TorchVersion::V1_13).registry(), *s, b.args), DType::Float64, 0);
+}
+
+// 2.14 follows result_type there too: torch.add(5.0, 1.5) and
+// torch.true_divide(1.0, 2.0) are float32 (scripts/probes/wrapped_numbers.py).
+TEST(OpsBinary, WrappedNumbersFollowResultTypeIn214) {
+  const auto v = TorchVersion::V2_14;
+  expectTensor(callWrapped(v, "aten::add.Tensor", DType::Float64, DType::Float64), DType::Float32, 0);
+  expectTensor(callWrapped(v, "aten::div.Tensor", DType::Float64, DType::Float64), DType::Float32, 0);
+  expectTensor(callWrapped(v, "aten::mul.Tensor", DType::Int64, DType::Int64), DType::Int64, 0);
+  expectTensor(callWrapped(v, "aten::mul.Tensor", DType::Complex128, DType::Complex128), DType::Complex64, 0);
+  expectTensor(callWrapped(v, "aten::add.Tensor", DType::Float64, DType::Int64), DType::Float32, 0);
 }
 
 TEST(OpsBinary, InPlaceCasts) {

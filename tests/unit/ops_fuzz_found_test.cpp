@@ -263,5 +263,57 @@ TEST(FuzzFound, NotationRejectsMalformedOperands) {
   EXPECT_LT(r.error.size(), 200u);
 }
 
+// Issue 27: found by a differential run of 25,506 random calls over 1,281 ops against libtorch 1.13.
+TEST(FuzzFound, TensorStartMustBeAZeroDimIntegralTensor) {
+  expectError(run("aten::narrow.Tensor", {{"self", "int32:r1"}, {"dim", "0"}, {"start", "bfloat16:r0"}, {"length", "1"}}));
+  expectError(run("aten::narrow.Tensor", {{"self", "int32:r1"}, {"dim", "0"}, {"start", "int64:r1"}, {"length", "1"}}));
+  expectError(run("aten::narrow.Tensor", {{"self", "int32:r1"}, {"dim", "0"}, {"start", "bool:r0"}, {"length", "1"}}));
+  expectTensor(run("aten::narrow.Tensor", {{"self", "int32:r1"}, {"dim", "0"}, {"start", "uint8:r0"}, {"length", "1"}}), 0,
+               DType::Int32, 1);
+}
+
+TEST(FuzzFound, BackwardScalarsAreConvertedByTheKernel) {
+  // eval: the bounds are read as doubles before anything (an imaginary part raises)
+  expectError(run("aten::rrelu_with_noise_backward",
+                  {{"grad_output", "int16:r0"}, {"self", "uint8:r0"}, {"noise", "complex64:r2"}, {"lower", "1j"},
+                   {"upper", "0.5+0.5j"}, {"training", "False"}, {"self_is_result", "False"}}));
+  expectTensor(run("aten::rrelu_with_noise_backward",
+                   {{"grad_output", "float32:r1"}, {"self", "float32:r1"}, {"noise", "complex64:r1"}, {"lower", "1j"},
+                    {"upper", "0.5+0.5j"}, {"training", "True"}, {"self_is_result", "False"}}),
+               0, DType::Complex64, 1);
+  // the slope (lower + upper) / 2 into float32 (bfloat16's compute type)
+  expectError(run("aten::rrelu_with_noise_backward",
+                  {{"grad_output", "bfloat16:r1"}, {"self", "bfloat16:r1"}, {"noise", "float32:r1"}, {"lower", "1e39"},
+                   {"upper", "1e39"}, {"training", "False"}, {"self_is_result", "False"}}));
+  // shrink and threshold convert into the dtype itself, integers included
+  expectError(run("aten::softshrink_backward", {{"grad_output", "bfloat16:r1"}, {"self", "bfloat16:r1"}, {"lambd", "3.395e38"}}));
+  expectError(run("aten::threshold_backward", {{"grad_output", "uint8:r1"}, {"self", "uint8:r1"}, {"threshold", "300"}}));
+  expectTensor(run("aten::elu_backward", {{"grad_output", "bfloat16:r1"}, {"alpha", "3.395e38"}, {"scale", "1"},
+                                          {"input_scale", "1"}, {"is_result", "False"}, {"self_or_result", "bfloat16:r1"}}),
+               0, DType::BFloat16, 1);
+}
+
+TEST(FuzzFound, RefusalsThatRanksAndLiteralsDecide) {
+  expectError(run("aten::select_scatter", {{"self", "float32:r0"}, {"src", "float32:r0"}, {"dim", "0"}, {"index", "0"}}));
+  expectError(run("aten::slice_scatter", {{"self", "float32:r0"}, {"src", "float32:r0"}, {"dim", "0"}}));
+  expectError(run("aten::unique_dim", {{"self", "float32:r0"}, {"dim", "0"}}));
+  expectError(run("aten::unique_dim_consecutive", {{"self", "int8:r0"}, {"dim", "-1"}}));
+  expectError(run("aten::tensordot", {{"self", "float32:r0"}, {"other", "float32:r1"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}}));
+  expectError(run("aten::tensordot", {{"self", "float32:r2"}, {"other", "float32:r2"}, {"dims_self", "[2]"}, {"dims_other", "[0]"}}));
+  expectTensor(run("aten::tensordot", {{"self", "float32:r0"}, {"other", "float32:r1"}, {"dims_self", "[]"}, {"dims_other", "[]"}}),
+               0, DType::Float32, 1);
+  expectError(run("aten::im2col", {{"self", "float32:r0"}, {"kernel_size", "[1,1]"}, {"dilation", "[1,1]"}, {"padding", "[0,0]"}, {"stride", "[1,1]"}}));
+  expectError(run("aten::searchsorted.Scalar", {{"sorted_sequence", "float32:r2"}, {"self", "1"}}));
+  expectError(run("aten::searchsorted.Scalar", {{"sorted_sequence", "float32:r0"}, {"self", "1"}}));
+  expectError(run("aten::searchsorted.Tensor", {{"sorted_sequence", "float32:r0"}, {"self", "float32:r1"}}));
+  expectTensor(run("aten::searchsorted.Tensor", {{"sorted_sequence", "float32:r2"}, {"self", "float32:r2"}}), 0,
+               DType::Int64, 2);
+  expectError(run("aten::empty.memory_format", {{"size", "[2,3]"}, {"memory_format", "preserve_format"}}));
+  expectError(run("aten::empty.memory_format", {{"size", "[2,3]"}, {"memory_format", "channels_last"}}));
+  expectTensor(run("aten::empty.memory_format", {{"size", "[1,2,3,4]"}, {"memory_format", "channels_last"}}), 0,
+               DType::Float32, 4);
+  expectError(run("aten::affine_grid_generator", {{"theta", "float32:r3"}, {"size", "[1,2]"}, {"align_corners", "False"}}));
+}
+
 } // namespace
 } // namespace dtf::test

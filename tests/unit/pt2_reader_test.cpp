@@ -1,6 +1,7 @@
 // The .pt2 reader: torch.export's serialized ExportedProgram (schema 8.x)
 // into an ir::Graph, the archive around it, and its errors. Documents are
 // built here in the serializer's shape (torch 2.14's serialize.py).
+#include "ops/custom_rules.h"
 #include "ops/semantics.h"
 #include "frontends/pt2/pt2_reader.h"
 #include "frontends/pt2/serde_enums.h"
@@ -330,6 +331,43 @@ TEST(Pt2Reader, UnknownTargetsAreDiagnosedNotGuessed) {
   EXPECT_FALSE(r["c"].dtype().has_value());
   EXPECT_EQ(r.check().wrong, 0u);
   EXPECT_EQ(r.check().unknown, 3u);
+}
+
+TEST(Pt2Reader, CustomOpTargetsMapWithUserRules) {
+  RuleSet rules;
+  ASSERT_TRUE(rules
+                  .addText(R"toml([[op]]
+schema = "mylib::fused_gelu(Tensor x, float approximate=0.0) -> Tensor"
+dtype = { same_as = "x" }
+)toml",
+                           "mylib.toml")
+                  .empty());
+  ExtendedSemantics ext = Semantics::extend(TorchVersion::V2_14, rules);
+  ASSERT_TRUE(ext.semantics);
+  Doc d;
+  d.user("x", kBFloat16, {2, 3});
+  d.op("torch.ops.mylib.fused_gelu.default", {named("x", tensor("x")), named("approximate", {{"as_float", 0.5}})}, "g",
+       kBFloat16, {2, 3});
+  d.op("torch.ops.aten.relu.default", {named("self", tensor("g"))}, "r", kBFloat16, {2, 3});
+  d.ret("r");
+  // Without the rules the target is unknown, and so is what is computed from it.
+  Read plain = readDoc(d.document());
+  EXPECT_TRUE(plain.noted("unknown-target"));
+  EXPECT_FALSE(plain["r"].dtype().has_value());
+
+  ReadOptions ro;
+  ro.semantics = ext.semantics.get();
+  ReadResult rr = readExportedProgram(d.document().dump(), "model.json", ro);
+  ASSERT_TRUE(rr.program) << rr.error;
+  Read withRules{std::move(*rr.program), {}};
+  EXPECT_TRUE(withRules.p.diagnostics.empty());
+  refine::Options o;
+  o.semantics = ext.semantics;
+  withRules.r = refine::refineGraph(*withRules.p.graph, refine::checkOptions(o));
+  EXPECT_EQ(withRules["g"].str(), "bfloat16:r2");
+  EXPECT_EQ(withRules["r"].str(), "bfloat16:r2");
+  EXPECT_EQ(withRules.check().wrong, 0u);
+  EXPECT_EQ(withRules.check().correct, 2u);
 }
 
 TEST(Pt2Reader, ArgumentsTheTableLacksLeaveTheNodeUnmapped) {

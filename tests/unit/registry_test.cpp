@@ -69,7 +69,7 @@ TEST(Registry, EveryRuleHasItsSchemaAndValidSamples) {
     ASSERT_NE(rule.schema, nullptr) << key;
     EXPECT_EQ(rule.schema->key(), key);
     EXPECT_FALSE(rule.family.empty()) << key;
-    auto checkNames = [&](const auto &args) {
+    auto checkNames = [&rule = rule, &key = key](const auto &args) { // clang 14: no capture of a binding
       for (const auto &[arg, spec] : args)
         EXPECT_GE(rule.schema->argIndex(arg), 0) << key << ": sample for unknown argument '" << arg << "'";
     };

@@ -5,12 +5,41 @@
 #include "ops/notation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace dtf::cli {
 namespace {
 
 using json = nlohmann::json;
+
+const Schema &lookupOp(const Semantics &sem, const std::string &key) {
+  const SchemaTable &table = sem.schemas();
+  if (const Schema *s = table.find(key)) return *s;
+  std::string base = key.substr(0, key.find('.', key.find("::") == std::string::npos ? 0 : key.find("::")));
+  auto overloads = table.overloads(base);
+  std::string hint;
+  for (const Schema *s : overloads) hint += (hint.empty() ? "" : ", ") + s->key();
+  if (!hint.empty()) throw UsageError(fmt::format("unknown op '{}'; overloads of {}: {}", key, base, hint));
+  for (TorchVersion v : kTorchVersions) // an op of another version: say so
+    if (v != sem.version() && SchemaTable::of(v).find(key))
+      throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (PyTorch {} has it: --torch {})", key,
+                                   sem.versionName(), name(v), name(v)));
+  throw UsageError(fmt::format("unknown op '{}' in PyTorch {} (ops are written aten::name.overload; a custom op "
+                               "needs its rule file: --rules FILE)",
+                               key, sem.versionName()));
+}
+
+std::string resultText(const Value &v) {
+  if (v.isTensor()) return v.dtype() ? std::string(name(*v.dtype())) : "unknown";
+  if (v.isTop() || v.isBottom()) return "unknown";
+  if (v.isList() && !v.lengthKnown() && v.elementSummary().isTensor()) {
+    Value s = v.elementSummary();
+    return s.dtype() ? fmt::format("[{}...]", name(*s.dtype())) : "unknown";
+  }
+  return v.str();
+}
 
 json resultJson(const Value &v) {
   json j;
@@ -38,6 +67,21 @@ std::string_view statusName(InferOutcome::Status s) {
   return "ok";
 }
 
+/// Other overloads of the same op that take every argument name given.
+std::string suggestOverloads(const SchemaTable &table, const Schema &schema, const std::vector<std::string> &args) {
+  std::string out;
+  for (const Schema *s : table.overloads(schema.name)) {
+    if (s == &schema) continue;
+    bool all = true;
+    for (const std::string &a : args) {
+      auto eq = a.find('=');
+      if (eq != std::string::npos && eq > 0 && s->argIndex(a.substr(0, eq)) < 0) all = false;
+    }
+    if (all) out += (out.empty() ? "" : ", ") + s->key();
+  }
+  return out.empty() ? "" : "; overloads that take these arguments: " + out;
+}
+
 } // namespace
 
 Action addInferOp(CLI::App &app) {
@@ -62,17 +106,52 @@ Action addInferOp(CLI::App &app) {
     auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *args)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
-    std::vector<api::OpArg> callArgs;
+    const Schema &schema = lookupOp(sem, *op);
+    std::vector<Value> positional;
+    std::vector<std::pair<std::string, Value>> named;
+    std::optional<std::string> bindingRaises; ///< PyTorch refuses an argument's value while binding it
     for (const std::string &a : *args) {
       auto eq = a.find('=');
       // `name=value`, unless the '=' belongs to a literal such as `'a=b'`.
       bool isNamed = eq != std::string::npos && eq > 0 && a[0] != '\'' && a[0] != '"' && a[0] != '[';
-      if (isNamed) callArgs.push_back({a.substr(0, eq), a.substr(eq + 1)});
-      else callArgs.push_back({"", a});
+      std::string argName = isNamed ? a.substr(0, eq) : std::string();
+      std::string text = isNamed ? a.substr(eq + 1) : a;
+      const SchemaType *type = nullptr;
+      if (isNamed) {
+        int i = schema.argIndex(argName);
+        if (i < 0) {
+          auto b = bindArguments(schema, {}, std::vector<std::pair<std::string, Value>>{{argName, Value()}});
+          throw UsageError(b.error + suggestOverloads(sem.schemas(), schema, *args));
+        }
+        type = schema.args[i].type.get();
+      } else {
+        if (positional.size() >= schema.args.size())
+          throw UsageError(fmt::format("{}: too many arguments", schema.key()));
+        type = schema.args[positional.size()].type.get();
+      }
+      auto v = parseNotation(text, type, &sem.types());
+      const std::string &shownName = isNamed ? argName : schema.args[positional.size()].name;
+      if (!v.value && v.pytorchRaises) {
+        if (!bindingRaises)
+          bindingRaises = fmt::format("{}(): argument '{}'{} {}", schema.name.substr(schema.name.find("::") + 2),
+                                      shownName, v.error.starts_with("must be") ? "" : ":", v.error);
+        v.value = Value::top(); // a placeholder: the call raises before any rule runs
+      }
+      if (!v.value)
+        throw UsageError(fmt::format("{}: argument '{}': {}", schema.key(), shownName, v.error));
+      if (isNamed) named.emplace_back(argName, *v.value);
+      else positional.push_back(*v.value);
     }
-    api::OpCall call = api::inferOp(sem, *op, callArgs);
-    const Schema &schema = *call.schema;
-    const InferOutcome &out = call.outcome;
+    BindResult bound = bindArguments(schema, positional, named);
+    if (!bound.ok()) throw UsageError(bound.error);
+    InferOutcome out;
+    if (bindingRaises) {
+      out.status = InferOutcome::Status::Error;
+      out.error = RuleError{ErrorKind::ValueDependent, *bindingRaises};
+      out.outputs.clear();
+    } else {
+      out = infer(sem.registry(), schema, bound.args);
+    }
 
     if (*asJson) {
       json j;
@@ -91,7 +170,7 @@ Action addInferOp(CLI::App &app) {
         fmt::print(stderr, "warning: no dtype rule for {}; results unknown\n", schema.key());
       if (out.status == InferOutcome::Status::TooManyUnknowns)
         fmt::print(stderr, "warning: too many unknown arguments to enumerate; results unknown\n");
-      for (const Value &v : out.outputs) fmt::print("{}\n", api::resultText(v));
+      for (const Value &v : out.outputs) fmt::print("{}\n", resultText(v));
     }
     return out.status == InferOutcome::Status::Error ? 1 : 0;
   };
@@ -101,20 +180,37 @@ Action addOps(CLI::App &app) {
   auto *sub = app.add_subcommand("ops", "List the op overloads that have a dtype rule, with their family");
   auto asJson = std::make_shared<bool>(false);
   auto family = std::make_shared<std::string>();
+  auto opPrefix = std::make_shared<std::string>();
   sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\", \"torch\"}]");
-  sub->add_option("--family", *family, "only this family (prefix match)");
+  sub->add_option("--family", *family, "only this family (prefix match: elementwise, view.query ...)");
+  sub->add_option("--op", *opPrefix, "only overloads whose key starts with this (aten::add)");
   auto torch = addTorchOption(sub);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
     const Registry &reg = sem.registry();
+    // A filter that matches nothing is a mistake to report, not an empty list.
+    auto none = [&](const std::string &what, const std::string &text) {
+      std::set<std::string> families;
+      for (const auto &[key, rule] : reg.rules()) families.insert(rule.family.substr(0, rule.family.find('.')));
+      std::string hint = what == "--family" && reg.rules().lower_bound(text) != reg.rules().end() &&
+                                 reg.rules().lower_bound(text)->first.starts_with(text)
+                             ? fmt::format(" ('{}' names ops: use --op {})", text, text)
+                             : "";
+      return UsageError(fmt::format("{} {}: no op with a rule in PyTorch {} matches{}; families: {}", what,
+                                    text.substr(0, 80), sem.versionName(), hint, fmt::join(families, ", ")));
+    };
     json list = json::array();
-    for (const auto &[key, rule] : reg.rules()) {
-      if (!rule.family.starts_with(*family)) continue;
+    size_t shown = 0;
+    for (const OpRule *rule : reg.allRules()) { // with --rules: the user rules too
+      if (!rule->family.starts_with(*family) || !rule->key.starts_with(*opPrefix)) continue;
+      ++shown;
       if (*asJson)
-        list.push_back({{"op", key}, {"family", rule.family}, {"schema", rule.schema->text},
+        list.push_back({{"op", rule->key}, {"family", rule->family}, {"schema", rule->schema->text},
                         {"torch", std::string(sem.versionName())}});
-      else fmt::print("{:<48} {}\n", key, rule.family);
+      else fmt::print("{:<48} {}\n", rule->key, rule->family);
     }
+    if (shown == 0 && !opPrefix->empty()) throw none("--op", *opPrefix);
+    if (shown == 0) throw none("--family", *family);
     if (*asJson) fmt::print("{}\n", list.dump());
     return 0;
   };

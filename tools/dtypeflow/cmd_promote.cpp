@@ -10,6 +10,20 @@
 namespace dtf::cli {
 namespace {
 
+/// PyTorch refuses an operand while reading it (an int beyond int64).
+struct OperandRaises {
+  std::string message;
+};
+
+Value parseOperand(const std::string &text, const Semantics &sem) {
+  auto r = parseNotation(text, nullptr, &sem.types());
+  if (!r.value && r.pytorchRaises) throw OperandRaises{r.error};
+  if (!r.value) throw UsageError("bad operand " + r.error);
+  if (!r.value->isTensor() && !r.value->isNumber())
+    throw UsageError(fmt::format("bad operand '{}': expected a tensor or a Python number", text));
+  return *r.value;
+}
+
 /// One answer: the dtype (or "unknown"), or the error PyTorch raises in
 /// every case (exit 1). A raise in only some cases is a warning on stderr.
 int print(const PossibleDTypes &p, bool json, const Semantics &sem) {
@@ -53,7 +67,20 @@ Action addResultType(CLI::App &app) {
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
     if (operands->empty()) throw UsageError("operands is required");
     std::vector<Value> vals;
-    for (auto &t : *operands) vals.push_back(api::parseOperand(t, sem));
+    std::optional<OperandRaises> raises;
+    for (auto &t : *operands) {
+      try {
+        vals.push_back(parseOperand(t, sem));
+      } catch (OperandRaises &e) { // every operand is still checked for bad input
+        if (!raises) raises = std::move(e);
+      }
+    }
+    if (raises) {
+      PossibleDTypes p;
+      p.dtypes = DTypeSet();
+      p.error = raises->message;
+      return print(p, *json, sem);
+    }
     return print(sem.types().resultTypeSet(vals), *json, sem);
   };
 }

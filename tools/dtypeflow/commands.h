@@ -1,7 +1,6 @@
 //===- tools/dtypeflow/commands.h - the CLI's subcommands -------*- C++ -*-===//
 #pragma once
 
-#include "api/api.h"
 #include "ops/semantics.h"
 
 #include <CLI/CLI.hpp>
@@ -9,22 +8,35 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dtf::cli {
 
 /// Bad input from the user: printed as one line, exit code 2.
-using UsageError = api::InputError;
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// Each file defines one `addXxx(app)` that registers its subcommand and
 /// returns the action run when that subcommand is chosen (it returns the
 /// process exit code).
 using Action = std::function<int()>;
 
-/// `--torch VERSION` (every subcommand has it): the option's text, to be
-/// read with semanticsOf when the subcommand runs.
-std::shared_ptr<std::string> addTorchOption(CLI::App *sub);
-/// The semantics an --torch text names; UsageError for a version not modelled.
-const Semantics &semanticsOf(const std::string &torch);
+/// `--torch VERSION` and `--rules FILE` (repeatable): the semantics a
+/// subcommand answers with, read by semanticsOf when it runs.
+struct SemanticsOption {
+  std::string torch;
+  std::vector<std::string> ruleFiles;
+  std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
+};
+/// Adds both options (every subcommand has them).
+std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
+/// The version's semantics, with the rule files' rules layered on. A version
+/// not modelled is a UsageError; so is a rule file with problems, after each
+/// is printed as `file:line: error: ...` (exit 2).
+const Semantics &semanticsOf(SemanticsOption &option);
+/// The same, as refine::Options::semantics takes it (null: no rule files).
+std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
 
 Action addResultType(CLI::App &app);
 Action addPromoteTypes(CLI::App &app);
@@ -32,5 +44,8 @@ Action addInferOp(CLI::App &app);
 Action addOps(CLI::App &app);
 Action addAnnotate(CLI::App &app); // annotate + check (cmd_annotate.cpp)
 Action addCheck(CLI::App &app);
+Action addVersions(CLI::App &app); // cmd_versions.cpp
+Action addExplain(CLI::App &app); // cmd_explain.cpp
+Action addAudit(CLI::App &app);   // cmd_audit.cpp
 
 } // namespace dtf::cli

@@ -1,5 +1,7 @@
 //===- tools/dtypeflow/main.cpp - the dtypeflow command line --------------===//
 #include "commands.h"
+#include "output.h"
+#include "frontends/text/printable.h"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -24,7 +26,8 @@ int main(int argc, char **argv) {
       "  (half, long, cfloat, torch.float ...); with --torch 2.14 also uint16 uint32 uint64\n"
       "  float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz float8_e8m0fnu\n"
       "  float4_e2m1fn_x2 bcomplex32 bits8 bits16 bits1x8 bits2x4 bits4x2 int1-int7 uint1-uint7.\n"
-      "Exit codes: 0 ok, 1 PyTorch would raise / check found wrong dtypes, 2 bad input.");
+      "Exit codes: 0 ok, 1 PyTorch would raise / check found wrong dtypes, 2 bad input (or the\n"
+      "  output could not be written), 3 internal error (a bug in dtypeflow: please report it).");
 
   std::vector<std::pair<CLI::App *, dtf::cli::Action>> actions;
   auto reg = [&](auto add) {
@@ -38,6 +41,9 @@ int main(int argc, char **argv) {
   reg(dtf::cli::addOps);
   reg(dtf::cli::addAnnotate);
   reg(dtf::cli::addCheck);
+  reg(dtf::cli::addVersions);
+  reg(dtf::cli::addExplain);
+  reg(dtf::cli::addAudit);
 
   try {
     app.parse(argc, argv);
@@ -48,17 +54,25 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    std::cerr << "dtypeflow: " << e.what() << "\n";
+    std::cerr << "dtypeflow: " << dtf::ir::printable(e.what(), 4000) << "\n";
     return 2;
   }
   try {
     for (auto &[sub, action] : actions)
-      if (sub->parsed()) return action();
+      if (sub->parsed()) {
+        int code = action();
+        dtf::cli::finishStdout(); // a result that was not written is no success
+        return code;
+      }
   } catch (const dtf::cli::UsageError &e) {
+    std::cerr << "dtypeflow: " << dtf::ir::printable(e.what(), 4000) << "\n";
+    return 2;
+  } catch (const dtf::cli::OutputError &e) {
     std::cerr << "dtypeflow: " << e.what() << "\n";
     return 2;
   } catch (const std::exception &e) {
-    std::cerr << "dtypeflow: internal error: " << e.what() << "\n";
+    std::cerr << "dtypeflow: internal error (a bug: please report it with the input): "
+              << dtf::ir::printable(e.what(), 4000) << "\n";
     return 3;
   }
   return 2;

@@ -29,8 +29,14 @@ std::string importerPath() {
 
 ImportResult importModule(const std::string &path) {
   ImportResult r;
-  if (!std::filesystem::exists(path)) {
-    r.error = "no such file";
+  std::error_code ec;
+  const auto fileStatus = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(fileStatus)) {
+    r.error = ec ? ec.message() : "No such file or directory";
+    return r;
+  }
+  if (std::filesystem::is_directory(fileStatus)) {
+    r.error = "is a directory, not a file";
     return r;
   }
   std::string errFile = std::filesystem::temp_directory_path() / ("dtypeflow-import-" + std::to_string(getpid()));

@@ -2,6 +2,7 @@
 #include "frontends/pt2/pt2_reader.h"
 #include "frontends/pt2/builder.h"
 #include "frontends/pt2/zip_archive.h"
+#include "ops/semantics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -40,7 +41,8 @@ ReadResult buildFrom(std::string_view text, const std::string &where, const Read
     return r;
   }
   try {
-    Builder b(SchemaTable::of(opts.torch), DTypeSystem::of(opts.torch));
+    const Semantics &semantics = opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
+    Builder b(semantics.schemas(), semantics.types());
     r.program = b.build(Field(doc));
     r.program->member = where;
   } catch (const FormatError &e) {

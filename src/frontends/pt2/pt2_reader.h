@@ -34,6 +34,7 @@
 
 namespace dtf {
 class SchemaTable;
+class Semantics; // ops/semantics.h
 }
 
 namespace dtf::pt2 {
@@ -80,6 +81,10 @@ struct ReadOptions {
   /// The PyTorch version whose schema table places arguments and names
   /// targets (an archive written by 2.14 is read with 2.14's).
   TorchVersion torch = kNewestTorch;
+  /// Semantics to read with instead of `torch`'s built-in ones (a version's
+  /// with user rules, Semantics::extend), so targets of custom ops map to
+  /// their rule files' schemas. Not owned; `torch` is not read when set.
+  const Semantics *semantics = nullptr;
 };
 
 /// Errors are values: `error` names the archive member and JSON field at fault.

@@ -1,4 +1,5 @@
 #include "frontends/text/ir_lexer.h"
+#include "frontends/text/printable.h"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -72,11 +73,22 @@ void Lexer::skipRawParenthesised() {
 
 void Lexer::fail(const std::string &msg) const { throw IRSyntaxError(line_, col_, msg); }
 
+std::string_view Lexer::commentEndingLine(uint32_t line) const {
+  if (lastCommentLine_ != line) return {};
+  std::string_view c = lastComment_;
+  while (!c.empty() && (c.front() == ' ' || c.front() == '\t')) c.remove_prefix(1);
+  while (!c.empty() && (c.back() == ' ' || c.back() == '\t' || c.back() == '\r')) c.remove_suffix(1);
+  return c;
+}
+
 void Lexer::skipSpaceAndComments() {
   while (pos_ < src_.size()) {
     char c = src_[pos_];
     if (c == '#') {
+      size_t from = pos_ + 1;
       while (pos_ < src_.size() && src_[pos_] != '\n') advance();
+      lastComment_ = src_.substr(from, pos_ - from);
+      lastCommentLine_ = line_;
     } else if (std::isspace(static_cast<unsigned char>(c))) {
       advance();
     } else {
@@ -166,7 +178,7 @@ Token Lexer::next() {
     t.punct = c;
     return finish(Token::Kind::Punct, from);
   }
-  fail(fmt::format("unexpected character '{}'", c));
+  fail(fmt::format("unexpected character '{}'", printable(src_.substr(pos_, 1))));
 }
 
 std::string unquote(std::string_view q) {

@@ -37,8 +37,18 @@ public:
   /// (`Float`); otherwise change nothing and return an empty view.
   std::string_view skipTensorDump(size_t from);
   void skipRestOfLine() {
+    size_t from = pos_;
     while (pos_ < src_.size() && src_[pos_] != '\n') advance();
+    // `, scope: a/b.c # model.py:1:0`: the source comment is in what was skipped.
+    std::string_view rest = src_.substr(from, pos_ - from);
+    if (size_t hash = rest.find(" #"); hash != std::string_view::npos) {
+      lastComment_ = rest.substr(hash + 2);
+      lastCommentLine_ = line_;
+    }
   }
+  /// The text of the `#` comment that ends line `line` (after the '#',
+  /// trimmed), if the lexer has just skipped one there; else empty.
+  std::string_view commentEndingLine(uint32_t line) const;
   /// Just after a '(' token: drop raw text up to its matching ')' on the
   /// same line, quotes respected. A Python op's scalar arguments are printed
   /// as Python reprs (`^Fn(2.0, <object at 0x..>)(%x)`), which no grammar
@@ -54,6 +64,8 @@ private:
   std::string_view src_;
   size_t pos_ = 0;
   uint32_t line_ = 1, col_ = 1;
+  std::string_view lastComment_; ///< the last `#` comment skipped (without '#')
+  uint32_t lastCommentLine_ = 0;
 };
 
 /// The contents of a quoted string token, with escapes resolved.

@@ -1,4 +1,5 @@
 #include "frontends/text/ir_parser.h"
+#include "frontends/text/printable.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -28,9 +29,24 @@ TypeExpr::Kind scalarKind(std::string_view name) {
   return K::Other;
 }
 
+/// Type names torch prints or its IR parser reads that the analysis keeps
+/// opaque (K::Other); any other name is refused, as torch's parser refuses
+/// it ("unknown type specifier"). Qualified names (`__torch__.Net`) are
+/// classes.
+bool knownOpaqueType(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "Optional", "List", "Tuple", "Dict", "Future", "RRef", "Await", "Union", "Generator", "Dimname",
+      "ScalarType", "Layout", "MemoryFormat", "Storage", "QScheme", "Quantizer", "ConstQuantizerPtr",
+      "DeviceIndex", "Stream", "SymInt", "SymFloat", "SymBool", "None", "Capsule", "Any", "AnyClassType",
+      "AnyEnumType", "AnyListType", "AnyTupleType", "PyObject", "Object", "Enum", "Function", "Type"};
+  for (std::string_view k : kNames)
+    if (name == k) return true;
+  return name.find('.') != std::string_view::npos;
+}
+
 class Parser {
 public:
-  explicit Parser(std::string_view src) : src_(src), lex_(src) { tok_ = lex_.next(); }
+  Parser(std::string_view src, const ParseLimits &limits) : src_(src), lex_(src), limits_(limits) { tok_ = lex_.next(); }
 
   std::unique_ptr<Graph> parseGraph() {
     g_ = std::make_unique<Graph>();
@@ -42,13 +58,35 @@ public:
 
 private:
   // --- tokens -------------------------------------------------------------
-  void bump() { lastEnd_ = tok_.end; tok_ = lex_.next(); }
+  void bump() {
+    lastEnd_ = tok_.end;
+    lastLine_ = tok_.line;
+    tok_ = lex_.next();
+  }
+  /// A node's `# model.py:12:0` comment, interned (torch repeats them).
+  void recordSource(NodeId n, std::string_view comment) {
+    // What dtypeflow's printer added (`model.py:1:0; dtypeflow: %y is Float ...`) is no source.
+    if (size_t note = comment.find("dtypeflow: "); note != std::string_view::npos) {
+      comment = comment.substr(0, note);
+      while (!comment.empty() && (comment.back() == ' ' || comment.back() == ';')) comment.remove_suffix(1);
+      if (comment.empty()) return;
+    }
+    auto [it, fresh] = sourceIds_.try_emplace(std::string(comment), static_cast<uint32_t>(g_->sources.size()));
+    if (fresh) g_->sources.push_back(it->first);
+    g_->nodes[n].source = it->second;
+  }
   static SourceLoc loc(const Token &t) { return {t.line, t.col}; }
   [[noreturn]] void fail(const Token &t, const std::string &msg) { throw IRSyntaxError(t.line, t.col, msg); }
   std::string describe(const Token &t) {
-    return t.kind == TK::End ? "end of input" : fmt::format("'{}'", src_.substr(t.begin, t.end - t.begin));
+    return t.kind == TK::End ? "end of input" : fmt::format("'{}'", printable(src_.substr(t.begin, t.end - t.begin), 80));
   }
   bool isPunct(char c) const { return tok_.kind == TK::Punct && tok_.punct == c; }
+  /// Is the token after the current one `c`? (a copy of the lexer reads it)
+  bool nextIsPunct(char c) const {
+    Lexer ahead = lex_;
+    Token t = ahead.next();
+    return t.kind == TK::Punct && t.punct == c;
+  }
   bool isIdent(std::string_view s) const { return tok_.kind == TK::Ident && tok_.text == s; }
   void expectPunct(char c) {
     if (!isPunct(c)) fail(tok_, fmt::format("expected '{}' but found {}", c, describe(tok_)));
@@ -62,7 +100,7 @@ private:
   // --- values -------------------------------------------------------------
   ValueId define(const Token &name, TypePtr type) {
     std::string n(name.text);
-    if (ids_.count(n)) fail(name, fmt::format("value %{} is defined twice", n));
+    if (ids_.count(n)) fail(name, fmt::format("value %{} is defined twice", printable(n, 80)));
     ValueId v = g_->addValue(n, std::move(type));
     ids_.emplace(std::move(n), v);
     return v;
@@ -70,7 +108,7 @@ private:
   ValueId use() {
     if (tok_.kind != TK::ValueName) fail(tok_, fmt::format("expected a value (%name) but found {}", describe(tok_)));
     auto it = ids_.find(std::string(tok_.text));
-    if (it == ids_.end()) fail(tok_, fmt::format("use of undefined value %{}", tok_.text));
+    if (it == ids_.end()) fail(tok_, fmt::format("use of undefined value %{}", printable(tok_.text, 80)));
     bump();
     return it->second;
   }
@@ -130,6 +168,7 @@ private:
       std::string_view name = tok_.text;
       t->kind = scalarKind(name);
       t->dtype = dtypeFromTorchTypeName(name);
+      const Token nameTok = tok_;
       // `FloatTensor(requires_grad=0, device=cpu)`: how torch prints a
       // sparse (non-strided) tensor: its dtype, no sizes (rank unknown).
       bool noSizes = false;
@@ -139,6 +178,9 @@ private:
           t->dtype = d;
           noSizes = true;
         }
+      if (t->kind == TypeExpr::Kind::Other && !knownOpaqueType(name))
+        fail(nameTok, fmt::format("unknown type '{}' (not a TorchScript type; torch's parser refuses it too)",
+                                  printable(name, 80)));
       bump();
       if (isPunct('(')) {
         parseTypeArgs(*t);
@@ -208,12 +250,12 @@ private:
           fail(tok_, fmt::format("expected a size or a name=value in a tensor type, found {}", describe(tok_)));
         }
       } else {
-        TypePtr e = parseType();
-        if (isPunct(':')) { // `NamedTuple(logits : Tensor, aux : Tensor?)`: a field name, then its type
+        // `NamedTuple(logits : Tensor, aux : Tensor?)`: a field name, then its type
+        if (tok_.kind == TK::Ident && nextIsPunct(':')) {
           bump();
-          e = parseType();
+          bump();
         }
-        t.elems.push_back(e);
+        t.elems.push_back(parseType());
       }
       if (!isPunct(')')) expectPunct(',');
     }
@@ -243,6 +285,8 @@ private:
       int64_t i = 0;
       auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
       if (ec == std::errc()) { kind = Attribute::LitKind::Int; return Value::integer(i); }
+      if (ec == std::errc::result_out_of_range)
+        fail(t, fmt::format("integer {} does not fit int64 (torch's parser refuses it too)", printable(s, 80)));
     }
     kind = Attribute::LitKind::Float;
     return Value::floating(std::strtod(s.c_str(), nullptr));
@@ -301,6 +345,8 @@ private:
       bump();
       std::vector<Value> elems;
       while (!isPunct(']')) {
+        if (elems.size() >= limits_.maxListLength)
+          fail(tok_, fmt::format("list literal longer than {} elements: refused", limits_.maxListLength));
         Attribute::LitKind k;
         elems.push_back(parseLiteral(k));
         if (!isPunct(']')) expectPunct(',');
@@ -354,10 +400,11 @@ private:
       if (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos)
         fail(tok_, fmt::format("expected a subgraph name (ns::name_N) after 'with' but found {}", describe(tok_)));
       std::string name(tok_.text);
-      if (top->subgraph(name)) fail(tok_, fmt::format("subgraph {} is defined twice", name));
+      if (top->subgraph(name)) fail(tok_, fmt::format("subgraph {} is defined twice", printable(name, 80)));
       bump();
       expectPunct('=');
       ids_.clear();
+      sourceIds_.clear(); // interned per graph (Graph::sources)
       auto sub = std::make_unique<Graph>();
       std::swap(g_, sub); // the section's nodes and values go to a graph of their own
       parseBody();
@@ -389,6 +436,9 @@ private:
     bool pythonOp = tok_.kind == TK::Ident && tok_.text.starts_with('^');
     if (!pythonOp && (tok_.kind != TK::Ident || tok_.text.find("::") == std::string_view::npos))
       fail(tok_, fmt::format("expected an operator name (ns::name) but found {}", describe(tok_)));
+    if (g_->nodes.size() >= limits_.maxNodes)
+      fail(first, fmt::format("more than {} nodes: refused (the limit keeps a huge input from exhausting memory)",
+                              limits_.maxNodes));
     NodeId n = g_->addNode(block, pythonOp ? std::string_view("prim::PythonOp") : tok_.text, loc(first));
     if (pythonOp) {
       std::string fn(tok_.text.substr(1));
@@ -403,10 +453,13 @@ private:
     }
     std::vector<ValueId> ins = parseUses();
     g_->nodes[n].inputs = std::move(ins);
+    uint32_t lastLine = lastLine_;
     if (isPunct(',')) { // `, scope: a/b.c` printed by torch: skip the rest of the line
+      lastLine = tok_.line;
       lex_.skipRestOfLine();
       bump();
     }
+    if (std::string_view c = lex_.commentEndingLine(lastLine); !c.empty()) recordSource(n, c);
     for (auto &[name, type] : outs) {
       ValueId v = define(name, type);
       g_->values[v].def = n;
@@ -432,18 +485,21 @@ private:
 
   std::string_view src_;
   Lexer lex_;
+  ParseLimits limits_;
   Token tok_;
   size_t lastEnd_ = 0;
+  uint32_t lastLine_ = 0; ///< line of the last token consumed
   int nestDepth_ = 0;
   std::unique_ptr<Graph> g_;
   std::unordered_map<std::string, ValueId> ids_;
   std::unordered_map<std::string, TypePtr> types_;
+  std::unordered_map<std::string, uint32_t> sourceIds_;
 };
 
 } // namespace
 
-std::unique_ptr<Graph> parseIR(std::string_view text) {
-  Parser p(text);
+std::unique_ptr<Graph> parseIR(std::string_view text, const ParseLimits &limits) {
+  Parser p(text, limits);
   return p.parseGraph();
 }
 

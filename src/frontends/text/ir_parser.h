@@ -15,7 +15,15 @@
 
 namespace dtf::ir {
 
-/// Parse a whole graph; throws IRSyntaxError on malformed input.
-std::unique_ptr<Graph> parseIR(std::string_view text);
+/// What a hostile input may not exceed (graph/graph.h's defaults); beyond,
+/// parseIR refuses it with an IRSyntaxError instead of reading on.
+struct ParseLimits {
+  size_t maxNodes = kMaxNodes;
+  size_t maxListLength = kMaxListLength;
+};
+
+/// Parse a whole graph; throws IRSyntaxError on malformed input, or on input
+/// beyond `limits` (nesting: kMaxNesting).
+std::unique_ptr<Graph> parseIR(std::string_view text, const ParseLimits &limits = {});
 
 } // namespace dtf::ir

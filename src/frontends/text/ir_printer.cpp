@@ -5,6 +5,8 @@
 namespace dtf::ir {
 namespace {
 
+constexpr std::string_view kNotePrefix = "dtypeflow: ";
+
 class Printer {
 public:
   Printer(const Graph &g, const refine::Result *r) : g_(g), r_(r) {}
@@ -14,7 +16,7 @@ public:
     out_ += "graph(";
     for (size_t i = 0; i < body.params.size(); ++i) {
       if (i) out_ += ",\n      ";
-      out_ += fmt::format("%{} : {}", g_.values[body.params[i]].name, g_.values[body.params[i]].type->text);
+      out_ += fmt::format("%{} : {}", g_.values[body.params[i]].name, inputTypeOf(body.params[i]));
     }
     out_ += "):\n";
     nodes(0, 2, 0);
@@ -24,6 +26,31 @@ public:
   }
 
 private:
+  /// A graph input's type: as written, unless the refinement started from
+  /// another one (`--input x=bfloat16:r4`), which is then printed.
+  std::string inputTypeOf(ValueId v) {
+    const TypeExpr &t = *g_.values[v].type;
+    if (!r_ || !t.isTensor()) return t.text;
+    const Value &given = r_->values[v];
+    if (!given.isTensor()) return t.text;
+    std::optional<int> rank = given.rank().value();
+    if (given.dtype() == t.dtype && rank == t.rank) return t.text;
+    return annotatedTypeText(t, given);
+  }
+  /// `%y: Float, rank unknown` for each output whose dtype alone is known:
+  /// no TorchScript type says that (torch prints `FloatTensor`, which its
+  /// parser refuses), so it goes in a comment after the node.
+  std::string dtypeOnlyNote(const Node &node) {
+    if (!r_) return {};
+    std::string note;
+    for (ValueId o : node.outputs) {
+      const Value &v = r_->values[o];
+      if (!g_.values[o].type->isTensor() || !v.isTensor() || !v.dtype() || v.rank().value()) continue;
+      note += fmt::format("{}%{} is {}{}", note.empty() ? "" : ", ", g_.values[o].name, torchTypeName(*v.dtype()),
+                          v.rank() == Rank::atLeast1() ? " of rank 1 or more" : ", rank unknown");
+    }
+    return note;
+  }
   std::string typeOf(ValueId v) {
     const TypeExpr &t = *g_.values[v].type;
     if (!r_) return t.text;
@@ -55,7 +82,14 @@ private:
         out_ += fmt::format("{}{}={}", i ? ", " : "", node.attrs[i].name, node.attrs[i].text);
       out_ += "]";
     }
-    out_ += "(" + uses(node.inputs) + ")\n";
+    out_ += "(" + uses(node.inputs) + ")";
+    // Torch's source comment, kept; then what the types above cannot say.
+    std::string_view source = g_.sourceOf(n);
+    std::string note = dtypeOnlyNote(node);
+    if (!source.empty() || !note.empty()) out_ += " # ";
+    out_ += source;
+    if (!note.empty()) out_ += fmt::format("{}{}{}", source.empty() ? "" : "; ", kNotePrefix, note);
+    out_ += "\n";
     for (size_t k = 0; k < node.blocks.size(); ++k) {
       const Block &blk = g_.blocks[node.blocks[k]];
       out_.append(indent + 2, ' ');

@@ -12,7 +12,11 @@ namespace dtf::ir {
 /// TorchScript IR text that torch::jit::parseIR reads back (with
 /// parse_tensor_constants for `{2.5}` constants). With `refined`, every
 /// non-input value's type is the inferred one (`Float(*, *)`, unknown stays
-/// `Tensor`); graph inputs keep their written types. Without, types as written.
+/// `Tensor`; a dtype known without its rank is said in a comment after the
+/// node, `# dtypeflow: %y is Float, rank unknown`); graph inputs keep their
+/// written types unless the refinement started from others (`--input`).
+/// Nodes keep torch's source comments (`# model.py:12:0`). Without
+/// `refined`, types as written.
 std::string printIR(const Graph &g, const refine::Result *refined = nullptr);
 
 /// `{"values": {NAME: {"dtype", "rank"}}, "diagnostics": [...]}` over every

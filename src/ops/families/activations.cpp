@@ -120,20 +120,6 @@ RuleFn backward(std::string grad, std::string saved) {
   return elementwise(PromotionKind::Default, {std::move(grad), std::move(saved)});
 }
 
-/// A backward op whose Scalars are converted to the (non-complex) computation
-/// dtype: a known complex value with a non-zero imaginary part raises.
-RuleFn backwardWithScalars(std::string grad, std::string saved, std::vector<std::string> scalars) {
-  RuleFn base = backward(grad, saved);
-  return [base, grad, saved, scalars](const OpCall &c) -> RuleResult {
-    if (!isComplex(promoteArgs(c, {grad, saved})))
-      for (const std::string &a : scalars)
-        if (auto z = c.arg(a).complexValue(); z && z->second != 0)
-          return c.error(ErrorKind::ValueDependent, "{} = ({}+{}j) cannot be converted to a real type without overflow",
-                         a, z->first, z->second);
-    return base(c);
-  };
-}
-
 /// gelu_backward: result_type(grad, self). With approximate='none' the CPU
 /// kernel sends a non-0-dim float32 self through oneDNN, which needs a
 /// float32/bfloat16 grad of self's shape. A bfloat16 self goes there only
@@ -195,19 +181,6 @@ RuleFn logSigmoidBackward() {
   };
 }
 
-/// rrelu_with_noise_backward: in training it is grad * noise (1.13 does not
-/// look at upper - lower here; measured with lower == upper), otherwise
-/// leaky_relu_backward(grad, self).
-RuleFn rreluWithNoiseBackward() {
-  return [](const OpCall &c) -> RuleResult {
-    auto training = c.arg("training").boolValue();
-    Value viaNoise = tensorOf(promoteArgs(c, {"grad_output", "noise"}), broadcastArgs(c, {"grad_output", "noise"}));
-    Value viaSelf = tensorOf(promoteArgs(c, {"grad_output", "self"}), broadcastArgs(c, {"grad_output", "self"}));
-    if (training) return *training ? viaNoise : viaSelf;
-    return viaNoise == viaSelf ? viaNoise : Value::join(viaNoise, viaSelf);
-  };
-}
-
 /// What an activation's kernel converts its Scalars into (measured with
 /// values at the types' limits: 3.395e38 fits a bfloat16 elu, not a
 /// bfloat16 threshold).
@@ -240,6 +213,50 @@ RuleFn convertedScalars(RuleFn fn, std::vector<std::string> args, ScalarsInto in
     for (const std::string &a : args)
       if (auto e = checkedConversion(c, a, target)) return *e;
     return fn(c);
+  };
+}
+
+/// A backward op whose Scalars the kernel converts (c10's checked
+/// conversion) into the `into` type of the result's dtype, result_type(grad,
+/// saved) (measured on 1.13 with the 'magnitudes' samples: elu, leaky_relu
+/// and softplus into the compute type, float for bfloat16; hard/softshrink
+/// and threshold into the dtype itself, integers included).
+RuleFn backwardWithScalars(std::string grad, std::string saved, std::vector<std::string> scalars,
+                           ScalarsInto into = ScalarsInto::ComputeType) {
+  RuleFn base = backward(grad, saved);
+  return [base, grad, saved, scalars, into](const OpCall &c) -> RuleResult {
+    const DType target = scalarTarget(into, promoteArgs(c, {grad, saved}));
+    for (const std::string &a : scalars)
+      if (auto e = checkedConversion(c, a, target)) return *e;
+    return base(c);
+  };
+}
+
+/// rrelu_with_noise_backward: in training it is grad * noise (1.13 does not
+/// look at upper - lower here; measured with lower == upper). Otherwise the
+/// bounds are read as doubles (an imaginary part raises, whatever the
+/// dtypes) and it is leaky_relu_backward(grad, self) with their mean as the
+/// slope, converted into the result's compute type.
+RuleFn rreluWithNoiseBackward() {
+  return [](const OpCall &c) -> RuleResult {
+    auto training = c.arg("training").boolValue();
+    Value viaNoise = tensorOf(promoteArgs(c, {"grad_output", "noise"}), broadcastArgs(c, {"grad_output", "noise"}));
+    const DType common = promoteArgs(c, {"grad_output", "self"});
+    Value viaSelf = tensorOf(common, broadcastArgs(c, {"grad_output", "self"}));
+    if (training != std::optional<bool>(true)) {
+      std::optional<RuleError> refused;
+      for (const char *n : {"lower", "upper"})
+        if (!refused) refused = checkedConversion(c, n, DType::Float64);
+      if (!refused)
+        if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi &&
+            conversionOverflows(Value::floating((*lo + *hi) / 2), computeType(common)))
+          refused = c.error(ErrorKind::ValueDependent, "the negative slope (lower + upper) / 2 = {} does not fit {}",
+                            (*lo + *hi) / 2, name(computeType(common)));
+      if (refused && training) return *refused;
+      if (refused) return viaNoise; // raises unless in training
+    }
+    if (training) return *training ? viaNoise : viaSelf;
+    return viaNoise == viaSelf ? viaNoise : Value::join(viaNoise, viaSelf);
   };
 }
 
@@ -337,9 +354,12 @@ void registerActivations(Registry &r) {
   // Backward ops: result_type(grad, saved), Scalars fixed where they do not
   // change the dtype.
   const std::string bwd = "nn.activation_backward";
+  // Each Scalar is sampled at 0.5 and, one at a time, at every kind (1j:
+  // an imaginary part) and at the types' limits, which the kernels convert.
   auto addBwd = [&](const std::string &n, const RuleFn &f, std::initializer_list<const char *> scalars = {}) {
     Registry::Entry e = r.add("aten::" + n, bwd, f);
     for (const char *a : scalars) e.sample(a, "0.5");
+    for (const char *a : scalars) e.variant({{a, "sweep"}}).variant({{a, "magnitudes"}});
     return e;
   };
   addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
@@ -352,23 +372,27 @@ void registerActivations(Registry &r) {
       .sample("self_is_result", "False");
   addBwd("sigmoid_backward", backward("grad_output", "output"));
   addBwd("tanh_backward", backward("grad_output", "output"));
-  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}), {"threshold"});
+  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
+         {"threshold"});
   addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("hardswish_backward", backward("grad_output", "self"));
   addBwd("silu_backward", backward("grad_output", "self"));
   addBwd("logit_backward", backward("grad_output", "self"));
-  addBwd("softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}), {"lambd"});
-  addBwd("hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}), {"lambd"});
+  addBwd("softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
+  addBwd("hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
   addBwd("mish_backward", mishBackward());
   addBwd("glu_backward", gluBackward()).sample("dim", "0").sample("grad_output", "sweep[1]");
   addBwd("log_sigmoid_backward", logSigmoidBackward());
-  addBwd("rrelu_with_noise_backward", rreluWithNoiseBackward())
-      .sample("training", "False")
+  Registry::Entry rreluBwd = addBwd("rrelu_with_noise_backward", rreluWithNoiseBackward());
+  rreluBwd.sample("training", "False")
       .sample("self_is_result", "False")
       .sample("lower", "0.1")
       .sample("upper", "0.3")
       .variant({{"training", "True"}}).variant({{"training", "True"}, {"upper", "0.1"}});
+  for (const char *training : {"False", "True"})
+    for (const char *bound : {"lower", "upper"})
+      rreluBwd.variant({{"training", training}, {bound, "sweep"}}).variant({{"training", training}, {bound, "magnitudes"}});
 }
 
 } // namespace dtf

@@ -772,9 +772,28 @@ void registerConvLinear(Registry &r) {
       .variant({{"equation", "'bij,bjk'"}, {"tensors", "[sweep![2,1,3],sweep![1,3,2]]"}});
   // Variants: a contracted dim of size 1 in other (self is summed), in self
   // only (other is summed), in both; negative dims.
+  // Each contracted dim must name a dim of its tensor (a 0-dim one has none).
+  const ArgCheck contractedDims = [](const OpCall &c) -> std::optional<RuleError> {
+    for (auto [t, dims] : {std::pair{"self", "dims_self"}, std::pair{"other", "dims_other"}}) {
+      auto rk = c.rank(t).value();
+      const Value &l = c.arg(dims);
+      if (!rk || !l.isList() || !l.lengthKnown()) continue;
+      for (const Value &e : l.elements()) {
+        auto d = e.intValue();
+        if (!d) continue;
+        if (*rk == 0) return c.semantic("Dimension specified as {} but tensor has no dimensions", *d);
+        if (*d < -*rk || *d >= *rk)
+          return c.semantic("Dimension out of range (expected to be in range of [{}, {}], but got {})", -*rk, *rk - 1, *d);
+      }
+    }
+    return std::nullopt;
+  };
   r.add("aten::tensordot", fam, tensordotRule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]")
+      .refuse(contractedDims, {{"self", "sweep[2,2]"}})
+      .variant({{"other", "sweep[2,2]"}}).variant({{"dims_self", "[2]"}}).variant({{"dims_other", "[-3]"}})
+      .variant({{"self", "sweep[2,2]"}, {"dims_self", "[]"}, {"dims_other", "[]"}})
       .refuse(checks::sameLength("dims_self", "dims_other", "both dimension lists should have same length"),
               {{"dims_self", "[0,1]"}})
       .variant({{"self", "sweep![3,2]"}, {"other", "sweep![1,4]"}, {"dims_self", "[0]"}, {"dims_other", "[0]"}})

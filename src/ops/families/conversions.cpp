@@ -78,6 +78,20 @@ RuleResult viewAsComplex(const OpCall &c) {
   return tensorOf(*c.toComplex(s), out);
 }
 
+/// torch.autocast's casts (TensorConversions.cpp, 1.13), on a CPU tensor as
+/// every rule assumes: to reduced precision turns a float32 self into
+/// cpu_dtype when cpu_enabled and returns any other self as it is; to full
+/// precision turns a float16 or bfloat16 self into float32 when cpu_enabled.
+RuleResult autocastTo(const OpCall &c, bool reduced) {
+  const DType self = c.dtype("self");
+  const bool converts = reduced ? self == DType::Float32 : self == DType::Float16 || self == DType::BFloat16;
+  const DType target = reduced ? *c.dtypeArg("cpu_dtype") : DType::Float32;
+  const std::optional<bool> enabled = c.arg("cpu_enabled").boolValue();
+  if (!converts || enabled == false) return tensorOf(self, c.rank("self"));
+  if (!enabled) return Value::tensor(DTypeSet::join(self, target), c.rank("self"));
+  return tensorOf(target, c.rank("self"));
+}
+
 /// dequantize of any tensor (quantized or not) is float32.
 RuleResult dequantizeList(const OpCall &c) {
   const Value &l = c.arg(c.schema().args[0].name);
@@ -121,6 +135,13 @@ void registerConversions(Registry &r) {
   r.add("aten::_cast_Half", fam, keepingShape(castTo(DType::Float16)));
   r.add("aten::_cast_Float", fam, keepingShape(castTo(DType::Float32)));
   r.add("aten::_cast_Double", fam, keepingShape(castTo(DType::Float64)));
+  r.add("aten::_autocast_to_reduced_precision", fam,
+        keepingShape([](const OpCall &c) -> RuleResult { return autocastTo(c, true); }))
+      .sample("cuda_enabled", "False").sample("cpu_enabled", "True").sample("cuda_dtype", "float16")
+      .variant({{"cpu_enabled", "False"}}).variant({{"cuda_enabled", "True"}, {"cpu_dtype", "bfloat16"}});
+  r.add("aten::_autocast_to_full_precision", fam,
+        keepingShape([](const OpCall &c) -> RuleResult { return autocastTo(c, false); }))
+      .sample("cuda_enabled", "False").sample("cpu_enabled", "True").variant({{"cpu_enabled", "False"}});
   r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]");
   r.add("aten::view_as_real", fam, viewAsReal);
   r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]");

@@ -331,7 +331,26 @@ void registerFactories(Registry &r) {
   r.add("aten::zeros", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})
       .variant({{"size", "[2,-1]"}}).variant({{"size", "[4611686018427387904,4]"}});
   r.add("aten::ones", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}});
-  r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}});
+  // empty's memory_format: preserve_format has no meaning without a tensor;
+  // channels_last needs 4 sizes, channels_last_3d 5 (c10 codes 1, 2, 3).
+  const ArgCheck emptyFormat = [](const OpCall &c) -> std::optional<RuleError> {
+    auto format = c.arg("memory_format").intValue();
+    if (format == 1) return c.semantic("unsupported memory format Preserve");
+    const Value &size = c.arg("size");
+    if ((format == 2 || format == 3) && size.isList() && size.lengthKnown()) {
+      const size_t need = *format == 2 ? 4 : 5;
+      if (size.elements().size() != need)
+        return c.semantic("required rank {} tensor to use {} format", need, *format == 2 ? "channels_last" : "channels_last_3d");
+    }
+    return std::nullopt;
+  };
+  r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}})
+      .refuse(emptyFormat, {{"memory_format", "preserve_format"}})
+      .variant({{"size", "[2,3]"}, {"memory_format", "channels_last"}})
+      .variant({{"size", "[1,2,3,4]"}, {"memory_format", "channels_last"}})
+      .variant({{"size", "[1,2,3,4]"}, {"memory_format", "channels_last_3d"}})
+      .variant({{"size", "[1,2,3,4,5]"}, {"memory_format", "channels_last_3d"}})
+      .variant({{"size", "[2,3]"}, {"memory_format", "contiguous_format"}});
   r.add("aten::empty_strided", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("stride", "[3,1]")
       .variant({{"size", "[2,-1]"}, {"stride", "[1,1]"}});
   r.add("aten::full", fam, sized(full)).sample("size", "[2,3]").variant({{"size", "[1,2,1]"}})

@@ -266,10 +266,15 @@ void registerIndexing(Registry &r) {
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
 
-  r.add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+  // 1.13 takes a bool or uint8 mask, 2.14 bool only (scripts/probes/index_and_mask_dtypes.py).
+  r.until(TorchVersion::V1_13).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
      DType m = c.dtype("mask");
      if (m != DType::Bool && m != DType::UInt8)
        return c.semantic("masked_select: expected bool or uint8 mask, got {}", name(m));
+     return tensorOf(c.dtype("self"), Rank::exact(1));
+   }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
+  r.since(TorchVersion::V2_14).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+     if (c.dtype("mask") != DType::Bool) return c.semantic("masked_select: expected BoolTensor for mask");
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
 
@@ -310,19 +315,38 @@ void registerIndexing(Registry &r) {
     if (s != "left" || c.arg("right").boolValue() != true) return std::nullopt;
     return c.error(ErrorKind::ValueDependent, "side and right can't be set to opposites, got side of left while right was True");
   };
+  // The boundaries' rank, checked before anything (measured on 1.13): 1-D
+  // for a number (or a 0-dim input), positive, and otherwise the input's.
+  const ArgCheck boundariesRank = [](const OpCall &c) -> std::optional<RuleError> {
+    auto b = c.rank("sorted_sequence").value();
+    auto s = c.has("self") && c.isTensor("self") ? c.rank("self").value() : std::optional<int>(0);
+    if (!b || !s) return std::nullopt;
+    if (*s == 0 && *b != 1)
+      return c.semantic("input value can be a scalar only when boundaries tensor dimension is 1, but we got "
+                        "boundaries tensor dim({})", *b);
+    if (*b == 0) return c.semantic("boundaries tensor should have positive dimension, but got 0 dimension");
+    if (*b > 1 && *b != *s)
+      return c.semantic("boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor "
+                        "and input value tensor must match");
+    return std::nullopt;
+  };
   r.add("aten::searchsorted.Tensor", fam, [searchOut](const OpCall &c) -> RuleResult {
      if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, c.rank("self"));
    }).sample("sorted_sequence", "sweep![2]").sample("self", "sweep[2]").sample("sorter", "None")
       .variant({{"out_int32", "True"}})
-      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}});
+      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}})
+      .refuse(boundariesRank, {{"sorted_sequence", "sweep[2,2]"}})
+      .variant({{"sorted_sequence", "sweep![2,2]"}, {"self", "sweep![2,3]"}})
+      .variant({{"sorted_sequence", "sweep![2,2]"}, {"self", "sweep![2,2,3]"}});
   r.add("aten::searchsorted.Scalar", fam, [searchOut](const OpCall &c) -> RuleResult {
      if (c.isTensor("sorter"))
        if (auto e = indexInt64(c, "sorter")) return *e;
      return searchOut(c, Rank::exact(0));
    }).sample("sorted_sequence", "sweep![2]").sample("sorter", "None")
-      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}});
+      .refuse(side, {{"side", "'mid'"}}).variant({{"side", "'left'"}, {"right", "True"}})
+      .refuse(boundariesRank, {{"sorted_sequence", "sweep[2,2]"}});
   r.add("aten::bincount", fam, [](const OpCall &c) -> RuleResult {
      if (!c.isTensor("weights")) return tensorOf(DType::Int64, Rank::exact(1));
      DType w = c.dtype("weights");
@@ -346,7 +370,9 @@ void registerIndexing(Registry &r) {
    }).variant({{"return_inverse", "True"}});
   // _unique2 fills the inverse (self's shape) when either the inverse or
   // the counts are asked for (measured: counts alone give a 2-D inverse).
-  r.add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
+  // 2.14 returns an empty 1-D inverse when return_inverse is false: its rule
+  // is not written yet, so 2.14 answers unknown.
+  r.until(TorchVersion::V1_13).add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
      auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
      Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
      if ((inv && *inv) || (cnt && *cnt)) inverse = self;
@@ -363,12 +389,15 @@ void registerIndexing(Registry &r) {
                                tensorOf(DType::Int64, Rank::exact(1))};
    }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
       .variant({{"self", "sweep![2,2]"}, {"dim", "0"}}).variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}});
+  // A 0-dim self has no dim to name (measured: even -1 raises).
+  for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"}) r.declare(k, OpFact::NoDimOfZeroDim);
   for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult {
        return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
                                  tensorOf(DType::Int64, Rank::exact(1))};
      }).sample("self", "sweep![2,2]").sample("dim", "0")
-        .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}});
+        .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}})
+        .variant({{"self", "sweep![]"}, {"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "-1"}});
 }
 
 } // namespace dtf

@@ -570,12 +570,12 @@ RuleResult quantile(const OpCall &c) {
 /// aminmax(self, dim, keepdim) (and the deprecated _aminmax.dim, which 1.13
 /// implements by it: measured identical on every dtype, rank and dim):
 /// both results have self's dtype.
-RuleResult aminmaxRule(const OpCall &c) {
+template <bool ZeroDimKeepdimGivesOneDim> RuleResult aminmaxRule(const OpCall &c) {
   Rank self = c.rank("self");
   DimCount dc = dimCount(c.arg("dim"), self.value());
   Rank rk = reducedRank(self, dc, c.arg("keepdim"));
-  // 1.13 quirk: a 0-dim self with a dim and keepdim gives shape [1].
-  if (self.mayBeZero() && !c.isNone("dim")) {
+  // 1.13 quirk: a 0-dim self with a dim and keepdim gives shape [1] (2.14: 0-dim).
+  if (ZeroDimKeepdimGivesOneDim && self.mayBeZero() && !c.isNone("dim")) {
     auto keep = c.arg("keepdim").boolValue();
     if (self == Rank::exact(0) && keep && *keep) rk = Rank::exact(1);
     else if (!keep || *keep) rk = Rank::join(rk, Rank::exact(1));
@@ -622,17 +622,23 @@ void registerReductions(Registry &r) {
   add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
   add("aten::amin", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}, {"keepdim", "True"}});
-  add("aten::aminmax", aminmaxRule).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
-      .variant({{"self", "float32[]"}, {"dim", "-1"}, {"keepdim", "False"}});
   // The deprecated _aminmax (1.13 keeps it for old TorchScript): a full
   // reduction to two 0-dim tensors, or aminmax over one dim.
   add("aten::_aminmax", [](const OpCall &c) -> RuleResult {
     Value v = tensorOf(c.dtype("self"), Rank::exact(0));
     return std::vector<Value>{v, v};
   }).sample("self", "sweep[2,3]");
-  add("aten::_aminmax.dim", aminmaxRule).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}})
+  auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
+    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  };
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(aminmaxRule<false>)}}) {
+  addScoped(scope, "aten::aminmax", rule).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
+      .variant({{"self", "float32[]"}, {"dim", "-1"}, {"keepdim", "False"}});
+  addScoped(scope, "aten::_aminmax.dim", rule).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "1"}, {"keepdim", "True"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "-1"}}).variant({{"self", "sweep[2,3]"}, {"dim", "2"}});
+  }
   add("aten::max", keepReduce("", ""));
   add("aten::min", keepReduce("", ""));
   add("aten::max.dim", valuesIndices(true, true)).sample("dim", "0");

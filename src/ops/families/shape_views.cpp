@@ -489,7 +489,7 @@ void registerShapeViews(Registry &r) {
            {"aten::moveaxis.int", {{"self", "sweep![2,2]"}, {"source", "0"}, {"destination", "1"}}},
            {"aten::moveaxis.intlist", {{"self", "sweep![2,2]"}, {"source", "[0]"}, {"destination", "[1]"}}},
            {"aten::narrow", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
-           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "int64[]=0"}, {"length", "1"}}},
+           {"aten::narrow.Tensor", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "sweep[1]=0"}, {"length", "1"}}},
            {"aten::narrow_copy", {{"self", "sweep![2,2]"}, {"dim", "0"}, {"start", "0"}, {"length", "1"}}},
            {"aten::flip", {{"self", "sweep![2,2]"}, {"dims", "[0]"}}},
            {"aten::roll", {{"self", "sweep![2,2]"}, {"shifts", "[1]"}, {"dims", "[0]"}}},
@@ -501,7 +501,10 @@ void registerShapeViews(Registry &r) {
     if (movesOneDim) fn = movingFacts(fn);
     const bool narrow = key.starts_with("aten::narrow");
     if (narrow) // narrow() cannot be applied to a 0-dim tensor
-      fn = [fn](const OpCall &c) -> RuleResult {
+      fn = [fn, startTensor = key == "aten::narrow.Tensor"](const OpCall &c) -> RuleResult {
+        // A tensor start is read first, whatever else is wrong (measured on 1.13).
+        if (startTensor && (c.rank("start").mayBeNonZero() || !isIntegral(c.dtype("start"), false)))
+          return c.semantic("start must be an 0-dim integral Tensor");
         if (auto e = notZeroDim(c, "narrow")) return *e;
         return fn(c);
       };
@@ -519,9 +522,9 @@ void registerShapeViews(Registry &r) {
       e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
           .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});
   }
-  // fliplr needs 2 dims, flipud 1.
+  // fliplr needs 2 dims, flipud 1. (An init-capture: clang 14 cannot capture a structured binding.)
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
-    r.add(key, fam, keepingShape([minRank](const OpCall &c) -> RuleResult {
+    r.add(key, fam, keepingShape([minRank = minRank](const OpCall &c) -> RuleResult {
        if (auto rk = c.rank("self").value(); rk && *rk < minRank)
          return c.semantic("input must be >= {}-d, got {}-D", minRank, *rk);
        return tensorOf(c.dtype("self"), c.rank("self"));
@@ -722,11 +725,19 @@ void registerShapeViews(Registry &r) {
   }
 
   // Scatter-style writes keep self's dtype; src is cast.
-  r.add("aten::select_scatter", fam, keep(same))
-      .sample("self", "sweep![2,2]").sample("src", "sweep![2]").sample("dim", "0").sample("index", "0");
-  r.add("aten::slice_scatter", fam, keep(same))
+  // A 0-dim self names no dim to select or slice (dim 0 passes the generic dim check).
+  auto scatterInto = [&](const char *view) -> RuleFn {
+    return [view, kept = keep(same)](const OpCall &c) -> RuleResult {
+      if (auto e = notZeroDim(c, view)) return *e;
+      return kept(c);
+    };
+  };
+  r.add("aten::select_scatter", fam, scatterInto("select"))
+      .sample("self", "sweep![2,2]").sample("src", "sweep![2]").sample("dim", "0").sample("index", "0")
+      .variant({{"self", "sweep![]"}, {"src", "sweep![]"}});
+  r.add("aten::slice_scatter", fam, scatterInto("slice"))
       .sample("self", "sweep![2,2]").sample("src", "sweep![1,2]").sample("start", "0").sample("end", "1")
-      .atLeast("step", 1, "slice step must be positive");
+      .atLeast("step", 1, "slice step must be positive").variant({{"self", "sweep![]"}, {"src", "sweep![]"}});
   r.add("aten::diagonal_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]");
   r.add("aten::as_strided_scatter", fam, keep(same)).sample("self", "sweep![2,2]").sample("src", "sweep![2]")
       .sample("size", "[2]").sample("stride", "[1]");
@@ -985,10 +996,17 @@ void registerShapeViews(Registry &r) {
     return Value::boolean(isFloating(c.dtype("self")));
   });
   r.add("aten::is_complex", py, [](const OpCall &c) -> RuleResult { return Value::boolean(isComplex(c.dtype("self"))); });
-  // Signed: everything but bool and uint8.
+  // Signed (c10::isSignedType): all but bool, the unsigned integers and
+  // float8_e8m0fnu (2.14's unsigned scale type; measured).
   r.add("aten::is_signed", py, [](const OpCall &c) -> RuleResult {
-    DType d = c.dtype("self");
-    return Value::boolean(d != DType::Bool && d != DType::UInt8);
+    switch (c.dtype("self")) {
+    case DType::Bool: case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
+    case DType::UInt1: case DType::UInt2: case DType::UInt3: case DType::UInt4: case DType::UInt5:
+    case DType::UInt6: case DType::UInt7: case DType::Float8E8M0FNU:
+      return Value::boolean(false);
+    default:
+      return Value::boolean(true);
+    }
   });
   r.add("aten::len.Tensor", py, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "len", "t")) return *e;

@@ -8,6 +8,8 @@
 //    clamp_min/clamp_max forms run maximum/minimum and accept bool).
 //  - masked_fill: self's dtype; value tensor must be 0-dim; mask dtype is
 //    not checked in 1.13. masked_scatter: source must have self's dtype.
+//    2.14 refuses a mask that is not bool in both (and in masked_select):
+//    scripts/probes/index_and_mask_dtypes.py.
 //  - lerp: self, end and a weight tensor share one floating/complex dtype.
 //  - addcmul/addcdiv: result_type of the three tensors; addcdiv rejects two
 //    integral (or bool) divisor operands; addcmul has no bool kernel.
@@ -107,9 +109,19 @@ RuleFn clampRule(bool tensorBounds, bool floatingKeepsSelf = false) {
   };
 }
 
-RuleResult maskedFill(const OpCall &c) {
-  // 1.13 does not check the mask dtype (a non-bool mask is read byte-wise;
-  // whether that raises depends on its values): accepted.
+/// Which masks an op takes: 1.13 does not check the mask dtype of
+/// masked_fill / masked_scatter (a non-bool mask is read byte-wise; whether
+/// that raises depends on its values): accepted. 2.14 takes bool only.
+enum class Masks : uint8_t { AnyDType, BoolOnly };
+
+std::optional<RuleError> maskCheck(const OpCall &c, Masks masks, std::string_view op) {
+  if (masks == Masks::BoolOnly && c.dtype("mask") != DType::Bool)
+    return c.semantic("{} only supports boolean masks, but got mask with dtype {}", op, name(c.dtype("mask")));
+  return std::nullopt;
+}
+
+template <Masks M> RuleResult maskedFill(const OpCall &c) {
+  if (auto e = maskCheck(c, M, "masked_fill_")) return *e;
   const Value &v = c.arg("value");
   if (v.isTensor() && v.rank().mayBeNonZero() && !v.rank().mayBeZero())
     return c.semantic("only supports a 0-dimensional value tensor, not {}", v.str());
@@ -117,7 +129,8 @@ RuleResult maskedFill(const OpCall &c) {
   return withBroadcastUnitDims(c, tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
-RuleResult maskedScatter(const OpCall &c) {
+template <Masks M> RuleResult maskedScatter(const OpCall &c) {
+  if (auto e = maskCheck(c, M, "masked_scatter_")) return *e;
   DType a = c.dtype("self"), b = c.dtype("source");
   if (a != b)
     return c.semantic("source ({}) must have the same dtype as self ({})", name(b), name(a));
@@ -181,16 +194,19 @@ void registerTernary(Registry &r) {
     r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{n[7] == 'i' ? "min" : "max"}}));
   }
 
-  for (const char *ov : {".Scalar", ".Tensor"}) {
-    Registry::Entry e = r.add(std::string("aten::masked_fill") + ov, "masked", maskedFill).sample("mask", "sweep");
-    if (ov == std::string_view(".Scalar")) e.variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
-    r.add(std::string("aten::masked_fill_") + ov, "masked",
-          inPlace(maskedFill, {{"mask"}, /*castToSelf=*/false}));
-  }
-  r.add("aten::masked_scatter", "masked", maskedScatter)
-      .sample("mask", "bool[2]=0");
-  r.add("aten::masked_scatter_", "masked", inPlace(maskedScatter, {{"mask"}, false}))
-      .sample("mask", "bool[2]=0");
+  // One registration per mask rule: 1.13's any mask dtype, 2.14's bool only.
+  auto masked = [&](Registry::Scoped scope, RuleFn fill, RuleFn scatter) {
+    for (const char *ov : {".Scalar", ".Tensor"}) {
+      Registry::Entry e = scope.add(std::string("aten::masked_fill") + ov, "masked", fill).sample("mask", "sweep");
+      if (ov == std::string_view(".Scalar")) e.variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
+      scope.add(std::string("aten::masked_fill_") + ov, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
+    }
+    scope.add("aten::masked_scatter", "masked", scatter).sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
+    scope.add("aten::masked_scatter_", "masked", inPlace(scatter, {{"mask"}, false}))
+        .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
+  };
+  masked(r.until(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
+  masked(r.since(TorchVersion::V2_14), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
     Registry::Entry e = r.add(std::string("aten::lerp") + ov, "lerp", lerp);
