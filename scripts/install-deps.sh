@@ -15,6 +15,8 @@ PKGS=(
   libtorch-dev                   # TorchScript frontend and the ATen oracle
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
   debootstrap                    # the Debian sid root with PyTorch 2.14 (scripts/torch214-root.sh)
+  pybind11-dev python3-dev       # the Python module (python/)
+  python3-setuptools python3-wheel python3-pip python3-venv  # `pip install .` without the network
   clang-14 libclang-rt-14-dev    # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
   graphviz                       # `dtypeflow audit --svg/--png` draws with dot
 )

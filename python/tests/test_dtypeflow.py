@@ -1,0 +1,309 @@
+"""Tests of the Python API. Run with the module importable (PYTHONPATH=build/python) and
+DTF_SOURCE_DIR set to the source tree; they adapt to the torch installed: 1.13 on the Debian 12
+host, 2.14 in the sid root (where torch.export exists and the ExportedProgram tests run)."""
+
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+
+import dtypeflow
+
+SRC = os.environ.get("DTF_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+# The version whose semantics match the torch these tests run with.
+TV = ".".join(torch.__version__.split(".")[:2])
+HAS_EXPORT = hasattr(torch, "export") and hasattr(torch.export, "export")
+
+
+class ResultTypeTest(unittest.TestCase):
+    def test_like_torch_result_type(self):
+        dtypes = [torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64, torch.float16,
+                  torch.bfloat16, torch.float32, torch.float64, torch.complex64]
+        scalars = [True, 3, 2.5, 1j]
+        compared = 0
+        for a in dtypes:
+            ta = torch.zeros(2, dtype=a)
+            for b in dtypes:
+                for tb in (torch.zeros(2, dtype=b), torch.zeros((), dtype=b)):
+                    got = dtypeflow.result_type(ta, tb, torch=TV)
+                    self.assertEqual(got.dtype, torch.result_type(ta, tb), (a, b, tb.dim()))
+                    compared += 1
+            for s in scalars:
+                self.assertEqual(dtypeflow.result_type(ta, s, torch=TV).dtype, torch.result_type(ta, s), (a, s))
+                compared += 1
+        self.assertEqual(compared, 240)
+
+    def test_notation_and_dtypes(self):
+        self.assertIs(dtypeflow.result_type("int8:r1", "float", torch=TV).dtype, torch.float32)
+        self.assertIs(dtypeflow.result_type(torch.int8, 2.5, torch=TV).dtype, torch.float32)
+        r = dtypeflow.result_type("bfloat16:r1", "complex", torch="1.13")
+        self.assertIs(r.dtype, torch.complex64)
+        self.assertEqual(r.torch, "1.13")
+
+    def test_unknown_rank_gives_possible_set(self):
+        r = dtypeflow.result_type("int64", "float16:r1", torch=TV)  # int64's rank could be 0
+        self.assertIs(r.dtype, torch.float16)
+        r = dtypeflow.result_type("?:r1", "float32:r1", torch=TV)
+        self.assertIsNone(r.dtype)
+        self.assertIn(torch.float64, r.possible)
+
+    def test_pytorch_error_is_an_answer(self):
+        r = dtypeflow.result_type("uint16:r1", "int8:r1", torch="2.14")
+        self.assertTrue(r.always_raises)
+        self.assertIsNone(r.dtype)
+        self.assertIn("not supported", r.error)
+
+    def test_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "bad operand"):
+            dtypeflow.result_type("floatt:r1")
+        with self.assertRaisesRegex(ValueError, "not a modelled PyTorch version"):
+            dtypeflow.result_type("int8:r1", torch="3.0")
+        with self.assertRaisesRegex(ValueError, "operands is required"):
+            dtypeflow.result_type()
+        with self.assertRaises(TypeError):
+            dtypeflow.result_type(object())
+        with self.assertRaises(TypeError):
+            dtypeflow.result_type("int8:r1", torch=2.14)
+
+
+class InferOpTest(unittest.TestCase):
+    def test_sum_dim(self):
+        r = dtypeflow.infer_op("aten::sum.dim_IntList", "int32:r3", dim=[1], keepdim=False, torch=TV)
+        self.assertEqual(r.status, "ok")
+        self.assertIs(r.dtype, torch.int64)
+        self.assertEqual(r.results[0].rank, 2)
+        self.assertEqual(r.op, "aten::sum.dim_IntList")
+
+    def test_tensors_and_dtype_arguments(self):
+        x = torch.zeros(2, 3, dtype=torch.int32)
+        r = dtypeflow.infer_op("aten::sum.dim_IntList", x, [0], True, dtype=torch.float64, torch=TV)
+        self.assertIs(r.dtype, torch.float64)
+        self.assertEqual(r.results[0].rank, 2)
+        r = dtypeflow.infer_op("aten::div.Tensor_mode", x, x, rounding_mode="floor", torch=TV)
+        self.assertIs(r.dtype, torch.int32)
+        self.assertIs(dtypeflow.infer_op("aten::div.Tensor", x, x, torch=TV).dtype, torch.float32)
+
+    def test_several_results(self):
+        r = dtypeflow.infer_op("aten::max.dim", "float16:r2", 1, torch=TV)
+        self.assertEqual([o.dtype for o in r.results], [torch.float16, torch.int64])
+
+    def test_raise(self):
+        r = dtypeflow.infer_op("aten::mm", "float32:r2", "float64:r2", torch=TV)
+        self.assertEqual(r.status, "error")
+        self.assertIsNone(r.results[0].dtype)
+        self.assertTrue(r.error)
+
+    def test_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "unknown op 'aten::add.Nope'; overloads of aten::add"):
+            dtypeflow.infer_op("aten::add.Nope", "float32:r1", "float32:r1")
+        with self.assertRaisesRegex(ValueError, "aten::add.Tensor: argument 'other'"):
+            dtypeflow.infer_op("aten::add.Tensor", "float32:r1", other="floatt")
+        with self.assertRaisesRegex(ValueError, "nope"):
+            dtypeflow.infer_op("aten::add.Tensor", "float32:r1", "float32:r1", nope=1)
+        with self.assertRaises(TypeError):
+            dtypeflow.infer_op(torch.add, "float32:r1")
+
+
+class Lin(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 3)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x, idx):
+        return torch.relu(self.lin(x)) * 2.5 + self.steps, idx.sum(1)
+
+
+class AnnotateTest(unittest.TestCase):
+    def test_ir_file(self):
+        a = dtypeflow.annotate(os.path.join(SRC, "examples", "resnet18.ir"), torch="1.13")
+        self.assertEqual(a.torch, "1.13")
+        computed = [v for v in a if not v.is_input]
+        self.assertGreater(len(computed), 50)
+        self.assertTrue(all(v.dtype is torch.float32 and v.rank is not None for v in computed))
+        self.assertEqual(a.errors, [])
+
+    def test_ir_text_and_inputs(self):
+        text = ("graph(%x : Tensor, %y : Tensor):\n"
+                "  %a : int = prim::Constant[value=1]()\n"
+                "  %z : Tensor = aten::add(%x, %y, %a)\n"
+                "  %w : Tensor = aten::mm(%z, %y)\n"
+                "  return (%w)\n")
+        a = dtypeflow.annotate(text, torch=TV, inputs={"x": "float16:r2", "y": torch.zeros(2, 2)})
+        self.assertIs(a["z"].dtype, torch.float32)
+        self.assertEqual(a["z"].rank, 2)
+        self.assertEqual(a["z"].node, "aten::add")
+        a = dtypeflow.annotate(text, torch=TV, inputs={"x": torch.int64, "y": "float64:r2"})
+        self.assertIs(a["z"].dtype, torch.float64)
+        a = dtypeflow.annotate(text, torch=TV, inputs={"x": "int64:r2", "y": "int32:r2"})
+        self.assertIs(a["z"].dtype, torch.int64)
+        self.assertEqual(len(a.errors), 1)  # mm(int64, int32) raises
+        self.assertEqual(a.errors[0].values, ["w"])
+        self.assertEqual(a["w"].diagnostics, a.errors)
+        with self.assertRaisesRegex(ValueError, "no such graph input"):
+            dtypeflow.annotate(text, inputs={"q": "float32:r2"})
+        with self.assertRaisesRegex(ValueError, r"<text>:\d+:\d+: error"):
+            dtypeflow.annotate("graph(%x : Tensor):\n  return (%nope\n")
+
+    def test_script_function(self):
+        @torch.jit.script
+        def f(x, n: int):
+            return (x * 2.5).sum(0) + n
+
+        a = dtypeflow.annotate(f, torch=TV, inputs={"x": "int32:r2"})
+        outs = [v for v in a if v.node == "aten::add"]
+        self.assertEqual([(v.dtype, v.rank) for v in outs], [(torch.float32, 1)])
+
+    def _all_known(self, a):
+        """Every computed value known in dtype and rank, and no raise."""
+        unknown = [v.name for v in a if not v.is_input and (v.dtype is None or v.rank is None)]
+        self.assertEqual(unknown, [])
+        self.assertEqual(a.errors, [])
+
+    def test_traced_module_and_saved_module(self):
+        m = Lin().eval()
+        x, idx = torch.zeros(2, 4), torch.zeros(2, 5, dtype=torch.int32)
+        traced = torch.jit.trace(m, (x, idx))
+        a = dtypeflow.annotate(traced, torch=TV)
+        self._all_known(a)
+        sums = [v for v in a if v.node == "aten::sum"]
+        self.assertEqual([(v.dtype, v.rank) for v in sums], [(torch.int64, 1)])
+        # The parameters' types come from the module, so a bf16 module is a bf16 program.
+        a16 = dtypeflow.annotate(torch.jit.trace(m.to(torch.bfloat16), (x.bfloat16(), idx)), torch=TV)
+        self.assertIn(torch.bfloat16, [v.dtype for v in a16 if v.node == "aten::linear"])
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.pt")
+            traced.save(path)
+            # A saved module keeps no input types: they are given.
+            b = dtypeflow.annotate(path, torch=TV, inputs={"x": x, "idx": idx})
+            self.assertEqual([(v.dtype, v.rank) for v in b if v.node == "aten::sum"], [(torch.int64, 1)])
+
+    def _fx_matches_meta(self, gm, a):
+        """Every FX call's recorded metadata (the dtypes a trace saw) against the annotation."""
+        compared = 0
+        for n in gm.graph.nodes:
+            val = n.meta.get("val", n.meta.get("tensor_meta"))
+            if n.op != "call_function" or n.name not in a.values or not hasattr(val, "dtype"):
+                continue
+            self.assertEqual((a[n.name].dtype, a[n.name].rank), (val.dtype, len(val.shape)), n.format_node())
+            compared += 1
+        return compared
+
+    def test_fx_aten_graph(self):
+        from torch.fx.experimental.proxy_tensor import make_fx
+
+        def f(x, i):
+            y = torch.nn.functional.softmax(x.bfloat16() * 3, dim=-1)
+            return y.float() + i.sum(dim=1, keepdim=True), torch.max(x, 1)[1]
+
+        x, i = torch.randn(3, 4), torch.ones(3, 2, dtype=torch.int16)
+        gm = make_fx(f)(x, i)
+        a = dtypeflow.annotate(gm, torch=TV)
+        self.assertGreaterEqual(self._fx_matches_meta(gm, a), 4)
+        out, arg = f(x, i)
+        self.assertIn((out.dtype, out.dim()), [(v.dtype, v.rank) for v in a if v.node == "aten::add"])
+        # A non-ATen FX graph is refused, saying what to do.
+        with self.assertRaisesRegex(ValueError, "not an ATen overload"):
+            dtypeflow.annotate(torch.fx.symbolic_trace(Lin()))
+
+    def test_archives_check(self):
+        archives = sorted(glob.glob(os.path.join(SRC, "tests", "pt2", "archives", "*.pt2")))
+        self.assertGreaterEqual(len(archives), 8)
+        for path in archives:
+            a = dtypeflow.annotate(path, check=True)  # 2.14's archives, 2.14's semantics
+            self.assertEqual(a.torch, "2.14")
+            self.assertEqual(a.counts["wrong"], 0, path)
+            self.assertGreater(a.counts["correct"], 0, path)
+            self.assertEqual([v.name for v in a if v.verdict == "wrong"], [], path)
+
+    def test_archive_retyping(self):
+        path = os.path.join(SRC, "tests", "pt2", "archives", "mixed_int_float.pt2")
+        a = dtypeflow.annotate(path)
+        b = dtypeflow.annotate(path, params=torch.bfloat16, float_inputs=torch.bfloat16)
+        changed = [v.name for v in b if v.dtype is torch.bfloat16 and a[v.name].dtype is not torch.bfloat16]
+        self.assertTrue(changed)
+        with self.assertRaisesRegex(ValueError, "a floating or complex dtype is needed"):
+            dtypeflow.annotate(path, params=torch.int32)
+        with self.assertRaisesRegex(ValueError, "cannot read the file"):
+            dtypeflow.annotate(os.path.join(SRC, "no-such.pt2"))
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "cut.pt2")
+            with open(path, "rb") as f, open(bad, "wb") as g:
+                g.write(f.read()[:500])
+            with self.assertRaisesRegex(ValueError, "cut.pt2: error"):
+                dtypeflow.annotate(bad)
+        with self.assertRaises(TypeError):
+            dtypeflow.annotate(42)
+
+    @unittest.skipUnless(HAS_EXPORT, "torch.export needs PyTorch 2.x")
+    def test_exported_program(self):
+        m = Lin().eval()
+        args = (torch.randn(2, 4), torch.ones(2, 5, dtype=torch.int32))
+        ep = torch.export.export(m, args)
+        a = dtypeflow.annotate(ep, check=True)
+        self.assertEqual(a.counts["wrong"], 0)
+        self.assertEqual(a.counts["unknown"], 0)
+        self.assertGreater(a.counts["correct"], 3)
+        out, _ = m(*args)
+        self.assertIn(out.dtype, [v.dtype for v in a if v.verdict == "correct"])
+        # The same program in bfloat16, without exporting again.
+        b = dtypeflow.annotate(ep, params=torch.bfloat16, float_inputs=torch.bfloat16)
+        ref = torch.export.export(m.to(torch.bfloat16), (args[0].bfloat16(), args[1]))
+        want = {n.name: n.meta["val"].dtype for n in ref.graph.nodes
+                if n.op == "call_function" and hasattr(n.meta.get("val"), "dtype")}
+        self.assertTrue(want)
+        for name, dt in want.items():
+            self.assertIs(b[name].dtype, dt, name)
+        # Its graph module, read as an FX graph, agrees with the export's metadata.
+        g = dtypeflow.annotate(ep.graph_module)
+        self.assertGreaterEqual(self._fx_matches_meta(ep.graph_module, g), 4)
+
+
+class CoreMirrorsCliTest(unittest.TestCase):
+    """The _core layer (src/api) answers as the CLI does: --rules files, PyTorch's own raises."""
+
+    RULES = os.path.join(SRC, "tests", "rules", "mylib.toml")
+
+    def test_rule_files(self):
+        from dtypeflow import _core
+        r = _core.infer_op("mylib::fused_gelu", [], [("x", "float16:r2")], dtypeflow.DEFAULT_TORCH,
+                           rules=[self.RULES])
+        self.assertEqual([o["text"] for o in r["results"]], ["float16"])
+        with self.assertRaisesRegex(ValueError, "a custom op needs its rule file"):
+            _core.infer_op("mylib::fused_gelu", [], [("x", "float16:r2")], dtypeflow.DEFAULT_TORCH)
+        with self.assertRaisesRegex(ValueError, r"--rules: \d+ problems? in the rule files"):
+            _core.result_type(["int8:r1"], dtypeflow.DEFAULT_TORCH,
+                              rules=[os.path.join(SRC, "tests", "rules", "bad", "toml_syntax.toml")])
+        prog = _core.Program.from_text(
+            "graph(%x : Tensor):\n  %a : float = prim::Constant[value=0.5]()\n"
+            "  %y : Tensor = mylib::fused_gelu(%x, %a)\n  return (%y)\n",
+            dtypeflow.DEFAULT_TORCH, rules=[self.RULES])
+        r = prog.annotate(["x=bfloat16:r2"])
+        self.assertEqual([v["dtype"] for v in r["values"] if v["name"] == "y"], ["bfloat16"])
+
+    def test_pytorch_raises_is_an_answer(self):
+        r = dtypeflow.result_type("int8:r1", 99999999999999999999999)
+        self.assertIn("Overflow when unpacking long", r.error)
+        self.assertTrue(r.always_raises)
+        r = dtypeflow.infer_op("aten::zeros", size="[99999999999999999999]")
+        self.assertEqual(r.status, "error")
+
+
+class WithoutTorchTest(unittest.TestCase):
+    def test_import_without_torch(self):
+        code = ("import sys; sys.modules['torch'] = None\n"
+                "import dtypeflow\n"
+                "r = dtypeflow.result_type('int8:r1', 'float')\n"
+                "assert r.dtype == 'float32', r\n"
+                "a = dtypeflow.annotate(sys.argv[1], torch='1.13')\n"
+                "assert all(isinstance(v.dtype, str) for v in a if not v.is_input)\n")
+        subprocess.run([sys.executable, "-c", code, os.path.join(SRC, "examples", "mixed_dtypes.ir")],
+                       check=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
