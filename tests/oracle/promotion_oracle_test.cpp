@@ -24,10 +24,13 @@ namespace {
 
 c10::ScalarType toC10(DType d) { return static_cast<c10::ScalarType>(c10Code(d)); }
 const DTypeSystem &types() { return oracle::oracleSemantics().types(); }
-/// -1: c10 raises.
+/// -1: c10 raises, or answers Undefined (2.14 does for bits and some
+/// sub-byte pairs; torch.promote_types raises "Promotion from A and B is
+/// unsupported." on it).
 int c10Promote(DType a, DType b) {
   try {
-    return static_cast<int>(c10::promoteTypes(toC10(a), toC10(b)));
+    const c10::ScalarType t = c10::promoteTypes(toC10(a), toC10(b));
+    return t == c10::ScalarType::Undefined ? -1 : static_cast<int>(t);
   } catch (const c10::Error &) {
     return -1;
   }
