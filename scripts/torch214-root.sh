@@ -17,7 +17,8 @@
 #                                          it; other users of the same root lose them too)
 #
 # Env: DTF_TORCH214_ROOT (default /var/cache/dtypeflow/sid-torch2.14), DTF_TORCH214_BIND (the host
-# directory bind-mounted at the same path inside, default /work; the source tree must be under it),
+# directory bind-mounted at the same path inside, default /work when the source tree is under it,
+# else the tree's parent directory; the source tree must be under it),
 # DTF_TORCH214_MIRROR (default http://deb.debian.org/debian), DTF_JOBS (build jobs, default nproc),
 # DTF_TORCH214_CXXFLAGS (CMAKE_CXX_FLAGS of build-2.14; see `build` below).
 # Mounts are made once and reused (never stacked); a lock next to the root
@@ -26,10 +27,16 @@ set -euo pipefail
 
 ROOT=${DTF_TORCH214_ROOT:-/var/cache/dtypeflow/sid-torch2.14}
 ROOT=${ROOT%/}
-BIND=${DTF_TORCH214_BIND:-/work}
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# The host directory visible inside the root at the same path: /work when the
+# source tree is under it, else the tree's parent directory (a CI checkout
+# at /check/work/main binds /check/work), unless DTF_TORCH214_BIND says.
+if [[ -n ${DTF_TORCH214_BIND:-} ]]; then BIND=$DTF_TORCH214_BIND
+elif [[ $SRC/ == /work/* ]]; then BIND=/work
+else BIND=$(dirname "$SRC"); [[ $BIND == / ]] && BIND=$SRC
+fi
 BIND=${BIND%/}
 MIRROR=${DTF_TORCH214_MIRROR:-http://deb.debian.org/debian}
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 BUILD_DIR=build-2.14
 LOCK="$(dirname "$ROOT")/.$(basename "$ROOT").lock"
 PKGS=(
