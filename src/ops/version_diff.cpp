@@ -182,7 +182,7 @@ std::string versionDiffMarkdown(const VersionDiff &d, size_t listLimit) {
   keyList(md, changed, 0);
   md += fmt::format("## Rules only in {} (ops {} added)\n\n", t, t);
   keyList(md, d.rulesAdded, listLimit);
-  md += fmt::format("## Rules only in {} (ops {} removed)\n\n", f, t);
+  md += fmt::format("## Rules only in {} (ops {} removed, or whose {} rule is not written yet)\n\n", f, t, t);
   keyList(md, d.rulesRemoved, listLimit);
   md += fmt::format("## Operator schemas\n\nAdded in {} ({}): ", t, d.schemasAdded.size());
   keyList(md, d.schemasAdded, listLimit);

@@ -129,15 +129,23 @@ RuleResult indexPutRule(const OpCall &c) {
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
 
-/// scatter with a src tensor: int64 index, src of self's dtype.
-RuleResult scatterSrc(const OpCall &c) {
-  if (auto e = indexInt64(c, "index")) return *e;
+/// The index dtypes gather and scatter take: int64 in 1.13, int32 too in
+/// 2.14 (scripts/probes/index_and_mask_dtypes.py).
+enum class GatherIndex : uint8_t { Int64, Int32or64 };
+
+template <GatherIndex G> std::optional<RuleError> gatherIndex(const OpCall &c) {
+  return G == GatherIndex::Int64 ? indexInt64(c, "index") : indexInt32or64(c, "index");
+}
+
+/// scatter with a src tensor: an index (gatherIndex), src of self's dtype.
+template <GatherIndex G> RuleResult scatterSrc(const OpCall &c) {
+  if (auto e = gatherIndex<G>(c)) return *e;
   if (auto e = sameAsSelf(c, "src")) return *e;
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
 
-RuleResult scatterValue(const OpCall &c) {
-  if (auto e = indexInt64(c, "index")) return *e;
+template <GatherIndex G> RuleResult scatterValue(const OpCall &c) {
+  if (auto e = gatherIndex<G>(c)) return *e;
   if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
@@ -172,10 +180,6 @@ void registerIndexing(Registry &r) {
      return out.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
    }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0")
       .variant({{"index", "sweep![1,1]=0"}}).variant({{"index", "int64[]=0"}});
-  r.add("aten::gather", fam, keepingShape([](const OpCall &c) -> RuleResult { // index's shape
-     if (auto e = indexInt64(c, "index")) return *e;
-     return tensorOf(c.dtype("self"), c.rank("index"));
-   }, "index")).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
   r.add("aten::take", fam, keepingShape([](const OpCall &c) -> RuleResult { // index's shape
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
@@ -191,27 +195,40 @@ void registerIndexing(Registry &r) {
    }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
       .variant({{"indices", "int64[2]=0"}});
 
-  for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
-    r.add(k, fam, keepingShape(scatterSrc))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]");
-  for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
-    r.add(k, fam, keepingShape(scatterSrc))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
-        .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
-  for (const char *k : {"aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
-    r.add(k, fam, keepingShape(scatterSrc))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
-        .sample("reduce", "'sum'")
-        .refuse(checks::oneOf("reduce", {"sum", "prod", "mean", "amax", "amin"}), {{"reduce", "'add'"}});
-  for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
-    r.add(k, fam, keepingShape(scatterValue))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
-        .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}})
-        .variant({{"index", "int64[2,2]=0"}, {"value", "magnitudes"}});
-  for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
-    r.add(k, fam, keepingShape(scatterValue))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
-        .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
+  // gather and scatter: 1.13's int64 index, and 2.14's int32 or int64, side by side.
+  auto gatherScatter = [&](Registry::Scoped scope, RuleFn gather, RuleFn src, RuleFn value) {
+    scope.add("aten::gather", fam, keepingShape(std::move(gather), "index"))
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
+    for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
+      scope.add(k, fam, keepingShape(src))
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]");
+    for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
+      scope.add(k, fam, keepingShape(src))
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
+          .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
+    for (const char *k : {"aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
+      scope.add(k, fam, keepingShape(src))
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
+          .sample("reduce", "'sum'")
+          .refuse(checks::oneOf("reduce", {"sum", "prod", "mean", "amax", "amin"}), {{"reduce", "'add'"}});
+    for (const char *k : {"aten::scatter.value", "aten::scatter_.value"})
+      scope.add(k, fam, keepingShape(value))
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
+          .variant({{"index", "int64[2,2]=0"}, {"value", "sweep"}})
+          .variant({{"index", "int64[2,2]=0"}, {"value", "magnitudes"}});
+    for (const char *k : {"aten::scatter.value_reduce", "aten::scatter_.value_reduce"})
+      scope.add(k, fam, keepingShape(value))
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
+          .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
+  };
+  gatherScatter(r.until(TorchVersion::V1_13), [](const OpCall &c) -> RuleResult { // index's shape
+    if (auto e = gatherIndex<GatherIndex::Int64>(c)) return *e;
+    return tensorOf(c.dtype("self"), c.rank("index"));
+  }, scatterSrc<GatherIndex::Int64>, scatterValue<GatherIndex::Int64>);
+  gatherScatter(r.since(TorchVersion::V2_14), [](const OpCall &c) -> RuleResult {
+    if (auto e = gatherIndex<GatherIndex::Int32or64>(c)) return *e;
+    return tensorOf(c.dtype("self"), c.rank("index"));
+  }, scatterSrc<GatherIndex::Int32or64>, scatterValue<GatherIndex::Int32or64>);
 
   // index_add / index_reduce: an int32/int64 index, a source of self's dtype.
   auto indexAccumulate = [](const OpCall &c) -> RuleResult {
