@@ -274,8 +274,9 @@ private:
     case KindClass::If: {
       size_t k = 0;
       while (k < node.outputs.size() && node.outputs[k] != v) ++k;
+      if (node.blocks.size() != 2) break; // a malformed If (fuzz_module_text found it): no blocks to read
       const ir::Block &b0 = g.blocks[node.blocks[0]], &b1 = g.blocks[node.blocks[1]];
-      if (node.blocks.size() != 2 || k >= b0.returns.size() || k >= b1.returns.size()) break;
+      if (k >= b0.returns.size() || k >= b1.returns.size()) break;
       std::string cond = node.inputs.empty() ? "" : ref(node.inputs[0]);
       ExplainStep s = joinStep(v, n, b0.returns[k], "the then-branch's", b1.returns[k], "the else-branch's",
                                fmt::format("an If on {} (not known before running)", cond), next);
@@ -284,6 +285,7 @@ private:
     case KindClass::Loop: {
       size_t k = 0;
       while (k < node.outputs.size() && node.outputs[k] != v) ++k;
+      if (node.blocks.empty()) break; // a malformed Loop: no body to read
       const ir::Block &body = g.blocks[node.blocks[0]];
       if (why == UnknownReason::LoopBound)
         return step(v, "loop-bound", fmt::format("{} is carried by a loop that reached no fixpoint within {} iterations",
