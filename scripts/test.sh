@@ -19,12 +19,15 @@ start=$(date +%s)
 stage() { echo "test.sh: $* ($(( $(date +%s) - start )) s so far)"; }
 
 scripts/install-deps.sh
+# The root needs chroot and mount: as root, or through sudo.
+root214=(scripts/torch214-root.sh)
+[[ $(id -u) == 0 ]] || root214=(sudo -E scripts/torch214-root.sh)
 # Making the 2.14 root is mostly download and unpacking: it runs beside the
 # host build (its log: build-logs/torch214-ensure.log) and is waited for after.
 ensure_pid=
 if [[ ${DTF_SKIP_TORCH214:-0} != 1 ]]; then
   mkdir -p build-logs
-  scripts/torch214-root.sh ensure > build-logs/torch214-ensure.log 2>&1 &
+  "${root214[@]}" ensure > build-logs/torch214-ensure.log 2>&1 &
   ensure_pid=$!
 fi
 
@@ -44,9 +47,9 @@ else
   fi
   tail -3 build-logs/torch214-ensure.log
   stage "2.14: build (targets dtypeflow_torch_tests, dtypeflow_python)"
-  scripts/torch214-root.sh build --target dtypeflow_torch_tests dtypeflow_python
+  "${root214[@]}" build --target dtypeflow_torch_tests dtypeflow_python
   stage "2.14: ctest -L 'torch|python' (libtorch 2.14, python3-torch 2.14)"
-  scripts/torch214-root.sh test -L 'torch|python'
+  "${root214[@]}" test -L 'torch|python'
 fi
 stage "sanitizers and fuzzing"
 scripts/sanitize.sh
