@@ -187,11 +187,17 @@ PossibleDTypes DTypeSystem::resultTypeSet(std::span<const Value> operands) const
           res |= FoldSet{1} << index(d);
           continue;
         }
-        try {
-          res |= FoldSet{1} << index(promote(static_cast<DType>(i), d));
-        } catch (const PromotionError &e) {
-          res |= kRaised;
-          raised(e.what());
+        if (auto p = tryPromote(static_cast<DType>(i), d)) {
+          res |= FoldSet{1} << index(*p);
+          continue;
+        }
+        res |= kRaised;
+        if (!out.error) { // the message costs a throw: only for the first raise
+          try {
+            promote(static_cast<DType>(i), d);
+          } catch (const PromotionError &e) {
+            raised(e.what());
+          }
         }
       }
     });
@@ -202,8 +208,15 @@ PossibleDTypes DTypeSystem::resultTypeSet(std::span<const Value> operands) const
     const Value &v = operands[i];
     if (v.isTensor() && v.rank().mayBeZero() && v.rank().mayBeNonZero()) undecided.push_back(i);
   }
-  if (undecided.size() > 12) return {universe_, std::nullopt};
-  for (uint32_t mask = 0; mask < (1u << undecided.size()); ++mask) {
+  // Each tier assignment of the undecided operands is tried while there are
+  // few (2^6 folds). Past that, each undecided operand joins either tier or
+  // neither independently: a superset of the assignments, so still sound,
+  // where exact enumeration would be exponential (12 unknown-rank operands
+  // took seconds).
+  constexpr size_t kExactUndecided = 6;
+  const bool approximate = undecided.size() > kExactUndecided;
+  const uint32_t masks = approximate ? 1u : 1u << undecided.size();
+  for (uint32_t mask = 0; mask < masks; ++mask) {
     std::array<FoldSet, 3> tiers{kEmptyTier, kEmptyTier, kEmptyTier};
     size_t u = 0;
     for (int i = 0; i < static_cast<int>(operands.size()); ++i) {
@@ -212,8 +225,17 @@ PossibleDTypes DTypeSystem::resultTypeSet(std::span<const Value> operands) const
         const DTypeSet ds = candidates(v.dtypes());
         if (ds.empty()) return {}; // unreachable operand
         bool zero;
-        if (u < undecided.size() && undecided[u] == i) zero = mask >> u++ & 1;
-        else zero = v.rank().mayBeZero();
+        if (u < undecided.size() && undecided[u] == i) {
+          if (approximate) {
+            ++u;
+            tiers[0] |= foldInto(tiers[0], ds);
+            tiers[1] |= foldInto(tiers[1], ds);
+            continue;
+          }
+          zero = mask >> u++ & 1;
+        } else {
+          zero = v.rank().mayBeZero();
+        }
         auto &t = tiers[zero ? 1 : 0];
         t = foldInto(t, ds);
       } else if (v.isNumber()) {

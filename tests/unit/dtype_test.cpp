@@ -134,6 +134,33 @@ TEST(ResultType, BFloat16WithAComplexNumberIsBComplex32In214) {
   EXPECT_FALSE(v113().resultTypeSet(ops).error.has_value());
 }
 
+// Many operands of unknown rank: each may be 0-dim (a lower tier) or not.
+// Past a few, the tiers are no longer enumerated per assignment (2^n) but the
+// answer must stay a superset of every assignment's (found by fuzz_notation:
+// twelve "?" operands took seconds under ASan).
+TEST(DTypeSystem, ManyOperandsOfUnknownRankStaySound) {
+  const Value unknownRank = Value::tensor(DType::Int8, Rank::top());
+  std::vector<Value> ops(12, unknownRank);
+  ops.push_back(Value::tensor(DType::Float16, Rank::top()));
+  ops.push_back(Value::number(NumKind::Float));
+  // Exactly: float16 wherever it lands (it outranks int8 in either tier and
+  // the float number below them). The superset may add float32 (int8 with
+  // the float number); nothing else, and nothing raises.
+  for (const DTypeSystem *sys : {&v113(), &v214()}) {
+    PossibleDTypes got = sys->resultTypeSet(ops);
+    EXPECT_TRUE(got.dtypes.contains(DType::Float16));
+    EXPECT_FALSE(got.error.has_value());
+    for (DType d : got.dtypes) EXPECT_TRUE(d == DType::Float16 || d == DType::Float32) << c10Name(d);
+  }
+  // Unknown dtypes and ranks everywhere: every dtype may come out, and in
+  // 2.14 a raise may (uint16 with int8, float8 with float32).
+  std::vector<Value> unknown(12, Value::tensor(DTypeSet::all(), Rank::top()));
+  PossibleDTypes got = v214().resultTypeSet(unknown);
+  EXPECT_TRUE(got.error.has_value());
+  EXPECT_TRUE(got.dtypes.contains(DType::Float32));
+  EXPECT_TRUE(got.dtypes.contains(DType::UInt16));
+}
+
 DTypeSet rt(std::vector<Value> ops) { return v113().resultTypeSet(ops).dtypes; }
 Value T(DType d, int r) { return Value::tensor(d, Rank::exact(r)); }
 
