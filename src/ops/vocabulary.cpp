@@ -140,9 +140,16 @@ DType computeType(DType d) {
 
 std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg, DType d, ComplexHalfParts parts) {
   const DType into = d == DType::Complex32 && parts == ComplexHalfParts::AsFloat ? DType::Complex64 : d;
-  if (!c.has(arg) || !conversionOverflows(c.arg(arg), into)) return std::nullopt;
+  if (!c.has(arg) || !conversionOverflows(c.arg(arg), into, c.version())) return std::nullopt;
   return c.error(ErrorKind::ValueDependent, "{} {} cannot be converted to {} without overflow", arg, c.arg(arg).str(),
                  name(d));
+}
+
+std::optional<RuleError> checkedFill(const OpCall &c, std::string_view arg, DType d, Rank written) {
+  const bool reduced = d == DType::Float16 || d == DType::BFloat16 || isFloat8(d);
+  if (reduced && written == Rank::exact(0) && c.version() >= TorchVersion::V2_14)
+    return checkedConversion(c, arg, DType::Float64); // an imaginary part only
+  return checkedConversion(c, arg, d, fillParts(written));
 }
 
 std::optional<RuleError> sizeListError(const OpCall &c, std::string_view arg, SizeList kind) {

@@ -94,6 +94,13 @@ inline ComplexHalfParts fillParts(Rank r) {
   return r == Rank::exact(0) ? ComplexHalfParts::AsHalf : ComplexHalfParts::AsFloat;
 }
 
+/// A fill value (`arg`) written into a `d` tensor of rank `written` (fill_,
+/// full, full_like, scalar_tensor): c10's checked conversion, with
+/// fillParts for complex32. 2.14 writes into one element of a 0-dim float16,
+/// bfloat16 or float8 tensor without a range check (70000 fills a 0-dim
+/// float16: only an imaginary part raises; scripts/probes/scalar_arguments.py).
+std::optional<RuleError> checkedFill(const OpCall &c, std::string_view arg, DType d, Rank written);
+
 /// How an op reads a size list (`size`, `shape`, `repeats`): which known
 /// entries PyTorch refuses before computing anything (value-dependent).
 enum class SizeList {

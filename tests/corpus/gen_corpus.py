@@ -8,6 +8,9 @@ comments included), so the files exercise the raw IR format. ctest runs
 
 Run from the repository root with Debian's torch 1.13:
     /usr/bin/python3 tests/corpus/gen_corpus.py [CASE ...]
+and, for the same modules traced by 2.14 (tests/corpus-2.14/, checked with
+--torch 2.14), inside the 2.14 root:
+    scripts/torch214-root.sh run env DTF_CORPUS_OUT=tests/corpus-2.14 python3 tests/corpus/gen_corpus.py
 """
 import os
 import re
@@ -19,7 +22,7 @@ import torch.nn.functional as F
 
 warnings.filterwarnings("ignore")
 torch.manual_seed(0)
-OUT = os.path.dirname(os.path.abspath(__file__))
+OUT = os.environ.get("DTF_CORPUS_OUT") or os.path.dirname(os.path.abspath(__file__))
 T = torch.tensor
 
 
@@ -223,6 +226,7 @@ CASES["fuzz_found"] = (lambda x, a, z, y, t, u, w: (torch.unique(a, return_count
 def main():
     import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)
     only = set(sys.argv[1:])  # case names: regenerate just those
+    os.makedirs(OUT, exist_ok=True)
     for name, (fn, args) in CASES.items():
         if only and name not in only:
             continue

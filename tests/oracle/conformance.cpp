@@ -204,7 +204,7 @@ bool hasOutOfRangeNumber(std::span<const Value> args) {
   for (const Value &v : args) {
     if (v.isNumber())
       for (DType d : oracleSemantics().types().universe())
-        if (conversionOverflows(v, d)) return true;
+        if (conversionOverflows(v, d, oracleSemantics().version())) return true;
     if ((v.isList() || v.isTuple()) && hasOutOfRangeNumber(v.elements())) return true;
   }
   return false;

@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
   app.add_option("--example-ops", exampleOps, "ops used by the bundled examples");
   app.add_option("--jobs,-j", jobs, "worker threads")->check(CLI::Range(1, 64));
   app.add_option("--max-cases", opts.maxCasesPerVariant, "cap per sample variant; larger spaces are strided");
+  app.add_option("--examples", opts.examplesPerOp, "disagreements shown per op with -v (default 5)");
   app.add_flag("--verbose,-v", verbose, "print every op, with its first disagreements");
   app.add_flag("--quiet,-q", quiet, "print only failures and the summary");
   std::vector<std::string> ruleFiles, libraries;

@@ -79,16 +79,17 @@ RuleFn glu() {
 }
 
 /// prelu: self's dtype. The CPU kernel needs weight of self's dtype, except
-/// for bfloat16 self, which takes any weight (through oneDNN on CPUs with
-/// AVX-512, through the plain kernel elsewhere).
-RuleFn prelu() {
-  return [](const OpCall &c) -> RuleResult {
+/// in 1.13 for bfloat16 self, which takes any weight (through oneDNN on CPUs
+/// with AVX-512, through the plain kernel elsewhere); 2.14 refuses that too
+/// ("prelu: Type promoting not supported").
+template <bool BFloat16TakesAnyWeight> RuleResult prelu(const OpCall &c) {
+  {
     DType self = c.dtype("self"), weight = c.dtype("weight");
-    if (self != weight && self != DType::BFloat16)
+    if (self != weight && (!BFloat16TakesAnyWeight || self != DType::BFloat16))
       return c.semantic("found dtype {} but expected {} (weight must have self's dtype)", c10Name(weight),
                         c10Name(self));
     return tensorOf(self, c.rank("self"));
-  };
+  }
 }
 
 /// rrelu bounds: lower <= upper when both are known.
@@ -97,6 +98,24 @@ std::optional<RuleError> checkRReLUBounds(const OpCall &c) {
   if (lo && hi && !(*lo <= *hi)) // a NaN bound too
     return c.error(ErrorKind::ValueDependent,
                    "lower bound should be less than or equal to the upper bound ({} > {})", *lo, *hi);
+  return std::nullopt;
+}
+
+/// 2.14's rrelu first refuses a bound that is not finite (NaN too), then
+/// bounds out of order (1.13 only the order; rrelu_ neither: measured).
+std::optional<RuleError> checkRReLUBoundsFinite(const OpCall &c) {
+  for (const char *n : {"lower", "upper"})
+    if (auto x = c.arg(n).floatValue(); x && !std::isfinite(*x))
+      return c.error(ErrorKind::ValueDependent, "rrelu: {} bound must be finite, got {}", n, *x);
+  return std::nullopt;
+}
+
+/// 2.14's rrelu_with_noise kernels first check noise has self's shape, so
+/// ranks that differ raise (1.13 did not look).
+std::optional<RuleError> checkNoiseShape(const OpCall &c) {
+  auto self = c.rank("self").value(), noise = c.rank("noise").value();
+  if (self && noise && *self != *noise)
+    return c.semantic("noise tensor shape must match self tensor shape (self has {} dims, noise {})", *self, *noise);
   return std::nullopt;
 }
 
@@ -240,23 +259,32 @@ RuleFn backwardWithScalars(std::string grad, std::string saved, std::vector<std:
 RuleFn rreluWithNoiseBackward() {
   return [](const OpCall &c) -> RuleResult {
     auto training = c.arg("training").boolValue();
-    Value viaNoise = tensorOf(promoteArgs(c, {"grad_output", "noise"}), broadcastArgs(c, {"grad_output", "noise"}));
-    const DType common = promoteArgs(c, {"grad_output", "self"});
-    Value viaSelf = tensorOf(common, broadcastArgs(c, {"grad_output", "self"}));
+    // In training only noise is read, out of it only self: each pair is
+    // promoted (where 2.14's uint16 or float8 would raise) only when the
+    // mode that reads it may be on.
+    auto viaNoise = [&] {
+      return tensorOf(promoteArgs(c, {"grad_output", "noise"}), broadcastArgs(c, {"grad_output", "noise"}));
+    };
+    auto viaSelf = [&] {
+      return tensorOf(promoteArgs(c, {"grad_output", "self"}), broadcastArgs(c, {"grad_output", "self"}));
+    };
     if (training != std::optional<bool>(true)) {
       std::optional<RuleError> refused;
       for (const char *n : {"lower", "upper"})
         if (!refused) refused = checkedConversion(c, n, DType::Float64);
       if (!refused)
-        if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi &&
-            conversionOverflows(Value::floating((*lo + *hi) / 2), computeType(common)))
-          refused = c.error(ErrorKind::ValueDependent, "the negative slope (lower + upper) / 2 = {} does not fit {}",
-                            (*lo + *hi) / 2, name(computeType(common)));
+        if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi) {
+          const DType common = promoteArgs(c, {"grad_output", "self"});
+          if (conversionOverflows(Value::floating((*lo + *hi) / 2), computeType(common), c.version()))
+            refused = c.error(ErrorKind::ValueDependent, "the negative slope (lower + upper) / 2 = {} does not fit {}",
+                              (*lo + *hi) / 2, name(computeType(common)));
+        }
       if (refused && training) return *refused;
-      if (refused) return viaNoise; // raises unless in training
+      if (refused) return viaNoise(); // raises unless in training
     }
-    if (training) return *training ? viaNoise : viaSelf;
-    return viaNoise == viaSelf ? viaNoise : Value::join(viaNoise, viaSelf);
+    if (training) return *training ? viaNoise() : viaSelf();
+    Value a = viaNoise(), b = viaSelf();
+    return a == b ? a : Value::join(a, b);
   };
 }
 
@@ -277,7 +305,7 @@ RuleFn rreluScalars(RuleFn fn) {
           if (auto e = checkedConversion(c, n, real)) return *e;
       } else if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi) {
         const double slope = (*lo + *hi) / 2;
-        if (conversionOverflows(Value::floating(slope), computeType(real)))
+        if (conversionOverflows(Value::floating(slope), computeType(real), c.version()))
           return c.error(ErrorKind::ValueDependent, "the negative slope (lower + upper) / 2 = {} does not fit {}", slope,
                          name(computeType(real)));
       }
@@ -324,7 +352,15 @@ void registerActivations(Registry &r) {
       return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: alpha cannot be 0 for CELU");
     return id(c);
   }, {"alpha"}, true, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
-  add("threshold", id, {"threshold", "value"}, true, ScalarsInto::SelfType);
+  // threshold: like threshold_backward, 2.14 converts into the compute type;
+  // threshold_ still into self's (measured).
+  for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
+                             std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}}) {
+    Registry::Entry e = scope.add("aten::threshold", fam, keepingShape(convertedScalars(id, {"threshold", "value"}, into)));
+    for (const char *a : {"threshold", "value"}) e.variant({{"self", "sweep![2]"}, {a, "magnitudes"}});
+  }
+  r.add("aten::threshold_", fam,
+        keepingShape(inPlace(convertedScalars(id, {"threshold", "value"}, ScalarsInto::SelfType))));
   for (const char *n : {"hardsigmoid", "silu", "mish", "selu"}) add(n, id);
   const ArgCheck approximate = checks::oneOf("approximate", {"none", "tanh"});
   add("gelu", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
@@ -336,28 +372,37 @@ void registerActivations(Registry &r) {
   add("log_sigmoid", logSigmoid(1), {}, false);
   add("log_sigmoid_forward", logSigmoid(2), {}, false);
   add("glu", glu(), {}, false);
-  r.add("aten::prelu", fam, prelu()).sample("weight", "sweep[1]");
+  r.until(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
+  r.since(TorchVersion::V2_14).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
 
-  add("rrelu", rreluScalars(rrelu(false)))
-      .variant({{"self", "sweep![2]"}, {"lower", "0"}, {"upper", "magnitudes"}})
-      .variant({{"self", "sweep![2]"}, {"lower", "magnitudes"}, {"upper", "magnitudes"}, {"training", "True"}});
-  RuleFn withNoise = rreluScalars(rrelu(true));
-  r.add("aten::rrelu_with_noise", fam, withNoise).variant({{"training", "True"}});
-  r.add("aten::rrelu_with_noise_", fam, inPlace(withNoise)).variant({{"training", "True"}});
-  // 2.x's functional form also returns the noise it wrote (noise's dtype).
-  r.add("aten::rrelu_with_noise_functional", fam, [withNoise](const OpCall &c) -> RuleResult {
-     RuleResult out = withNoise(c);
-     if (!out.ok()) return out;
-     return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("noise"), c.rank("noise"))};
-   }).variant({{"training", "True"}});
+  const RuleFn rreluOp = rreluScalars(rrelu(false));
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), rreluOp},
+                             std::pair{r.since(TorchVersion::V2_14), checks::before(checkRReLUBoundsFinite, rreluOp)}})
+    scope.add("aten::rrelu", fam, keepingShape(rule))
+        .variant({{"self", "sweep![2]"}, {"lower", "0"}, {"upper", "magnitudes"}})
+        .variant({{"self", "sweep![2]"}, {"lower", "magnitudes"}, {"upper", "magnitudes"}, {"training", "True"}});
+  r.add("aten::rrelu_", fam, keepingShape(inPlace(rreluOp)));
+  const RuleFn withNoise = rreluScalars(rrelu(true));
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), withNoise},
+                             std::pair{r.since(TorchVersion::V2_14), checks::before(checkNoiseShape, withNoise)}}) {
+    scope.add("aten::rrelu_with_noise", fam, rule).variant({{"training", "True"}});
+    scope.add("aten::rrelu_with_noise_", fam, inPlace(rule)).variant({{"training", "True"}});
+    // 2.x's functional form also returns the noise it wrote (noise's dtype).
+    scope.add("aten::rrelu_with_noise_functional", fam, [rule](const OpCall &c) -> RuleResult {
+       RuleResult out = rule(c);
+       if (!out.ok()) return out;
+       return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("noise"), c.rank("noise"))};
+     }).variant({{"training", "True"}});
+  }
 
   // Backward ops: result_type(grad, saved), Scalars fixed where they do not
   // change the dtype.
   const std::string bwd = "nn.activation_backward";
   // Each Scalar is sampled at 0.5 and, one at a time, at every kind (1j:
   // an imaginary part) and at the types' limits, which the kernels convert.
-  auto addBwd = [&](const std::string &n, const RuleFn &f, std::initializer_list<const char *> scalars = {}) {
-    Registry::Entry e = r.add("aten::" + n, bwd, f);
+  auto addBwd = [&](const std::string &n, const RuleFn &f, std::initializer_list<const char *> scalars = {},
+                    std::optional<Registry::Scoped> scope = std::nullopt) {
+    Registry::Entry e = scope ? scope->add("aten::" + n, bwd, f) : r.add("aten::" + n, bwd, f);
     for (const char *a : scalars) e.sample(a, "0.5");
     for (const char *a : scalars) e.variant({{a, "sweep"}}).variant({{a, "magnitudes"}});
     return e;
@@ -372,8 +417,11 @@ void registerActivations(Registry &r) {
       .sample("self_is_result", "False");
   addBwd("sigmoid_backward", backward("grad_output", "output"));
   addBwd("tanh_backward", backward("grad_output", "output"));
-  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
-         {"threshold"});
+  // 2.14 converts threshold into the compute type (70000 fits a float16
+  // self's float32; scripts/probes/scalar_arguments.py), 1.13 into self's.
+  for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
+                             std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}})
+    addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, into), {"threshold"}, scope);
   addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("hardswish_backward", backward("grad_output", "self"));

@@ -46,7 +46,9 @@ RuleResult isclose(const OpCall &c) {
 /// are unsupported (measured: ComplexHalf elements with a number are
 /// accepted); two tensors are compared in their promoted dtype, which has no
 /// Half kernel, and a number looked up in a Half tensor neither.
-RuleFn isinRule(std::string elemArg, std::string testArg) {
+/// isin: a bool of the elements' shape. 1.13 refuses bfloat16 and has no
+/// float16 kernel; 2.14 takes both (scripts/probes/lerp_isin.py).
+RuleFn isinRule(std::string elemArg, std::string testArg, bool halfTypes = false) {
   return [=](const OpCall &c) -> RuleResult {
     const Value &e = c.arg(elemArg), &t = c.arg(testArg);
     for (const Value *v : {&e, &t}) {
@@ -58,9 +60,13 @@ RuleFn isinRule(std::string elemArg, std::string testArg) {
       }
       DType d = *v->dtype();
       bool complexOk = d == DType::Complex32 && v == &e && t.isNumber();
-      if (d == DType::Bool || d == DType::BFloat16 || (isComplex(d) && !complexOk))
+      if (d == DType::Bool || (!halfTypes && d == DType::BFloat16) || (isComplex(d) && !complexOk))
         return c.semantic("unsupported input type encountered for isin(): {}", name(d));
     }
+    // The elements and the test elements are compared in their promoted
+    // type: a promotion that raises (2.14's uint16, float8) refuses the call.
+    (void)promoteArgs(c, {elemArg, testArg});
+    if (halfTypes) return tensorOf(DType::Bool, e.isTensor() ? e.rank() : Rank::exact(0));
     if (t.isTensor() && *t.dtype() == DType::Float16 && (e.isNumber() || c.promote(*e.dtype(), DType::Float16) == DType::Float16))
       return c.missingKernel("\"isin_default_cpu\" not implemented for Half");
     if (e.isTensor() && t.isTensor() && c.promote(*e.dtype(), *t.dtype()) == DType::Float16)
@@ -96,12 +102,15 @@ void registerComparisonLogical(Registry &r) {
   }
 
   r.add("aten::isclose", "comparison", isclose);
-  r.add("aten::isin.Tensor_Tensor", "comparison", isinRule("elements", "test_elements"))
-      .sample("elements", "sweep[2,2]").sample("test_elements", "sweep[3]");
-  r.add("aten::isin.Tensor_Scalar", "comparison", isinRule("elements", "test_element"))
-      .sample("elements", "sweep[2,2]");
-  r.add("aten::isin.Scalar_Tensor", "comparison", isinRule("element", "test_elements"))
-      .sample("test_elements", "sweep[3]");
+  for (auto [scope, halfTypes] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                  std::pair{r.since(TorchVersion::V2_14), true}}) {
+    scope.add("aten::isin.Tensor_Tensor", "comparison", isinRule("elements", "test_elements", halfTypes))
+        .sample("elements", "sweep[2,2]").sample("test_elements", "sweep[3]");
+    scope.add("aten::isin.Tensor_Scalar", "comparison", isinRule("elements", "test_element", halfTypes))
+        .sample("elements", "sweep[2,2]");
+    scope.add("aten::isin.Scalar_Tensor", "comparison", isinRule("element", "test_elements", halfTypes))
+        .sample("test_elements", "sweep[3]");
+  }
 
   // Bitwise and/or/xor: bool or integers.
   const unsigned intOrBool = kFloat | kComplex;

@@ -165,8 +165,36 @@ RuleResult linearRule(const OpCall &c) {
   return tensorOf(d, out);
 }
 
-RuleResult bilinearRule(const OpCall &c) {
+/// 2.14's linear sends a 1-D bias through addmm too (flattening a contiguous
+/// input of any rank), so such a bias must have the input's dtype; a 2-D
+/// input always takes addmm; otherwise it is matmul, then output.add_(bias)
+/// (measured: scripts/probes/linear_bias.py). A non-contiguous input with a
+/// 1-D bias takes the add_ path instead: contiguity is not modelled, and
+/// the refusal (what every freshly made input gets) is the answer.
+RuleResult linearRule214(const OpCall &c) {
+  if (auto e = requireSame(c, {"input", "weight"})) return *e;
+  const DType d = c.dtype("input");
+  Rank in = c.rank("input"), w = c.rank("weight");
+  Rank out = Rank::top();
+  if (auto wr = w.value()) {
+    if (*wr == 2) out = in;
+    else if (*wr == 1) out = rankMinus(in, 1);
+  }
+  if (!c.isTensor("bias") || c.dtype("bias") == d) return linearFacts(c, tensorOf(d, out));
+  const DType b = c.dtype("bias");
+  const auto ir = in.value(), br = c.rank("bias").value();
+  if (ir == 2 || br == 1) return c.semantic("self and mat2 must have the same dtype, but got {} and {}", c10Name(b), c10Name(d));
+  if (DType r = c.resultType({{d, tierOf(out)}, operandOf(c.arg("bias"))}); !canCast(r, d))
+    if (ir || br == 0) // a 2-D input would be refused above anyway
+      return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
+  return ir ? linearFacts(c, tensorOf(d, out)) : tensorOf(d, out);
+}
+
+/// 2.14's bilinear checks the bias too: all four share one dtype.
+template <bool BiasPromotes> RuleResult bilinearRule(const OpCall &c) {
   if (auto e = requireSame(c, {"input1", "input2", "weight"})) return *e;
+  if (!BiasPromotes && c.isTensor("bias"))
+    if (auto e = requireSame(c, {"input1", "bias"})) return *e;
   DType d = c.dtype("input1");
   Rank out = c.rank("input1");
   if (!c.isTensor("bias")) return tensorOf(d, out);
@@ -175,7 +203,16 @@ RuleResult bilinearRule(const OpCall &c) {
 }
 
 /// How a forward convolution treats a bias of another dtype.
-enum class BiasCheck { Always, ComplexOnly, ByTransposed };
+enum class BiasCheck {
+  Always,       ///< refused
+  ComplexOnly,  ///< refused for complex inputs (their backends check)
+  ByTransposed, ///< Always when `transposed`, else ComplexOnly (1.13's convolution)
+  /// 2.14's transposed convolutions add the bias in place (output.add_):
+  /// refused where the promoted type cannot cast back into the input's,
+  /// and for complex inputs (measured: scripts/probes/conv_bias.py).
+  AddedInPlace,
+  ByTransposedAddedInPlace, ///< AddedInPlace when `transposed`, else ComplexOnly (2.14)
+};
 
 /// Size-1 facts of a convolution's result: a batched input (of the
 /// weight's rank) keeps its batch dim, which is what squeezes it back after
@@ -203,13 +240,18 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
       // takes mkldnn only on CPUs with AVX-512 (which then raises) and the
       // slow kernel elsewhere (which does not): not a dtype rule, so the
       // input's dtype is the answer wherever the call runs.
-      bool checked = check == BiasCheck::Always || isComplex(d);
-      if (check == BiasCheck::ByTransposed) {
+      BiasCheck mode = check;
+      if (check == BiasCheck::ByTransposed || check == BiasCheck::ByTransposedAddedInPlace) {
         auto t = c.arg("transposed").boolValue();
-        if (t && *t) checked = true;
+        const BiasCheck transposed = check == BiasCheck::ByTransposed ? BiasCheck::Always : BiasCheck::AddedInPlace;
+        mode = t && *t ? transposed : BiasCheck::ComplexOnly;
       }
-      if (checked)
-        return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(c.dtype("bias")));
+      const DType b = c.dtype("bias");
+      if (mode == BiasCheck::Always || isComplex(d))
+        return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(b));
+      if (mode == BiasCheck::AddedInPlace)
+        if (DType r = c.promote(d, b); !canCast(r, d))
+          return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
     }
     return convFacts(c, inputName, tensorOf(d, out));
   };
@@ -730,31 +772,40 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "sweep![]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "sweep![1,2,2]"}})
       .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}}),
       {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
-  // baddbmm/addmv copy self into a result of the matrices' dtype: any self.
-  withFactorSamples(r.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
-      {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  // baddbmm/addmv copy self into a result of the matrices' dtype: any self
+  // in 1.13; 2.14 checks all three share one dtype.
+  for (auto [scope, selfMustMatch] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                      std::pair{r.since(TorchVersion::V2_14), true}}) {
+    withFactorSamples(scope.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace))
+        .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
+        {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+    withFactorSamples(scope.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, selfMustMatch, AddmmForm::OutOfPlace))
+        .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
+        {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
+  }
   withFactorSamples(r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace))
       .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
       {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
-  withFactorSamples(r.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::OutOfPlace))
-      .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
-      {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
   withFactorSamples(r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::InPlace))
       .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]")
       .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}}),
       {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
 
-  r.add("aten::linear", fam, linearRule)
-      .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
-      .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})
-      // size-1 facts: leading input dims kept, then the output features (weight's dim 0)
-      .variant({{"input", "sweep![1,3,2]"}, {"weight", "float32[1,2]"}, {"bias", "sweep![1]"}})
-      .variant({{"input", "float32[3,1,2]"}, {"weight", "sweep![3,2]"}, {"bias", "None"}})
-      .variant({{"input", "sweep![1,2]"}, {"weight", "float64[2]"}, {"bias", "None"}});
-  r.add("aten::bilinear", fam, bilinearRule)
-      .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
-      .sample("bias", "sweep![1]");
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(linearRule)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(linearRule214)}})
+    scope.add("aten::linear", fam, rule)
+        .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
+        .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})
+        .variant({{"input", "sweep![2,2,2]"}, {"weight", "float32[2,2]"}, {"bias", "sweep![]"}})
+        // size-1 facts: leading input dims kept, then the output features (weight's dim 0)
+        .variant({{"input", "sweep![1,3,2]"}, {"weight", "float32[1,2]"}, {"bias", "sweep![1]"}})
+        .variant({{"input", "float32[3,1,2]"}, {"weight", "sweep![3,2]"}, {"bias", "None"}})
+        .variant({{"input", "sweep![1,2]"}, {"weight", "float64[2]"}, {"bias", "None"}});
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(bilinearRule<true>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(bilinearRule<false>)}})
+    scope.add("aten::bilinear", fam, rule)
+        .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
+        .sample("bias", "sweep![1]");
   r.add("aten::einsum", fam, einsumRule).sample("equation", "'ij,jk->ik'")
       .sample("tensors", "[sweep![2,2],sweep![2,2]]")
       .variant({{"equation", "'ij,ij->ij'"}})
@@ -851,29 +902,38 @@ void registerConvLinear(Registry &r) {
   // Convolutions.
   const char *cf = "nn.conv";
   // The N-d forms, sampled with a 1x1 kernel over a 3^N input.
-  struct Conv { const char *key; BiasCheck check; int spatial; };
-  for (Conv cv : {Conv{"aten::conv1d", BiasCheck::ComplexOnly, 1}, Conv{"aten::conv2d", BiasCheck::Always, 2},
-                  Conv{"aten::conv3d", BiasCheck::ComplexOnly, 3}, Conv{"aten::conv1d.padding", BiasCheck::ComplexOnly, 1},
-                  Conv{"aten::conv2d.padding", BiasCheck::ComplexOnly, 2},
-                  Conv{"aten::conv3d.padding", BiasCheck::ComplexOnly, 3},
-                  Conv{"aten::conv_transpose1d", BiasCheck::Always, 1},
-                  Conv{"aten::conv_transpose2d.input", BiasCheck::Always, 2},
-                  Conv{"aten::conv_transpose3d.input", BiasCheck::Always, 3}}) {
+  // `check113` / `check214`: the bias check of each version (2.14: conv1d and
+  // conv3d check like conv2d; 1-D and 2-D transposed ones add the bias in place).
+  struct Conv { const char *key; BiasCheck check113, check214; int spatial; };
+  for (Conv cv : {Conv{"aten::conv1d", BiasCheck::ComplexOnly, BiasCheck::Always, 1},
+                  Conv{"aten::conv2d", BiasCheck::Always, BiasCheck::Always, 2},
+                  Conv{"aten::conv3d", BiasCheck::ComplexOnly, BiasCheck::Always, 3},
+                  Conv{"aten::conv1d.padding", BiasCheck::ComplexOnly, BiasCheck::ComplexOnly, 1},
+                  Conv{"aten::conv2d.padding", BiasCheck::ComplexOnly, BiasCheck::ComplexOnly, 2},
+                  Conv{"aten::conv3d.padding", BiasCheck::ComplexOnly, BiasCheck::ComplexOnly, 3},
+                  Conv{"aten::conv_transpose1d", BiasCheck::Always, BiasCheck::AddedInPlace, 1},
+                  Conv{"aten::conv_transpose2d.input", BiasCheck::Always, BiasCheck::AddedInPlace, 2},
+                  Conv{"aten::conv_transpose3d.input", BiasCheck::Always, BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    Registry::Entry e = r.add(cv.key, cf, convParamLengths(convRule(cv.check), cv.spatial, r.schemas(), cv.key))
-        .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
-        .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
-        .variant({{"bias", "None"}, {"stride", "[0]"}})
-        .variant({{"bias", "None"}, {"dilation", "[0]"}}).variant({{"bias", "None"}, {"groups", "0"}});
-    if (!std::string_view(cv.key).ends_with(".padding")) e.variant({{"bias", "None"}, {"padding", "[-1]"}});
+    for (auto [scope, check] : {std::pair{r.until(TorchVersion::V1_13), cv.check113},
+                                std::pair{r.since(TorchVersion::V2_14), cv.check214}}) {
+      Registry::Entry e = scope.add(cv.key, cf, convParamLengths(convRule(check), cv.spatial, r.schemas(), cv.key))
+          .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
+          .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
+          .variant({{"bias", "None"}, {"stride", "[0]"}})
+          .variant({{"bias", "None"}, {"dilation", "[0]"}}).variant({{"bias", "None"}, {"groups", "0"}});
+      if (!std::string_view(cv.key).ends_with(".padding")) e.variant({{"bias", "None"}, {"padding", "[-1]"}});
+    }
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
-    r.add(k, cf, convParamValues(convRule(BiasCheck::ByTransposed), r.schemas(), k))
-        .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
-        .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
-        .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
-        .variant({{"transposed", "True"}});
+    for (auto [scope, check] : {std::pair{r.until(TorchVersion::V1_13), BiasCheck::ByTransposed},
+                                std::pair{r.since(TorchVersion::V2_14), BiasCheck::ByTransposedAddedInPlace}})
+      scope.add(k, cf, convParamValues(convRule(check), r.schemas(), k))
+          .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
+          .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
+          .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
+          .variant({{"transposed", "True"}});
   r.add("aten::_convolution_mode", cf, convRule(BiasCheck::ComplexOnly))
       .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
       .sample("stride", "[1,1]").sample("padding", "'valid'").sample("dilation", "[1,1]").sample("groups", "1");

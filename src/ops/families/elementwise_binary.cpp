@@ -191,10 +191,17 @@ RuleFn heaviside() {
 }
 
 /// ldexp(self, other) = self * pow(2.0, other): the power is float32 for a
-/// bool/integral `other` (else other's dtype), with other's rank.
-RuleFn ldexp() {
-  return [](const OpCall &c) -> RuleResult {
-    DType o = c.dtype("other");
+/// bool/integral `other` (else other's dtype), with other's rank. 1.13 makes 2**other of an integral other
+/// float32 first (a float16 self gives float32); 2.14 keeps a floating or
+/// complex self's dtype for an integral other (scripts/probes/weight_norm_ldexp.py).
+RuleFn ldexp(bool integralOtherKeepsSelf) {
+  return [integralOtherKeepsSelf](const OpCall &c) -> RuleResult {
+    DType o = c.dtype("other"), s = c.dtype("self");
+    if (integralOtherKeepsSelf) {
+      if (isIntegral(o, true) && (isFloating(s) || isComplex(s)))
+        return tensorOf(s, broadcastRank({c.rank("self"), c.rank("other")}));
+      if (isFloat8(s) || isFloat8(o)) (void)c.promote(s, o); // float8 meets the other whatever the ranks: raises
+    }
     DType pw = isIntegral(o, true) ? DType::Float32 : o;
     Rank ro = c.rank("other"), rs = c.rank("self");
     std::vector<PromotionOperand> ops{
@@ -397,7 +404,9 @@ void registerElementwiseBinary(Registry &r) {
   const unsigned floatOnly = kBool | kInt | kComplex;
   op("aten::hypot", "binary.promote", simple(PK::Default, floatOnly), "aten::hypot_");
   op("aten::nextafter", "binary.promote", simple(PK::Default, floatOnly), "aten::nextafter_");
-  r.add("aten::logaddexp", "binary.promote", simple(PK::Default, floatOnly));
+  // 2.14 has a complex logaddexp (logaddexp2 stays real).
+  r.until(TorchVersion::V1_13).add("aten::logaddexp", "binary.promote", simple(PK::Default, floatOnly));
+  r.since(TorchVersion::V2_14).add("aten::logaddexp", "binary.promote", simple(PK::Default, kBool | kInt));
   r.add("aten::logaddexp2", "binary.promote", simple(PK::Default, floatOnly));
 
   // Ordered min/max: no complex.
@@ -411,10 +420,10 @@ void registerElementwiseBinary(Registry &r) {
   op("aten::lcm", "binary.promote", simple(PK::Default, intOnly), "aten::lcm_");
 
   op("aten::heaviside", "binary.same_dtype", heaviside(), "aten::heaviside_", {"values"});
-  // 2.14 computes ldexp in a floating self's own dtype (float16 with a uint8
-  // exponent stays float16): its rule is not written yet, so 2.14 answers unknown.
-  r.until(TorchVersion::V1_13).add("aten::ldexp.Tensor", "binary.ldexp", ldexp());
-  r.until(TorchVersion::V1_13).add("aten::ldexp_", "binary.ldexp", inplace(ldexp(), {"other"}));
+  for (auto [scope, keepsSelf] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+    scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf));
+    scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf), {"other"}));
+  }
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});

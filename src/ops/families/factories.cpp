@@ -122,7 +122,7 @@ DType inferredFromNumber(NumKind k) {
 
 RuleResult full(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(inferredFromNumber(kindOf(c, "fill_value")));
-  if (auto e = checkedConversion(c, "fill_value", d, fillParts(sizeRank(c.arg("size"))))) return *e;
+  if (auto e = checkedFill(c, "fill_value", d, sizeRank(c.arg("size")))) return *e;
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
@@ -165,7 +165,7 @@ RuleFn withFill(RuleFn f) {
     RuleResult r = f(c);
     if (!r.ok()) return r;
     if (auto d = r.outputs()[0].dtype())
-      if (auto e = checkedConversion(c, "fill_value", *d, fillParts(r.outputs()[0].rank()))) return *e;
+      if (auto e = checkedFill(c, "fill_value", *d, r.outputs()[0].rank())) return *e;
     return r;
   };
 }
@@ -179,9 +179,10 @@ RuleResult triIndices(const OpCall &c) {
 }
 
 /// scalar_tensor: the default dtype whatever the number's kind.
+/// scalar_tensor: s is written into one element, as a fill of a 0-dim tensor.
 RuleResult scalarTensor(const OpCall &c) {
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
-  if (auto e = checkedConversion(c, "s", d, ComplexHalfParts::AsHalf)) return *e;
+  if (auto e = checkedFill(c, "s", d, Rank::exact(0))) return *e;
   return tensorOf(d, Rank::exact(0));
 }
 

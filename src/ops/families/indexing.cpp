@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dtf {
@@ -46,7 +47,17 @@ std::optional<RuleError> sameAsSelf(const OpCall &c, std::string_view n) {
   return std::nullopt;
 }
 
-/// Advanced indexing: each index is int64, uint8 or bool. Result rank when
+/// What advanced indexing takes, per version: 1.13 int64, uint8 or bool
+/// indices, and index_put's masked_fill_ path takes either mask; 2.14 takes
+/// int32 indices too, and that path refuses a uint8 mask
+/// (scripts/probes/index_and_mask_dtypes.py).
+struct IndexDTypes {
+  bool int32Indices;
+  bool byteMaskFills;
+};
+constexpr IndexDTypes kIndexing113{false, true}, kIndexing214{true, false};
+
+/// Advanced indexing: each index is int64, uint8 or bool (IndexDTypes). Result rank when
 /// every rank is known: self's unindexed dims plus the broadcast of the
 /// index ranks (a k-D mask consumes k dims and yields one).
 struct IndexInfo {
@@ -54,7 +65,10 @@ struct IndexInfo {
   Rank rank = Rank::top();
 };
 
-IndexInfo checkIndices(const OpCall &c) {
+template <IndexDTypes X> IndexInfo checkIndices(const OpCall &c) {
+  auto indexDType = [](DType d) {
+    return d == DType::Int64 || d == DType::UInt8 || d == DType::Bool || (X.int32Indices && d == DType::Int32);
+  };
   IndexInfo info;
   const Value &l = c.arg("indices");
   if (!l.isList()) return info;
@@ -63,7 +77,7 @@ IndexInfo checkIndices(const OpCall &c) {
     if (s.isTensor()) {
       bool anyOk = false;
       for (DType d : s.dtypes())
-        if (d == DType::Int64 || d == DType::UInt8 || d == DType::Bool) anyOk = true;
+        if (indexDType(d)) anyOk = true;
       if (!anyOk && !s.dtypes().empty())
         info.error = c.semantic("tensors used as indices must be long, byte or bool tensors");
     }
@@ -77,13 +91,13 @@ IndexInfo checkIndices(const OpCall &c) {
     if (e.isNone()) continue;
     if (!e.isTensor() || !e.dtype()) { exact = false; continue; }
     DType d = *e.dtype();
-    if (d != DType::Int64 && d != DType::UInt8 && d != DType::Bool) {
+    if (!indexDType(d)) {
       info.error = c.semantic("tensors used as indices must be long, byte or bool tensors, got {}", name(d));
       return info;
     }
     auto r = e.rank().value();
     if (!r) { exact = false; continue; }
-    if (d == DType::Int64) { consumed += 1; bcast.push_back(Rank::exact(*r)); }
+    if (d == DType::Int64 || d == DType::Int32) { consumed += 1; bcast.push_back(Rank::exact(*r)); }
     else { consumed += *r; bcast.push_back(Rank::exact(1)); }
   }
   if (exact && selfRank && *selfRank >= consumed) {
@@ -93,8 +107,8 @@ IndexInfo checkIndices(const OpCall &c) {
   return info;
 }
 
-RuleResult indexRule(const OpCall &c) {
-  IndexInfo info = checkIndices(c);
+template <IndexDTypes X> RuleResult indexRule(const OpCall &c) {
+  IndexInfo info = checkIndices<X>(c);
   if (info.error) return *info.error;
   return tensorOf(c.dtype("self"), info.rank);
 }
@@ -119,9 +133,26 @@ bool mayMaskedFill(const OpCall &c) {
   return masks == 1 && others == 0;
 }
 
-RuleResult indexPutRule(const OpCall &c) {
-  IndexInfo info = checkIndices(c);
+/// The one uint8 mask of an index_put that certainly takes the masked_fill_
+/// path (no accumulate, that mask the only index, a 0-dim values).
+bool byteMaskFills(const OpCall &c) {
+  if (c.arg("accumulate").boolValue() != false || c.rank("values").value() != 0) return false;
+  const Value &l = c.arg("indices");
+  if (!l.isList() || !l.lengthKnown()) return false;
+  int bytes = 0, others = 0;
+  for (const Value &e : l.elements()) {
+    if (e.isNone()) continue;
+    if (!e.isTensor() || !e.dtype()) return false;
+    ++(*e.dtype() == DType::UInt8 ? bytes : others);
+  }
+  return bytes == 1 && others == 0;
+}
+
+template <IndexDTypes X> RuleResult indexPutRule(const OpCall &c) {
+  IndexInfo info = checkIndices<X>(c);
   if (info.error) return *info.error;
+  if (!X.byteMaskFills && byteMaskFills(c))
+    return c.semantic("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char");
   if (c.dtype("values") != c.dtype("self") && !mayMaskedFill(c))
     return c.semantic("index put requires the source and destination dtypes match, got {} for the destination and {} "
                       "for the source",
@@ -154,17 +185,21 @@ template <GatherIndex G> RuleResult scatterValue(const OpCall &c) {
 
 void registerIndexing(Registry &r) {
   const char *fam = "indexing";
-  for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
-    // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
-    r.add(k, fam, indexRule).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
-  for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
-                        "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
-                        "aten::_index_put_impl_.hacked_twin", "aten::_unsafe_index_put",
-                        "aten::_unsafe_index_put.hacked_twin"}) // the last two: 2.x
-    r.add(k, fam, keepingShape(indexPutRule))
-        .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]")
-        .variant({{"accumulate", "True"}})
-        .variant({{"indices", "[int64[1]=0]"}, {"values", "sweep![2]"}});
+  for (auto [scope, index, indexPut] :
+       {std::tuple{r.until(TorchVersion::V1_13), RuleFn(indexRule<kIndexing113>), RuleFn(indexPutRule<kIndexing113>)},
+        std::tuple{r.since(TorchVersion::V2_14), RuleFn(indexRule<kIndexing214>), RuleFn(indexPutRule<kIndexing214>)}}) {
+    for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
+      // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
+      scope.add(k, fam, index).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
+    for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
+                          "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
+                          "aten::_index_put_impl_.hacked_twin", "aten::_unsafe_index_put",
+                          "aten::_unsafe_index_put.hacked_twin"}) // the last two: 2.x
+      scope.add(k, fam, keepingShape(indexPut))
+          .sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]").sample("values", "sweep![]")
+          .variant({{"accumulate", "True"}})
+          .variant({{"indices", "[int64[1]=0]"}, {"values", "sweep![2]"}});
+  }
 
   r.add("aten::index_select", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = vectorIndex(c)) return *e;
@@ -312,7 +347,10 @@ void registerIndexing(Registry &r) {
     return Value::listOf(tensorOf(DType::Int64, Rank::exact(1)));
   });
 
+  // The boundaries and the values are brought to their result_type first,
+  // which raises where promotion does (2.14: uint16 with bool, float8).
   auto searchOut = [](const OpCall &c, Rank rk) -> RuleResult {
+    (void)promoteArgs(c, {c.has("boundaries") ? "boundaries" : "sorted_sequence", "self"});
     auto i32 = c.arg("out_int32").boolValue();
     if (!i32) return Value::tensor(DTypeSet::join(DType::Int32, DType::Int64), rk);
     return tensorOf(*i32 ? DType::Int32 : DType::Int64, rk);
@@ -386,18 +424,21 @@ void registerIndexing(Registry &r) {
                                tensorOf(DType::Int64, inverseRank(c, "return_inverse", c.rank("self")))};
    }).variant({{"return_inverse", "True"}});
   // _unique2 fills the inverse (self's shape) when either the inverse or
-  // the counts are asked for (measured: counts alone give a 2-D inverse).
-  // 2.14 returns an empty 1-D inverse when return_inverse is false: its rule
-  // is not written yet, so 2.14 answers unknown.
-  r.until(TorchVersion::V1_13).add("aten::_unique2", fam, [](const OpCall &c) -> RuleResult {
-     auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
-     Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
-     if ((inv && *inv) || (cnt && *cnt)) inverse = self;
-     else if (inv && cnt) inverse = Rank::exact(1);
-     return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, inverse),
-                               tensorOf(DType::Int64, Rank::exact(1))};
-   }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
-      .variant({{"self", "sweep![2,2]"}, {"return_counts", "True"}}).variant({{"self", "float32[]"}, {"return_counts", "True"}});
+  // the counts are asked for in 1.13 (measured: counts alone give a 2-D
+  // inverse); 2.14 only when the inverse is (else an empty 1-D one;
+  // scripts/probes/unique2.py).
+  for (auto [scope, countsFillInverse] : {std::pair{r.until(TorchVersion::V1_13), true},
+                                          std::pair{r.since(TorchVersion::V2_14), false}})
+    scope.add("aten::_unique2", fam, [countsFillInverse](const OpCall &c) -> RuleResult {
+       auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
+       if (!countsFillInverse) cnt = false;
+       Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
+       if ((inv && *inv) || (cnt && *cnt)) inverse = self;
+       else if (inv && cnt) inverse = Rank::exact(1);
+       return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, inverse),
+                                 tensorOf(DType::Int64, Rank::exact(1))};
+     }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
+        .variant({{"self", "sweep![2,2]"}, {"return_counts", "True"}}).variant({{"self", "float32[]"}, {"return_counts", "True"}});
   r.add("aten::unique_consecutive", fam, [inverseRank](const OpCall &c) -> RuleResult {
      bool noDim = c.isNone("dim");
      Rank out = noDim ? Rank::exact(1) : c.rank("self");

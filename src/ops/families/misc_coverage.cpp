@@ -65,8 +65,11 @@ RuleResult fqPerTensor(const OpCall &c, bool mask) {
   return tensorOf(c.dtype("self"), r);
 }
 
-RuleResult fqPerChannel(const OpCall &c, bool mask) {
+/// Per channel: 2.14 also asks for a float32 or bfloat16 scale (1.13 any).
+template <bool ScaleChecked> RuleResult fqPerChannel(const OpCall &c, bool mask) {
   if (auto e = floatingSelf(c)) return *e;
+  if (DType s = c.dtype("scale"); ScaleChecked && s != DType::Float32 && s != DType::BFloat16)
+    return c.semantic("Scale must be Float or BFloat16, found {}", c10Name(s));
   DType zp = c.dtype("zero_point");
   if (zp != DType::Int32 && zp != DType::Float32 && zp != DType::Float16)
     return c.semantic("zero-point must be int32, float32 or float16, found {}", name(zp));
@@ -142,16 +145,19 @@ void registerMiscCoverage(Registry &r) {
                .sample("scale", "sweep[1]")
                .sample("zero_point", "sweep[1]")
                .sample("fake_quant_enabled", "sweep[1]"));
-  qsamples(r.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
-                 [](const OpCall &c) { return fqPerChannel(c, false); })
-               .sample("axis", "0")
-               .variant({{"self", "sweep![3,2]"}, {"axis", "1"}})
-               .variant({{"self", "float32[3,2]"}, {"axis", "-1"}})
-               .variant({{"self", "float32[3,2]"}, {"axis", "2"}}));
-  qsamples(r.add("aten::fake_quantize_per_channel_affine_cachemask", "misc.fake_quantize",
-                 [](const OpCall &c) { return fqPerChannel(c, true); })
-               .sample("axis", "0")
-               .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
+  for (auto [scope, perChannel] :
+       {std::pair{r.until(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<true>}}) {
+    qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
+                       [perChannel](const OpCall &c) { return perChannel(c, false); })
+                 .sample("axis", "0")
+                 .variant({{"self", "sweep![3,2]"}, {"axis", "1"}})
+                 .variant({{"self", "float32[3,2]"}, {"axis", "-1"}})
+                 .variant({{"self", "float32[3,2]"}, {"axis", "2"}}));
+    qsamples(scope.add("aten::fake_quantize_per_channel_affine_cachemask", "misc.fake_quantize",
+                       [perChannel](const OpCall &c) { return perChannel(c, true); })
+                 .sample("axis", "0")
+                 .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
+  }
 
   const char *prims = "prims ops are registered from Python; libtorch has no kernel";
   // prims::collapse (2.x's table): dims start..end become one; a's dtype.

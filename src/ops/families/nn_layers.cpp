@@ -406,7 +406,10 @@ void registerNnLayers(Registry &r) {
       .sample("bias", "sweep![2]").sample("eps", "1e-05");
   // 2.x: input's dtype whatever the weight's (a weight of another dtype takes
   // the composite path, which casts back: measured on 2.14).
+  // The normalized input (in its compute type) is multiplied by the weight:
+  // that promotion raises where it does (2.14: with a float8 weight).
   r.add("aten::rms_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
+     if (c.isTensor("weight")) (void)c.promote(computeType(c.dtype("input")), c.dtype("weight"));
      return tensorOf(c.dtype("input"), c.rank("input"));
    }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
       .variant({{"input", "sweep![2,2]"}, {"normalized_shape", "[2]"}, {"weight", "None"}});
@@ -422,13 +425,16 @@ void registerNnLayers(Registry &r) {
      return std::vector<Value>{tensorOf(d, c.rank("input")), tensorOf(d, Rank::exact(2)), tensorOf(d, Rank::exact(2))};
    }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
-  // 2.14 gives float32 norms for a float16 v: its rule is not written yet.
-  r.until(TorchVersion::V1_13).add("aten::_weight_norm_interface", norm, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"v", "g"})) return *e;
-     DType d = c.dtype("v");
-     DType nd = d == DType::BFloat16 ? DType::Float32 : d;
-     return std::vector<Value>{tensorOf(d, c.rank("v")), tensorOf(nd, c.rank("g"))};
-   }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]");
+  // The norms are float32 for a bfloat16 v, and in 2.14 (which has a
+  // float16 kernel) for a float16 one (scripts/probes/weight_norm_ldexp.py).
+  for (auto [scope, halfNormsFloat] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                       std::pair{r.since(TorchVersion::V2_14), true}})
+    scope.add("aten::_weight_norm_interface", norm, [halfNormsFloat](const OpCall &c) -> RuleResult {
+       if (auto e = requireSame(c, {"v", "g"})) return *e;
+       DType d = c.dtype("v");
+       DType nd = d == DType::BFloat16 || (halfNormsFloat && d == DType::Float16) ? DType::Float32 : d;
+       return std::vector<Value>{tensorOf(d, c.rank("v")), tensorOf(nd, c.rank("g"))};
+     }).sample("v", "sweep![2,2]").sample("g", "sweep![2,1]");
   // _weight_norm(v, g, dim) (what nn.utils.weight_norm traces to): the fused
   // kernel above when neither is half and dim is 0 or v's last (one dtype:
   // float, double or bfloat16); otherwise v * (g / norm_except_dim(v, 2,
@@ -482,9 +488,10 @@ void registerNnLayers(Registry &r) {
      }).sample("self", "sweep![3,2]").sample("indices", "sweep[2]=0").sample("max_norm", "1.0").sample("norm_type", "2.0")
         .refuse(checks::rankIn("self", {2}, "Expected 2-dimensional tensor for argument #1 'self'"),
                 {{"self", "float32[3,2,1]"}});
-  auto bag = [](const OpCall &c) -> RuleResult {
+  // 2.14 also takes a bfloat16 weight.
+  auto bag = [](const OpCall &c, bool bfloat16Weight) -> RuleResult {
     DType w = c.dtype("weight");
-    if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64)
+    if (w != DType::Float16 && w != DType::Float32 && w != DType::Float64 && !(bfloat16Weight && w == DType::BFloat16))
       return c.semantic("expected weight to be float16, float32 or float64, but got {}", name(w));
     // 1.13 first promotes indices and offsets to their common type, then
     // requires that to be int32 or int64 (uint8 + int32 indices work).
@@ -506,14 +513,16 @@ void registerNnLayers(Registry &r) {
     return std::vector<Value>{tensorOf(w, Rank::exact(2)), tensorOf(idx, Rank::exact(1)),
                               tensorOf(idx, Rank::exact(1)), tensorOf(idx, maxRank)};
   };
-  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"}) {
-    auto e = r.add(k, emb, bag);
-    e.sample("weight", "sweep![2,2]").sample("indices", "sweep![2]=0").sample("offsets", "sweep![1]=0")
-        .sample("per_sample_weights", "None");
-    if (std::string(k) == "aten::embedding_bag.padding_idx")
-      e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
-          .sample("include_last_offset", "False").sample("padding_idx", "None");
-  }
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"})
+    for (auto [scope, bfloat16Weight] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                         std::pair{r.since(TorchVersion::V2_14), true}}) {
+      auto e = scope.add(k, emb, [bag, bfloat16Weight](const OpCall &c) { return bag(c, bfloat16Weight); });
+      e.sample("weight", "sweep![2,2]").sample("indices", "sweep![2]=0").sample("offsets", "sweep![1]=0")
+          .sample("per_sample_weights", "None");
+      if (std::string(k) == "aten::embedding_bag.padding_idx")
+        e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
+            .sample("include_last_offset", "False").sample("padding_idx", "None");
+    }
 
   // Dropout.
   const char *drop = "nn.dropout";
@@ -535,6 +544,9 @@ void registerNnLayers(Registry &r) {
      if (auto p = c.arg("p").floatValue(); train && *train && p && !(*p >= 0 && *p <= 1))
        return c.semantic("bernoulli_ expects p to be in [0, 1], but got p={}", 1 - *p);
      if (auto e = dropoutCheck(c, "input")) return *e;
+     // Training multiplies the input by the bool mask: a promotion that
+     // raises where it does (2.14: float8).
+     if (train && *train) (void)c.promote(c.dtype("input"), DType::Bool);
      Rank rk = c.rank("input");
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
    }, "input")).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})

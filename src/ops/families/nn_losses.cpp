@@ -153,7 +153,7 @@ void registerNnLosses(Registry &r) {
      return tensorOf(s, lossRank(c, c.rank("self")));
    }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
       .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}});
-  r.add("aten::binary_cross_entropy_with_logits", loss, [](const OpCall &c) -> RuleResult {
+  const RuleFn bceWithLogits = [](const OpCall &c) -> RuleResult {
      // 1.13: max_val = (-input).clamp_min_(0); with pos_weight,
      // log_weight = (pos_weight - 1).mul(target).add_(1); loss =
      // (1 - target).mul_(input).add_(...) (with pos_weight: .add_(
@@ -193,11 +193,28 @@ void registerNnLosses(Registry &r) {
      if (c.isTensor("weight"))
        if (auto e = inplace(t, lossR, c.dtype("weight"), c.rank("weight"))) return *e;
      return tensorOf(t, lossRank(c, lossR));
-   }).sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
-      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})
-      .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
-      .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
-      .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
+  };
+  // 2.14 also refuses, with a pos_weight, a self and target whose promoted
+  // type does not cast back into self's (a float16 self, a complex target).
+  const ArgCheck promotedIntoSelf = [](const OpCall &c) -> std::optional<RuleError> {
+    const DType s = c.dtype("self");
+    if (!isFloating(s) || !c.isTensor("pos_weight")) return std::nullopt; // refused by the rule, or no such step
+    if (DType p = promote2(c, "self", "target"); !canCast(p, s))
+      return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+    // ... and writes that step into a tensor of self's shape.
+    auto sr = c.rank("self").value(), br = broadcastRank({c.rank("self"), c.rank("target"), c.rank("pos_weight")}).value();
+    if (sr && br && *br > *sr)
+      return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self, target, pos_weight)", *sr, *br);
+    return std::nullopt;
+  };
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), bceWithLogits},
+                             std::pair{r.since(TorchVersion::V2_14), checks::before(promotedIntoSelf, bceWithLogits)}})
+    scope.add("aten::binary_cross_entropy_with_logits", loss, rule)
+        .sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
+        .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})
+        .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
+        .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
+        .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
   // 1.13's composite: exp(input) - target * input (log_input), or
   // input - target * log(input + eps); `full` then adds, in place, the
   // Stirling term of target (float, masked where target <= 1).
@@ -354,6 +371,7 @@ void registerNnLosses(Registry &r) {
      if (isIntegral(d)) return c.semantic("result type float can't be cast to the desired output type {}", name(d));
      if (isComplex(t) && !isComplex(d))
        return c.semantic("result type {} can't be cast to the desired output type {}", name(t), name(d));
+     (void)promoteArgs(c, {"self", "target"}); // -target * self: raises where result_type does (2.14: float8)
      return tensorOf(d, lossOfSelf(c));
    }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
       .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})

@@ -175,10 +175,14 @@ void registerNnSequence(Registry &r) {
   const char *spec = "nn.spectral";
   // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
   // a 0-dim tensor wraps like a 1-D one): infer's generic check of `dim`.
-  auto fftRule = [](bool realOnly) {
-    return [realOnly](const OpCall &c) -> RuleResult {
+  // (also float8 and bcomplex32, 2.14's).
+  auto unsupported = [](DType d) {
+    return d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32 || d == DType::BComplex32 || isFloat8(d);
+  };
+  auto fftRule = [unsupported](bool realOnly) {
+    return [realOnly, unsupported](const OpCall &c) -> RuleResult {
       DType d = c.dtype("self");
-      if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+      if (unsupported(d))
         return c.semantic("unsupported dtype {}", name(d));
       if (realOnly && isComplex(d)) return c.semantic("rfft expects a real input tensor, but got {}", name(d));
       DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Complex128 : DType::Complex64;
@@ -211,9 +215,9 @@ void registerNnSequence(Registry &r) {
   lengths(r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
-  auto realOut = [](const OpCall &c) -> RuleResult {
+  auto realOut = [unsupported](const OpCall &c) -> RuleResult {
     DType d = c.dtype("self");
-    if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+    if (unsupported(d))
       return c.semantic("unsupported dtype {}", name(d));
     DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
     return tensorOf(out, c.rank("self"));
@@ -241,7 +245,8 @@ void registerNnSequence(Registry &r) {
   // tensor; it is multiplied by the window (plain promotion, both dim-tier);
   // return_complex defaults to "self or window is complex" (None on a real
   // input only warns in 1.13); the real form is view_as_real (one more dim).
-  auto stftRule = [](const OpCall &c) -> RuleResult {
+  // 2.14 refuses return_complex=None on a real input (1.13 warned).
+  auto stftRule = [](const OpCall &c, bool realNeedsReturnComplex) -> RuleResult {
     DType d = c.dtype("self");
     if (!isFloating(d) && !isComplex(d))
       return c.semantic("expected a tensor of floating point or complex values, got {}", name(d));
@@ -255,26 +260,36 @@ void registerNnSequence(Registry &r) {
     bool win = c.isTensor("window");
     DType p = win ? c.promote(d, c.dtype("window")) : d;
     const Value &rcArg = c.arg("return_complex");
+    if (realNeedsReturnComplex && rcArg.isNone() && !isComplex(d) && !(win && isComplex(c.dtype("window"))))
+      return c.semantic("stft requires the return_complex parameter be given for real inputs");
     auto rc = rcArg.boolValue();
     if (!rcArg.isNone() && !rc) return Value::unknownTensor();
     bool complexOut = rc ? *rc : (isComplex(d) || (win && isComplex(c.dtype("window"))));
     Rank out = rk ? Rank::exact(*rk + (complexOut ? 1 : 2)) : Rank::atLeast1();
+    // float8 has no complex type even for a real result (computed complex,
+    // then viewed as real); bcomplex32 has no kernel that takes it.
+    if (isFloat8(p)) return c.semantic("Unknown Complex ScalarType for {}", c10Name(p));
+    if (p == DType::BComplex32) return c.semantic("expected scalar type ComplexDouble but found BComplex32");
     // Half-precision FFTs: CPU (pocketfft) has none, CUDA has some.
     if (p == DType::Float16 || p == DType::BFloat16 || p == DType::Complex32)
       return Value::tensor(DTypeSet::all(), out);
-    if (complexOut) return tensorOf(*c.toComplex(p), out);
-    return tensorOf(toRealValueType(p), out);
+    if (!complexOut) return tensorOf(toRealValueType(p), out);
+    if (auto z = c.toComplex(p)) return tensorOf(*z, out);
+    return c.semantic("Unknown Complex ScalarType for {}", c10Name(p)); // float8
   };
   for (const char *k : {"aten::stft", "aten::stft.center"})
-    r.add(k, spec, stftRule).sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
-        .sample("return_complex", "True")
-        .variant({{"return_complex", "False"}})
-        .variant({{"return_complex", "None"}})
-        .variant({{"window", "sweep![4]"}})
-        .variant({{"window", "sweep![4]"}, {"return_complex", "False"}})
-        .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
-        .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}})
-        .variant({{"n_fft", "2"}}).variant({{"n_fft", "2"}, {"hop_length", "1"}});
+    for (auto [scope, realNeedsReturnComplex] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                                 std::pair{r.since(TorchVersion::V2_14), true}})
+      scope.add(k, spec, [stftRule, realNeedsReturnComplex](const OpCall &c) { return stftRule(c, realNeedsReturnComplex); })
+          .sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
+          .sample("return_complex", "True")
+          .variant({{"return_complex", "False"}})
+          .variant({{"return_complex", "None"}})
+          .variant({{"window", "sweep![4]"}})
+          .variant({{"window", "sweep![4]"}, {"return_complex", "False"}})
+          .variant({{"window", "sweep![4]"}, {"return_complex", "None"}})
+          .variant({{"self", "sweep![2,8]"}, {"return_complex", "None"}})
+          .variant({{"n_fft", "2"}}).variant({{"n_fft", "2"}, {"hop_length", "1"}});
 
   // istft: the inverse of a complex stft (freq, frames) or batched; a real
   // signal unless return_complex; the window joins the dtype. 1.13 still

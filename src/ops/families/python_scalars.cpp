@@ -357,7 +357,7 @@ void registerPythonScalarOps(Registry &reg) {
   // into a C++ int (measured: 1e18 raises, (2+0j) is 2, an imaginary part
   // raises); an int stays an int64.
   r.add("aten::Int.Scalar", fam, [](const OpCall &c) -> RuleResult {
-    if (c[0].numKind() != NumKind::Int && conversionOverflows(c[0], DType::Int32))
+    if (c[0].numKind() != NumKind::Int && conversionOverflows(c[0], DType::Int32, c.version()))
       return c.error(ErrorKind::ValueDependent, "{} cannot be converted to type int without overflow", c[0].str());
     return Value::number(NumKind::Int);
   }).variant({{"a", "magnitudes"}});

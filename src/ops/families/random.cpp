@@ -115,9 +115,12 @@ RuleResult multinomial(const OpCall &c) {
   return tensorOf(DType::Int64, r);
 }
 
-/// binomial(count, prob): both must share a dtype.
-RuleResult binomial(const OpCall &c) {
+/// binomial(count, prob): both must share a dtype; 2.14 first asks for a
+/// floating count.
+template <bool FloatingCount> RuleResult binomial(const OpCall &c) {
   DType a = c.dtype("count"), b = c.dtype("prob");
+  if (FloatingCount && !isFloating(a))
+    return c.semantic("binomial only supports floating-point dtypes for count, got: {}", c10Name(a));
   if (a != b) return c.semantic("count ({}) and prob ({}) must have the same dtype", name(a), name(b));
   return tensorOf(a, broadcastArgs(c, {"count", "prob"}));
 }
@@ -172,19 +175,32 @@ void registerRandom(Registry &r) {
   r.add("aten::bernoulli_.float", fam, keepSelf).refuse(probability, {{"p", "-0.5"}});
   r.add("aten::bernoulli_.Tensor", fam, bernoulliTensor).sample("p", "float32[2]");
   // samplers that keep self's dtype
+  // 2.14 refuses a cauchy or exponential sample of a dtype that is not
+  // floating ("... is a continuous probability distribution"); 1.13 took it.
+  const ArgCheck continuous = [](const OpCall &c) -> std::optional<RuleError> {
+    const DType d = c.dtype("self");
+    if (isFloating(d)) return std::nullopt;
+    return c.semantic("{} distribution is a continuous probability distribution. dtype must be a floating point but "
+                      "you specified {}", c.key().starts_with("aten::cauchy") ? "Cauchy" : "Exponential", c10Name(d));
+  };
+  for (const char *k : {"aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"}) {
+    for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(keepSelf)},
+                               std::pair{r.since(TorchVersion::V2_14), checks::before(continuous, keepSelf)}}) {
+      auto e = scope.add(k, fam, rule);
+      if (std::string_view(k).starts_with("aten::exponential"))
+        e.refuse(checks::numberWithin("lambd", 0, INFINITY, "exponential_ expects lambda >= 0.0"), {{"lambd", "-1.0"}});
+    }
+  }
   for (const char *k : {"aten::uniform", "aten::uniform_", "aten::normal_functional", "aten::normal_",
-                        "aten::exponential", "aten::exponential_", "aten::log_normal_", "aten::cauchy_",
-                        "aten::random_", "aten::poisson", "aten::_standard_gamma",
+                        "aten::log_normal_", "aten::random_", "aten::poisson", "aten::_standard_gamma",
                         // the functional forms of the in-place samplers
-                        "aten::log_normal", "aten::cauchy", "aten::random"}) {
+                        "aten::log_normal", "aten::random"}) {
     auto e = r.add(k, fam, keepSelf);
     const std::string_view key = k;
     if (key.starts_with("aten::uniform"))
       e.refuse(checks::ordered("from", "to", false, "uniform_ expects to return a [from, to) range"),
                {{"from", "2.0"}, {"to", "1.0"}});
     if (key.starts_with("aten::normal")) e.refuse(stdAtLeast0, {{"std", "-1.0"}});
-    if (key.starts_with("aten::exponential"))
-      e.refuse(checks::numberWithin("lambd", 0, INFINITY, "exponential_ expects lambda >= 0.0"), {{"lambd", "-1.0"}});
     if (key.starts_with("aten::log_normal"))
       e.refuse(checks::numberAbove("std", 0, "log_normal_ expects std > 0.0"), {{"std", "0.0"}});
   }
@@ -204,7 +220,8 @@ void registerRandom(Registry &r) {
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
   r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
       .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");
-  r.add("aten::binomial", fam, binomial);
+  r.until(TorchVersion::V1_13).add("aten::binomial", fam, binomial<false>);
+  r.since(TorchVersion::V2_14).add("aten::binomial", fam, binomial<true>);
 }
 
 } // namespace dtf

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace dtf {
 namespace {
@@ -212,10 +213,14 @@ RuleFn meanLike(std::string dimArg) {
 }
 
 /// nanmean = nansum(dtype) / count: real floating input only; an integer
-/// dtype= is true-divided into the default float.
-RuleResult nanmean(const OpCall &c) {
+/// dtype= is true-divided into the default float in 1.13, refused in 2.14
+/// ("could not infer output dtype").
+template <bool IntegralDTypeArg> RuleResult nanmean(const OpCall &c) {
   DType s = c.dtype("self");
   if (!isFloating(s)) return c.semantic("expected input to have floating point dtype but got {}", name(s));
+  if (auto dt = optDtype(c); !IntegralDTypeArg && dt && !isFloatOrComplex(*dt))
+    return c.semantic("nanmean(): could not infer output dtype. Optional dtype must be either a floating point or "
+                      "complex dtype. Got: {}", c10Name(*dt));
   if (auto e = checkDims(c, "dim")) return *e;
   DType out = optDtype(c).value_or(s);
   if (isIntegral(out, true)) out = DType::Float32;
@@ -229,6 +234,7 @@ RuleFn varLike(std::string dimArg, bool withMean) {
     DType s = c.dtype("self");
     if (!isFloatOrComplex(s))
       return c.semantic("std and var only support floating point and complex dtypes, got {}", name(s));
+    if (isFloat8(s)) return c.semantic("std_var: Unsupported dtype {}", c10Name(s)); // 2.14's float8
     Rank r = Rank::exact(0);
     if (!dimArg.empty()) {
       if (auto e = checkDims(c, dimArg)) return *e;
@@ -333,6 +339,41 @@ RuleFn normLike(std::string dimArg, std::string pArg) {
     if (!isFloatOrComplex(s))
       return c.semantic("input dtype should be either floating point or complex, got {}", name(s));
     return tensorOf(toRealValueType(s), r);
+  };
+}
+
+std::optional<RuleError> vectorNormDType(const OpCall &c, DType &out);
+
+/// A check refusing a complex self, and a bool one with `boolToo`; `what`
+/// names the kind ("{}": "complex" or "bool").
+ArgCheck refusesSelf(std::string what, bool boolToo) {
+  return [what = std::move(what), boolToo](const OpCall &c) -> std::optional<RuleError> {
+    const DType d = c.dtype("self");
+    if (isComplex(d) || (boolToo && isBool(d)))
+      return c.semantic(fmt::runtime(what), isComplex(d) ? "complex" : "bool");
+    return std::nullopt;
+  };
+}
+
+/// 2.14's norm overloads are linalg.vector_norm: a floating or complex input
+/// whatever dtype= says, dtype= reachable without narrowing and of the
+/// input's kind, a real result; p may be a bool (1.13: "expects norm to be
+/// integer or float"). Measured: scripts/probes/norms.py.
+RuleFn normAsVectorNorm(std::string dimArg) {
+  return [=](const OpCall &c) -> RuleResult {
+    if (auto e = realScalar(c, "p")) return *e;
+    DType out;
+    if (auto e = vectorNormDType(c, out)) return *e;
+    // A complex input with dtype= (complex, else refused above) is written
+    // into a result of the real type: aten::norm refuses it.
+    if (auto dt = optDtype(c); dt && isComplex(*dt))
+      return c.semantic("Expected out tensor to have dtype {}, but got {} instead", c10Name(out), c10Name(*dt));
+    Rank r = Rank::exact(0);
+    if (!dimArg.empty()) {
+      if (auto e = checkDims(c, dimArg)) return *e;
+      r = reduceArgs(c, dimArg, c.has("keepdim") ? "keepdim" : "");
+    }
+    return tensorOf(out, r);
   };
 }
 
@@ -445,8 +486,10 @@ RuleResult renorm(const OpCall &c) {
 
 /// dist = norm(self - other, p): no bool operand, promoted type must be
 /// floating or complex, result real, rank 0.
-RuleResult dist(const OpCall &c) {
-  if (auto e = normP(c, "p")) return *e;
+/// dist = norm(self - other, p): 1.13's norm kernel refuses a bool p, 2.14's
+/// takes it (a complex p raises in both).
+template <bool BoolPRefused> RuleResult dist(const OpCall &c) {
+  if (auto e = BoolPRefused ? normP(c, "p") : realScalar(c, "p")) return *e;
   DType a = c.dtype("self"), b = c.dtype("other");
   if (isBool(a) || isBool(b)) return c.semantic("subtraction with a bool tensor is not supported");
   DType r = promoteArgs(c, {"self", "other"});
@@ -590,6 +633,10 @@ void registerReductions(Registry &r) {
   auto add = [&](std::string_view key, RuleFn fn) {
     return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
   };
+  auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
+    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  };
+  const Registry::Scoped until113 = r.until(TorchVersion::V1_13), since214 = r.since(TorchVersion::V2_14);
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
@@ -609,7 +656,8 @@ void registerReductions(Registry &r) {
       .sample("dim", "[0]")
       .variant({{"dim", "[-1]"}, {"keepdim", "True"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "[0]"}, {"keepdim", "True"}});
-  add("aten::nanmean", nanmean).variant({{"dim", "[0]"}});
+  for (auto [scope, rule] : {std::pair{until113, RuleFn(nanmean<true>)}, std::pair{since214, RuleFn(nanmean<false>)}})
+    addScoped(scope, "aten::nanmean", rule).variant({{"dim", "[0]"}});
   // var / std
   for (const char *n : {"var", "std", "var_mean", "std_mean"}) {
     std::string b = std::string("aten::") + n;
@@ -628,9 +676,6 @@ void registerReductions(Registry &r) {
     Value v = tensorOf(c.dtype("self"), Rank::exact(0));
     return std::vector<Value>{v, v};
   }).sample("self", "sweep[2,3]");
-  auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
-    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
-  };
   for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(aminmaxRule<false>)}}) {
   addScoped(scope, "aten::aminmax", rule).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
@@ -643,8 +688,14 @@ void registerReductions(Registry &r) {
   add("aten::min", keepReduce("", ""));
   add("aten::max.dim", valuesIndices(true, true)).sample("dim", "0");
   add("aten::min.dim", valuesIndices(true, true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
-  add("aten::argmax", argReduce).variant({{"dim", "0"}}).variant({{"dim", "0"}, {"keepdim", "True"}});
-  add("aten::argmin", argReduce).variant({{"dim", "0"}});
+  // 2.14's CPU argmax/argmin refuse bool and complex input (1.13 took them).
+  for (auto [scope, argmax, argmin] :
+       {std::tuple{until113, RuleFn(argReduce), RuleFn(argReduce)},
+        std::tuple{since214, checks::before(refusesSelf("argmax(): does not support {} input", true), argReduce),
+                   checks::before(refusesSelf("argmin(): does not support {} input", true), argReduce)}}) {
+    addScoped(scope, "aten::argmax", argmax).variant({{"dim", "0"}}).variant({{"dim", "0"}, {"keepdim", "True"}});
+    addScoped(scope, "aten::argmin", argmin).variant({{"dim", "0"}});
+  }
   // all / any
   add("aten::all", allAny(false));
   add("aten::all.dim", allAny(true)).sample("dim", "0");
@@ -687,13 +738,16 @@ void registerReductions(Registry &r) {
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
       .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
   // norms
-  add("aten::norm.Scalar", normLike("", "p"));
-  add("aten::norm.ScalarOpt_dim", normLike("dim", "p")).sample("dim", "[0]");
-  add("aten::norm.ScalarOpt_dtype", normLike("", "p")).sample("p", "2");
-  add("aten::norm.ScalarOpt_dim_dtype", normLike("dim", "p"))
-      .sample("p", "2")
-      .sample("dim", "[0]")
-      .sample("keepdim", "False");
+  for (auto [scope, whole, alongDim] : {std::tuple{until113, normLike("", "p"), normLike("dim", "p")},
+                                        std::tuple{since214, normAsVectorNorm(""), normAsVectorNorm("dim")}}) {
+    addScoped(scope, "aten::norm.Scalar", whole);
+    addScoped(scope, "aten::norm.ScalarOpt_dim", alongDim).sample("dim", "[0]");
+    addScoped(scope, "aten::norm.ScalarOpt_dtype", whole).sample("p", "2");
+    addScoped(scope, "aten::norm.ScalarOpt_dim_dtype", alongDim)
+        .sample("p", "2")
+        .sample("dim", "[0]")
+        .sample("keepdim", "False");
+  }
   add("aten::frobenius_norm", normLike("", ""));
   add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
   add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
@@ -743,16 +797,16 @@ void registerReductions(Registry &r) {
   add("aten::nanmedian.dim", valuesIndices(false, true)).sample("dim", "0");
   add("aten::mode", valuesIndices(false, true));
   add("aten::kthvalue", valuesIndices(false, true)).sample("k", "1").atLeast("k", 1, "kthvalue(): selected number k out of range");
-  add("aten::sort", keepingShape(valuesIndices(false, false)));
-  // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
-  add("aten::sort.stable", keepingShape([vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+  // 2.14's CPU sorts refuse complex input, topk bool too (1.13 took them).
+  const ArgCheck sortable = refusesSelf("Sort does not support {} dtypes on CPU", false);
+  const ArgCheck topkable = refusesSelf("topk does not support {} dtypes on CPU", true);
+  const RuleFn sortStable = keepingShape([vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+    // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
     if (c.isNone("stable")) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
     return vi(c);
-  })).sample("stable", "True").variant({{"stable", "None"}});
-  add("aten::argsort", keepingShape(always(DType::Int64)));
-  add("aten::argsort.stable", keepingShape(always(DType::Int64))).sample("stable", "True");
+  });
   // topk: self's shape with dim `dim` of size k.
-  add("aten::topk", [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
+  const RuleFn topk = [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
     RuleResult r = vi(c);
     auto nd = knownDim(c, "self", "dim");
     if (!r.ok() || !nd) return r;
@@ -761,14 +815,24 @@ void registerReductions(Registry &r) {
     std::vector<Value> outs = r.takeOutputs();
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
     return outs;
-  }).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}})
-      .atLeast("k", 0, "selected index k out of range");
+  };
+  for (auto [scope, sortCheck, topkCheck] :
+       {std::tuple{until113, ArgCheck(), ArgCheck()}, std::tuple{since214, sortable, topkable}}) {
+    auto checked = [&](const ArgCheck &check, RuleFn fn) { return check ? checks::before(check, fn) : fn; };
+    addScoped(scope, "aten::sort", checked(sortCheck, keepingShape(valuesIndices(false, false))));
+    addScoped(scope, "aten::sort.stable", checked(sortCheck, sortStable)).sample("stable", "True").variant({{"stable", "None"}});
+    addScoped(scope, "aten::argsort", checked(sortCheck, keepingShape(always(DType::Int64))));
+    addScoped(scope, "aten::argsort.stable", checked(sortCheck, keepingShape(always(DType::Int64)))).sample("stable", "True");
+    addScoped(scope, "aten::topk", checked(topkCheck, topk)).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}})
+        .atLeast("k", 0, "selected index k out of range");
+  }
   add("aten::trace", trace).sample("self", "sweep![2,2]");
   add("aten::renorm", renorm).sample("dim", "0").sample("self", "sweep[2,3]")
       .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"p", "magnitudes"}, {"maxnorm", "1"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "0"}, {"p", "2"}, {"maxnorm", "magnitudes"}});
   add("aten::renorm_", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
-  add("aten::dist", dist);
+  addScoped(until113, "aten::dist", dist<true>);
+  addScoped(since214, "aten::dist", dist<false>);
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");

@@ -27,19 +27,38 @@
 #include "ops/vocabulary.h"
 
 #include <cmath>
+#include <tuple>
 
 namespace dtf {
 namespace {
 
 std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
 
-RuleResult where(const OpCall &c) {
+/// Where a number operand of where() is converted into, in 2.14 (measured,
+/// scripts/probes/scalar_arguments.py): an int into an integral result, a
+/// float into float32's range (inf fits, 1e39 does not) for an integral or
+/// float32 result, into complex32's halves as in 1.13; nothing is checked
+/// for a float16, bfloat16 or float8 result, nor an imaginary part outside
+/// complex32. nullopt: no check.
+std::optional<DType> whereNumberTarget214(const Value &number, DType r) {
+  if (r == DType::Complex32) return r;
+  if (number.numKind() == NumKind::Int && isIntegral(r)) return r;
+  if (number.numKind() == NumKind::Float && (isIntegral(r) || r == DType::Float32)) return DType::Float32;
+  if (number.numKind() == NumKind::Int && r == DType::Float32) return r;
+  return std::nullopt;
+}
+
+template <bool NumbersIntoResult> RuleResult where(const OpCall &c) {
   DType cond = c.dtype("condition");
   if (cond != DType::Bool && cond != DType::UInt8)
     return c.semantic("condition must be a bool tensor, not {}", name(cond));
   DType r = promoteArgs(c, {"self", "other"});
-  for (const char *n : {"self", "other"}) // a number operand is converted into the result's dtype
-    if (auto e = checkedConversion(c, n, r, ComplexHalfParts::AsHalf)) return *e;
+  for (const char *n : {"self", "other"}) { // a number operand is converted into the result's dtype
+    std::optional<DType> into = r;
+    if (!NumbersIntoResult) into = c.arg(n).isNumber() ? whereNumberTarget214(c.arg(n), r) : std::nullopt;
+    if (into)
+      if (auto e = checkedConversion(c, n, *into, ComplexHalfParts::AsHalf)) return *e;
+  }
   return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"condition", "self", "other"})), {"condition", "self", "other"});
 }
 
@@ -137,12 +156,22 @@ template <Masks M> RuleResult maskedScatter(const OpCall &c) {
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "mask"})), {"self", "mask"});
 }
 
-RuleResult lerp(const OpCall &c) {
+/// lerp: self, end and a weight tensor of one dtype. 2.14 takes a 0-dim
+/// weight of any dtype and promotes it like a 0-dim operand (a complex64
+/// 0-dim weight makes a float32 lerp complex64; scripts/probes/lerp_isin.py).
+template <bool ZeroDimWeightPromotes> RuleResult lerp(const OpCall &c) {
   DType a = c.dtype("self"), e = c.dtype("end");
   if (a != e) return c.semantic("expected dtype {} for end but got {}", name(a), name(e));
   const Value &w = c.arg("weight");
-  if (w.isTensor() && *w.dtype() != a)
-    return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
+  if (w.isTensor() && *w.dtype() != a) {
+    if (!ZeroDimWeightPromotes || !w.rank().mayBeZero())
+      return c.semantic("expected dtype {} for weight but got {}", name(a), name(*w.dtype()));
+    // 0-dim (or, of unknown rank, the answer when it is 0-dim: otherwise it raises)
+    const DType r = c.resultType({tensorOperand(a, c.arg("self")), tensorOperand(e, c.arg("end")),
+                                  PromotionOperand{*w.dtype(), Tier::ZeroDim}});
+    if (isIntegral(r, true)) return c.semantic("lerp is not implemented for {}", name(r));
+    return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
+  }
   if (isIntegral(a, true)) return c.semantic("lerp is not implemented for {}", name(a));
   if (auto e = checkedConversion(c, "weight", computeType(a))) return *e;
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
@@ -163,12 +192,15 @@ RuleFn addc(bool isDiv) {
 } // namespace
 
 void registerTernary(Registry &r) {
-  r.add("aten::where.self", "where", where);
-  r.add("aten::where.Scalar", "where", where);
-  r.add("aten::where.ScalarOther", "where", where)
-      .variant({{"condition", "bool[2]"}, {"self", "sweep![2]"}, {"other", "magnitudes"}});
-  r.add("aten::where.ScalarSelf", "where", where)
-      .variant({{"condition", "bool[2]"}, {"self", "magnitudes"}, {"other", "sweep![2]"}});
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(where<true>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(where<false>)}}) {
+    scope.add("aten::where.self", "where", rule);
+    scope.add("aten::where.Scalar", "where", rule);
+    scope.add("aten::where.ScalarOther", "where", rule)
+        .variant({{"condition", "bool[2]"}, {"self", "sweep![2]"}, {"other", "magnitudes"}});
+    scope.add("aten::where.ScalarSelf", "where", rule)
+        .variant({{"condition", "bool[2]"}, {"self", "magnitudes"}, {"other", "sweep![2]"}});
+  }
   r.add("aten::where", "where", whereNonzero);
 
   for (const char *n : {"clamp", "clip"}) {
@@ -209,11 +241,14 @@ void registerTernary(Registry &r) {
   masked(r.since(TorchVersion::V2_14), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
-    Registry::Entry e = r.add(std::string("aten::lerp") + ov, "lerp", lerp);
-    r.add(std::string("aten::lerp_") + ov, "lerp", inPlace(lerp, {{"end", "weight"}, false}));
-    if (ov == std::string_view(".Scalar")) // the weight is converted: magnitudes per floating dtype
-      for (const char *d : {"float16[2]", "bfloat16[2]", "float32[2]", "complex64[2]"})
-        e.variant({{"self", d}, {"end", d}, {"weight", "magnitudes"}});
+    for (auto [scope, rule, castToSelf] : {std::tuple{r.until(TorchVersion::V1_13), RuleFn(lerp<false>), false},
+                                           std::tuple{r.since(TorchVersion::V2_14), RuleFn(lerp<true>), true}}) {
+      Registry::Entry e = scope.add(std::string("aten::lerp") + ov, "lerp", rule);
+      scope.add(std::string("aten::lerp_") + ov, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
+      if (ov == std::string_view(".Scalar")) // the weight is converted: magnitudes per floating dtype
+        for (const char *d : {"float16[2]", "bfloat16[2]", "float32[2]", "complex64[2]"})
+          e.variant({{"self", d}, {"end", d}, {"weight", "magnitudes"}});
+    }
   }
 
   // (bool tensors promote to self's dtype: the value is converted into it)

@@ -149,9 +149,9 @@ void registerUnaryPreserving(Registry &reg) {
   for (const char *n : {"conj_physical_", "detach_", "zero_"}) r.add(std::string("aten::") + n, ident, id);
 
   // fill: self's dtype. The value must fit it (value-dependent: 1+0j and
-  // 255 fill uint8, 1j and 256 raise).
+  // 255 fill uint8, 1j and 256 raise; checkedFill: a 0-dim tensor in 2.14).
   RuleFn fillScalar = [](const OpCall &c) -> RuleResult {
-    if (auto e = checkedConversion(c, "value", c.dtype("self"), fillParts(c.rank("self")))) return *e;
+    if (auto e = checkedFill(c, "value", c.dtype("self"), c.rank("self"))) return *e;
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
   for (const char *k : {"aten::fill.Scalar", "aten::fill_.Scalar"})

@@ -1,0 +1,8 @@
+import torch
+A=torch.ops.aten
+for shape in [[], [2,2], [3]]:
+  for inv in [False, True]:
+    for cnt in [False, True]:
+      for srt in [False, True]:
+        o=A._unique2(torch.ones(shape), srt, inv, cnt)
+        print(shape, "sorted",srt, "inv",inv, "cnt",cnt, [ (str(t.dtype)[6:], t.dim()) for t in o])

@@ -1,0 +1,12 @@
+import torch
+A=torch.ops.aten
+def t(f):
+    try: r=f(); return [ (str(x.dtype)[6:], x.dim()) for x in (r if isinstance(r,(tuple,list)) else [r])]
+    except Exception as e: return "E:"+str(e).split('\n')[0][:60]
+D=[torch.bool,torch.uint8,torch.int32,torch.int64,torch.float16,torch.bfloat16,torch.float32,torch.float64,torch.complex64]
+for v in D:
+  for g in [torch.float16, torch.float32, torch.float64, torch.bfloat16]:
+    print("wni", str(v)[6:], str(g)[6:], t(lambda: A._weight_norm_interface(torch.ones(2,2,dtype=v), torch.ones(2,1,dtype=g), 0)))
+for a in D:
+  for b in D:
+    print("ldexp", str(a)[6:], str(b)[6:], t(lambda: torch.ldexp(torch.ones(2,dtype=a), torch.ones(2,dtype=b))), t(lambda: torch.ones(2,dtype=a).ldexp_(torch.ones(2,dtype=b))))
