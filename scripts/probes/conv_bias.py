@@ -1,3 +1,6 @@
+# Probe of PyTorch's dtype behaviour behind dtypeflow's rules; run under each version and compare:
+#   /usr/bin/python3 scripts/probes/conv_bias.py   (1.13, host)
+#   scripts/torch214-root.sh run python3 scripts/probes/conv_bias.py   (2.14)
 import torch
 D=[torch.bool,torch.uint8,torch.int8,torch.int16,torch.int32,torch.int64,torch.float16,torch.bfloat16,torch.float32,torch.float64,torch.complex64,torch.complex128]
 def run(f):

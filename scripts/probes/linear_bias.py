@@ -1,3 +1,6 @@
+# Probe of PyTorch's dtype behaviour behind dtypeflow's rules; run under each version and compare:
+#   /usr/bin/python3 scripts/probes/linear_bias.py   (1.13, host)
+#   scripts/torch214-root.sh run python3 scripts/probes/linear_bias.py   (2.14)
 import torch
 def t(f):
     try: r=f(); return str(r.dtype)[6:]

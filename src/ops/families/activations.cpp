@@ -388,7 +388,7 @@ void registerActivations(Registry &r) {
     scope.add("aten::rrelu_with_noise", fam, rule).variant({{"training", "True"}});
     scope.add("aten::rrelu_with_noise_", fam, inPlace(rule)).variant({{"training", "True"}});
     // 2.x's functional form also returns the noise it wrote (noise's dtype).
-    scope.add("aten::rrelu_with_noise_functional", fam, [rule](const OpCall &c) -> RuleResult {
+    scope.add("aten::rrelu_with_noise_functional", fam, [rule = rule](const OpCall &c) -> RuleResult {
        RuleResult out = rule(c);
        if (!out.ok()) return out;
        return std::vector<Value>{out.outputs()[0], tensorOf(c.dtype("noise"), c.rank("noise"))};

@@ -429,7 +429,7 @@ void registerIndexing(Registry &r) {
   // scripts/probes/unique2.py).
   for (auto [scope, countsFillInverse] : {std::pair{r.until(TorchVersion::V1_13), true},
                                           std::pair{r.since(TorchVersion::V2_14), false}})
-    scope.add("aten::_unique2", fam, [countsFillInverse](const OpCall &c) -> RuleResult {
+    scope.add("aten::_unique2", fam, [countsFillInverse = countsFillInverse](const OpCall &c) -> RuleResult {
        auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
        if (!countsFillInverse) cnt = false;
        Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));

@@ -148,13 +148,13 @@ void registerMiscCoverage(Registry &r) {
   for (auto [scope, perChannel] :
        {std::pair{r.until(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<true>}}) {
     qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
-                       [perChannel](const OpCall &c) { return perChannel(c, false); })
+                       [perChannel = perChannel](const OpCall &c) { return perChannel(c, false); })
                  .sample("axis", "0")
                  .variant({{"self", "sweep![3,2]"}, {"axis", "1"}})
                  .variant({{"self", "float32[3,2]"}, {"axis", "-1"}})
                  .variant({{"self", "float32[3,2]"}, {"axis", "2"}}));
     qsamples(scope.add("aten::fake_quantize_per_channel_affine_cachemask", "misc.fake_quantize",
-                       [perChannel](const OpCall &c) { return perChannel(c, true); })
+                       [perChannel = perChannel](const OpCall &c) { return perChannel(c, true); })
                  .sample("axis", "0")
                  .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
   }

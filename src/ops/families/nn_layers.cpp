@@ -429,7 +429,7 @@ void registerNnLayers(Registry &r) {
   // float16 kernel) for a float16 one (scripts/probes/weight_norm_ldexp.py).
   for (auto [scope, halfNormsFloat] : {std::pair{r.until(TorchVersion::V1_13), false},
                                        std::pair{r.since(TorchVersion::V2_14), true}})
-    scope.add("aten::_weight_norm_interface", norm, [halfNormsFloat](const OpCall &c) -> RuleResult {
+    scope.add("aten::_weight_norm_interface", norm, [halfNormsFloat = halfNormsFloat](const OpCall &c) -> RuleResult {
        if (auto e = requireSame(c, {"v", "g"})) return *e;
        DType d = c.dtype("v");
        DType nd = d == DType::BFloat16 || (halfNormsFloat && d == DType::Float16) ? DType::Float32 : d;
@@ -516,7 +516,7 @@ void registerNnLayers(Registry &r) {
   for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"})
     for (auto [scope, bfloat16Weight] : {std::pair{r.until(TorchVersion::V1_13), false},
                                          std::pair{r.since(TorchVersion::V2_14), true}}) {
-      auto e = scope.add(k, emb, [bag, bfloat16Weight](const OpCall &c) { return bag(c, bfloat16Weight); });
+      auto e = scope.add(k, emb, [bag, bfloat16Weight = bfloat16Weight](const OpCall &c) { return bag(c, bfloat16Weight); });
       e.sample("weight", "sweep![2,2]").sample("indices", "sweep![2]=0").sample("offsets", "sweep![1]=0")
           .sample("per_sample_weights", "None");
       if (std::string(k) == "aten::embedding_bag.padding_idx")

@@ -280,7 +280,7 @@ void registerNnSequence(Registry &r) {
   for (const char *k : {"aten::stft", "aten::stft.center"})
     for (auto [scope, realNeedsReturnComplex] : {std::pair{r.until(TorchVersion::V1_13), false},
                                                  std::pair{r.since(TorchVersion::V2_14), true}})
-      scope.add(k, spec, [stftRule, realNeedsReturnComplex](const OpCall &c) { return stftRule(c, realNeedsReturnComplex); })
+      scope.add(k, spec, [stftRule, realNeedsReturnComplex = realNeedsReturnComplex](const OpCall &c) { return stftRule(c, realNeedsReturnComplex); })
           .sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
           .sample("return_complex", "True")
           .variant({{"return_complex", "False"}})
