@@ -73,6 +73,10 @@ TEST(GraphParser, ErrorsCarryLineAndColumn) {
   expectError("graph(%x : Tensor):\n  %x : Tensor = aten::relu(%x)\n  return (%x)\n", 2, 3, "defined twice");
   expectError("graph(%x : Tensor):\n  return (%x)\n  junk\n", 3, 3, "end of input");
   expectError("graph(%x : Tensor):\n  %s : str = prim::Constant[value=\"abc]()\n", 2, 35, "unterminated");
+  // A tensor type's details stay on one line (fuzz_module_text: such a type
+  // was printed back verbatim, across lines, as text that did not parse).
+  expectError("graph(%x : Float(3, device=cpu\n  %1 : Tensor = aten::relu(%x)):\n  return (%x)\n", 2, 31,
+              "do not close on that line");
 }
 
 // What torch prints for a Python autograd Function and for tensor

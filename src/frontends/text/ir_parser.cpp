@@ -231,9 +231,18 @@ private:
   }
   /// `(2, *, strides=[..], device=cpu)` for tensors, `(str, Tensor)` otherwise.
   void parseTypeArgs(TypeExpr &t) {
+    const Token open = tok_;
     bump();
     int sizes = 0;
+    // torch prints a tensor type on one line: details that run onto the next
+    // would also be printed back verbatim, as text that does not parse again.
+    auto sameLine = [&] {
+      if (t.kind == TypeExpr::Kind::Tensor && tok_.line != open.line)
+        fail(tok_, fmt::format("the tensor type's details opened at {}:{} do not close on that line", open.line,
+                               open.col));
+    };
     while (!isPunct(')')) {
+      sameLine();
       if (t.kind == TypeExpr::Kind::Tensor) {
         if (isPunct('*') || tok_.kind == TK::Number) {
           if (tok_.kind == TK::Number && sizes < 32) {
@@ -259,6 +268,7 @@ private:
       }
       if (!isPunct(')')) expectPunct(',');
     }
+    sameLine();
     bump();
     if (t.kind == TypeExpr::Kind::Tensor) t.rank = sizes;
   }
