@@ -374,6 +374,13 @@ void registerActivations(Registry &r) {
   add("glu", glu(), {}, false);
   r.until(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
   r.since(TorchVersion::V2_14).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
+  // 2.x: the kernel prelu calls, on operands it broadcasts (a 0-dim self with
+  // a 1-D weight gives a 1-D result).
+  r.add("aten::_prelu_kernel", fam, [](const OpCall &c) -> RuleResult {
+     RuleResult out = prelu<false>(c);
+     if (!out.ok()) return out;
+     return tensorOf(c.dtype("self"), broadcastArgs(c, {"self", "weight"}));
+   }).sample("weight", "sweep[1]");
 
   const RuleFn rreluOp = rreluScalars(rrelu(false));
   for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), rreluOp},

@@ -345,6 +345,8 @@ void registerFactories(Registry &r) {
     }
     return std::nullopt;
   };
+  // 2.x: empty with a physical layout (a permutation of the dims).
+  r.add("aten::empty_permuted", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").sample("physical_layout", "[1,0]");
   r.add("aten::empty.memory_format", fam, sized(defaultFloat("size"))).sample("size", "[2,3]").variant({{"size", "[1,2]"}})
       .refuse(emptyFormat, {{"memory_format", "preserve_format"}})
       .variant({{"size", "[2,3]"}, {"memory_format", "channels_last"}})

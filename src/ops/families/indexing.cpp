@@ -191,6 +191,16 @@ void registerIndexing(Registry &r) {
     for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
       // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
       scope.add(k, fam, index).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
+    // 2.x's _unsafe_index: integer indices only (no masks).
+    for (const char *k : {"aten::_unsafe_index.Tensor", "aten::_unsafe_index.Tensor_hacked_twin"})
+      scope.add(k, fam, [index = index](const OpCall &c) -> RuleResult {
+        const Value &l = c.arg("indices");
+        if (l.isList() && l.lengthKnown())
+          for (const Value &e : l.elements())
+            if (e.isTensor() && e.dtype() && (*e.dtype() == DType::UInt8 || *e.dtype() == DType::Bool))
+              return c.semantic("_unsafe_index found unexpected index type {}", c10Name(*e.dtype()));
+        return index(c);
+      }).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
     for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
                           "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
                           "aten::_index_put_impl_.hacked_twin", "aten::_unsafe_index_put",

@@ -176,9 +176,10 @@ RuleFn batchNormRule(bool native) {
   return [native](const OpCall &c) -> RuleResult {
     // Evaluation mode reads the running statistics: both must be given.
     // (native_batch_norm in eval mode without them crashes 1.13: not modelled.)
-    if (auto tr = c.arg("training").boolValue(); !native && tr && !*tr)
-      for (const char *n : {"running_mean", "running_var"})
-        if (c.isNone(n)) return c.semantic("{} must be defined in evaluation mode", n);
+    if (!native)
+      if (auto tr = c.arg("training").boolValue(); tr && !*tr)
+        for (const char *n : {"running_mean", "running_var"})
+          if (c.isNone(n)) return c.semantic("{} must be defined in evaluation mode", n);
     std::optional<DType> p;
     if (auto e = normParams(c, "input", {"weight", "bias", "running_mean", "running_var"}, true, &p)) return *e;
     DType d = c.dtype("input");
@@ -384,6 +385,34 @@ void registerNnLayers(Registry &r) {
       .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
       .sample("momentum", "0.1").sample("eps", "1e-05");
+  // 2.x's _native_batch_norm_legit family (what torch.export's core ATen
+  // decomposes batch_norm into): native_batch_norm's dtypes. no_stats has no
+  // running statistics; the functional form also returns the updated ones.
+  const RuleFn legit = batchNormRule(true);
+  // (libtorch 2.14 crashes running no_stats out of training: only training is sampled there.)
+  auto bnSamples = [](Registry::Entry e, bool stats, bool training, bool evalToo = true) {
+    e.sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+        .sample("momentum", "0.1").sample("eps", "1e-05");
+    if (stats) e.sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]");
+    if (training) e.sample("training", "True");
+    if (training && evalToo) e.variant({{"training", "False"}});
+  };
+  bnSamples(r.add("aten::_native_batch_norm_legit", norm, legit), true, true);
+  bnSamples(r.add("aten::_native_batch_norm_legit_no_training", norm, legit), true, false);
+  bnSamples(r.add("aten::_native_batch_norm_legit.no_stats", norm, [](const OpCall &c) -> RuleResult {
+              std::optional<DType> p;
+              if (auto e = normParams(c, "input", {"weight", "bias"}, true, &p)) return *e;
+              DType d = c.dtype("input");
+              Value stat = tensorOf(p.value_or(d), Rank::exact(1));
+              return std::vector<Value>{tensorOf(d, c.rank("input")), stat, stat};
+            }), false, true, false);
+  bnSamples(r.add("aten::_native_batch_norm_legit_functional", norm, [legit](const OpCall &c) -> RuleResult {
+              RuleResult out = legit(c);
+              if (!out.ok()) return out;
+              std::vector<Value> v = out.takeOutputs();
+              for (const char *n : {"running_mean", "running_var"}) v.push_back(tensorOf(c.dtype(n), c.rank(n)));
+              return v;
+            }), true, true);
   r.add("aten::instance_norm", norm, [](const OpCall &c) -> RuleResult {
      if (auto u = c.arg("use_input_stats").boolValue(); u && !*u)
        if (c.isNone("running_mean") || c.isNone("running_var"))

@@ -702,11 +702,12 @@ void registerReductions(Registry &r) {
   add("aten::any", allAny(false));
   add("aten::any.dim", allAny(true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
   // 2.x: a list of dims (None: every dim); uint8 stays uint8 as any.dim.
-  add("aten::any.dims", [](const OpCall &c) -> RuleResult {
-    if (auto e = checkDims(c, "dim")) return *e;
-    DType s = c.dtype("self");
-    return tensorOf(s == DType::UInt8 ? DType::UInt8 : DType::Bool, reduceArgs(c, "dim", "keepdim"));
-  }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}});
+  for (const char *k : {"aten::any.dims", "aten::all.dims"})
+    add(k, [](const OpCall &c) -> RuleResult {
+      if (auto e = checkDims(c, "dim")) return *e;
+      DType s = c.dtype("self");
+      return tensorOf(s == DType::UInt8 ? DType::UInt8 : DType::Bool, reduceArgs(c, "dim", "keepdim"));
+    }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}});
   // cumulative
   // Running reductions keep self's shape (and its size-1 facts).
   add("aten::cumsum", keepingShape(cumOp)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});

@@ -219,6 +219,31 @@ RuleResult squeezeDimRule(const OpCall &c) {
   return tensorOf(d, Rank::top());
 }
 
+/// squeeze.dims (2.x): each listed dim goes when its size is 1; the rank is
+/// known when each listed dim is known to be 1 or not.
+RuleResult squeezeDimsRule(const OpCall &c) {
+  DType d = c.dtype("self");
+  const Value &self = c.arg("self"), &dims = c.arg("dim");
+  auto r = self.rank().value();
+  if (!r || !dims.isList() || !dims.lengthKnown()) return tensorOf(d, Rank::top());
+  if (*r == 0) return tensorOf(d, Rank::exact(0)); // dims -1 and 0 name the one pseudo-dim
+  std::vector<int> gone;
+  UnitDims u = self.unitDims();
+  for (const Value &e : dims.elements()) {
+    auto i = e.intValue();
+    auto nd = i ? wrapDim(*i, *r) : std::nullopt;
+    if (!i) return tensorOf(d, Rank::top());
+    if (!nd) return c.semantic("dimension {} out of range for a {}-D tensor", *i, *r);
+    uint32_t bit = *nd < 32 ? uint32_t{1} << *nd : 0;
+    if (u.ones & bit) gone.push_back(*nd);
+    else if (!(u.others & bit)) return tensorOf(d, Rank::top());
+  }
+  std::sort(gone.begin(), gone.end());
+  gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
+  for (auto it = gone.rbegin(); it != gone.rend(); ++it) u = removeDim(u, *it);
+  return tensorOf(d, Rank::exact(*r - static_cast<int>(gone.size()))).withUnitDims(u);
+}
+
 /// squeeze(): known when every dim is known to be 1 or not.
 RuleResult squeezeAllRule(const OpCall &c) {
   DType d = c.dtype("self");
@@ -667,6 +692,8 @@ void registerShapeViews(Registry &r) {
       .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
   r.add("aten::squeeze_.dim", fam, squeezeDimRule).sample("self", "sweep[1,2]").sample("dim", "0")
       .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  r.add("aten::squeeze.dims", fam, squeezeDimsRule).sample("self", "sweep[1,2]").sample("dim", "[0]")
+      .variant({{"dim", "[1]"}}).variant({{"dim", "[0,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "[-1,0]"}});
   // unsqueeze's dim may name the dim it adds (-1 of a 1-D x is 2-D's last).
   r.declare("aten::unsqueeze", OpFact::DimsIncludeNew);
   r.declare("aten::unsqueeze_", OpFact::DimsIncludeNew);
