@@ -77,6 +77,7 @@ TEST(GraphParser, ErrorsCarryLineAndColumn) {
   // was printed back verbatim, across lines, as text that did not parse).
   expectError("graph(%x : Float(3, device=cpu\n  %1 : Tensor = aten::relu(%x)):\n  return (%x)\n", 2, 31,
               "do not close on that line");
+  expectError("graph(%x : Tensor):\n  %c : int = prim::Constant[value=]()\n  return (%x)\n", 2, 35, "has no value");
 }
 
 // What torch prints for a Python autograd Function and for tensor

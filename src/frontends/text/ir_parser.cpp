@@ -379,6 +379,9 @@ private:
       expectPunct('=');
       size_t begin = tok_.begin;
       a.literal = parseLiteral(a.kind);
+      // `[value=]`: nothing consumed (fuzz_module_text: the text slice then
+      // ran to the end of the input and was printed back as the value).
+      if (lastEnd_ <= begin) fail(tok_, fmt::format("attribute '{}' has no value", printable(a.name, 80)));
       a.text = std::string(src_.substr(begin, lastEnd_ - begin));
       n.attrs.push_back(std::move(a));
       if (!isPunct(']')) expectPunct(',');
