@@ -36,6 +36,9 @@ public:
   /// over several lines), move past it and return its c10 type name
   /// (`Float`); otherwise change nothing and return an empty view.
   std::string_view skipTensorDump(size_t from);
+  /// The source offset the lexer has read up to (past the current token, or
+  /// past what skipTensorDump skipped).
+  size_t offset() const { return pos_; }
   void skipRestOfLine() {
     size_t from = pos_;
     while (pos_ < src_.size() && src_[pos_] != '\n') advance();

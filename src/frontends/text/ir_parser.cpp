@@ -310,7 +310,11 @@ private:
       // A multi-element tensor constant printed as its data: typed by the
       // value's annotation, its elements are not dtype facts.
       if (!lex_.skipTensorDump(t.begin).empty()) {
+        // The literal's text is the whole dump (the printer writes it back),
+        // not just the token it starts with.
+        const size_t dumpEnd = lex_.offset();
         bump();
+        lastEnd_ = dumpEnd;
         kind = Attribute::LitKind::TensorLiteral;
         return Value();
       }
