@@ -892,7 +892,7 @@ void registerConvLinear(Registry &r) {
     r.add(k, fam, [a](const OpCall &c) -> RuleResult {
        if (auto e = requireFloatOrComplex(c, a, "linalg.slogdet")) return *e;
        DType d = c.dtype(a);
-       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
+       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32 || isFloat8(d))
          return c.semantic("linalg.slogdet: low precision dtypes not supported, got {}", name(d));
        Rank rk = rankMinus(c.rank(a), 2);
        return std::vector<Value>{tensorOf(d, rk), tensorOf(toRealValueType(d), rk)};

@@ -357,6 +357,8 @@ RuleResult symeig(const OpCall &c) {
 /// no Bool, Half or BFloat16 kernel; a 0-dim x counts as 1-D (result [1, N]).
 RuleResult vander(const OpCall &c) {
   DType d = c.dtype("x");
+  if (isFloat8(d)) // 2.14's dtypes
+    return c.semantic("linalg.vander supports floating point, complex, and integer tensors, but got {}", c10Name(d));
   if (d == DType::Bool || d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
     return c.missingKernel("no cumulative product kernel for {}", name(d));
   auto k = c.rank("x").value();
@@ -494,6 +496,9 @@ void registerLinalg(Registry &r) {
   auto withToleranceTensor = [](std::string a, std::string tol, Result res, int matrixDims) {
     return [a, tol, res, matrixDims](const OpCall &c) -> RuleResult {
       if (isComplex(c.dtype(tol))) return c.semantic("{} tensor of complex type is not supported", tol);
+      // The tolerance meets the singular values (the input's real type): a
+      // promotion that raises where it does (2.14: float8).
+      (void)c.promote(c.dtype(tol), toRealValueType(c.dtype(a)));
       RuleResult out = decomposition(a, {res})(c);
       if (!out.ok()) return out;
       // The result broadcasts the batch with the tolerance, except for an

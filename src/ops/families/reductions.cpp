@@ -447,7 +447,7 @@ RuleResult linalgNorm(const OpCall &c) {
     singular = *t == "nuc";
   }
   DType s = c.dtype("self");
-  if (singular && (s == DType::Float16 || s == DType::BFloat16 || s == DType::Complex32))
+  if (singular && (s == DType::Float16 || s == DType::BFloat16 || s == DType::Complex32 || isFloat8(s)))
     return c.semantic("matrix norm order {}: low precision dtypes not supported, got {}", ord.str(), name(s));
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
 }
@@ -481,6 +481,9 @@ RuleResult renorm(const OpCall &c) {
     return c.semantic("input needs at least 2 dimensions, got {}", *n);
   if (!isFloatOrComplex(s))
     return c.semantic("expected a floating point or complex tensor as input, got {}", name(s));
+  // The norms (in the compute type) scale self: a promotion that raises
+  // where it does (2.14: float8 with float32).
+  (void)c.promote(s, DType::Float32);
   return tensorOf(s, c.rank("self"));
 }
 

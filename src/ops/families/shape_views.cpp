@@ -929,6 +929,8 @@ void registerShapeViews(Registry &r) {
   r.add("aten::vander", fam, [](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("x").value(); rk && *rk != 1) return c.semantic("x must be a one-dimensional tensor");
      DType d = c.dtype("x");
+     if (isFloat8(d)) // 2.14's dtypes: linalg.vander's check
+       return c.semantic("linalg.vander supports floating point, complex, and integer tensors, but got {}", c10Name(d));
      return tensorOf(isIntegral(d, true) ? DType::Int64 : d, Rank::exact(2));
    }).sample("x", "sweep[3]");
 
