@@ -113,6 +113,24 @@ template <IndexDTypes X> RuleResult indexRule(const OpCall &c) {
   return tensorOf(c.dtype("self"), info.rank);
 }
 
+/// index_put's indices when only one is defined and it is a mask (its
+/// dtype), as far as the list and its dtypes are known.
+enum class SoleMask { No, Bool, Byte, Unknown };
+SoleMask soleMask(const OpCall &c) {
+  const Value &l = c.arg("indices");
+  if (!l.isList() || !l.lengthKnown()) return SoleMask::Unknown;
+  int defined = 0;
+  DType d = DType::Int64;
+  for (const Value &e : l.elements()) {
+    if (e.isNone()) continue;
+    if (!e.isTensor() || !e.dtype()) return SoleMask::Unknown;
+    ++defined;
+    d = *e.dtype();
+  }
+  if (defined != 1) return SoleMask::No;
+  return d == DType::Bool ? SoleMask::Bool : d == DType::UInt8 ? SoleMask::Byte : SoleMask::No;
+}
+
 /// index_put without accumulate goes to masked_fill_(mask, values.item())
 /// when the only defined index is one bool/uint8 mask and values has one
 /// element: then any values dtype is cast. A 0-dim values has one element;
@@ -120,32 +138,13 @@ template <IndexDTypes X> RuleResult indexRule(const OpCall &c) {
 /// only for integer indices or accumulate=True.
 bool mayMaskedFill(const OpCall &c) {
   auto acc = c.arg("accumulate").boolValue();
-  if (acc && *acc) return false;
-  const Value &l = c.arg("indices");
-  if (!l.isList() || !l.lengthKnown()) return true;
-  int masks = 0, others = 0;
-  for (const Value &e : l.elements()) {
-    if (e.isNone()) continue;
-    if (!e.isTensor() || !e.dtype()) return true;
-    if (*e.dtype() == DType::Bool || *e.dtype() == DType::UInt8) ++masks;
-    else ++others;
-  }
-  return masks == 1 && others == 0;
+  return !(acc && *acc) && soleMask(c) != SoleMask::No;
 }
 
 /// The one uint8 mask of an index_put that certainly takes the masked_fill_
 /// path (no accumulate, that mask the only index, a 0-dim values).
 bool byteMaskFills(const OpCall &c) {
-  if (c.arg("accumulate").boolValue() != false || c.rank("values").value() != 0) return false;
-  const Value &l = c.arg("indices");
-  if (!l.isList() || !l.lengthKnown()) return false;
-  int bytes = 0, others = 0;
-  for (const Value &e : l.elements()) {
-    if (e.isNone()) continue;
-    if (!e.isTensor() || !e.dtype()) return false;
-    ++(*e.dtype() == DType::UInt8 ? bytes : others);
-  }
-  return bytes == 1 && others == 0;
+  return c.arg("accumulate").boolValue() == false && c.rank("values").value() == 0 && soleMask(c) == SoleMask::Byte;
 }
 
 template <IndexDTypes X> RuleResult indexPutRule(const OpCall &c) {
