@@ -88,11 +88,20 @@ mount_all() {
     say "mounting proc on $ROOT/proc"
     mount -t proc proc "$ROOT/proc"
   fi
+  # A mount left by an earlier run can outlive the host directory it showed (a CI
+  # checkout deleted and cloned again at the same path): the path then names an
+  # empty, deleted directory inside. Same device and inode means the same directory.
+  if is_mounted "$ROOT$BIND" && [[ $(stat -c %d:%i "$ROOT$BIND") != $(stat -c %d:%i "$BIND") ]]; then
+    say "$ROOT$BIND is a stale mount (no longer $BIND): mounting again"
+    umount -R "$ROOT$BIND" 2>/dev/null || umount -R -l "$ROOT$BIND"
+  fi
   if ! is_mounted "$ROOT$BIND"; then
     say "bind-mounting $BIND on $ROOT$BIND"
     mount --rbind "$BIND" "$ROOT$BIND"
     mount --make-rslave "$ROOT$BIND" # nothing done inside propagates back to the host
   fi
+  [[ $(stat -c %d:%i "$ROOT$BIND") == $(stat -c %d:%i "$BIND") ]] ||
+    die "$ROOT$BIND does not show $BIND after mounting"
 }
 
 umount_all() {
