@@ -10,10 +10,15 @@ the header line names the torch and torchvision that made the file.
 The core library parses this file (embedded at build time) so it never links
 libtorch. One schema per line, exactly as torch prints it, sorted and deduplicated.
 torchvision is imported too (python3-torchvision): it registers its detection
-ops (torchvision::nms, roi_align ...), which traced detection models call.
+ops (torchvision::nms, roi_align ...), which traced detection models call;
+so is torch.ao.quantization.fx._decomposed where it exists (2.x).
 """
 import torch
 import torchvision  # noqa: F401  (registers the torchvision:: operators)
+try:  # 2.x: registers quantized_decomposed::*, which exported PT2E-quantized programs call
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+except ImportError:  # 1.13 has no such module
+    pass
 
 def main() -> None:
     schemas = sorted({str(s) for s in torch._C._jit_get_all_schemas()})

@@ -293,6 +293,75 @@ class CoreMirrorsCliTest(unittest.TestCase):
         self.assertEqual(r.status, "error")
 
 
+try:  # 2.x: the PT2E quantize/dequantize ops, registered from Python
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+    HAS_QD = TV == "2.14"
+except ImportError:
+    HAS_QD = False
+
+
+@unittest.skipUnless(HAS_QD, "quantized_decomposed ops need PyTorch 2.14 (python3-torch in the sid root)")
+class QuantizedDecomposedTest(unittest.TestCase):
+    """quantized_decomposed's rules (src/ops/families/quantized_decomposed.cpp) against the real ops,
+    which libtorch's C++ harness cannot run: every dtype of the input, the dtype argument, out_dtype
+    and the scales. Torch raising AssertionError/ValueError/RuntimeError must be predicted (or
+    unknown); a missing kernel (NotImplementedError) is a kernel gap; a result must match or be unknown."""
+
+    DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+              torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.uint16, torch.uint32,
+              torch.float8_e5m2, torch.float8_e4m3fn, torch.float8_e4m3fnuz]
+
+    def check(self, key, build):
+        agree = 0
+        for d in self.DTYPES:
+            args, kwargs = build(d)
+            ours = dtypeflow.infer_op(key, *args, torch=TV, **kwargs)
+            op = getattr(torch.ops.quantized_decomposed, key.split("::")[1].split(".")[0])
+            op = getattr(op, key.split(".")[1] if "." in key else "default")
+            try:
+                got = op(*args, **kwargs)
+            except NotImplementedError:
+                continue  # a CPU kernel gap
+            except (AssertionError, ValueError, RuntimeError) as e:
+                self.assertTrue(ours.status == "error" or ours.results[0].dtype is None,
+                                f"{key} with {d}: torch raises ({e}), dtypeflow says {ours.results[0].dtype}")
+                agree += ours.status == "error"
+                continue
+            self.assertNotEqual(ours.status, "error", f"{key} with {d}: torch gives {got.dtype}: {ours.error}")
+            if ours.results[0].dtype is not None:
+                self.assertIs(ours.results[0].dtype, got.dtype, f"{key} with {d}")
+                self.assertEqual(ours.results[0].rank, got.dim())
+                agree += 1
+        self.assertGreaterEqual(agree, len(self.DTYPES) // 2, key)
+
+    def test_quantize(self):
+        x = lambda d: torch.ones(2, 3).to(d)
+        zp = torch.zeros(2, dtype=torch.long)
+        self.check("quantized_decomposed::quantize_per_tensor",
+                   lambda d: ((x(d), 0.1, 0, -128, 127, torch.int8), {}))
+        self.check("quantized_decomposed::quantize_per_tensor",
+                   lambda d: ((x(torch.float32), 0.1, 0, 0, 1, d), {}))
+        self.check("quantized_decomposed::quantize_per_tensor.tensor",
+                   lambda d: ((x(torch.float32), torch.tensor(0.1).to(d), torch.tensor(0), 0, 1, torch.int8), {}))
+        self.check("quantized_decomposed::quantize_per_channel",
+                   lambda d: ((x(d), torch.ones(2), zp, 0, -128, 127, torch.int8), {}))
+        self.check("quantized_decomposed::quantize_per_channel",
+                   lambda d: ((x(torch.float32), torch.ones(2), zp, 0, 0, 1, d), {}))
+
+    def test_dequantize(self):
+        x = lambda d: torch.ones(2, 3).to(d)
+        zp = torch.zeros(2, dtype=torch.long)
+        self.check("quantized_decomposed::dequantize_per_tensor", lambda d: ((x(d), 0.1, 0, 0, 1, d), {}))
+        self.check("quantized_decomposed::dequantize_per_tensor", lambda d: ((x(torch.int8), 0.1, 0, 0, 1, d), {}))
+        self.check("quantized_decomposed::dequantize_per_tensor",
+                   lambda d: ((x(torch.int8), 0.1, 0, -128, 127, torch.int8), {"out_dtype": d}))
+        self.check("quantized_decomposed::dequantize_per_channel", lambda d: ((x(d), torch.ones(2), zp, 0, 0, 1, d), {}))
+        self.check("quantized_decomposed::dequantize_per_channel",
+                   lambda d: ((x(torch.int8), torch.ones(2), zp, 0, -128, 127, torch.int8), {"out_dtype": d}))
+        self.check("quantized_decomposed::dequantize_per_channel",
+                   lambda d: ((x(torch.int8), torch.ones(2).to(d), zp, 0, -128, 127, torch.int8), {}))
+
+
 class WithoutTorchTest(unittest.TestCase):
     def test_import_without_torch(self):
         code = ("import sys; sys.modules['torch'] = None\n"
