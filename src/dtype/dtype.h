@@ -83,6 +83,11 @@ constexpr bool isFloat8(DType d) {
   return d == DType::Float8E5M2 || d == DType::Float8E4M3FN || d == DType::Float8E5M2FNUZ ||
          d == DType::Float8E4M3FNUZ || d == DType::Float8E8M0FNU;
 }
+/// The dtypes linalg and fft refuse as "low precision": float16, bfloat16,
+/// their complex types and float8.
+constexpr bool isLowPrecision(DType d) {
+  return d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32 || d == DType::BComplex32 || isFloat8(d);
+}
 /// c10's isBarebonesUnsignedType: uint1-7 and uint16/32/64 (not uint8), which
 /// promote only with a floating type.
 constexpr bool isBarebonesUnsigned(DType d) {

@@ -140,6 +140,10 @@ public:
   public:
     Scoped(Registry &r, TorchVersion from, TorchVersion to) : r_(r), from_(from), to_(to) {}
     Entry add(std::string_view key, std::string_view family, RuleFn fn);
+    /// Facts of an op that hold for these versions only.
+    void declare(std::string_view opName, OpFacts facts) {
+      if (r_.version() >= from_ && r_.version() <= to_) r_.declare(opName, facts);
+    }
 
   private:
     Registry &r_;

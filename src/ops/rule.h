@@ -12,6 +12,7 @@
 
 #include "dtype/dtype_system.h"
 #include "dtype/lattice.h"
+#include "ops/cpu_kernels.h"
 #include "schema/schema.h"
 
 #include <fmt/format.h>
@@ -91,6 +92,8 @@ public:
   DType resultType(std::initializer_list<PromotionOperand> ops) const {
     return resultType(std::span<const PromotionOperand>(ops.begin(), ops.size()));
   }
+  /// This version's CPU kernel `k` has no instance for `d` (ops/cpu_kernels.h).
+  bool lacksCpuKernel(CpuKernel k, DType d) const { return dtf::lacksCpuKernel(version(), k, d); }
   /// c10::toComplexType of this version (bf16: complex64 in 1.13, bcomplex32 in 2.14).
   std::optional<DType> toComplex(DType d) const { return types_.toComplex(d); }
   /// This call read as one of `other`, which takes its first `n` arguments

@@ -10,6 +10,12 @@
 
 namespace dtf {
 
+std::optional<RuleError> vanderDType(const OpCall &c, DType d) {
+  if (isFloat8(d) || d == DType::BComplex32)
+    return c.semantic("linalg.vander supports floating point, complex, and integer tensors, but got {}", c10Name(d));
+  return std::nullopt;
+}
+
 DType applyKind(PromotionKind kind, DType r) {
   switch (kind) {
   case PromotionKind::Default: return r;

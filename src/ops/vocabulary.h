@@ -56,6 +56,9 @@ struct InPlaceChecks {
 /// self (its dtype and rank), after the checks PyTorch makes of `checks`.
 RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks = {});
 
+/// linalg.vander / vander: 2.14's float8 and bcomplex32 refused by name.
+std::optional<RuleError> vanderDType(const OpCall &c, DType d);
+
 /// Every tensor argument among `names` that is present (not None) must have
 /// the first one's dtype (mm, conv, norms: no promotion in those kernels).
 std::optional<RuleError> requireSame(const OpCall &c, std::initializer_list<std::string_view> names);

@@ -190,8 +190,10 @@ bool isOneDnnBFloat16Gap(const std::string &msg, bool bfloat16Case) {
 bool isValueDependent(const std::string &msg) {
   return contains(msg, {"Mask tensor can take 0 and 1 values only", "without overflow",
                         "cannot be converted to Scalar",
-                        // a size rules cannot see (they know only size-1 facts): istft's old real form
-                        "expected the last dimension to be 2"});
+                        // a size rules cannot see (they know only size-1 facts): istft's old real form,
+                        // broadcasting sizes, 2.14's nll_loss of a 1-D input, ormqr's tau
+                        "expected the last dimension to be 2", "must match the size of tensor",
+                        "1D target must have size 1", "tau.shape[-1] must be equal to"});
 }
 
 /// A number argument (or list element) of known value that does not fit

@@ -61,11 +61,15 @@ RuleFn logSigmoid(int numResults) {
   };
 }
 
-/// softshrink: lambd must not be negative.
-RuleFn softshrink() {
-  return [](const OpCall &c) -> RuleResult {
+/// softshrink: lambd must not be negative; 2.14 (`inRange`) also not above
+/// a floating self's largest value.
+RuleFn softshrink(bool inRange) {
+  return [inRange](const OpCall &c) -> RuleResult {
     if (auto l = c.arg("lambd").floatValue(); l && !(*l >= 0)) // NaN too
       return c.error(ErrorKind::ValueDependent, "lambda must be greater or equal to 0, but found to be {}", *l);
+    if (auto l = c.arg("lambd").floatValue(); inRange && l && isFloating(c.dtype("self")) && *l > largestValue(c.dtype("self")))
+      return c.error(ErrorKind::ValueDependent, "lambda must be in range [0, {}] for input dtype {}, but found {}",
+                     static_cast<double>(largestValue(c.dtype("self"))), name(c.dtype("self")), *l);
     return tensorOf(c.dtype("self"), c.rank("self"));
   };
 }
@@ -143,15 +147,17 @@ RuleFn backward(std::string grad, std::string saved) {
 /// kernel sends a non-0-dim float32 self through oneDNN, which needs a
 /// float32/bfloat16 grad of self's shape. A bfloat16 self goes there only
 /// on CPUs with AVX-512 (elsewhere the plain kernel takes any grad): that
-/// is the machine, not a dtype rule, so it is not predicted.
-RuleFn geluBackward() {
+/// is the machine, not a dtype rule, so it is not predicted. 2.14's oneDNN
+/// path also takes a float16, int8, uint8 or float8 grad (`widerGrads`).
+RuleFn geluBackward(bool widerGrads) {
   RuleFn base = backward("grad_output", "self");
-  return [base](const OpCall &c) -> RuleResult {
+  return [base, widerGrads](const OpCall &c) -> RuleResult {
     DType self = c.dtype("self"), grad = c.dtype("grad_output");
     auto approx = c.arg("approximate").text();
     bool oneDnn = self == DType::Float32 && !c.rank("self").mayBeZero();
     if (oneDnn && approx == std::string("none")) {
-      if (grad != DType::Float32 && grad != DType::BFloat16)
+      bool wider = grad == DType::Float16 || grad == DType::Int8 || grad == DType::UInt8 || isFloat8(grad);
+      if (grad != DType::Float32 && grad != DType::BFloat16 && !(widerGrads && wider))
         return c.semantic("itensor_view_from_dense expects float/bfloat16 tensor input (grad_output is {})",
                           name(grad));
       if (c.rank("grad_output").value() == 0)
@@ -291,9 +297,11 @@ RuleFn rreluWithNoiseBackward() {
 /// rrelu's bounds (value-dependent): read as doubles (no imaginary part);
 /// in training each is converted into self's real type, otherwise their
 /// mean, the negative slope, into self's real compute type (measured: for
-/// bfloat16, 3.395e38 raises in training only, 1e39 and 0 in both).
-RuleFn rreluScalars(RuleFn fn) {
-  return [fn = std::move(fn)](const OpCall &c) -> RuleResult {
+/// bfloat16, 3.395e38 raises in training only, 1e39 and 0 in both). 2.14's
+/// rrelu (`trainingInComputeType`) converts them into the compute type in
+/// training too.
+RuleFn rreluScalars(RuleFn fn, bool trainingInComputeType = false) {
+  return [fn = std::move(fn), trainingInComputeType](const OpCall &c) -> RuleResult {
     for (const char *n : {"lower", "upper"})
       if (auto e = checkedConversion(c, n, DType::Float64)) return *e;
     const DType self = c.dtype("self");
@@ -302,7 +310,7 @@ RuleFn rreluScalars(RuleFn fn) {
       const DType real = toRealValueType(self);
       if (*training) {
         for (const char *n : {"lower", "upper"})
-          if (auto e = checkedConversion(c, n, real)) return *e;
+          if (auto e = checkedConversion(c, n, trainingInComputeType ? computeType(real) : real)) return *e;
       } else if (auto lo = c.arg("lower").floatValue(), hi = c.arg("upper").floatValue(); lo && hi) {
         const double slope = (*lo + *hi) / 2;
         if (conversionOverflows(Value::floating(slope), computeType(real), c.version()))
@@ -352,11 +360,13 @@ void registerActivations(Registry &r) {
       return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: alpha cannot be 0 for CELU");
     return id(c);
   }, {"alpha"}, true, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
-  // threshold: like threshold_backward, 2.14 converts into the compute type;
-  // threshold_ still into self's (measured).
+  // threshold: like threshold_backward, 2.14 converts the threshold into the
+  // compute type, the value still into self's dtype; threshold_ both into
+  // self's (measured).
   for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
                              std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}}) {
-    Registry::Entry e = scope.add("aten::threshold", fam, keepingShape(convertedScalars(id, {"threshold", "value"}, into)));
+    RuleFn rule = convertedScalars(convertedScalars(id, {"value"}, ScalarsInto::SelfType), {"threshold"}, into);
+    Registry::Entry e = scope.add("aten::threshold", fam, keepingShape(rule));
     for (const char *a : {"threshold", "value"}) e.variant({{"self", "sweep![2]"}, {a, "magnitudes"}});
   }
   r.add("aten::threshold_", fam,
@@ -366,7 +376,9 @@ void registerActivations(Registry &r) {
   add("gelu", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
   add("softplus", id, {"beta", "threshold"}, false);
   add("hardshrink", id, {"lambd"}, false, ScalarsInto::SelfType);
-  add("softshrink", softshrink(), {"lambd"}, false, ScalarsInto::RealComputeType);
+  for (auto [scope, inRange] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+    scope.add("aten::softshrink", fam, keepingShape(convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType)))
+        .variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
   add("hardswish", sameRejectingComplex());
 
   add("log_sigmoid", logSigmoid(1), {}, false);
@@ -384,7 +396,8 @@ void registerActivations(Registry &r) {
 
   const RuleFn rreluOp = rreluScalars(rrelu(false));
   for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), rreluOp},
-                             std::pair{r.since(TorchVersion::V2_14), checks::before(checkRReLUBoundsFinite, rreluOp)}})
+                             std::pair{r.since(TorchVersion::V2_14),
+                                       checks::before(checkRReLUBoundsFinite, rreluScalars(rrelu(false), true))}})
     scope.add("aten::rrelu", fam, keepingShape(rule))
         .variant({{"self", "sweep![2]"}, {"lower", "0"}, {"upper", "magnitudes"}})
         .variant({{"self", "sweep![2]"}, {"lower", "magnitudes"}, {"upper", "magnitudes"}, {"training", "True"}});
@@ -417,8 +430,9 @@ void registerActivations(Registry &r) {
   addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
          {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
-  addBwd("gelu_backward", checks::before(approximate, geluBackward())).variant({{"approximate", "'tanh'"}})
-      .variant({{"approximate", "'foo'"}});
+  for (auto [scope, wider] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+    addBwd("gelu_backward", checks::before(approximate, geluBackward(wider)), {}, scope)
+        .variant({{"approximate", "'tanh'"}}).variant({{"approximate", "'foo'"}});
   addBwd("hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
   addBwd("leaky_relu_backward", backwardWithScalars("grad_output", "self", {"negative_slope"}), {"negative_slope"})
       .sample("self_is_result", "False");

@@ -59,7 +59,8 @@ RuleFn isinRule(std::string elemArg, std::string testArg, bool halfTypes = false
         continue;
       }
       DType d = *v->dtype();
-      bool complexOk = d == DType::Complex32 && v == &e && t.isNumber();
+      // complex32 elements (2.14: bcomplex32 too) against a number.
+      bool complexOk = (d == DType::Complex32 || (halfTypes && d == DType::BComplex32)) && v == &e && t.isNumber();
       if (d == DType::Bool || (!halfTypes && d == DType::BFloat16) || (isComplex(d) && !complexOk))
         return c.semantic("unsupported input type encountered for isin(): {}", name(d));
     }

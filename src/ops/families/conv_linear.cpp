@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -302,11 +303,13 @@ RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std:
   };
 }
 
-RuleResult convBackwardRule(const OpCall &c) {
+/// `WiderMkldnn`: 2.14's mkldnn also takes an int8, uint8 or float8 weight.
+template <bool WiderMkldnn> RuleResult convBackwardRule(const OpCall &c) {
   // CPU mkldnn runs bf16 activations with an f32 weight, with results
   // whose dtypes and presence do not follow output_mask: unknown.
-  if (c.dtype("grad_output") == DType::BFloat16 && c.dtype("input") == DType::BFloat16 &&
-      c.dtype("weight") == DType::Float32)
+  DType w = c.dtype("weight");
+  bool mkldnnWeight = w == DType::Float32 || (WiderMkldnn && (w == DType::Int8 || w == DType::UInt8 || isFloat8(w)));
+  if (c.dtype("grad_output") == DType::BFloat16 && c.dtype("input") == DType::BFloat16 && mkldnnWeight)
     return std::vector<Value>{Value::unknownTensor(), Value::unknownTensor(), Value::unknownTensor()};
   const Value &mask = c.arg("output_mask");
   bool allRequested = mask.isList() && mask.lengthKnown() && mask.elements().size() == 3;
@@ -554,14 +557,21 @@ RuleResult einsumRule(const OpCall &c) {
 /// those dtypes the sizes decide the result (int8 [3,2] . int64 [1,4] over
 /// dim 0 is int64; int32 [1,2] . int32 [1,3] raises): read from the size-1
 /// facts, unknown where they are missing.
-RuleResult tensordotRule(const OpCall &c) {
-  Rank out = Rank::top();
-  const Value &l1 = c.arg("dims_self"), &l2 = c.arg("dims_other");
+/// tensordot's rank: both ranks less the contracted dims.
+Rank tensordotRank(const OpCall &c) {
+  const Value &l1 = c.arg("dims_self");
   auto a = c.rank("self").value(), b = c.rank("other").value();
   if (a && b && l1.isList() && l1.lengthKnown()) {
     int k = static_cast<int>(l1.elements().size());
-    if (*a + *b - 2 * k >= 0) out = Rank::exact(*a + *b - 2 * k);
+    if (*a + *b - 2 * k >= 0) return Rank::exact(*a + *b - 2 * k);
   }
+  return Rank::top();
+}
+
+RuleResult tensordotRule(const OpCall &c) {
+  const Rank out = tensordotRank(c);
+  const Value &l1 = c.arg("dims_self"), &l2 = c.arg("dims_other");
+  auto a = c.rank("self").value(), b = c.rank("other").value();
   auto summed = [](DType d) { return isIntegral(d, /*includeBool=*/true) ? DType::Int64 : d; };
   DType t1 = c.dtype("self"), t2 = c.dtype("other");
   if (summed(t1) == t1 && summed(t2) == t2) { // floating, complex, int64: sums keep the dtype
@@ -585,6 +595,12 @@ RuleResult tensordotRule(const OpCall &c) {
   }
   if (t1 != t2) return c.semantic("expected scalar type {} but found {} (mm after the size-1 sums)", c10Name(t1), c10Name(t2));
   return tensorOf(t1, out);
+}
+
+/// 2.14's tensordot checks one dtype first and sums nothing out: one mm.
+RuleResult tensordotRule214(const OpCall &c) {
+  if (c.dtype("self") != c.dtype("other")) return c.semantic("both inputs should have same dtype");
+  return tensorOf(c.dtype("self"), tensordotRank(c));
 }
 
 //===----------------------------------------------------------------------===//
@@ -773,19 +789,24 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}}),
       {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
   // baddbmm/addmv copy self into a result of the matrices' dtype: any self
-  // in 1.13; 2.14 checks all three share one dtype.
-  for (auto [scope, selfMustMatch] : {std::pair{r.until(TorchVersion::V1_13), false},
-                                      std::pair{r.since(TorchVersion::V2_14), true}}) {
-    withFactorSamples(scope.add("aten::baddbmm", fam, addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace))
+  // in 1.13; 2.14 checks all three share one dtype, and baddbmm's factors
+  // go into the compute type.
+  for (auto [scope, selfMustMatch, factors] :
+       {std::tuple{r.until(TorchVersion::V1_13), false, AddmmFactors::InResultType},
+        std::tuple{r.since(TorchVersion::V2_14), true, AddmmFactors::InComputeType}}) {
+    withFactorSamples(scope.add("aten::baddbmm", fam,
+                                addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace, factors))
         .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
         {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
     withFactorSamples(scope.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, selfMustMatch, AddmmForm::OutOfPlace))
         .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
         {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
   }
-  withFactorSamples(r.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace))
-      .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
-      {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  for (auto [scope, factors] : {std::pair{r.until(TorchVersion::V1_13), AddmmFactors::InResultType},
+                                std::pair{r.since(TorchVersion::V2_14), AddmmFactors::InComputeType}})
+    withFactorSamples(scope.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace, factors))
+        .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
+        {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
   withFactorSamples(r.add("aten::addmv_", fam, addmmLike({"mat", "vec"}, 1, false, AddmmForm::InPlace))
       .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]")
       .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}}),
@@ -839,7 +860,9 @@ void registerConvLinear(Registry &r) {
     }
     return std::nullopt;
   };
-  r.add("aten::tensordot", fam, tensordotRule)
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(tensordotRule)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(tensordotRule214)}})
+  scope.add("aten::tensordot", fam, rule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]")
       .refuse(contractedDims, {{"self", "sweep[2,2]"}})
@@ -892,7 +915,7 @@ void registerConvLinear(Registry &r) {
     r.add(k, fam, [a](const OpCall &c) -> RuleResult {
        if (auto e = requireFloatOrComplex(c, a, "linalg.slogdet")) return *e;
        DType d = c.dtype(a);
-       if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32 || isFloat8(d))
+       if (isLowPrecision(d))
          return c.semantic("linalg.slogdet: low precision dtypes not supported, got {}", name(d));
        Rank rk = rankMinus(c.rank(a), 2);
        return std::vector<Value>{tensorOf(d, rk), tensorOf(toRealValueType(d), rk)};
@@ -945,11 +968,13 @@ void registerConvLinear(Registry &r) {
       .refuse(checks::rankIn("weight", {3}, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels"),
               {{"weight", "float32[1,1]"}})
       .refuse(checks::rankIn("bias", {1}, "Bias must have 1 dim: out_channels"), {{"bias", "float32[1,1]"}});
-  r.add("aten::convolution_backward", cf, convBackwardRule)
-      .sample("grad_output", "sweep![1,1,3,3]").sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]")
-      .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
-      .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
-      .sample("output_mask", "[True,True,True]");
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(convBackwardRule<false>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(convBackwardRule<true>)}})
+    scope.add("aten::convolution_backward", cf, rule)
+        .sample("grad_output", "sweep![1,1,3,3]").sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]")
+        .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
+        .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
+        .sample("output_mask", "[True,True,True]");
 }
 
 } // namespace dtf

@@ -127,11 +127,14 @@ RuleFn divMode() {
 
 /// pow: DEFAULT promotion; a bool result has no kernel; an integral base to a
 /// known negative Python int raises (value-dependent).
-RuleFn powRule() {
-  return [](const OpCall &c) -> RuleResult {
+/// `boolExponentCopies` (2.14's Tensor_Scalar): a True exponent copies self
+/// and a False one fills ones, whatever the dtype (a bool result too).
+RuleFn powRule(bool boolExponentCopies = false) {
+  return [boolExponentCopies](const OpCall &c) -> RuleResult {
     std::string_view base = "self", exp = "exponent";
     DType r = promoteArgs(c, {base, exp});
-    if (isBool(r)) return c.semantic("pow is not implemented for bool (self {}, exponent {})",
+    bool copies = boolExponentCopies && c.arg(exp).isNumber() && c.arg(exp).numKind() == NumKind::Bool;
+    if (isBool(r) && !copies) return c.semantic("pow is not implemented for bool (self {}, exponent {})",
                                      argStr(c, base), argStr(c, exp));
     const Value &e = c.arg(exp);
     if (e.isNumber() && c.arg(base).isTensor() && isIntegral(c.dtype(base), true) &&
@@ -198,8 +201,12 @@ RuleFn ldexp(bool integralOtherKeepsSelf) {
   return [integralOtherKeepsSelf](const OpCall &c) -> RuleResult {
     DType o = c.dtype("other"), s = c.dtype("self");
     if (integralOtherKeepsSelf) {
-      if (isIntegral(o, true) && (isFloating(s) || isComplex(s)))
+      if (isIntegral(o, true) && (isFloating(s) || isComplex(s))) {
+        // A complex self meets a 0-dim other in a promotion (measured: uint16/32/64
+        // raise there; a dimensioned other does not).
+        if (isComplex(s) && c.rank("other") == Rank::exact(0)) (void)c.promote(s, o);
         return tensorOf(s, broadcastRank({c.rank("self"), c.rank("other")}));
+      }
       if (isFloat8(s) || isFloat8(o)) (void)c.promote(s, o); // float8 meets the other whatever the ranks: raises
     }
     DType pw = isIntegral(o, true) ? DType::Float32 : o;
@@ -427,8 +434,11 @@ void registerElementwiseBinary(Registry &r) {
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});
-  op("aten::pow.Tensor_Scalar", "binary.pow", powRule(), "aten::pow_.Scalar", {"exponent"})
-      .variant({{"self", "sweep![2]"}, {"exponent", "magnitudes"}});
+  for (auto [scope, copies] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+    scope.add("aten::pow.Tensor_Scalar", "binary.pow", powRule(copies))
+        .variant({{"self", "sweep![2]"}, {"exponent", "magnitudes"}});
+    scope.add("aten::pow_.Scalar", "binary.pow", inplace(powRule(copies), {"exponent"}));
+  }
   r.add("aten::pow.Scalar", "binary.pow", powRule());
   r.add("aten::float_power.Tensor_Tensor", "binary.float_power", floatPower());
   r.add("aten::float_power.Tensor_Scalar", "binary.float_power", floatPower());

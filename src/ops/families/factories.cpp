@@ -63,12 +63,15 @@ RuleFn defaultFloat(std::string sizeArg, std::optional<int> fixedRank = std::nul
 /// taken in the accumulate type first: int64 for an integral result (checked,
 /// then truncated: arange(-0.5, dtype=int64) is empty, arange(-0.5) raises),
 /// float32 for a 16-bit floating one (1e39 raises), double otherwise.
-std::optional<RuleError> rangeBounds(const OpCall &c, DType d, bool inclusive) {
+/// `signBeforeTruncation` (2.14's arange): end's side of start is checked on
+/// the numbers as given (arange(-0.5, dtype=int64) raises too).
+std::optional<RuleError> rangeBounds(const OpCall &c, DType d, bool inclusive, bool signBeforeTruncation = false) {
   auto known = [&](const char *n, double dflt) -> std::optional<double> {
     if (!c.has(n)) return dflt;
     return c.arg(n).floatValue();
   };
   std::optional<double> start = known("start", 0), end = known("end", 0), step = known("step", 1);
+  const std::optional<double> givenStart = start, givenEnd = end;
   for (auto [n, v] : {std::pair{"start", &start}, {"end", &end}, {"step", &step}}) {
     if (isIntegral(d, true) || elementSize(d) == 2)
       if (auto e = checkedConversion(c, n, isIntegral(d, true) ? DType::Int64 : DType::Float32)) return e;
@@ -79,7 +82,8 @@ std::optional<RuleError> rangeBounds(const OpCall &c, DType d, bool inclusive) {
   if (!std::isfinite(*start) || !std::isfinite(*end))
     return c.error(ErrorKind::ValueDependent, "unsupported range: {} -> {}", *start, *end);
   if (!step) return std::nullopt;
-  if (!((*step > 0 && *end >= *start) || (*step < 0 && *end <= *start)))
+  const double lo = signBeforeTruncation ? *givenStart : *start, hi = signBeforeTruncation ? *givenEnd : *end;
+  if (!((*step > 0 && hi >= lo) || (*step < 0 && hi <= lo)))
     return c.error(ErrorKind::ValueDependent, "upper bound and {} bound inconsistent with step sign",
                    inclusive ? "lower" : "larger");
   if (!inclusive && std::ceil((*end - *start) / *step) > 9.2233720368547758e18)
@@ -87,7 +91,7 @@ std::optional<RuleError> rangeBounds(const OpCall &c, DType d, bool inclusive) {
   return std::nullopt;
 }
 
-RuleFn arange(std::vector<std::string> scalars) {
+RuleFn arange(std::vector<std::string> scalars, bool signBeforeTruncation) {
   return [=](const OpCall &c) -> RuleResult {
     bool anyFloat = false;
     for (const std::string &s : scalars) {
@@ -104,7 +108,7 @@ RuleFn arange(std::vector<std::string> scalars) {
         return c.error(ErrorKind::ValueDependent, "step {} truncates to zero for {}", *f, name(*dt));
     }
     DType d = dt.value_or(anyFloat ? DType::Float32 : DType::Int64);
-    if (auto e = rangeBounds(c, d, /*inclusive=*/false)) return *e;
+    if (auto e = rangeBounds(c, d, /*inclusive=*/false, signBeforeTruncation)) return *e;
     return tensorOf(d, Rank::exact(1));
   };
 }
@@ -284,7 +288,7 @@ RuleResult rangeRule(const OpCall &c) {
   for (const char *a : {"start", "end", "step"})
     if (c.has(a) && c.arg(a).numKind() == NumKind::Complex) return c.semantic("range: {} must be real", a);
   DType d = c.dtypeArg("dtype").value_or(DType::Float32);
-  if (d == DType::Bool || d == DType::Float16 || isComplex(d))
+  if (d == DType::Bool || isComplex(d) || c.lacksCpuKernel(CpuKernel::Range, d))
     return c.missingKernel("\"range_cpu\" not implemented for {}", name(d));
   if (auto e = rangeBounds(c, d, /*inclusive=*/true)) return *e;
   return tensorOf(d, Rank::exact(1));
@@ -314,16 +318,19 @@ RuleResult dimArange(const OpCall &c) {
 void registerFactories(Registry &r) {
   const std::string fam = "factory";
   // (bounds: the "magnitudes" include 0, negatives, NaN, -inf and 1e39)
-  r.add("aten::arange", fam, arange({"end"})).sample("end", "sweep")
-      .variant({{"end", "magnitudes"}, {"dtype", "sweep"}});
-  r.add("aten::arange.start", fam, arange({"start", "end"})).sample("start", "0").sample("end", "sweep")
-      .variant({{"start", "sweep"}, {"end", "5"}})
-      .variant({{"start", "magnitudes"}, {"end", "5"}, {"dtype", "sweep"}});
-  r.add("aten::arange.start_step", fam, arange({"start", "end", "step"}))
-      .sample("start", "0").sample("end", "5").sample("step", "sweep")
-      .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}})
-      .variant({{"start", "0"}, {"end", "5"}, {"step", "magnitudes"}, {"dtype", "sweep"}})
-      .variant({{"start", "5"}, {"end", "magnitudes"}, {"step", "-1"}});
+  for (auto [scope, signFirst] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+    scope.add("aten::arange", fam, arange({"end"}, signFirst)).sample("end", "sweep")
+        .variant({{"end", "magnitudes"}, {"dtype", "sweep"}});
+    scope.add("aten::arange.start", fam, arange({"start", "end"}, signFirst)).sample("start", "0").sample("end", "sweep")
+        .variant({{"start", "sweep"}, {"end", "5"}})
+        .variant({{"start", "magnitudes"}, {"end", "5"}, {"dtype", "sweep"}})
+        .variant({{"start", "0.5"}, {"end", "0.25"}, {"dtype", "sweep"}});
+    scope.add("aten::arange.start_step", fam, arange({"start", "end", "step"}, signFirst))
+        .sample("start", "0").sample("end", "5").sample("step", "sweep")
+        .variant({{"start", "sweep"}, {"end", "5"}, {"step", "1"}})
+        .variant({{"start", "0"}, {"end", "5"}, {"step", "magnitudes"}, {"dtype", "sweep"}})
+        .variant({{"start", "5"}, {"end", "magnitudes"}, {"step", "-1"}});
+  }
   r.add("aten::range", fam, rangeRule).sample("start", "0").sample("end", "sweep").variant({{"start", "sweep"}, {"end", "5"}})
       .variant({{"start", "magnitudes"}, {"end", "5"}, {"dtype", "sweep"}});
   r.add("aten::range.step", fam, rangeRule).sample("start", "0").sample("end", "5").sample("step", "sweep")

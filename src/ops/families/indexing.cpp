@@ -304,13 +304,16 @@ void registerIndexing(Registry &r) {
        if (auto e = sameAsSelf(c, "source")) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
+  // 2.14 converts the value for a complex32 self as complex<half> (1.13: complex<float>).
+  for (auto [scope, parts] : {std::pair{r.until(TorchVersion::V1_13), ComplexHalfParts::AsFloat},
+                              std::pair{r.since(TorchVersion::V2_14), ComplexHalfParts::AsHalf}})
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
-    r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult {
+    scope.add(k, fam, keepingShape([parts = parts](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;
        if (auto e = indexInt64(c, "index")) return *e;
        if (c.arg("value").numKind() == NumKind::Complex && !isComplex(c.dtype("self")))
          return c.semantic("converting a complex value to non-complex self {} is not supported", name(c.dtype("self")));
-       if (auto e = checkedConversion(c, "value", c.dtype("self"))) return *e;
+       if (auto e = checkedConversion(c, "value", c.dtype("self"), parts)) return *e;
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "2")
       .variant({{"index", "int64[1]=0"}, {"value", "sweep"}})

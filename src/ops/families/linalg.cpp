@@ -42,7 +42,9 @@ struct Result {
 std::optional<RuleError> matrixDType(const OpCall &c, std::string_view arg, bool bfloat16Kernel) {
   DType d = c.dtype(arg);
   if (d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128) return std::nullopt;
-  if (bfloat16Kernel && d == DType::BFloat16) return std::nullopt;
+  // matrix_exp's kernel also runs bfloat16 (and in 2.14 float16).
+  if (bfloat16Kernel && (d == DType::BFloat16 || (d == DType::Float16 && !c.lacksCpuKernel(CpuKernel::MatrixExp, d))))
+    return std::nullopt;
   if (isFloating(d) || isComplex(d)) // Half, BFloat16, ComplexHalf
     return c.missingKernel("low precision dtypes are not supported (no kernel for {})", name(d));
   return c.semantic("expected a floating point or complex tensor as input, got {}", name(d));
@@ -108,7 +110,7 @@ RuleResult inner(const OpCall &c) {
   }
   if (auto e = requireSame(c, {"self", "other"})) return *e;
   DType d = c.dtype("self");
-  if (d == DType::Bool || d == DType::Float16) return c.missingKernel("\"addmm_impl_cpu_\" not implemented for {}", name(d));
+  if (c.lacksCpuKernel(CpuKernel::Matmul, d)) return c.missingKernel("\"addmm_impl_cpu_\" not implemented for {}", name(d));
   Rank r = a.isExact() && b.isExact() ? Rank::exact(*a.value() + *b.value() - 2) : Rank::top();
   return tensorOf(d, r);
 }
@@ -122,8 +124,7 @@ RuleResult cross(const OpCall &c) {
   Rank a = c.rank("self"), b = c.rank("other");
   if (a == Rank::exact(0) || b == Rank::exact(0)) return c.semantic("inputs must have a dimension of size 3");
   if (a.isExact() && b.isExact() && a != b) return c.semantic("inputs must have the same number of dimensions");
-  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
-    return c.missingKernel("\"cross\" not implemented for {}", name(d));
+  if (c.lacksCpuKernel(CpuKernel::Cross, d)) return c.missingKernel("\"cross\" not implemented for {}", name(d));
   return tensorOf(d, a.isExact() ? a : b);
 }
 
@@ -140,9 +141,8 @@ RuleResult matrixPower(const OpCall &c) {
   if (auto n = c.arg("n").intValue()) {
     if (*n < 0)
       if (auto e = matrixInput(c, "self", false)) return *e;
-    if (*n == 0 && (d == DType::BFloat16 || d == DType::Complex32))
-      return c.missingKernel("\"eye\" not implemented for {}", name(d));
-    if (*n >= 2 && (d == DType::Bool || d == DType::Float16 || d == DType::Complex32))
+    if (*n == 0 && c.lacksCpuKernel(CpuKernel::Eye, d)) return c.missingKernel("\"eye\" not implemented for {}", name(d));
+    if (*n >= 2 && c.lacksCpuKernel(CpuKernel::Matmul, d))
       return c.missingKernel("\"addmm_impl_cpu_\" not implemented for {}", name(d));
   }
   return tensorOf(d, r);
@@ -206,8 +206,7 @@ RuleResult multiDot(const OpCall &c) {
     if (end && *k == 1) --out;
   }
   DType d = *(*ts)[0].dtype();
-  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
-    return c.missingKernel("no matrix product kernel for {}", name(d));
+  if (c.lacksCpuKernel(CpuKernel::Matmul, d)) return c.missingKernel("no matrix product kernel for {}", name(d));
   return tensorOf(d, exact ? Rank::exact(out) : Rank::top());
 }
 
@@ -221,7 +220,7 @@ RuleResult chainMatmul(const OpCall &c) {
     if (auto k = (*ts)[i].rank().value(); k && *k != 2) return c.semantic("tensor {} is {}-D, expected 2-D", i, *k);
   if (auto e = sameDTypes(c, *ts)) return *e;
   DType d = *(*ts)[0].dtype();
-  if (ts->size() > 1 && (d == DType::Bool || d == DType::Float16 || d == DType::Complex32))
+  if (ts->size() > 1 && c.lacksCpuKernel(CpuKernel::Matmul, d))
     return c.missingKernel("no matrix product kernel for {}", name(d));
   return tensorOf(d, Rank::exact(2));
 }
@@ -357,8 +356,7 @@ RuleResult symeig(const OpCall &c) {
 /// no Bool, Half or BFloat16 kernel; a 0-dim x counts as 1-D (result [1, N]).
 RuleResult vander(const OpCall &c) {
   DType d = c.dtype("x");
-  if (isFloat8(d)) // 2.14's dtypes
-    return c.semantic("linalg.vander supports floating point, complex, and integer tensors, but got {}", c10Name(d));
+  if (auto e = vanderDType(c, d)) return *e;
   if (d == DType::Bool || d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32)
     return c.missingKernel("no cumulative product kernel for {}", name(d));
   auto k = c.rank("x").value();

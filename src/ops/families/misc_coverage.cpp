@@ -167,12 +167,13 @@ void registerMiscCoverage(Registry &r) {
      if (rk.value() && s && e && *s >= 0 && *e >= *s && *e < *rk.value())
        return tensorOf(c.dtype("a"), Rank::exact(*rk.value() - static_cast<int>(*e - *s)));
      return Value::tensor(c.dtype("a"), Rank::top());
-   }).sample("a", "sweep![2,3]").sample("start", "0").sample("end", "1");
+   }).sample("a", "sweep![2,3]").sample("start", "0").sample("end", "1").skipConformance(prims);
   r.add("prims::iota", "misc.prims", [](const OpCall &c) -> RuleResult {
      DType d = *c.dtypeArg("dtype");
      if (!isIntegral(d)) return c.semantic("prims.iota only supports integer dtypes, got {}", name(d));
      return tensorOf(d, Rank::exact(1));
-   }).sample("length", "3").sample("start", "0").sample("step", "1").sample("device", "cpu").sample("requires_grad", "False");
+   }).sample("length", "3").sample("start", "0").sample("step", "1").sample("device", "cpu").sample("requires_grad", "False")
+      .skipConformance(prims);
   r.add("prims::view_of", "misc.prims", [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("a"), c.rank("a"));
    }).skipConformance(prims);
@@ -207,7 +208,8 @@ void registerMiscCoverage(Registry &r) {
   // cummax / cummin: running values keep self's dtype, indices are int64;
   // no kernel for complex on any device (they order elements); a 0-dim
   // self is copied without one (measured: cummax(complex64 0-dim) works).
-  for (const char *op : {"aten::cummax", "aten::cummin"}) r.declare(op, OpFact::AnyDimOfZeroDim);
+  // 1.13 takes any dim of a 0-dim self; 2.14 wants -1 or 0, as every op.
+  for (const char *op : {"aten::cummax", "aten::cummin"}) r.until(TorchVersion::V1_13).declare(op, OpFact::AnyDimOfZeroDim);
   for (const char *op : {"aten::cummax", "aten::cummin"})
     r.add(op, "misc.cumulative", keepingShape([](const OpCall &c) -> RuleResult { // values and indices
        if (isComplex(c.dtype("self")) && c.rank("self") != Rank::exact(0))
@@ -289,7 +291,8 @@ void registerMiscCoverage(Registry &r) {
        bool binsTensor = c.arg("bins").isTensor();
        if (binsTensor && c.rank("bins").isExact() && c.rank("bins") != Rank::exact(1))
          return c.semantic("torch.histogram: the bins tensor must have one dimension");
-       if (d != DType::Float32 && d != DType::Float64 && !(binsTensor && d == DType::BFloat16))
+       bool reduced = d == DType::BFloat16 || (d == DType::Float16 && !c.lacksCpuKernel(CpuKernel::HistogramBins, d));
+       if (d != DType::Float32 && d != DType::Float64 && !(binsTensor && reduced))
          return c.semantic("torch.histogram: input tensor must be float32 or float64, got {}", name(d));
        for (const char *a : {"bins", "weight"})
          if (c.has(a) && c.arg(a).isTensor() && c.dtype(a) != d)

@@ -153,7 +153,7 @@ RuleFn adaptiveAvg(int k, bool meanShortcut = true) {
 }
 
 /// batch_norm-style: every present parameter has one dtype P; P equals the
-/// input's, or the input is bf16 and P is f32 (CPU mixed mode).
+/// input's, or the input is bf16 (2.14: or f16) and P is f32 (CPU mixed mode).
 std::optional<RuleError> normParams(const OpCall &c, std::string_view in,
                                     std::initializer_list<std::string_view> params, bool allowMixed,
                                     std::optional<DType> *paramDtype = nullptr) {
@@ -168,7 +168,8 @@ std::optional<RuleError> normParams(const OpCall &c, std::string_view in,
   }
   if (paramDtype) *paramDtype = p;
   if (!p || *p == d) return std::nullopt;
-  if (allowMixed && d == DType::BFloat16 && *p == DType::Float32) return std::nullopt;
+  bool reduced = d == DType::BFloat16 || (d == DType::Float16 && !c.lacksCpuKernel(CpuKernel::MixedNorm, d));
+  if (allowMixed && reduced && *p == DType::Float32) return std::nullopt;
   return c.semantic("expected parameters to have dtype {} like the input, but got {}", name(d), name(*p));
 }
 
@@ -235,7 +236,9 @@ RuleFn dropoutRule(std::string in, bool feature) {
 /// 2 * (rank - 2) pads. The result keeps self's dtype and rank (the reflect
 /// and replicate CPU kernels run float32/64 and complex64/128 only, 3-D
 /// reflection float16/bfloat16 too: kernel gaps, as for reflection_pad*).
-RuleResult padEnum(const OpCall &c) {
+/// 2.14 (`NoBatchCircular`) also pads a circular input without its batch dim
+/// (2 * (rank - 1) pads).
+template <bool NoBatchCircular> RuleResult padEnum(const OpCall &c) {
   DType d = c.dtype("self");
   Rank r = c.rank("self");
   auto rk = r.value();
@@ -245,6 +248,9 @@ RuleResult padEnum(const OpCall &c) {
   if (n && *n % 2) return c.semantic("padding length must be divisible by 2, got {}", *n);
   if (n && rk && *n > 2 * *rk) return c.semantic("padding length too large ({} for a {}-D input)", *n, *rk);
   auto mode = c.arg("mode").intValue();
+  // Constant mode fills with a given value (2.14: 0.0 does not fit float8_e8m0fnu).
+  if (mode && *mode == 3 && !c.isNone("value"))
+    if (auto e = checkedFill(c, "value", d, r)) return *e;
   if (!mode || *mode == 3) return tensorOf(d, r);
   if (!c.isNone("value"))
     if (auto v = c.arg("value").floatValue(); v && *v != 0)
@@ -256,20 +262,20 @@ RuleResult padEnum(const OpCall &c) {
   if (!supported)
     return c.semantic("only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (mode {}, {} pads, "
                       "{}-D input)", *mode, *n, *rk);
-  if (*mode == 2 && *n != 2 * (*rk - 2))
+  if (*mode == 2 && *n != 2 * (*rk - 2) && !(NoBatchCircular && *n == 2 * (*rk - 1)))
     return c.semantic("circular padding: invalid padding size, expected {} but got {}", 2 * (*rk - 2), *n);
   return tensorOf(d, r);
 }
 
 /// _upsample_bilinear2d_aa (antialiased bilinear interpolation, as in
 /// torchvision's resize): a 4-D input; the CPU kernel runs float32 and
-/// float64 only (measured; CUDA has half and bfloat16).
+/// float64 only, 2.14 also uint8 (measured; CUDA has half and bfloat16).
 RuleFn upsampleAa(std::string in) {
   return [in](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank(in).value(); rk && *rk != 4)
       return c.semantic("expected a 4-D input (N, C, H, W), got {}-D", *rk);
     DType d = c.dtype(in);
-    if (d != DType::Float32 && d != DType::Float64)
+    if (d != DType::Float32 && d != DType::Float64 && !(d == DType::UInt8 && !c.lacksCpuKernel(CpuKernel::AntialiasUpsample, d)))
       return c.missingKernel("no CPU antialiased upsampling kernel for {}", name(d));
     return tensorOf(d, Rank::exact(4));
   };
@@ -315,7 +321,9 @@ void registerNnLayers(Registry &r) {
        auto rk = c.rank("self").value();
        if (rk && *rk != k + 1 && *rk != k + 2)
          return c.semantic("fractional_max_pool{}d: expected a {}-D or {}-D input, got {}-D", k, k + 1, k + 2, *rk);
-       if (d != DType::Float32 && d != DType::Float64) return c.missingKernel("no fractional_max_pool kernel for {}", name(d));
+       if (d != DType::Float32 && d != DType::Float64 &&
+           !((d == DType::Float16 || d == DType::BFloat16) && !c.lacksCpuKernel(CpuKernel::FractionalMaxPool, d)))
+         return c.missingKernel("no fractional_max_pool kernel for {}", name(d));
        if (c.dtype("random_samples") != d)
          return c.semantic("random_samples ({}) must have the input's dtype ({})", name(c.dtype("random_samples")), name(d));
        Rank r = c.rank("self");
@@ -381,10 +389,18 @@ void registerNnLayers(Registry &r) {
       .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "False")
       .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
-  r.add("aten::native_batch_norm", norm, batchNormRule(true))
-      .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
-      .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
-      .sample("momentum", "0.1").sample("eps", "1e-05");
+  // 2.14's native_batch_norm wants both running statistics or neither.
+  const RuleFn bothOrNeither = [bn = batchNormRule(true)](const OpCall &c) -> RuleResult {
+    if (c.isNone("running_mean") != c.isNone("running_var"))
+      return c.semantic("running_mean and running_var must either both be None or neither be None");
+    return bn(c);
+  };
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), batchNormRule(true)},
+                             std::pair{r.since(TorchVersion::V2_14), bothOrNeither}})
+    scope.add("aten::native_batch_norm", norm, rule)
+        .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+        .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
+        .sample("momentum", "0.1").sample("eps", "1e-05");
   // 2.x's _native_batch_norm_legit family (what torch.export's core ATen
   // decomposes batch_norm into): native_batch_norm's dtypes. no_stats has no
   // running statistics; the functional form also returns the updated ones.
@@ -422,17 +438,46 @@ void registerNnLayers(Registry &r) {
    }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("running_mean", "None").sample("running_var", "None").sample("use_input_stats", "True")
       .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
-  r.add("aten::layer_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
-     return tensorOf(c.dtype("input"), c.rank("input"));
-   }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
-      .sample("bias", "sweep![2]");
-  r.add("aten::native_layer_norm", norm, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
-     Value v = tensorOf(c.dtype("input"), c.rank("input"));
-     return std::vector<Value>{v, v, v};
-   }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
-      .sample("bias", "sweep![2]").sample("eps", "1e-05");
+  // 1.13: one dtype for input and parameters. 2.14: also the mixed mode of
+  // batch_norm (a bfloat16 or float16 input, float32 parameters; the
+  // statistics in the parameters' dtype).
+  for (auto [scope, mixed] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+    auto params = [mixed = mixed](const OpCall &c, DType &stat) -> std::optional<RuleError> {
+      stat = c.dtype("input");
+      if (!mixed) return requireSame(c, {"input", "weight", "bias"});
+      std::optional<DType> p;
+      auto e = normParams(c, "input", {"weight", "bias"}, true, &p);
+      stat = p.value_or(stat);
+      return e;
+    };
+    scope.add("aten::layer_norm", norm, keepingShape([params](const OpCall &c) -> RuleResult {
+       DType stat;
+       if (auto e = params(c, stat)) return *e;
+       return tensorOf(c.dtype("input"), c.rank("input"));
+     }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+        .sample("bias", "sweep![2]");
+    scope.add("aten::native_layer_norm", norm, [params](const OpCall &c) -> RuleResult {
+       DType stat;
+       if (auto e = params(c, stat)) return *e;
+       Value s = tensorOf(stat, c.rank("input"));
+       return std::vector<Value>{tensorOf(c.dtype("input"), c.rank("input")), s, s};
+     }).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
+        .sample("bias", "sweep![2]").sample("eps", "1e-05");
+    scope.add("aten::group_norm", norm, [params](const OpCall &c) -> RuleResult {
+       DType stat;
+       if (auto e = params(c, stat)) return *e;
+       return tensorOf(c.dtype("input"), c.rank("input"));
+     }).atLeast("num_groups", 1, "Expected num groups to be greater than 0")
+        .sample("input", "sweep![2,2,2]").sample("num_groups", "1").sample("weight", "sweep![2]")
+        .sample("bias", "sweep![2]");
+    scope.add("aten::native_group_norm", norm, [params](const OpCall &c) -> RuleResult {
+       DType stat;
+       if (auto e = params(c, stat)) return *e;
+       return std::vector<Value>{tensorOf(c.dtype("input"), c.rank("input")), tensorOf(stat, Rank::exact(2)),
+                                 tensorOf(stat, Rank::exact(2))};
+     }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
+        .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
+  }
   // 2.x: input's dtype whatever the weight's (a weight of another dtype takes
   // the composite path, which casts back: measured on 2.14).
   // The normalized input (in its compute type) is multiplied by the weight:
@@ -442,18 +487,6 @@ void registerNnLayers(Registry &r) {
      return tensorOf(c.dtype("input"), c.rank("input"));
    }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
       .variant({{"input", "sweep![2,2]"}, {"normalized_shape", "[2]"}, {"weight", "None"}});
-  r.add("aten::group_norm", norm, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
-     return tensorOf(c.dtype("input"), c.rank("input"));
-   }).atLeast("num_groups", 1, "Expected num groups to be greater than 0")
-      .sample("input", "sweep![2,2,2]").sample("num_groups", "1").sample("weight", "sweep![2]")
-      .sample("bias", "sweep![2]");
-  r.add("aten::native_group_norm", norm, [](const OpCall &c) -> RuleResult {
-     if (auto e = requireSame(c, {"input", "weight", "bias"})) return *e;
-     DType d = c.dtype("input");
-     return std::vector<Value>{tensorOf(d, c.rank("input")), tensorOf(d, Rank::exact(2)), tensorOf(d, Rank::exact(2))};
-   }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
-      .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
   // The norms are float32 for a bfloat16 v, and in 2.14 (which has a
   // float16 kernel) for a float16 one (scripts/probes/weight_norm_ldexp.py).
   for (auto [scope, halfNormsFloat] : {std::pair{r.until(TorchVersion::V1_13), false},
@@ -467,8 +500,10 @@ void registerNnLayers(Registry &r) {
   // _weight_norm(v, g, dim) (what nn.utils.weight_norm traces to): the fused
   // kernel above when neither is half and dim is 0 or v's last (one dtype:
   // float, double or bfloat16); otherwise v * (g / norm_except_dim(v, 2,
-  // dim)), which promotes (dim -1: a 0-dim norm).
-  r.add("aten::_weight_norm", norm, [](const OpCall &c) -> RuleResult {
+  // dim)), which promotes (dim -1: a 0-dim norm). 2.14's fused kernel also
+  // takes float16 (`halfFused`), so half no longer goes the composite way.
+  for (auto [scope, halfFused] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  scope.add("aten::_weight_norm", norm, [halfFused = halfFused](const OpCall &c) -> RuleResult {
      const DType v = c.dtype("v"), g = c.dtype("g");
      const Rank rv = c.rank("v"), rg = c.rank("g");
      const auto k = rv.value();
@@ -476,10 +511,10 @@ void registerNnLayers(Registry &r) {
      if (!k || !dim || *k == 0) return Value::tensor(DTypeSet::all(), Rank::top());
      if (*dim >= *k || *dim < -*k)
        return c.semantic("Dimension out of range (expected to be in range of [{}, {}], but got {})", -*k, *k - 1, *dim);
-     const bool half = v == DType::Float16 || g == DType::Float16;
+     const bool half = !halfFused && (v == DType::Float16 || g == DType::Float16);
      if (!half && (*dim == 0 || *dim == *k - 1)) {
        if (v != g) return c.semantic("expected scalar type {} but found {}", name(v), name(g));
-       if (v != DType::Float32 && v != DType::Float64 && v != DType::BFloat16)
+       if (v != DType::Float32 && v != DType::Float64 && v != DType::BFloat16 && !(halfFused && v == DType::Float16))
          return c.missingKernel("weight_norm_kernel not implemented for {}", name(v));
        return tensorOf(v, rv);
      }
@@ -618,7 +653,6 @@ void registerNnLayers(Registry &r) {
            {"aten::pixel_shuffle", "self", 3, {{"self", "sweep![1,4,2,2]"}, {"upscale_factor", "2"}}},
            {"aten::pixel_unshuffle", "self", 3, {{"self", "sweep![1,1,2,2]"}, {"downscale_factor", "2"}}},
            {"aten::channel_shuffle", "self", 3, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
-           {"aten::native_channel_shuffle", "self", 2, {{"self", "sweep![1,2,2,2]"}, {"groups", "2"}}},
        }) {
     // Upsampling keeps N and C (and takes a known output size); padding
     // keeps what it does not pad.
@@ -651,9 +685,17 @@ void registerNnLayers(Registry &r) {
     if (key == "aten::pixel_shuffle") e.atLeast("upscale_factor", 1, "pixel_shuffle expects a positive upscale_factor");
     if (key == "aten::pixel_unshuffle")
       e.atLeast("downscale_factor", 1, "pixel_unshuffle expects a positive downscale_factor");
-    if (key == "aten::native_channel_shuffle") e.variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
     if (key == "aten::channel_shuffle") e.variant({{"groups", "0"}});
   }
+  // native_channel_shuffle takes a 2-D input in 1.13; 2.14 wants more than 2
+  // dims, as channel_shuffle. groups <= 0: refused (SIGFPE in 1.13).
+  for (auto [scope, minRank] : {std::pair{r.until(TorchVersion::V1_13), 2}, std::pair{r.since(TorchVersion::V2_14), 3}})
+    scope.add("aten::native_channel_shuffle", rs, [fn = keepInput("self", minRank)](const OpCall &c) -> RuleResult {
+       if (auto g = c.arg("groups").intValue(); g && *g <= 0)
+         return c.semantic("number of groups to divide channels in must be positive, got {}", *g);
+       return fn(c);
+     }).sample("self", "sweep![1,2,2,2]").sample("groups", "2")
+        .variant({{"self", "sweep![2,2]"}}).variant({{"self", "float32[2]"}});
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
       .sample("value", "0")
@@ -662,8 +704,9 @@ void registerNnLayers(Registry &r) {
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}})
       .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
   // _pad_enum: see padEnum (mode 0 reflect, 1 replicate, 2 circular, 3 constant).
-  {
-    Registry::Entry e = r.add("aten::_pad_enum", rs, padFacts(padEnum, "self", "pad"));
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(padEnum<false>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(padEnum<true>)}}) {
+    Registry::Entry e = scope.add("aten::_pad_enum", rs, padFacts(rule, "self", "pad"));
     e.sample("self", "sweep[1,1,2]").sample("pad", "[1,1]").sample("mode", "3").sample("value", "None");
     for (const char *mode : {"0", "1", "2", "3"}) {
       if (std::string_view(mode) != "3") // (the main sample)

@@ -57,8 +57,7 @@ RnnCheck rnnCheck(const OpCall &c, std::string_view in, std::initializer_list<st
       if (!(ds == DTypeSet(d)))
         return {c.semantic("mat1 and mat2 must have the same dtype ({} and {})", name(d), name(*ds.begin())), {}};
   }
-  if (d == DType::Bool || d == DType::Float16 || d == DType::Complex32)
-    return {c.missingKernel("no CPU matmul kernel for {}", name(d)), {}};
+  if (c.lacksCpuKernel(CpuKernel::Matmul, d)) return {c.missingKernel("no CPU matmul kernel for {}", name(d)), {}};
   if (isIntegral(d) && act == RnnAct::Relu) return {std::nullopt, mayMix ? std::nullopt : std::optional(d)};
   if (isIntegral(d) && act == RnnAct::TanhCell) return {std::nullopt, mayMix ? std::nullopt : std::optional(DType::Float32)};
   if (isIntegral(d))
@@ -113,13 +112,16 @@ void rnnSamples(Registry::Entry e, std::string in, std::vector<std::pair<std::st
 /// whose twelve parameters are of unknown dtype and rank (prim::GetAttr):
 /// dtypes first (one call per refused dtype), the biases' ranks (read only
 /// to refuse a known rank above 2, both alternatives go on) last.
-RuleResult transformerEncoderLayer(const OpCall &c) {
+template <bool BiasAnyDtype> RuleResult transformerEncoderLayer(const OpCall &c) {
   if (auto v = c.rank("src").value(); v && *v != 3) return c.semantic("expected 3-D `query` (src), got {}-D", *v);
   DType d = c.dtype("src");
+  bool otherBias = false;
   for (const char *n : {"qkv_weight", "qkv_bias", "proj_weight", "proj_bias", "norm_weight_1", "norm_bias_1",
                         "norm_weight_2", "norm_bias_2", "ffn_weight_1", "ffn_bias_1", "ffn_weight_2", "ffn_bias_2"})
-    if (c.dtype(n) != d)
+    if (c.dtype(n) != d) {
+      if (BiasAnyDtype && std::string_view(n) == "qkv_bias") { otherBias = true; continue; }
       return c.semantic("expected {} to have src's dtype {}, but got {}", n, name(d), name(c.dtype(n)));
+    }
   struct Want { const char *arg; int rank; };
   for (Want w : {Want{"qkv_weight", 2}, {"qkv_bias", 1}, {"proj_weight", 2}, {"norm_weight_1", 1}, {"norm_bias_1", 1},
                  {"norm_weight_2", 1}, {"norm_bias_2", 1}, {"ffn_weight_1", 2}, {"ffn_weight_2", 2}})
@@ -134,11 +136,13 @@ RuleResult transformerEncoderLayer(const OpCall &c) {
       return c.semantic("mask type should be 0 (src_mask), 1 (src_key_padding_mask) or 2 (default_mask), got {}", *mt);
     if (mt && *mt == 0) return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
   }
-  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16)
-    return c.missingKernel("no CPU kernel for a {} encoder layer (float32, float64, bfloat16 only)", name(d));
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16 &&
+      !(d == DType::Float16 && !c.lacksCpuKernel(CpuKernel::EncoderLayer, d)))
+    return c.missingKernel("no CPU kernel for a {} encoder layer", name(d));
   for (const char *n : {"proj_bias", "ffn_bias_1", "ffn_bias_2"})
     if (auto v = c.rank(n).value(); v && *v > 2)
       return c.semantic("expected {} to have at most 2 dims (addmm expands it), got {}-D", n, *v);
+  if (otherBias) return Value::unknownTensor();
   return tensorOf(d, Rank::exact(3)).withUnitDims(c.arg("src").unitDims());
 }
 
@@ -176,9 +180,7 @@ void registerNnSequence(Registry &r) {
   // Every transformed dim must exist (fft2's default dims -2, -1 need 2 dims;
   // a 0-dim tensor wraps like a 1-D one): infer's generic check of `dim`.
   // (also float8 and bcomplex32, 2.14's).
-  auto unsupported = [](DType d) {
-    return d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex32 || d == DType::BComplex32 || isFloat8(d);
-  };
+  auto unsupported = [](DType d) { return isLowPrecision(d); };
   auto fftRule = [unsupported](bool realOnly) {
     return [realOnly, unsupported](const OpCall &c) -> RuleResult {
       DType d = c.dtype("self");
@@ -295,9 +297,17 @@ void registerNnSequence(Registry &r) {
   // signal unless return_complex; the window joins the dtype. 1.13 still
   // takes (with a warning) the old real form, a float/double input whose
   // last dim of 2 holds (re, im): read as its complex view.
-  r.add("aten::istft", spec, [](const OpCall &c) -> RuleResult {
+  // 1.13 still reads the old real (..., 2) form; 2.14 wants a complex input
+  // (bcomplex32 goes through view_as_complex, which refuses it).
+  for (auto [scope, realForm] : {std::pair{r.until(TorchVersion::V1_13), true}, std::pair{r.since(TorchVersion::V2_14), false}})
+  scope.add("aten::istft", spec, [realForm = realForm](const OpCall &c) -> RuleResult {
      DType d = c.dtype("self");
      auto rk = c.rank("self").value();
+     if (d == DType::BComplex32)
+       return c.semantic("view_as_complex is only supported for half, float and double tensors, but got BFloat16");
+     if (!isComplex(d) && !realForm)
+       return c.semantic("istft requires a complex-valued input tensor matching the output from stft with "
+                         "return_complex=True.");
      if (!isComplex(d)) {
        if (d != DType::Float32 && d != DType::Float64)
          return c.semantic("istft requires a complex-valued input tensor (or the old float/double (..., 2) form), "
@@ -326,11 +336,17 @@ void registerNnSequence(Registry &r) {
   // operand must share query's dtype (the bmm/addmm kernels check it);
   // query/key/value are 3-D; the weights are averaged over heads (3-D) or
   // per head (4-D), and undefined (None) when need_weights=False.
-  r.add("aten::_native_multi_head_attention", "nn.attention", [](const OpCall &c) -> RuleResult {
+  // 2.14 (`biasAnyDtype`) also takes a qkv_bias of another dtype (bool and
+  // int8 measured), with results not modelled: unknown.
+  for (auto [scope, biasAnyDtype] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  scope.add("aten::_native_multi_head_attention", "nn.attention", [biasAnyDtype = biasAnyDtype](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("query").value(); rk && *rk != 3)
        return c.semantic("expected 3-D `query`, got {}-D tensor", *rk);
-     if (auto e = requireSame(c, {"query", "key", "value", "qkv_weight", "qkv_bias", "proj_weight", "proj_bias"}))
-       return *e;
+     if (auto e = requireSame(c, {"query", "key", "value", "qkv_weight", "proj_weight", "proj_bias"})) return *e;
+     if (c.dtype("qkv_bias") != c.dtype("query")) {
+       if (biasAnyDtype) return std::vector<Value>{Value::unknownTensor(), Value::unknownTensor()};
+       if (auto e = requireSame(c, {"query", "qkv_bias"})) return *e;
+     }
      DType d = c.dtype("query");
      Value out = tensorOf(d, Rank::exact(3));
      auto need = c.arg("need_weights").boolValue();
@@ -366,13 +382,17 @@ void registerNnSequence(Registry &r) {
   // plus its bias, split into q, k, v of [B, heads, T, E/heads]. A floating
   // qkv (the CPU kernel has half and bfloat16 too), a bias of qkv's dtype
   // (its shape is not checked); fewer than 3 dims raise (measured).
-  r.add("aten::_transform_bias_rescale_qkv", "nn.attention", [](const OpCall &c) -> RuleResult {
+  // 2.14 (`biasAnyDtype`) takes a float32 bias with a float16, bfloat16 or float64 qkv: unknown results.
+  for (auto [scope, biasAnyDtype] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  scope.add("aten::_transform_bias_rescale_qkv", "nn.attention", [biasAnyDtype = biasAnyDtype](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("qkv").value(); rk && *rk < 3)
        return c.semantic("expected qkv of shape [B, T, 3 * embed_dim], got a {}-D tensor", *rk);
      DType d = c.dtype("qkv");
      if (!isFloating(d)) return c.missingKernel("no CPU transform_bias_rescale_qkv kernel for {}", name(d));
-     if (c.dtype("qkv_bias") != d)
+     if (c.dtype("qkv_bias") != d) {
+       if (biasAnyDtype) return std::vector<Value>(3, Value::unknownTensor());
        return c.semantic("expected qkv_bias of qkv's dtype {}, but found {}", name(d), name(c.dtype("qkv_bias")));
+     }
      Value v = tensorOf(d, Rank::exact(4));
      return std::vector<Value>{v, v, v};
    }).sample("qkv", "sweep[2,3,12]").sample("qkv_bias", "float32[12]").sample("num_heads", "2")
@@ -400,7 +420,10 @@ void registerNnSequence(Registry &r) {
       for (auto &[k, v] : more) m[k] = v;
       return m;
     };
-    Registry::Entry e = r.add("aten::_transformer_encoder_layer_fwd", "nn.attention", transformerEncoderLayer);
+    // 2.14 also takes a qkv_bias of another dtype (bool, uint8, int8 measured): unknown results.
+    for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(transformerEncoderLayer<false>)},
+                               std::pair{r.since(TorchVersion::V2_14), RuleFn(transformerEncoderLayer<true>)}}) {
+    Registry::Entry e = scope.add("aten::_transformer_encoder_layer_fwd", "nn.attention", rule);
     for (auto &[a, v] : allOf("float32")) e.sample(a, v);
     e.sample("embed_dim", "4").sample("num_heads", "2").sample("use_gelu", "False").sample("norm_first", "False")
         .sample("eps", "1e-05").sample("mask", "None").sample("mask_type", "None");
@@ -426,6 +449,7 @@ void registerNnSequence(Registry &r) {
     e.variant(with(allOf("float32"), {{"mask", "None"}, {"mask_type", "1"}}));
     e.variant(with(allOf("float32"), {{"src", "float32[2,1,4]"}, {"mask", "bool[2,1]"}, {"mask_type", "1"}}));
     e.variant(with(allOf("float32"), {{"proj_bias", "float32[1,1,4]"}}));
+    }
   }
 
   // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
@@ -445,7 +469,10 @@ void registerNnSequence(Registry &r) {
                                                                       : Value::tensor(ds, Rank::top());
   };
   // kind: 0 = lstm (hx is a list of h and c), 1 = gru/rnn (one hx).
-  auto seqRule = [rankAt, hiddenLike](bool lstm, bool packed, RnnAct act = RnnAct::InPlace) {
+  // `mixedParamsUnknown`: 2.14's lstm runs a float32 input through oneDNN,
+  // which takes biases of other dtypes (bool, int16, half: measured) and
+  // refuses others: parameters of another dtype give unknown results there.
+  auto seqRule = [rankAt, hiddenLike](bool lstm, bool packed, RnnAct act = RnnAct::InPlace, bool mixedParamsUnknown = false) {
     return [=](const OpCall &c) -> RuleResult {
       std::string in = packed ? "data" : "input";
       int want = packed ? 2 : 3;
@@ -453,6 +480,12 @@ void registerNnSequence(Registry &r) {
         return c.semantic("expected a {}-D {}, got {}-D", want, in, *rk);
       if (packed && c.dtype("batch_sizes") != DType::Int64)
         return c.semantic("batch_sizes must be int64, got {}", name(c.dtype("batch_sizes")));
+      if (mixedParamsUnknown && c.dtype(in) == DType::Float32) {
+        const Value &ps = c.arg("params");
+        if (!ps.isList() || !ps.lengthKnown()) return std::vector<Value>(3, Value::unknownTensor());
+        for (const Value &p : ps.elements())
+          if (!(p.dtypes() == DTypeSet(DType::Float32))) return std::vector<Value>(3, Value::unknownTensor());
+      }
       RnnCheck k = rnnCheck(c, in, {"hx", "params"}, act);
       if (k.error) return *k.error;
       DTypeSet ds = k.dtype ? DTypeSet(*k.dtype) : DTypeSet::all();
@@ -481,9 +514,10 @@ void registerNnSequence(Registry &r) {
   for (const Form &f : {Form{".input", "input", "[3,1,4]", false, inputFlags},
                         Form{".data", "data", "[3,4]", true, packedFlags}}) {
     auto key = [&](std::string_view op) { return "aten::" + std::string(op) + f.suffix; };
-    rnnSamples(r.add(key("lstm"), rnn, seqRule(true, f.packed)), f.seq,
-               {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
-               f.fixed);
+    for (auto [scope, mixed] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+      rnnSamples(scope.add(key("lstm"), rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
+                 {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
+                 f.fixed);
     rnnSamples(r.add(key("gru"), rnn, seqRule(false, f.packed)), f.seq,
                {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
     for (RnnAct act : {RnnAct::InPlace, RnnAct::Relu})
@@ -527,7 +561,9 @@ void registerNnSequence(Registry &r) {
        return c.semantic("'lengths' argument should be a 1D CPU int64 tensor, but got {} {}-D",
                          name(c.dtype("batch_sizes")), br ? std::to_string(*br) : std::string("?"));
      if (rk && *rk == 0) return c.semantic("data must have at least 1 dim, got a 0-dim tensor");
-     return std::vector<Value>{tensorOf(c.dtype("data"), rk ? Rank::exact(*rk + 1) : Rank::atLeast1()),
+     const Rank out = rk ? Rank::exact(*rk + 1) : Rank::atLeast1();
+     if (auto e = checkedFill(c, "padding_value", c.dtype("data"), out)) return *e; // the padding fills it first
+     return std::vector<Value>{tensorOf(c.dtype("data"), out),
                                tensorOf(DType::Int64, Rank::exact(1))};
    }).sample("data", "sweep![2,3]").sample("batch_sizes", "int64[2]").sample("batch_first", "False")
       .sample("padding_value", "0.0").sample("total_length", "2")

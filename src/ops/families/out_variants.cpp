@@ -14,6 +14,7 @@
 // after every family whose rules it reuses.
 //
 //===----------------------------------------------------------------------===//
+#include "dtype/promotion.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -57,13 +58,30 @@ bool isFunctionalOf(const Schema &functional, const Schema &out, size_t numOut) 
 }
 
 /// `errorsHold`: the functional's errors are the out overload's too (so
-/// far every op's but two, see registerOutVariants).
+/// far every op's but a few: functionalErrorsHold).
 RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
   return [&functional, numOut, errorsHold](const OpCall &c) -> RuleResult {
-    RuleResult r = functional.fn(c.leading(*functional.schema, c.size() - numOut));
-    if (!r.ok()) return errorsHold ? r : RuleResult(std::vector<Value>(numOut, Value::unknownTensor()));
+    const RuleResult unknown(std::vector<Value>(numOut, Value::unknownTensor()));
+    RuleResult r = unknown;
+    try {
+      r = functional.fn(c.leading(*functional.schema, c.size() - numOut));
+    } catch (const PromotionError &) { // a promotion the functional makes raises
+      if (errorsHold) throw;
+      return unknown;
+    }
+    if (!r.ok()) return errorsHold ? r : unknown;
     return intoOutArguments(c, r.takeOutputs(), numOut);
   };
+}
+
+/// Whether the functional's errors are the out overload's too. Measured:
+/// addbmm.out takes a self of another dtype, huber_loss.out a result that
+/// would not cast to self's dtype; 2.14's norm.dtype_out a complex dtype=
+/// (its out is real; the functional's own out is not), ldexp.out a float8
+/// operand the functional's promotion refuses.
+bool functionalErrorsHold(const Schema &functional, std::string_view outKey, TorchVersion v) {
+  if (functional.name == "aten::addbmm" || functional.name == "aten::huber_loss") return false;
+  return !(v >= TorchVersion::V2_14 && (outKey == "aten::norm.dtype_out" || outKey == "aten::ldexp.out"));
 }
 
 /// native_batch_norm.out has no CPU kernel in 1.13 (every call raises
@@ -81,9 +99,7 @@ void registerOutVariants(Registry &r) {
     for (const Schema *s : r.schemas().overloads(f->schema->name)) {
       const size_t numOut = outArgCount(*s);
       if (numOut == 0 || r.find(*s) || !isFunctionalOf(*f->schema, *s, numOut) || unchecked(s->key())) continue;
-      // Measured: addbmm.out takes a self of another dtype, huber_loss.out
-      // a result that would not cast to self's dtype.
-      bool errorsHold = f->schema->name != "aten::addbmm" && f->schema->name != "aten::huber_loss";
+      const bool errorsHold = functionalErrorsHold(*f->schema, s->key(), r.version());
       // One family for them all: its unknowns (out of another dtype) are by design.
       Registry::Entry e = r.add(s->key(), "out_variant", outVariant(*f, numOut, errorsHold));
       // Samples: the functional's main set, run once with the outputs of

@@ -242,6 +242,10 @@ RuleFn varLike(std::string dimArg, bool withMean) {
     }
     Value dev = tensorOf(toRealValueType(s), r);
     if (!withMean) return dev;
+    // The mean of a complex input is rebuilt with complex(real, imag), which
+    // has no bfloat16 form (2.14's bcomplex32).
+    if (s == DType::BComplex32)
+      return c.semantic("Expected both inputs to be Half, Float or Double tensors but got BFloat16 and BFloat16");
     return std::vector<Value>{dev, tensorOf(s, r)};
   };
 }
@@ -298,10 +302,11 @@ RuleResult cumOpInPlace(const OpCall &c) {
   return tensorOf(s, c.rank("self"));
 }
 
-/// logsumexp: integers compute in the default float; complex is rejected.
-RuleResult logsumexp(const OpCall &c) {
+/// logsumexp: integers compute in the default float; complex is rejected
+/// (1.13) or kept (2.14).
+template <bool ComplexOk> RuleResult logsumexp(const OpCall &c) {
   DType s = c.dtype("self");
-  if (isComplex(s)) return c.semantic("expected floating point type for result tensor, but got {}", name(s));
+  if (!ComplexOk && isComplex(s)) return c.semantic("expected floating point type for result tensor, but got {}", name(s));
   const Value &dims = c.arg("dim");
   // An empty dim list reduces every dim; without keepdim the kept maxima
   // ([1] * rank) are added into a 0-dim sum, which fails for any rank >= 1.
@@ -447,7 +452,7 @@ RuleResult linalgNorm(const OpCall &c) {
     singular = *t == "nuc";
   }
   DType s = c.dtype("self");
-  if (singular && (s == DType::Float16 || s == DType::BFloat16 || s == DType::Complex32 || isFloat8(s)))
+  if (singular && isLowPrecision(s))
     return c.semantic("matrix norm order {}: low precision dtypes not supported, got {}", ord.str(), name(s));
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
 }
@@ -544,7 +549,7 @@ RuleResult covariance(const OpCall &c) {
     d = c.promote(d, wd);
   }
   if (isIntegral(d, true)) d = DType::Float32;
-  if (d == DType::Float16 || d == DType::Complex32) return c.missingKernel("no matrix product kernel for {}", name(d));
+  if (c.lacksCpuKernel(CpuKernel::Matmul, d)) return c.missingKernel("no matrix product kernel for {}", name(d));
   // One variable (a 1-D input, or a single row) gives a 0-dim result.
   Rank out = !k ? Rank::top() : Rank::exact(0);
   if (k && *k == 2) {
@@ -655,6 +660,14 @@ void registerReductions(Registry &r) {
       .variant({{"dim", "0"}, {"keepdim", "True"}});
   // mean
   add("aten::mean", meanLike(""));
+  // 2.14's mean.dtype_out also wants self to cast to dtype (complex to float does not).
+  addScoped(since214, "aten::mean.dtype_out", [mean = meanLike("")](const OpCall &c) -> RuleResult {
+    if (auto dt = optDtype(c); dt && !canCast(c.dtype("self"), *dt))
+      return c.semantic("mean.dtype_out(): input types can't be cast to the desired output type {}", name(*dt));
+    RuleResult r = mean(c);
+    if (!r.ok()) return r;
+    return intoOutArguments(c, r.takeOutputs(), 1);
+  }).sample("out", "float32[2]").variant({{"out", "float64[2]"}});
   add("aten::mean.dim", meanLike("dim"))
       .sample("dim", "[0]")
       .variant({{"dim", "[-1]"}, {"keepdim", "True"}})
@@ -719,10 +732,10 @@ void registerReductions(Registry &r) {
   add("aten::cumprod_", keepingShape(cumOpInPlace)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
   add("aten::logcumsumexp", keepingShape(sameAs("self"))).sample("dim", "0")
       .variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
-  add("aten::logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
-      .variant({{"dim", "[]"}, {"keepdim", "False"}});
-  add("aten::special_logsumexp", logsumexp).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
-      .variant({{"dim", "[]"}, {"keepdim", "False"}});
+  for (auto [scope, rule] : {std::pair{until113, RuleFn(logsumexp<false>)}, std::pair{since214, RuleFn(logsumexp<true>)}})
+    for (const char *k : {"aten::logsumexp", "aten::special_logsumexp"})
+      addScoped(scope, k, rule).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
+          .variant({{"dim", "[]"}, {"keepdim", "False"}});
   for (const char *k : {"aten::quantile", "aten::nanquantile", "aten::quantile.scalar", "aten::nanquantile.scalar"}) {
     bool scalar = std::string(k).ends_with("scalar");
     auto e = r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")
@@ -804,11 +817,13 @@ void registerReductions(Registry &r) {
   // 2.14's CPU sorts refuse complex input, topk bool too (1.13 took them).
   const ArgCheck sortable = refusesSelf("Sort does not support {} dtypes on CPU", false);
   const ArgCheck topkable = refusesSelf("topk does not support {} dtypes on CPU", true);
+  // sort.stable asserts that stable is given (None raises an internal assert
+  // in 1.13; 2.14 reads None as False).
   const RuleFn sortStable = keepingShape([vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
-    // sort.stable asserts that stable is given (None raises an internal assert in 1.13).
     if (c.isNone("stable")) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
     return vi(c);
   });
+  const RuleFn sortStable214 = keepingShape(valuesIndices(false, false));
   // topk: self's shape with dim `dim` of size k.
   const RuleFn topk = [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
     RuleResult r = vi(c);
@@ -820,11 +835,11 @@ void registerReductions(Registry &r) {
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
     return outs;
   };
-  for (auto [scope, sortCheck, topkCheck] :
-       {std::tuple{until113, ArgCheck(), ArgCheck()}, std::tuple{since214, sortable, topkable}}) {
+  for (auto [scope, sortCheck, topkCheck, stableRule] :
+       {std::tuple{until113, ArgCheck(), ArgCheck(), sortStable}, std::tuple{since214, sortable, topkable, sortStable214}}) {
     auto checked = [&](const ArgCheck &check, RuleFn fn) { return check ? checks::before(check, fn) : fn; };
     addScoped(scope, "aten::sort", checked(sortCheck, keepingShape(valuesIndices(false, false))));
-    addScoped(scope, "aten::sort.stable", checked(sortCheck, sortStable)).sample("stable", "True").variant({{"stable", "None"}});
+    addScoped(scope, "aten::sort.stable", checked(sortCheck, stableRule)).sample("stable", "True").variant({{"stable", "None"}});
     addScoped(scope, "aten::argsort", checked(sortCheck, keepingShape(always(DType::Int64))));
     addScoped(scope, "aten::argsort.stable", checked(sortCheck, keepingShape(always(DType::Int64)))).sample("stable", "True");
     addScoped(scope, "aten::topk", checked(topkCheck, topk)).sample("k", "1").variant({{"self", "sweep![2,1]"}, {"k", "1"}, {"dim", "0"}})

@@ -929,8 +929,9 @@ void registerShapeViews(Registry &r) {
   r.add("aten::vander", fam, [](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("x").value(); rk && *rk != 1) return c.semantic("x must be a one-dimensional tensor");
      DType d = c.dtype("x");
-     if (isFloat8(d)) // 2.14's dtypes: linalg.vander's check
-       return c.semantic("linalg.vander supports floating point, complex, and integer tensors, but got {}", c10Name(d));
+     if (auto e = vanderDType(c, d)) return *e;
+     // Integers are raised to powers as int64: 2.14's uint16/32/64 do not promote with it.
+     if (isIntegral(d, true)) (void)c.promote(d, DType::Int64);
      return tensorOf(isIntegral(d, true) ? DType::Int64 : d, Rank::exact(2));
    }).sample("x", "sweep[3]");
 
@@ -957,7 +958,10 @@ void registerShapeViews(Registry &r) {
        if (e.rank() == Rank::exact(0)) return c.semantic("pad_sequence: a 0-dim sequence has no length");
      const Value &first = l.elements()[0];
      Rank r = first.rank();
-     return tensorOf(*first.dtype(), r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1());
+     const Rank out = r.value() ? Rank::exact(*r.value() + 1) : Rank::atLeast1();
+     // The result is first filled with padding_value (2.14: 0.0 does not fit float8_e8m0fnu).
+     if (auto e = checkedFill(c, "padding_value", *first.dtype(), out)) return *e;
+     return tensorOf(*first.dtype(), out);
    }).sample("sequences", "[sweep![2,3],sweep![1,3]]").variant({{"sequences", "[sweep[2],sweep[1]]"}});
   r.add("aten::stack", fam, stackFacts(joinRule([](Rank rk) { return plus(rk, 1); }, false)))
       .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "-3"}})

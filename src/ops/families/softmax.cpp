@@ -68,7 +68,9 @@ RuleResult softmaxBackward(const OpCall &c) {
 /// runs float32, float64 and bfloat16 only, and refuses mask_type 0
 /// ("src_mask not currently supported on CPU"). The result has self's dtype
 /// and shape.
-RuleResult maskedSoftmax(const OpCall &c) {
+/// `MaskTypeOptional` (2.14): a None mask_type is taken, and one out of range
+/// (it only matters on CUDA), as is src_mask.
+template <bool MaskTypeOptional> RuleResult maskedSoftmax(const OpCall &c) {
   DType m = c.dtype("mask");
   if (m != DType::Bool) return c.semantic("mask should be a boolean tensor, got {}", name(m));
   Rank sr = c.rank("self"), mr = c.rank("mask");
@@ -83,14 +85,16 @@ RuleResult maskedSoftmax(const OpCall &c) {
       return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, *d);
     }
   }
-  if (c.isNone("mask_type")) return c.semantic("mask type should be defined");
-  auto mt = c.arg("mask_type").intValue();
-  if (mt && (*mt < 0 || *mt > 2))
+  if (c.isNone("mask_type") && !MaskTypeOptional) return c.semantic("mask type should be defined");
+  auto mt = c.isNone("mask_type") ? std::nullopt : c.arg("mask_type").intValue();
+  if (mt && (*mt < 0 || *mt > 2) && !MaskTypeOptional)
     return c.semantic("mask type should be 0 (src_mask), 1 (src_key_padding_mask) or 2 (default_mask), got {}", *mt);
   DType d = c.dtype("self");
-  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16)
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::BFloat16 &&
+      !(d == DType::Float16 && !c.lacksCpuKernel(CpuKernel::MaskedSoftmax, d)))
     return c.missingKernel("no CPU masked_softmax kernel for {}", name(d));
-  if (mt && *mt == 0) return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
+  if (mt && *mt == 0 && c.lacksCpuKernel(CpuKernel::MaskedSoftmaxSrcMask, d))
+    return c.missingKernel("src_mask (mask_type 0) is not supported on CPU");
   return tensorOf(d, sr);
 }
 
@@ -116,7 +120,9 @@ void registerSoftmax(Registry &r) {
       .sample("dim", "0")
       .sample("half_to_float", "False")
       .variant({{"dim", "0"}, {"half_to_float", "True"}});
-  r.add("aten::_masked_softmax", fam, keepingShape(maskedSoftmax))
+  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(maskedSoftmax<false>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(maskedSoftmax<true>)}})
+  scope.add("aten::_masked_softmax", fam, keepingShape(rule))
       .sample("self", "sweep[2,3]").sample("mask", "sweep[2,3]").sample("dim", "None").sample("mask_type", "2")
       .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "1"}, {"dim", "-1"}})
       .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "0"}})

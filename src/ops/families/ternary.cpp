@@ -39,9 +39,11 @@ std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
 /// float into float32's range (inf fits, 1e39 does not) for an integral or
 /// float32 result, into complex32's halves as in 1.13; nothing is checked
 /// for a float16, bfloat16 or float8 result, nor an imaginary part outside
-/// complex32. nullopt: no check.
+/// complex32; a real number into a complex result fits its parts' type
+/// (1e39 does not fit complex64). nullopt: no check.
 std::optional<DType> whereNumberTarget214(const Value &number, DType r) {
   if (r == DType::Complex32) return r;
+  if (isComplex(r) && number.numKind() != NumKind::Complex) return r;
   if (number.numKind() == NumKind::Int && isIntegral(r)) return r;
   if (number.numKind() == NumKind::Float && (isIntegral(r) || r == DType::Float32)) return DType::Float32;
   if (number.numKind() == NumKind::Int && r == DType::Float32) return r;
@@ -177,14 +179,17 @@ template <bool ZeroDimWeightPromotes> RuleResult lerp(const OpCall &c) {
   return withBroadcastUnitDims(c, tensorOf(a, broadcastArgs(c, {"self", "end", "weight"})), {"self", "end", "weight"});
 }
 
-RuleFn addc(bool isDiv) {
-  return [isDiv](const OpCall &c) -> RuleResult {
+/// `halfParts` (2.14): value goes into a complex32 result as complex<half>.
+RuleFn addc(bool isDiv, bool halfParts) {
+  return [isDiv, halfParts](const OpCall &c) -> RuleResult {
     if (isDiv && isIntegral(c.dtype("tensor1"), true) && isIntegral(c.dtype("tensor2"), true))
       return c.semantic("integer division with addcdiv is not supported (tensor1 {}, tensor2 {})",
                         s(c, "tensor1"), s(c, "tensor2"));
     DType r = promoteArgs(c, {"self", "tensor1", "tensor2"});
     if (isBool(r)) return c.semantic("not implemented for bool");
-    if (auto e = checkedConversion(c, "value", computeType(r))) return *e;
+    if (halfParts && r == DType::Complex32) {
+      if (auto e = checkedConversion(c, "value", r, ComplexHalfParts::AsHalf)) return *e;
+    } else if (auto e = checkedConversion(c, "value", computeType(r))) return *e;
     return withBroadcastUnitDims(c, tensorOf(r, broadcastArgs(c, {"self", "tensor1", "tensor2"})), {"self", "tensor1", "tensor2"});
   };
 }
@@ -254,10 +259,12 @@ void registerTernary(Registry &r) {
   // (bool tensors promote to self's dtype: the value is converted into it)
   const std::map<std::string, std::string, std::less<>> magnitudes{
       {"self", "sweep![2]"}, {"tensor1", "bool[2]"}, {"tensor2", "bool[2]"}, {"value", "magnitudes"}};
-  r.add("aten::addcmul", "addc", addc(false)).variant(magnitudes);
-  r.add("aten::addcmul_", "addc", inPlace(addc(false), {{"tensor1", "tensor2"}})).variant(magnitudes);
-  r.add("aten::addcdiv", "addc", addc(true));
-  r.add("aten::addcdiv_", "addc", inPlace(addc(true), {{"tensor1", "tensor2"}}));
+  for (auto [scope, halfParts] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+    scope.add("aten::addcmul", "addc", addc(false, halfParts)).variant(magnitudes);
+    scope.add("aten::addcmul_", "addc", inPlace(addc(false, halfParts), {{"tensor1", "tensor2"}})).variant(magnitudes);
+    scope.add("aten::addcdiv", "addc", addc(true, halfParts));
+    scope.add("aten::addcdiv_", "addc", inPlace(addc(true, halfParts), {{"tensor1", "tensor2"}}));
+  }
 }
 
 } // namespace dtf

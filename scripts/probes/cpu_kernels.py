@@ -1,0 +1,40 @@
+# CPU kernels per dtype (src/ops/cpu_kernels.cpp): run under each version,
+#   /usr/bin/python3 scripts/probes/cpu_kernels.py            (1.13, the host)
+#   scripts/torch214-root.sh run python3 scripts/probes/cpu_kernels.py  (2.14)
+import torch
+A=torch.ops.aten
+dts=[torch.bool,torch.uint8,torch.int8,torch.int32,torch.float16,torch.bfloat16,torch.float32,torch.complex32,torch.complex64]
+def t(d,*s): return torch.ones(*s).to(d)
+def tryit(name,f):
+    out=[]
+    for d in dts:
+        try: r=f(d); out.append(f"{str(d)[6:]}:{str(r.dtype)[6:] if hasattr(r,'dtype') else type(r).__name__}")
+        except Exception as e: out.append(f"{str(d)[6:]}:ERR({str(e).split(chr(10))[0][:50]})")
+    print(name, " | ".join(out))
+tryit("mm", lambda d: A.mm(t(d,2,2),t(d,2,2)))
+tryit("eye", lambda d: torch.eye(2,dtype=d))
+tryit("matrix_exp", lambda d: A.matrix_exp(t(d,2,2)))
+tryit("sqrt", lambda d: A.sqrt(t(d,2)))
+tryit("masked_softmax", lambda d: A._masked_softmax(t(d,2,2),torch.ones(2,2,dtype=torch.bool),-1,1))
+tryit("aa", lambda d: A._upsample_bilinear2d_aa(t(d,1,1,2,2),[4,4],False))
+tryit("aa_bic", lambda d: A._upsample_bicubic2d_aa(t(d,1,1,2,2),[4,4],False))
+tryit("range", lambda d: A.range(0,2,dtype=d))
+tryit("fmp2", lambda d: A.fractional_max_pool2d(t(d,1,1,4,4),[2,2],[2,2],t(d,1,1,2)))
+tryit("cross", lambda d: A.cross(t(d,2,3),t(d,2,3)))
+tryit("histogram", lambda d: A.histogram(t(d,4),t(d,3)))
+tryit("cov", lambda d: A.cov(t(d,2,3)))
+tryit("inner", lambda d: A.inner(t(d,2,3),t(d,3)))
+tryit("chain", lambda d: A.chain_matmul([t(d,2,2),t(d,2,2)]))
+tryit("multidot", lambda d: A.linalg_multi_dot([t(d,2,2),t(d,2,2)]))
+tryit("addr", lambda d: A.addr(t(d,2,2),t(d,2),t(d,2)))
+tryit("vecdot", lambda d: A.linalg_vecdot(t(d,2,2),t(d,2,2)))
+tryit("cumprod", lambda d: A.cumprod(t(d,2,2),0))
+tryit("histc", lambda d: A.histc(t(d,4)))
+tryit("igamma", lambda d: A.igamma(t(d,4),t(d,4)))
+tryit("ctc", lambda d: A.ctc_loss(t(d,3,1,4).log_softmax(2) if d.is_floating_point else t(d,3,1,4),torch.ones(1,2,dtype=torch.long),[3],[2]))
+tryit("adaptive_avg", lambda d: A._adaptive_avg_pool2d(t(d,1,1,4,4),[2,2]))
+tryit("segment_reduce", lambda d: A.segment_reduce(t(d,4),"sum",lengths=torch.tensor([2,2])))
+tryit("embedding_renorm", lambda d: A.embedding_renorm_(t(d,4,2),torch.tensor([0,1]),1.0,2.0))
+tryit("weight_norm", lambda d: A._weight_norm_interface(t(d,2,2),t(d,2,1),0))
+tryit("ctc_any", lambda d: A.ctc_loss(t(d,3,1,4),torch.ones(1,2,dtype=torch.long),[3],[2]))
+tryit("add_clamp", lambda d: A.add(t(d,2),t(d,2),alpha=1))
