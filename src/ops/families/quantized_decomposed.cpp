@@ -18,8 +18,9 @@
 //  - dequantize_per_channel: the same checks; the result is cast to
 //    out_dtype (any); uint16 and float8 values meet the int64 zero points in
 //    a promotion that raises.
-// The .tensor forms read scale and zero_point with .item(): a floating
-// scale tensor acts as the number; others are not modelled (unknown).
+// The .tensor forms read scale and zero_point with .item(): quantize casts
+// to dtype last whatever the number; dequantize's result follows a floating
+// scale tensor as the number, others are not modelled (unknown).
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
@@ -74,8 +75,8 @@ RuleResult quantize(const OpCall &c) {
       return c.semantic("Expecting axis to be < {}", *c.rank("input").value());
   if (quantValueTypeUnmeasured(d)) return Value::tensor(DTypeSet::all(), c.rank("input"));
   if (auto e = boundsCheck(c, d)) return *e;
-  if (c.has("scale") && scaleNotModelled(c)) return Value::tensor(DTypeSet::all(), c.rank("input"));
-  return tensorOf(d, c.rank("input"));
+  return tensorOf(d, c.rank("input")); // cast to dtype last, whatever the scale's kind
+
 }
 
 template <bool PerChannel> RuleResult dequantize(const OpCall &c) {
@@ -85,9 +86,12 @@ template <bool PerChannel> RuleResult dequantize(const OpCall &c) {
   if (!isQuantValueType(d)) return c.semantic("Unsupported dtype in dequantize: {}", name(d));
   const DType out = c.dtypeArg("out_dtype").value_or(DType::Float32);
   if (PerChannel) {
-    // (input - zero_points) * scales in the input's type first: uint16 and float8 raise there.
+    // The int64 zero points meet the input and the scales in promotions:
+    // uint16 and float8 raise there (measured with int64 zero points only).
+    if (!c.isTensor("zero_points") || c.dtype("zero_points") != DType::Int64)
+      return Value::tensor(DTypeSet::all(), c.rank("input"));
     (void)c.promote(d, DType::Int64);
-    if (c.isTensor("scales")) (void)c.promote(DType::Float32, c.dtype("scales"));
+    (void)c.promote(DType::Int64, c.dtype("scales"));
     return tensorOf(out, c.rank("input"));
   }
   if (scaleNotModelled(c)) return Value::tensor(DTypeSet::all(), c.rank("input"));
