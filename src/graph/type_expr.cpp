@@ -5,34 +5,17 @@
 namespace dtf::ir {
 namespace {
 
-struct TorchName {
-  DType dtype;
-  std::string_view name;
-};
-// c10's ScalarType names, as TorchScript prints tensor types.
-constexpr TorchName kTorchNames[] = {
-    {DType::Bool, "Bool"},          {DType::UInt8, "Byte"},
-    {DType::Int8, "Char"},          {DType::Int16, "Short"},
-    {DType::Int32, "Int"},          {DType::Int64, "Long"},
-    {DType::Float16, "Half"},       {DType::BFloat16, "BFloat16"},
-    {DType::Float32, "Float"},      {DType::Float64, "Double"},
-    {DType::Complex32, "ComplexHalf"}, {DType::Complex64, "ComplexFloat"},
-    {DType::Complex128, "ComplexDouble"},
-};
-
 Value unknownDevice() { return Value::join(Value::device("a"), Value::device("b")); }
 
 } // namespace
 
-std::string_view torchTypeName(DType d) {
-  for (const TorchName &t : kTorchNames)
-    if (t.dtype == d) return t.name;
-  return "Tensor";
-}
+// TorchScript prints a tensor type by its dtype's c10 name (Float, Half,
+// Float8_e5m2 ...): dtypes.def's, for every dtype of every version.
+std::string_view torchTypeName(DType d) { return c10Name(d); }
 
 std::optional<DType> dtypeFromTorchTypeName(std::string_view name) {
-  for (const TorchName &t : kTorchNames)
-    if (t.name == name) return t.dtype;
+  for (DType d : kAllDTypes)
+    if (c10Name(d) == name) return d;
   return std::nullopt;
 }
 

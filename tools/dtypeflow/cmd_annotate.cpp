@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <functional>
 #include <map>
 
 namespace dtf::cli {
@@ -140,7 +141,25 @@ Loaded load(const std::string &file, const std::string &model, const Semantics &
   } catch (const ir::IRSyntaxError &e) {
     fmt::print(stderr, "{}:{}:{}: error: {}\n", shownName(file), e.line, e.col, e.what());
     l.exitCode = 2;
+    return l;
   }
+  // A type written with a dtype this version lacks (IR printed by a newer
+  // PyTorch: Float8_e5m2(...) under --torch 1.13) cannot be compared or used.
+  std::function<std::optional<DType>(const ir::TypeExpr &)> foreign = [&](const ir::TypeExpr &t) -> std::optional<DType> {
+    if (t.dtype && !semantics.types().names(*t.dtype)) return t.dtype;
+    for (const ir::TypePtr &e : t.elems)
+      if (auto d = foreign(*e)) return d;
+    return std::nullopt;
+  };
+  for (const ir::ValueInfo &v : l.graph->values)
+    if (auto d = foreign(*v.type)) {
+      fmt::print(stderr, "{}: error: %{} has type {}: dtype {} is not in PyTorch {} (IR of a newer PyTorch? try --torch {})\n",
+                 shownName(file), ir::printable(v.name, 200), ir::printable(v.type->text, 200), name(*d),
+                 semantics.versionName(), name(kNewestTorch));
+      l.graph.reset();
+      l.exitCode = 2;
+      return l;
+    }
   return l;
 }
 

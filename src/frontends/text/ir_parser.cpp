@@ -13,10 +13,8 @@ using TK = Token::Kind;
 
 TypeExpr::Kind scalarKind(std::string_view name) {
   using K = TypeExpr::Kind;
+  // (quantized ones among them: QUInt8 ..., see parseType)
   if (name == "Tensor" || dtypeFromTorchTypeName(name)) return K::Tensor;
-  // Quantized tensors (QUInt8, QInt8, QInt32, QUInt4x2, QUInt2x4): dtypes
-  // outside the lattice, so a tensor whose dtype is left unknown.
-  if (name.starts_with("QInt") || name.starts_with("QUInt")) return K::Tensor;
   if (name == "int") return K::Int;
   if (name == "float") return K::Float;
   if (name == "bool") return K::Bool;
@@ -178,6 +176,9 @@ private:
           t->dtype = d;
           noSizes = true;
         }
+      // Quantized, bits and sub-byte tensors: dtypes outside the lattice, so
+      // tensors whose dtype is left unknown (as a written type says nothing).
+      if (t->dtype && category(*t->dtype) == Category::Other) t->dtype.reset();
       if (t->kind == TypeExpr::Kind::Other && !knownOpaqueType(name))
         fail(nameTok, fmt::format("unknown type '{}' (not a TorchScript type; torch's parser refuses it too)",
                                   printable(name, 80)));
