@@ -15,6 +15,7 @@
 #include "ops/custom_rules.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <CLI/CLI.hpp>
 #include <dlfcn.h>
 #include <atomic>
@@ -38,7 +39,7 @@ std::vector<std::string> readOpList(const std::string &path, bool stripMarked) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
-    if (stripMarked && line.find("(not in libtorch 1.13)") != std::string::npos) continue;
+    if (stripMarked && line.find("(not in libtorch ") != std::string::npos) continue;
     ops.push_back(line.substr(0, line.find(' ')));
   }
   return ops;
@@ -71,13 +72,30 @@ std::map<std::string, Known, std::less<>> readKnown(const std::string &path) {
   return known;
 }
 
+/// Why an overload has no rule, from libtorch's dispatcher: no CPU, meta or
+/// composite kernel (a CUDA/MPS/XPU or sparse/nested backend op: nothing to
+/// check on CPU), or a kernel that runs here and a rule still to write.
+std::string whyNoRule(const std::string &key) {
+  const size_t dot = key.find('.');
+  c10::OperatorName name(key.substr(0, dot), dot == std::string::npos ? "" : key.substr(dot + 1));
+  auto op = c10::Dispatcher::singleton().findOp(name);
+  if (!op) return "not in libtorch's dispatcher (registered from Python or a JIT-only op)";
+  using K = c10::DispatchKey;
+  for (K k : {K::CPU, K::Meta, K::CompositeImplicitAutograd, K::CompositeExplicitAutograd,
+              K::CompositeExplicitAutogradNonFunctional})
+    if (op->hasKernelForDispatchKey(k)) return fmt::format("has a {} kernel: no rule yet", c10::toString(k));
+  return "no CPU, meta or composite kernel (another device's or backend's op): nothing runs on CPU";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"dtypeflow_conformance: check every dtype rule against real ATen (libtorch " TORCH_VERSION ")"};
   std::vector<std::string> ops;
   std::string family, reportPath;
-  std::string targets = std::string(DTF_SOURCE_DIR) + "/../shared/targets/torch-mlir-dtype-ops.txt";
+  const std::string targetDir = std::string(DTF_SOURCE_DIR) + "/../shared/targets/";
+  std::string targets = targetDir + (kOracleTorch == TorchVersion::V1_13 ? "torch-mlir-dtype-ops.txt" : "torch-mlir-dtype-ops-2.14.txt");
+  std::string newOverloads = kOracleTorch == TorchVersion::V1_13 ? "" : targetDir + "aten-overloads-new-in-2.14.txt";
   std::string exampleOps = std::string(DTF_SOURCE_DIR) + "/examples/ops_used.txt";
   bool verbose = false, quiet = false;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -87,6 +105,7 @@ int main(int argc, char **argv) {
   app.add_option("--report", reportPath, "write the Markdown report here (e.g. docs/conformance.md)");
   app.add_option("--targets", targets, "coverage floor list (torch-mlir ops)");
   app.add_option("--example-ops", exampleOps, "ops used by the bundled examples");
+  app.add_option("--new-overloads", newOverloads, "overloads new in this version: the report gives each one left out and why");
   app.add_option("--jobs,-j", jobs, "worker threads")->check(CLI::Range(1, 64));
   app.add_option("--max-cases", opts.maxCasesPerVariant, "cap per sample variant; larger spaces are strided");
   app.add_option("--examples", opts.examplesPerOp, "disagreements shown per op with -v (default 5)");
@@ -180,6 +199,12 @@ int main(int argc, char **argv) {
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};
+    if (!newOverloads.empty()) {
+      const std::vector<std::string> keys = readOpList(newOverloads, false);
+      in.newOverloads = keys.size();
+      for (const std::string &k : keys)
+        if (!oracleSemantics().registry().find(k)) in.newOverloadsLeftOut.emplace_back(k, whyNoRule(k));
+    }
     std::ofstream(reportPath) << renderReport(in);
     fmt::print("report written to {}\n", reportPath);
   }

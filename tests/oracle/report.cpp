@@ -134,13 +134,20 @@ std::string renderReport(const ReportInputs &in) {
   }
   out += "## Coverage\n\n";
   out += fmt::format("- Registered rules: **{}**.\n", registered.size());
-  out += fmt::format("- torch-mlir's dtype-function ops present in libtorch 1.13: **{} of {}** covered.\n",
-                     targetCovered, in.targetOps.size());
+  out += fmt::format("- torch-mlir's dtype-function ops present in libtorch {}: **{} of {}** covered.\n",
+                     name(kOracleTorch), targetCovered, in.targetOps.size());
   if (!targetMissing.empty())
     out += fmt::format("  Not yet covered: {}.\n", fmt::join(targetMissing, ", "));
   out += fmt::format("- aten ops used by the bundled examples: **{} of {}** covered (list mutation by the solver)", exampleCovered,
                      in.exampleOps.size());
   out += exampleMissing.empty() ? ".\n" : fmt::format(" (missing: {}).\n", fmt::join(exampleMissing, ", "));
+  if (in.newOverloads) {
+    out += fmt::format("- Overloads new in this version: **{} of {}** have a rule; each one left out, and why:\n\n",
+                       in.newOverloads - in.newOverloadsLeftOut.size(), in.newOverloads);
+    std::map<std::string, std::vector<std::string>> byReason;
+    for (const auto &[k, why] : in.newOverloadsLeftOut) byReason[why].push_back("`" + k + "`");
+    for (const auto &[why, keys] : byReason) out += fmt::format("  - {} ({}): {}.\n", why, keys.size(), fmt::join(keys, ", "));
+  }
   out += "\n## Totals\n\n";
   out += kHeader;
   out += all.row("**all**");

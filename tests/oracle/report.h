@@ -14,6 +14,10 @@ struct ReportInputs {
   std::vector<std::string> exampleOps; ///< ops used by examples/*.ir
   double seconds = 0;
   int jobs = 1;
+  /// Overloads new in this version (--new-overloads): how many, and each one
+  /// without a rule with the reason (from libtorch's dispatcher).
+  size_t newOverloads = 0;
+  std::vector<std::pair<std::string, std::string>> newOverloadsLeftOut;
 };
 
 /// The Markdown conformance report.
