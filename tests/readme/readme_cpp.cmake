@@ -1,0 +1,40 @@
+# ctest readme.cpp_snippet: the README's C++ example (the first ```cpp block
+# of "## As a library") compiles as written. Its #include lines go first,
+# every other line into a function given `text`; <dtypeflow/...> resolves to
+# the source tree as the installed headers would. Parameters: README, SRC
+# (the tree's src/), CXX (the compiler), WORK (scratch directory).
+file(READ ${README} readme)
+string(FIND "${readme}" "## As a library" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "README: no '## As a library' section")
+endif()
+string(SUBSTRING "${readme}" ${at} -1 readme)
+string(FIND "${readme}" "```cpp\n" begin)
+if(begin EQUAL -1)
+  message(FATAL_ERROR "README: no ```cpp block under '## As a library'")
+endif()
+math(EXPR begin "${begin} + 7")
+string(SUBSTRING "${readme}" ${begin} -1 readme)
+string(FIND "${readme}" "```" end)
+string(SUBSTRING "${readme}" 0 ${end} snippet)
+
+string(REPLACE ";" "\\;" snippet "${snippet}")
+string(REPLACE "\n" ";" lines "${snippet}")
+set(includes "#include <string>\n")
+set(body "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^#include")
+    string(APPEND includes "${line}\n")
+  else()
+    string(APPEND body "  ${line}\n")
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/include)
+file(CREATE_LINK ${SRC} ${WORK}/include/dtypeflow SYMBOLIC)
+file(WRITE ${WORK}/snippet.cpp "${includes}\n[[maybe_unused]] void readmeSnippet(const std::string &text) {\n${body}}\n")
+execute_process(COMMAND ${CXX} -std=c++20 -I${WORK}/include -I${SRC} -c ${WORK}/snippet.cpp -o ${WORK}/snippet.o
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the README's C++ example does not compile (${WORK}/snippet.cpp):\n${err}")
+endif()
