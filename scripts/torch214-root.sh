@@ -5,7 +5,8 @@
 # keeps Debian 12's PyTorch 1.13. Needs root (chroot, mount, debootstrap).
 #
 #   scripts/torch214-root.sh ensure        make the root if missing (debootstrap sid minbase + the
-#                                          packages below, ~3 min); otherwise install whatever package
+#                                          packages below: ~3 min with apt's cache warm, up to ~25
+#                                          when every package is downloaded); otherwise install whatever package
 #                                          is missing; fail unless its torch is 2.14.x
 #   scripts/torch214-root.sh run CMD...    run CMD inside the root, in the current directory; the
 #                                          host's /work is bind-mounted at /work inside, so absolute
@@ -51,7 +52,13 @@ PKGS=(
 say() { echo "torch214-root: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-usage() { sed -n '/^# A Debian sid/,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+# usage [CODE]: the header above; --help asks for it (exit 0, stdout), a mistake gets it (exit 2, stderr).
+usage() {
+  local code=${1:-2}
+  if [ "$code" = 0 ]; then sed -n '/^# A Debian sid/,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+  else sed -n '/^# A Debian sid/,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; fi
+  exit "$code"
+}
 
 # --- locking -------------------------------------------------------------
 lock() {
@@ -245,6 +252,7 @@ case $cmd in
     umount_all
     unlock
     ;;
-  -h|--help|help|"") usage ;;
+  -h|--help|help) usage 0 ;;
+  "") usage 2 ;;
   *) say "unknown subcommand '$cmd'"; usage ;;
 esac
