@@ -149,6 +149,16 @@ OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<O
   return {&schema, infer(sem.registry(), schema, bound.args)};
 }
 
+std::string_view statusName(InferOutcome::Status s) {
+  switch (s) {
+  case InferOutcome::Status::Ok: return "ok";
+  case InferOutcome::Status::Error: return "error";
+  case InferOutcome::Status::NoRule: return "no-rule";
+  case InferOutcome::Status::TooManyUnknowns: return "too-many-unknowns";
+  }
+  return "ok";
+}
+
 std::string resultText(const Value &v) {
   if (v.isTensor()) return v.dtype() ? std::string(name(*v.dtype())) : "unknown";
   if (v.isTop() || v.isBottom()) return "unknown";

@@ -3,10 +3,9 @@
 // The steps between user text and the core: a --torch version (with --rules
 // files), an operand, an op call in the operand notation, choosing a
 // program's reader, typing a program's inputs, comparing an archive's
-// recorded types. The Python module (python/) returns their results as
-// objects. They mirror the CLI's own code in tools/dtypeflow/ (which does
-// not call them): bad input throws InputError with the message the CLI
-// prints (exit 2); a change there is to be made here too.
+// recorded types (whole programs: api/program.h). The CLI (tools/dtypeflow)
+// and the Python module (python/) are skins over them: bad input throws
+// InputError, which the CLI prints (exit 2) and Python raises as ValueError.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -73,10 +72,15 @@ struct OpCall {
 /// argument value PyTorch refuses while binding it makes the outcome that error.
 OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args);
 
+/// An outcome's status as the CLI's JSON and Python name it (`ok`, `error`,
+/// `no-rule`, `too-many-unknowns`).
+std::string_view statusName(InferOutcome::Status s);
+
 /// How a result of an op reads (`float32`, `unknown`, `[float16...]`, `3`).
 std::string resultText(const Value &v);
 
-/// Which frontend reads a program file.
+/// Which frontend reads a program file (a new reader: a value here, its
+/// test in chooseReader, its branch in readProgram, api/program.cpp).
 enum class Reader : uint8_t { Text, Module, Archive };
 
 /// By content: a zip holding NAME/archive_format or NAME/models/*.json is a

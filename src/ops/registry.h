@@ -178,6 +178,23 @@ public:
       if (auto it = r->facts_.find(opName); it != r->facts_.end()) out |= it->second;
     return out;
   }
+  /// Declare the arguments of an op (by name: every overload) that it reads
+  /// as indices, masks or conditions: their dtype never converts into the
+  /// result's (embedding's `indices`, where's `condition`), so a
+  /// mixed-precision audit (refine/audit.h) counts no promotion of them.
+  void declareRead(std::string_view opName, std::initializer_list<std::string_view> args) {
+    auto &names = readArgs_[std::string(opName)];
+    for (std::string_view a : args) names.emplace_back(a);
+  }
+  /// Is argument `arg` of op `opName` one it only reads (declareRead), in
+  /// this layer or its base?
+  bool readsOnly(std::string_view opName, std::string_view arg) const {
+    for (const Registry *r = this; r; r = r->base_)
+      if (auto it = r->readArgs_.find(opName); it != r->readArgs_.end())
+        for (const std::string &a : it->second)
+          if (a == arg) return true;
+    return false;
+  }
   /// After every family registered: each rule's generic-check fields from its
   /// schema and its op's facts. Semantics calls it once.
   void finalize();
@@ -208,6 +225,7 @@ private:
   std::map<std::string, OpRule, std::less<>> rules_;
   std::vector<std::string> absentKeys_;
   std::map<std::string, OpFacts, std::less<>> facts_;
+  std::map<std::string, std::vector<std::string>, std::less<>> readArgs_; ///< declareRead
   /// Registrations that do not apply to this version still configure an
   /// entry (their chained .sample() calls); it lands here and is dropped.
   std::vector<std::unique_ptr<OpRule>> ignored_;

@@ -97,7 +97,7 @@ namespace {
 class Auditor {
 public:
   Auditor(const ir::Graph &g, const Result &r, const Options &opts)
-      : g(g), r(r), sem(Semantics::of(opts.torch)), plan(g, sem, /*fixedValues=*/false) {}
+      : g(g), r(r), sem(semanticsOf(opts)), plan(g, sem, /*fixedValues=*/false) {}
 
   AuditReport run() {
     // The tracer records autocast's cast of an operand as aten::to, then the
@@ -184,8 +184,12 @@ private:
     const DType to = *r.values[out].dtype();
     std::vector<Operand> ops;
     const Schema *s = overloadRun(g, r, n, plan.overloads[node.kind]);
+    // Indices, masks and conditions (declared per op: Registry::declareRead)
+    // are read, never converted: no promotion of theirs to report.
     for (size_t i = 0; i < node.inputs.size(); ++i)
-      if (!s || (i < s->args.size() && isPromotionOperand(s->args[i]))) addOperand(node.inputs[i], ops);
+      if (!s || (i < s->args.size() && isPromotionOperand(s->args[i]) &&
+                 !sem.registry().readsOnly(s->name, s->args[i].name)))
+        addOperand(node.inputs[i], ops);
     // A scalar operand (0-dim tensor, Python number) converted into the
     // tensors' dtype changes nothing where it is a constant that dtype holds
     // exactly (`x * 0.5` in bfloat16); any other does.

@@ -35,13 +35,14 @@ std::string_view name(Category c) {
 std::string stateText(const Value &v) {
   if (v.isBottom()) return "never computed (unreached)";
   if (!v.isTensor()) return v.isTop() ? "unknown" : v.str();
-  std::string dtype = v.dtype() ? std::string(ir::torchTypeName(*v.dtype())) : "unknown dtype";
-  if (auto r = v.rank().value()) {
-    std::string dims;
-    for (int i = 0; i < *r; ++i) dims += i ? ", *" : "*";
-    return v.dtype() ? fmt::format("{}({})", dtype, dims) : fmt::format("{}, rank {}", dtype, *r);
-  }
-  return fmt::format("{}, {}", dtype, v.rank() == Rank::atLeast1() ? "rank 1 or more" : "rank unknown");
+  // A known dtype in the operand notation, as check and infer-op print
+  // types (`float32:r4`); what is unknown in words.
+  std::string rank = v.rank().value() ? fmt::format("rank {}", *v.rank().value())
+                     : v.rank() == Rank::atLeast1() ? "rank 1 or more"
+                                                    : "rank unknown";
+  if (!v.dtype()) return "unknown dtype, " + rank;
+  if (v.rank().value()) return fmt::format("{}:r{}", name(*v.dtype()), *v.rank().value());
+  return fmt::format("{} ({})", name(*v.dtype()), rank);
 }
 
 const Schema *overloadRun(const ir::Graph &g, const Result &r, ir::NodeId n, std::span<const Schema *const> overloads) {
@@ -83,7 +84,7 @@ bool knownArg(const Value &v) {
 class Explainer {
 public:
   Explainer(const ir::Graph &g, const Result &r, const Options &opts)
-      : g(g), r(r), opts(opts), sem(Semantics::of(opts.torch)), plan(g, sem, /*fixedValues=*/false) {}
+      : g(g), r(r), opts(opts), sem(semanticsOf(opts)), plan(g, sem, /*fixedValues=*/false) {}
 
   Explanation run(ir::ValueId v) {
     Explanation e;

@@ -72,7 +72,8 @@ const Schema *overloadRun(const ir::Graph &g, const Result &r, ir::NodeId n, std
 /// operand (`other`, `exponent`), not one that only scales or bounds (`alpha`)?
 bool isPromotionOperand(const SchemaArg &a);
 
-/// `Float(*, *)`, `Float (rank unknown)`, `unknown`: a value's state in words.
+/// `float32:r4`, `float32 (rank unknown)`, `unknown dtype, rank 2`: a value's
+/// state, a known dtype in the operand notation, what is unknown in words.
 std::string stateText(const Value &v);
 
 std::string_view name(Tier t);

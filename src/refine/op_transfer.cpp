@@ -34,6 +34,19 @@ bool concrete(const Value &v) {
   return !v.isTop();
 }
 
+/// A rule's error without the op name it may start with (`aten::mm: ...`):
+/// the diagnostic names the op once.
+std::string errorText(const Schema &s, const InferOutcome &out) {
+  std::string_view m = out.error ? std::string_view(out.error->message) : std::string_view("error");
+  const std::string key = s.key();
+  for (std::string_view prefix : {std::string_view(key), std::string_view(s.name)})
+    if (m.starts_with(prefix) && m.substr(prefix.size()).starts_with(": ")) {
+      m.remove_prefix(prefix.size() + 2);
+      break;
+    }
+  return std::string(m);
+}
+
 bool returnsTensor(const Schema &s) {
   for (const SchemaArg &r : s.returns)
     if (r.type->isTensorLike()) return true;
@@ -190,8 +203,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
   }
   case InferOutcome::Status::Error:
     why = UnknownReason::AfterError;
-    e.diags.push_back({Severity::Error, "dtype-error",
-                       fmt::format("{}: PyTorch raises: {}", s.key(), out.error ? out.error->message : "error")});
+    e.diags.push_back({Severity::Error, "dtype-error", fmt::format("{}: PyTorch raises: {}", s.key(), errorText(s, out))});
     break;
   case InferOutcome::Status::NoRule:
     why = UnknownReason::NoRule;

@@ -137,4 +137,8 @@ Result refineGraph(const ir::Graph &g, const Options &opts = {});
 /// True for a tensor known in both dtype and rank.
 bool fullyKnown(const Value &v);
 
+/// The semantics `opts` applies: opts.semantics when set, else `torch`'s
+/// built-in ones (what the pass, explain and audit all answer with).
+const Semantics &semanticsOf(const Options &opts);
+
 } // namespace dtf::refine

@@ -40,6 +40,10 @@ std::string_view describe(UnknownReason r) {
 
 bool fullyKnown(const Value &v) { return v.isTensor() && v.dtype() && v.rank().isExact(); }
 
+const Semantics &semanticsOf(const Options &opts) {
+  return opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
+}
+
 
 Result refineGraph(const ir::Graph &g, const Options &opts) {
   Result r;
@@ -49,7 +53,7 @@ Result refineGraph(const ir::Graph &g, const Options &opts) {
 }
 
 Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
-    : g(g), opts(opts), semantics_(opts.semantics ? *opts.semantics : Semantics::of(opts.torch)), out_(out) {
+    : g(g), opts(opts), semantics_(semanticsOf(opts)), out_(out) {
   if (opts.plan && !opts.plan->builtFor(g))
     throw std::invalid_argument("refineGraph: Options::plan was built for another graph (or before this one changed)");
   if (opts.plan && &opts.plan->semantics() != &semantics_)

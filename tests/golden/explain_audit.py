@@ -30,7 +30,7 @@ if not all(s.get("line") for s in chain[:-1]):
 # An If joining different dtypes is a first cause of its own.
 e = run_json("explain", cf, "differ", "--input", "x.1=float32:r2", "--json")
 step = e["values"][0]["chain"][-1] if e else {}
-if step.get("cause") != "join" or "Double" not in step.get("text", "") or "Float" not in step.get("text", ""):
+if step.get("cause") != "join" or "float64:r2" not in step.get("text", "") or "float32:r2" not in step.get("text", ""):
     failures.append(f"explain %differ: {step}")
 # A known value: the rule and the promotion (operands, tiers, categories).
 mx = os.path.join(EXAMPLES, "mixed_dtypes.ir")

@@ -14,7 +14,7 @@
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
-#include "input_file.h"
+#include "api/input_file.h"
 #include "ops/notation.h"
 #include "output.h"
 #include "progress.h"
@@ -28,154 +28,28 @@
 #include <map>
 
 namespace dtf::cli {
-namespace {
 
-/// The part of a debug name before TorchScript's uniquing suffix (`x.1` -> `x`).
-std::string_view baseName(std::string_view n) {
-  size_t dot = n.rfind('.');
-  if (dot == std::string_view::npos || dot + 1 == n.size()) return n;
-  for (size_t i = dot + 1; i < n.size(); ++i)
-    if (n[i] < '0' || n[i] > '9') return n;
-  return n.substr(0, dot);
-}
-
-} // namespace
-
-/// Every --input must name a graph input: exactly, or by its Python name when
-/// one input alone carries it (`x` for a saved module's `x.1`).
-void resolveInputNames(const ir::Graph &g, refine::Options &o) {
-  for (auto &[name, v] : o.inputTypes) {
-    std::string names;
-    std::vector<std::string> byBase;
-    bool exact = false;
-    for (size_t i = 0; i < g.body().params.size(); ++i) {
-      const std::string &n = g.values[g.body().params[i]].name;
-      exact = exact || n == name;
-      if (baseName(n) == name) byBase.push_back(n);
-      if (i < 8) names += (names.empty() ? "" : ", ") + n; // a model has hundreds (its parameters)
-    }
-    if (exact) continue;
-    if (byBase.size() == 1) {
-      name = byBase[0];
-      continue;
-    }
-    if (byBase.size() > 1)
-      throw UsageError(fmt::format("--input {}: several graph inputs have that name ({}): give one exactly", name,
-                                   fmt::join(byBase, ", ")));
-    size_t count = g.body().params.size();
-    throw UsageError(fmt::format("--input {}: no such graph input (inputs: {}{})", name, names,
-                                 count > 8 ? fmt::format(", ... {} in all", count) : ""));
-  }
-}
-
-namespace {
-
-bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
-
-enum class Reader { Text, Module, Archive };
-
-/// By content: a zip holding NAME/archive_format or NAME/models/*.json is a
-/// torch.export archive, one holding data.pkl or code/ a TorchScript module,
-/// anything else text; the name decides only for what the content does not.
-Reader chooseReader(const std::string &file) {
-  std::string why;
-  switch (pt2::sniffFile(file, &why)) {
-  case pt2::FileKind::Pt2: return Reader::Archive;
-  case pt2::FileKind::TorchScript: return Reader::Module;
-  case pt2::FileKind::BadZip: return file.ends_with(".pt2") || !isModuleFile(file) ? Reader::Archive : Reader::Module;
-  case pt2::FileKind::OtherZip:
-  case pt2::FileKind::NotZip: break;
-  }
-  if (file.ends_with(".pt2")) return Reader::Archive;
-  return isModuleFile(file) ? Reader::Module : Reader::Text;
-}
-
-} // namespace
-
-/// `semantics` (a version's, with the --rules files' rules) names the ops of a .pt2 archive.
-Loaded load(const std::string &file, const std::string &model, const Semantics &semantics) {
+Loaded loadFor(CommonFlags &flags, const std::string &file, bool check) {
+  const api::SemanticsRef &sem = semanticsRef(*flags.torch);
   Loaded l;
-  std::string text;
-  const Reader reader = chooseReader(file);
-  if (reader == Reader::Archive) {
-    if (std::string why = unreadable(file); !why.empty()) {
-      fmt::print(stderr, "{}: error: cannot read the file: {}\n", shownName(file), why);
-      l.exitCode = 2;
-      return l;
-    }
-    pt2::ReadOptions o;
-    o.model = model;
-    o.torch = semantics.version();
-    o.semantics = &semantics;
-    pt2::ReadResult r = pt2::readArchive(file, o);
-    if (!r.program) {
-      fmt::print(stderr, "{}: error: {}\n", shownName(file), ir::printable(r.error, 2000));
-      l.exitCode = 2;
-      return l;
-    }
-    l.graph = std::move(r.program->graph);
-    l.archive = std::move(r.program);
-    return l;
-  }
-  if (!model.empty()) throw UsageError("--model applies to .pt2 archives only");
-  if (reader == Reader::Module) {
-    auto imported = importModule(file);
-    if (!imported.text) {
-      fmt::print(stderr, "{}: error: cannot load TorchScript module: {}\n", shownName(file),
-                 ir::printable(imported.error, 2000));
-      l.exitCode = 2;
-      return l;
-    }
-    text = std::move(*imported.text);
-  } else {
-    InputText in = readInput(file);
-    if (!in.text) {
-      fmt::print(stderr, "{}: error: cannot read the file: {}\n", shownName(file), in.error);
-      l.exitCode = 2;
-      return l;
-    }
-    text = std::move(*in.text);
-  }
-  try {
-    l.graph = ir::parseIR(text);
-  } catch (const ir::IRSyntaxError &e) {
-    fmt::print(stderr, "{}:{}:{}: error: {}\n", shownName(file), e.line, e.col, e.what());
-    l.exitCode = 2;
-    return l;
-  }
-  // A type written with a dtype this version lacks (IR printed by a newer
-  // PyTorch: Float8_e5m2(...) under --torch 1.13) cannot be compared or used.
-  std::function<std::optional<DType>(const ir::TypeExpr &)> foreign = [&](const ir::TypeExpr &t) -> std::optional<DType> {
-    if (t.dtype && !semantics.types().names(*t.dtype)) return t.dtype;
-    for (const ir::TypePtr &e : t.elems)
-      if (auto d = foreign(*e)) return d;
-    return std::nullopt;
-  };
-  for (const ir::ValueInfo &v : l.graph->values)
-    if (auto d = foreign(*v.type)) {
-      fmt::print(stderr, "{}: error: %{} has type {}: dtype {} is not in PyTorch {} (IR of a newer PyTorch? try --torch {})\n",
-                 shownName(file), ir::printable(v.name, 200), ir::printable(v.type->text, 200), name(*d),
-                 semantics.versionName(), name(kNewestTorch));
-      l.graph.reset();
-      l.exitCode = 2;
-      return l;
-    }
+  l.program = api::readProgram(file, flags.model, *sem, [](const std::string &path) {
+    ImportResult r = importModule(path);
+    return api::ImportedModule{std::move(r.text), std::move(r.error)};
+  });
+  api::ProgramOptions o = flags.program;
+  o.check = check;
+  l.opts = api::refineOptions(l.program, sem, o);
+  l.retyped = api::retypesArchive(l.program, o);
   return l;
 }
 
-namespace {
-
-std::string where(const std::string &file, const refine::Diagnostic &d) {
-  return d.loc.line ? fmt::format("{}:{}:{}", shownName(file), d.loc.line, d.loc.col) : shownName(file);
-}
-
-} // namespace
-
 /// Diagnostics on stderr: errors and unusual warnings one by one; the
 /// frequent "no rule" / "unknown op" warnings counted per op.
-void printDiagnostics(const std::string &file, const ir::Graph &g, const refine::Result &r, bool verbose) {
+void printDiagnostics(const std::string &shown, const ir::Graph &g, const refine::Result &r, bool verbose,
+                      bool errorsOnly) {
   std::map<std::string, int> noRule;
   for (const refine::Diagnostic &d : r.diagnostics) {
+    if (errorsOnly && d.severity != refine::Severity::Error) continue;
     // "May raise" usually only says an input is unknown: shown with -v.
     if (!verbose && d.category == "possible-dtype-error") continue;
     // A node the .pt2 reader could not map: its own diagnostic said why.
@@ -184,15 +58,46 @@ void printDiagnostics(const std::string &file, const ir::Graph &g, const refine:
       ++noRule[d.message];
       continue;
     }
-    std::string node = d.node != ir::kNoId ? fmt::format(" [{}]", ir::printable(g.kindOf(d.node))) : "";
-    fmt::print(stderr, "{}: {}: {}{}\n", where(file, d), refine::name(d.severity), ir::printable(d.message, 2000),
-               node);
+    // The node, unless the message starts by naming it.
+    std::string node = d.node != ir::kNoId && !d.message.starts_with(g.kindOf(d.node))
+                           ? fmt::format(" [{}]", ir::printable(g.kindOf(d.node)))
+                           : "";
+    std::string at = d.loc.line ? fmt::format("{}:{}:{}", shown, d.loc.line, d.loc.col)
+                                : api::where(shown, g, d.node);
+    fmt::print(stderr, "{}: {}: {}{}\n", at, refine::name(d.severity), ir::printable(d.message, 2000), node);
   }
   for (const auto &[msg, count] : noRule)
-    fmt::print(stderr, "{}: warning: {} (x{})\n", shownName(file), ir::printable(msg), count);
+    fmt::print(stderr, "{}: warning: {} (x{})\n", shown, ir::printable(msg), count);
 }
 
 namespace {
+
+/// The line for a file of several that could not be read: a ProgramError
+/// names its file already.
+std::string failedFileLine(const std::string &file, const UsageError &e) {
+  if (dynamic_cast<const api::ProgramError *>(&e)) return ir::printable(e.what(), 2000);
+  return fmt::format("{}: error: {}", shownName(file), ir::printable(e.what(), 2000));
+}
+
+/// One of the files of annotate or check, loaded (`check`: for check), or
+/// nullopt when it cannot be: then, one of several, it is said on stderr
+/// (and in the JSON `files`, given), the exit code 2, and the run goes on;
+/// alone, the error ends the run.
+std::optional<Loaded> loadOne(CommonFlags &flags, const std::string &file, bool check, bool several, Progress &progress,
+                              nlohmann::ordered_json *files, int &exitCode) {
+  progress.phase(fmt::format("{}: reading", shownName(file)));
+  try {
+    return loadFor(flags, file, check);
+  } catch (const UsageError &e) {
+    if (!several) throw;
+    progress.pause();
+    std::string line = failedFileLine(file, e);
+    fmt::print(stderr, "{}\n", line);
+    if (files) files->push_back({{"file", file}, {"error", line}});
+    exitCode = worst(exitCode, api::kBadInput);
+    return std::nullopt;
+  }
+}
 
 void printSummary(const ir::Graph &g, const refine::Result &r, const std::string &prefix) {
   size_t values = 0, inputs = 0, inferred = 0, rankUnknown = 0, unknown = 0, errors = 0;
@@ -221,9 +126,6 @@ void printSummary(const ir::Graph &g, const refine::Result &r, const std::string
              prefix, values, inputs, inferred, rankUnknown, unknown, reasons.empty() ? "" : " (" + reasons + ")", errors);
 }
 
-/// The exit code of several files: the worst (2 bad input > 1 raises > 0).
-int worst(int a, int b) { return std::max(a, b); }
-
 } // namespace
 
 void addCommon(CLI::App *sub, CommonFlags &f, bool several) {
@@ -232,58 +134,26 @@ void addCommon(CLI::App *sub, CommonFlags &f, bool several) {
                      "(.pt2), told apart by content";
   if (several) sub->add_option("FILE", f.files, fmt::format("{}; one or more", what))->required();
   else sub->add_option("FILE", f.file, what)->required();
-  sub->add_option("--tensor-constants", f.tensorConstants,
+  sub->add_option("--tensor-constants", f.program.tensorConstants,
                   "how to read a 0-dim tensor constant used directly by an op: 'traced' (default for IR\n"
                   "text: a Python scalar where torch.jit.trace records one so), 'strict' (both readings\n"
                   "must agree), 'runtime' (default for .pt: as TorchScript runs the module, a tensor\n"
                   "except as `other` of add/sub/mul/div, where the graph executor makes it a scalar)")
       ->check(CLI::IsMember({"traced", "strict", "runtime"}));
   // One NAME=TYPE per --input (repeat the flag), so `--input x=float32:r4 FILE` leaves FILE alone.
-  sub->add_option("--input", f.inputTypes,
+  sub->add_option("--input", f.program.inputs,
                   "NAME=TYPE: type a graph input, e.g. x.1=float32:r4 (operand notation); x alone names the one\n"
                   "input x.N. For a .pt2 archive a TYPE without rank (x=bfloat16) keeps the recorded rank")
       ->allow_extra_args(false);
-  sub->add_option("--params", f.retype.params,
+  sub->add_option("--params", f.program.retype.params,
                   "DTYPE: .pt2 only: every floating-point (or complex) parameter and buffer becomes DTYPE,\n"
                   "as module.to(DTYPE) makes them (integer/bool buffers and tensor constants stay); an\n"
                   "--input naming one wins");
-  sub->add_option("--float-inputs", f.retype.floatInputs,
+  sub->add_option("--float-inputs", f.program.retype.floatInputs,
                   "DTYPE: .pt2 only: every floating-point (or complex) user input becomes DTYPE; an --input\n"
                   "naming one wins");
   sub->add_option("--model", f.model, "NAME: .pt2 only: the program in models/NAME.json (default: model, or the only one)");
   sub->add_flag("-v,--verbose", f.verbose, "print every diagnostic (also each op without a rule)");
-}
-
-refine::Options optionsFrom(const CommonFlags &f, const std::string &file) {
-  refine::Options o;
-  const Semantics &sem = semanticsOf(*f.torch);
-  o.torch = sem.version();
-  o.semantics = semanticsWithRules(*f.torch); // null without --rules
-  std::string policy = f.tensorConstants;
-  // by content, as the reader is: a saved module named model.bin runs as TorchScript runs it
-  if (policy.empty()) policy = chooseReader(file) == Reader::Module ? "runtime" : "traced";
-  o.tensorConstants = policy == "strict"    ? refine::TensorConstantPolicy::Strict
-                      : policy == "runtime" ? refine::TensorConstantPolicy::Runtime
-                                            : refine::TensorConstantPolicy::Traced;
-  for (const std::string &spec : f.inputTypes) {
-    auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError(fmt::format("--input '{}': expected NAME=TYPE", spec.substr(0, 80)));
-    auto v = parseNotation(spec.substr(eq + 1), nullptr, &sem.types());
-    if (!v.value) throw UsageError(fmt::format("--input {}: {}", spec.substr(0, std::min<size_t>(eq, 80)), v.error));
-    o.inputTypes.emplace_back(spec.substr(0, eq), *v.value);
-  }
-  return o;
-}
-
-Loaded loadFor(const CommonFlags &flags, const std::string &file, refine::Options &opts) {
-  Loaded l = load(file, flags.model, semanticsOf(*flags.torch));
-  if (l.exitCode) return l;
-  resolveInputNames(*l.graph, opts);
-  if (l.archive) retypeArchiveInputs(*l.archive, *l.graph, flags.retype, opts);
-  else if (!flags.retype.params.empty() || !flags.retype.floatInputs.empty())
-    throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
-  return l;
 }
 
 Action addAnnotate(CLI::App &app) {
@@ -303,40 +173,29 @@ Action addAnnotate(CLI::App &app) {
     Output out(*outFile);
     Progress progress;
     const bool several = flags->files.size() > 1;
-    nlohmann::json files = nlohmann::json::array();
+    nlohmann::ordered_json files = nlohmann::ordered_json::array(); // each file in graph order
     int exitCode = 0;
     for (const std::string &file : flags->files) {
-      refine::Options opts = optionsFrom(*flags, file);
-      progress.phase(fmt::format("{}: reading", shownName(file)));
-      Loaded l;
-      try {
-        l = loadFor(*flags, file, opts);
-      } catch (const UsageError &e) {
-        if (!several) throw;
-        progress.pause();
-        fmt::print(stderr, "{}: error: {}\n", shownName(file), ir::printable(e.what(), 2000));
-        exitCode = worst(exitCode, 2);
-        continue;
-      }
-      if (l.exitCode) {
-        progress.pause();
-        exitCode = worst(exitCode, l.exitCode);
-        continue;
-      }
-      progress.phase(fmt::format("{}: refining {} nodes", shownName(file), l.graph->nodes.size()));
-      refine::Result r = refine::refineGraph(*l.graph, opts);
-      progress.phase(fmt::format("{}: printing", shownName(file)));
+      std::optional<Loaded> loaded =
+          loadOne(*flags, file, /*check=*/false, several, progress, *format == "json" ? &files : nullptr, exitCode);
+      if (!loaded) continue;
+      const Loaded &l = *loaded;
+      const ir::Graph &g = *l.program.graph;
+      const std::string &shown = l.program.shown;
+      progress.phase(fmt::format("{}: refining {} nodes", shown, g.nodes.size()));
+      refine::Result r = refine::refineGraph(g, l.opts);
+      progress.phase(fmt::format("{}: printing", shown));
       if (*format == "json") {
-        nlohmann::json j;
-        if (l.archive) { // the reader's diagnostics (unknown targets ...) first
+        nlohmann::ordered_json j;
+        if (l.program.archive) { // the reader's diagnostics (unknown targets ...) first
           refine::Result withReader = r;
-          withReader.diagnostics.insert(withReader.diagnostics.begin(), l.archive->diagnostics.begin(),
-                                        l.archive->diagnostics.end());
-          j = ir::reportJson(*l.graph, withReader);
+          withReader.diagnostics.insert(withReader.diagnostics.begin(), l.program.archive->diagnostics.begin(),
+                                        l.program.archive->diagnostics.end());
+          j = ir::reportJson(g, withReader);
         } else {
-          j = ir::reportJson(*l.graph, r);
+          j = ir::reportJson(g, r);
         }
-        j["torch"] = std::string(name(opts.torch));
+        j["torch"] = std::string(name(l.opts.torch));
         if (several) {
           j["file"] = file;
           files.push_back(std::move(j));
@@ -344,21 +203,23 @@ Action addAnnotate(CLI::App &app) {
           out.write(dumpJson(j, 2) + "\n");
         }
       } else {
-        std::string text = ir::printIR(*l.graph, &r);
+        std::string text = ir::printIR(g, &r);
         if (!text.empty() && text.back() != '\n') text += '\n';
         if (several) out.write(fmt::format("# {}\n", ir::printable(file)));
         out.write(text);
       }
       if (out.toStdout()) std::fflush(stdout); // before the summary on stderr
       progress.pause();
-      if (l.archive) printArchiveDiagnostics(file, *l.archive);
-      printDiagnostics(file, *l.graph, r, flags->verbose);
-      printSummary(*l.graph, r, several ? shownName(file) + ": " : "");
-      for (const refine::Diagnostic &d : r.diagnostics)
-        if (d.category == "dtype-error") exitCode = worst(exitCode, 1);
+      if (l.program.archive) printArchiveDiagnostics(shown, *l.program.archive);
+      printDiagnostics(shown, g, r, flags->verbose);
+      printSummary(g, r, several ? shown + ": " : "");
+      if (api::raises(r)) exitCode = worst(exitCode, api::kRaises);
     }
     if (several && *format == "json")
-      out.write(dumpJson({{"files", std::move(files)}, {"torch", semanticsOf(*flags->torch).versionName()}}, 2) + "\n");
+      out.write(dumpJson(nlohmann::ordered_json{{"files", std::move(files)},
+                                              {"torch", semanticsOf(*flags->torch).versionName()}},
+                       2) +
+              "\n");
     out.finish();
     return exitCode;
   };
@@ -367,18 +228,40 @@ Action addAnnotate(CLI::App &app) {
 namespace {
 
 /// One compared value, for --format json.
-nlohmann::json checkedValueJson(const ir::Graph &g, ir::ValueId v, const Value &got, const refine::Result &r,
-                                bool wrong) {
+nlohmann::json checkedValueJson(const api::LoadedProgram &p, ir::ValueId v, const refine::Result &r, bool wrong) {
+  const ir::Graph &g = *p.graph;
+  const Value &got = r.values[v];
   ir::NodeId def = g.values[v].def;
+  const pt2::RecordedTensor *rec =
+      p.archive && v < p.archive->recorded.size() && p.archive->recorded[v] ? &*p.archive->recorded[v] : nullptr;
   nlohmann::json j = {{"value", g.values[v].name},
                       {"node", def != ir::kNoId ? nlohmann::json(g.kindOf(def)) : nlohmann::json(nullptr)},
-                      {"line", def != ir::kNoId ? nlohmann::json(g.nodes[def].loc.line) : nlohmann::json(nullptr)},
-                      {"written", g.values[v].type->text},
+                      {"line", def != ir::kNoId && g.nodes[def].loc.line ? nlohmann::json(g.nodes[def].loc.line)
+                                                                          : nlohmann::json(nullptr)},
+                      {"written", rec ? rec->str() : g.values[v].type->text},
+                      {"recorded", api::recordedText(p, v)},
                       {"dtype", ir::dtypeJson(got)},
                       {"rank", ir::rankJson(got)}};
   if (def != ir::kNoId && !g.sourceOf(def).empty()) j["source"] = std::string(g.sourceOf(def));
   if (!wrong) j["reason"] = std::string(refine::describe(r.reasons[v]));
   return j;
+}
+
+/// One wrong or unknown value, as text: where, the value and its op, the
+/// written (recorded) type and the inferred one, in the operand notation.
+std::string checkedValueText(const api::LoadedProgram &p, ir::ValueId v, const refine::Result &r, bool wrong) {
+  const ir::Graph &g = *p.graph;
+  const Value &got = r.values[v];
+  // The line names the value and its op: a .pt2's node needs no more.
+  const ir::NodeId def = g.values[v].def;
+  std::string at = def != ir::kNoId && g.nodes[def].loc.line ? api::where(p.shown, g, def) : p.shown;
+  std::string head = fmt::format("{}: {}: %{} ({})", at, wrong ? "wrong" : "unknown", ir::printable(g.values[v].name),
+                                 ir::printable(api::definedBy(g, v)));
+  if (wrong)
+    return fmt::format("{}: {} {}, inferred {}\n", head, p.archive ? "recorded" : "written", api::recordedText(p, v),
+                       got.str());
+  return fmt::format("{}: inferred {} ({})\n", head, got.isBottom() ? "nothing" : got.str(),
+                     refine::describe(r.reasons[v]));
 }
 
 } // namespace
@@ -389,7 +272,9 @@ Action addCheck(CLI::App &app) {
                "torch.export archive (.pt2, whose TensorMeta records every value): every type but\n"
                "the graph inputs' is dropped, inferred, and compared value by value.\n"
                "Prints each wrong and unknown value, then 'N correct, N unknown, N wrong' (or JSON\n"
-               "{\"counts\", \"wrong\", \"unknown\", \"diagnostics\"}); exit 1 on any wrong value.");
+               "{\"counts\", \"wrong\", \"unknown\", \"diagnostics\"}); exit 1 on any wrong value or\n"
+               "where PyTorch would raise. A .pt2 whose inputs are re-typed (--input, --params,\n"
+               "--float-inputs) is another program than the one recorded: nothing is compared.");
   auto flags = std::make_shared<CommonFlags>();
   auto format = std::make_shared<std::string>("text");
   auto outFile = std::make_shared<std::string>();
@@ -400,92 +285,49 @@ Action addCheck(CLI::App &app) {
     Output out(*outFile);
     Progress progress;
     const bool several = flags->files.size() > 1, json = *format == "json";
-    nlohmann::json files = nlohmann::json::array();
+    nlohmann::ordered_json files = nlohmann::ordered_json::array(); // each file in graph order
     int exitCode = 0;
     for (const std::string &file : flags->files) {
-      refine::Options opts = optionsFrom(*flags, file);
-      opts = refine::checkOptions(opts); // the comparison below is the point
-      progress.phase(fmt::format("{}: reading", shownName(file)));
-      Loaded l;
-      try {
-        l = loadFor(*flags, file, opts);
-      } catch (const UsageError &e) {
-        if (!several) throw;
-        progress.pause();
-        fmt::print(stderr, "{}: error: {}\n", shownName(file), ir::printable(e.what(), 2000));
-        exitCode = worst(exitCode, 2);
-        continue;
-      }
-      if (l.exitCode) {
-        progress.pause();
-        exitCode = worst(exitCode, l.exitCode);
-        continue;
-      }
-      const ir::Graph &g = *l.graph;
-      progress.phase(fmt::format("{}: refining {} nodes", shownName(file), g.nodes.size()));
-      refine::Result r = refine::refineGraph(g, opts);
+      std::optional<Loaded> loaded =
+          loadOne(*flags, file, /*check=*/true, several, progress, json ? &files : nullptr, exitCode);
+      if (!loaded) continue;
+      const Loaded &l = *loaded;
+      const api::LoadedProgram &p = l.program;
+      const ir::Graph &g = *p.graph;
+      progress.phase(fmt::format("{}: refining {} nodes", p.shown, g.nodes.size()));
+      refine::Result r = refine::refineGraph(g, l.opts);
       progress.pause();
-      refine::CheckCounts counts;
+      api::CheckReport report = api::checkProgram(p, r, l.retyped);
       std::string text;
       nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
-      std::map<std::string, size_t> unmodelled;
-      if (l.archive) { // a .pt2: the recorded TensorMeta, kept apart from the graph
-        std::string lines;
-        counts = checkArchive(file, g, *l.archive, r, unmodelled, lines);
-        if (!json) text += lines;
-        printArchiveDiagnostics(file, *l.archive);
-        printDiagnostics(file, g, r, flags->verbose);
-        for (const auto &[dtype, n] : unmodelled)
-          fmt::print(stderr, "{}: note: {} value{} recorded as {} (a dtype dtypeflow does not model) not compared\n",
-                     shownName(file), n, n == 1 ? "" : "s", dtype);
-      } else {
-        for (size_t v = 0; v < g.values.size(); ++v) {
-          const Value &got = r.values[v];
-          refine::Verdict verdict = refine::checkWritten(g, static_cast<ir::ValueId>(v), got);
-          if (verdict == refine::Verdict::NotChecked) continue;
-          ir::NodeId def = g.values[v].def;
-          ir::SourceLoc loc = def != ir::kNoId ? g.nodes[def].loc : ir::SourceLoc{};
-          std::string node = def != ir::kNoId ? g.kindOf(def) : "block parameter";
-          std::string head = fmt::format("{}:{}:{}", shownName(file), loc.line, loc.col);
-          if (verdict == refine::Verdict::Wrong) {
-            ++counts.wrong;
-            if (json) wrongJ.push_back(checkedValueJson(g, static_cast<ir::ValueId>(v), got, r, true));
-            else text += fmt::format("{}: wrong: %{} ({}): written {}, inferred {}\n", head,
-                                     ir::printable(g.values[v].name), ir::printable(node),
-                                     ir::printable(g.values[v].type->text), got.str());
-          } else if (verdict == refine::Verdict::Correct) {
-            ++counts.correct;
-          } else {
-            ++counts.unknown;
-            if (json) unknownJ.push_back(checkedValueJson(g, static_cast<ir::ValueId>(v), got, r, false));
-            else text += fmt::format("{}: unknown: %{} ({}): inferred {} ({})\n", head,
-                                     ir::printable(g.values[v].name), ir::printable(node),
-                                     got.isBottom() ? "nothing" : got.str(), refine::describe(r.reasons[v]));
-          }
-        }
-        printDiagnostics(file, g, r, flags->verbose);
-        // Written tensor types whose dtype is outside the model (QUInt8, QInt8 ...
-        // of quantized graphs): counted nowhere above, so say how many.
-        for (size_t v = 0; v < g.values.size(); ++v) {
-          const ir::TypeExpr &t = *g.values[v].type;
-          if (t.isTensor() && t.rank && !t.dtype && !refine::isInputLike(g, static_cast<ir::ValueId>(v)))
-            ++unmodelled[t.text.substr(0, t.text.find('('))];
-        }
-        for (const auto &[dtype, n] : unmodelled)
-          fmt::print(stderr, "{}: note: {} value{} typed {} (a dtype dtypeflow does not model) not compared\n",
-                     shownName(file), n, n == 1 ? "" : "s", ir::printable(dtype));
-        if (counts.correct + counts.unknown + counts.wrong == 0)
-          fmt::print(stderr, "{}: note: no value past the inputs has both a written dtype and rank to compare with "
-                             "(a saved module or a scripted graph records none; trace it and print the graph)\n",
-                     shownName(file));
+      for (const api::CheckedValue &c : report.values) {
+        if (c.verdict == refine::Verdict::Correct) continue;
+        const bool wrong = c.verdict == refine::Verdict::Wrong;
+        if (json) (wrong ? wrongJ : unknownJ).push_back(checkedValueJson(p, c.value, r, wrong));
+        else text += checkedValueText(p, c.value, r, wrong);
       }
+      if (p.archive) printArchiveDiagnostics(p.shown, *p.archive);
+      printDiagnostics(p.shown, g, r, flags->verbose);
+      const refine::CheckCounts &counts = report.counts;
+      for (const auto &[dtype, n] : report.unmodelled)
+        fmt::print(stderr, "{}: note: {} value{} {} {} (a dtype dtypeflow does not model) not compared\n", p.shown, n,
+                   n == 1 ? "" : "s", p.archive ? "recorded as" : "typed", ir::printable(dtype));
+      if (report.retyped)
+        fmt::print(stderr, "{}: note: the inputs are re-typed (--input, --params, --float-inputs): what torch.export "
+                           "recorded describes the program as exported, so nothing is compared\n",
+                   p.shown);
+      else if (!p.archive && counts.correct + counts.unknown + counts.wrong == 0)
+        fmt::print(stderr, "{}: note: no value past the inputs has both a written dtype and rank to compare with "
+                           "(a saved module or a scripted graph records none; trace it and print the graph)\n",
+                   p.shown);
       if (json) {
-        nlohmann::json j = ir::reportJson(g, r);
+        nlohmann::ordered_json j = ir::reportJson(g, r);
         j.erase("values");
         j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
+        j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
-        j["torch"] = std::string(name(opts.torch));
+        j["torch"] = std::string(name(l.opts.torch));
         if (several) {
           j["file"] = file;
           files.push_back(std::move(j));
@@ -493,14 +335,17 @@ Action addCheck(CLI::App &app) {
           out.write(dumpJson(j, 2) + "\n");
         }
       } else {
-        text += fmt::format("{}{} correct, {} unknown, {} wrong\n", several ? shownName(file) + ": " : "",
-                            counts.correct, counts.unknown, counts.wrong);
+        text += fmt::format("{}{} correct, {} unknown, {} wrong{}\n", several ? p.shown + ": " : "", counts.correct,
+                            counts.unknown, counts.wrong, report.retyped ? " (not compared: inputs re-typed)" : "");
         out.write(text);
       }
-      if (counts.wrong) exitCode = worst(exitCode, 1);
+      if (counts.wrong || api::raises(r)) exitCode = worst(exitCode, api::kRaises);
     }
     if (several && json)
-      out.write(dumpJson({{"files", std::move(files)}, {"torch", semanticsOf(*flags->torch).versionName()}}, 2) + "\n");
+      out.write(dumpJson(nlohmann::ordered_json{{"files", std::move(files)},
+                                              {"torch", semanticsOf(*flags->torch).versionName()}},
+                       2) +
+              "\n");
     out.finish();
     return exitCode;
   };

@@ -11,12 +11,14 @@
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
 #include "graph/type_expr.h"
-#include "input_file.h"
+#include "api/input_file.h"
 #include "output.h"
+#include "progress.h"
 #include "refine/audit.h"
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -29,11 +31,21 @@ namespace {
 using json = nlohmann::json;
 using refine::ChangeKind;
 
-std::string location(const std::string &file, const ir::Graph &g, ir::NodeId n) {
-  const ir::SourceLoc &loc = g.nodes[n].loc;
-  std::string s = fmt::format("{}:{}:{}", shownName(file), loc.line, loc.col);
+/// Where a change is: FILE:LINE:COL in IR text; a .pt2 has no lines, and
+/// the change names its node by the value it defines (`%add_3 = ...`).
+std::string location(const std::string &shown, const ir::Graph &g, ir::NodeId n) {
+  if (n == ir::kNoId || !g.nodes[n].loc.line) return shown;
+  std::string s = api::where(shown, g, n);
   if (!g.sourceOf(n).empty()) s += fmt::format(" ({})", ir::printable(g.sourceOf(n)));
   return s;
+}
+
+/// Where PyTorch would raise: for the report, beside the changes.
+json errorJson(const ir::Graph &g, const refine::Diagnostic &d) {
+  json j = {{"message", d.message}};
+  j["node"] = d.node != ir::kNoId ? json(g.kindOf(d.node)) : json(nullptr);
+  j["line"] = d.loc.line ? json(d.loc.line) : json(nullptr);
+  return j;
 }
 
 std::string changeText(const ir::Graph &g, const refine::DtypeChange &c) {
@@ -50,8 +62,8 @@ json changeJson(const ir::Graph &g, const refine::DtypeChange &c) {
   for (const auto &[v, d] : c.from) from.push_back({{"value", g.values[v].name}, {"dtype", std::string(name(d))}});
   json j = {{"value", g.values[c.output].name},
             {"node", g.kindOf(c.node)},
-            {"line", g.nodes[c.node].loc.line},
-            {"column", g.nodes[c.node].loc.col},
+            {"line", g.nodes[c.node].loc.line ? json(g.nodes[c.node].loc.line) : json(nullptr)},
+            {"column", g.nodes[c.node].loc.line ? json(g.nodes[c.node].loc.col) : json(nullptr)},
             {"kind", std::string(name(c.kind))},
             {"from", std::move(from)},
             {"to", std::string(name(c.to))},
@@ -206,6 +218,11 @@ std::string toDot(const ir::Graph &g, const refine::Result &r, const refine::Aud
 
 /// Run Graphviz's dot on `source`, writing `format` (svg, png) to `path`.
 void render(const std::string &source, const std::string &format, const std::string &path) {
+  // One clear error for a path dot cannot write (rather than dot's own, then ours).
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    throw OutputError(fmt::format("--{} {}: no such directory '{}'", format, ir::printable(path), ir::printable(dir.string())));
   int in[2];
   if (pipe(in) != 0) throw OutputError(fmt::format("cannot run dot: {}", std::strerror(errno)));
   pid_t pid = fork();
@@ -256,13 +273,20 @@ Action addAudit(CLI::App &app) {
   sub->add_option("--svg", *svgFile, "draw the picture into this SVG file (runs dot)");
   sub->add_option("--png", *pngFile, "draw the picture into this PNG file (runs dot)");
   return [=] {
-    const std::string &file = flags->file;
-    refine::Options opts = optionsFrom(*flags, file);
-    Loaded l = loadFor(*flags, file, opts);
-    if (l.exitCode) return l.exitCode;
-    const ir::Graph &g = *l.graph;
+    Progress progress;
+    progress.phase(fmt::format("{}: reading", shownName(flags->file)));
+    Loaded l = loadFor(*flags, flags->file);
+    const std::string &file = l.program.shown;
+    const refine::Options &opts = l.opts;
+    const ir::Graph &g = *l.program.graph;
+    progress.phase(fmt::format("{}: refining {} nodes", file, g.nodes.size()));
     refine::Result r = refine::refineGraph(g, opts);
+    progress.phase(fmt::format("{}: auditing", file));
     refine::AuditReport a = refine::audit(g, r, opts);
+    progress.pause();
+    std::vector<const refine::Diagnostic *> errors;
+    for (const refine::Diagnostic &d : r.diagnostics)
+      if (d.category == "dtype-error") errors.push_back(&d);
     Output out(*outFile);
     if (*asJson) {
       json changes = json::array(), lossy = json::array();
@@ -270,11 +294,14 @@ Action addAudit(CLI::App &app) {
         changes.push_back(changeJson(g, c));
         if (c.losesPrecision) lossy.push_back(g.values[c.output].name);
       }
+      json errorsJ = json::array();
+      for (const refine::Diagnostic *d : errors) errorsJ.push_back(errorJson(g, *d));
       json counts;
       for (size_t k = 0; k < a.counts.size(); ++k) counts[std::string(name(static_cast<ChangeKind>(k)))] = a.counts[k];
-      out.write(dumpJson({{"changes", std::move(changes)},
+      out.write(dumpJson(json{{"changes", std::move(changes)},
                           {"counts", std::move(counts)},
                           {"loses_precision", std::move(lossy)},
+                          {"errors", std::move(errorsJ)},
                           {"torch", std::string(name(opts.torch))}},
                          2) +
                 "\n");
@@ -292,20 +319,36 @@ Action addAudit(CLI::App &app) {
       text += fmt::format("{} lose precision{}\n", a.lossy, a.lossy ? ":" : "");
       for (const refine::DtypeChange &c : a.changes)
         if (c.losesPrecision) text += fmt::format("  {}: {}\n", location(file, g, c.node), changeText(g, c));
+      // The changes of a program PyTorch would not run to its end are only
+      // the ones before the error: say so here too, not on stderr alone.
+      if (!errors.empty())
+        text += fmt::format("{} dtype error{} (PyTorch would raise):\n", errors.size(), errors.size() == 1 ? "" : "s");
+      for (const refine::Diagnostic *d : errors)
+        text += fmt::format("  {}: {}\n", api::where(file, g, d->node), ir::printable(d->message, 2000));
       out.write(text);
     }
     out.finish();
+    if (out.toStdout()) std::fflush(stdout); // before the diagnostics on stderr
+    printDiagnostics(file, g, r, flags->verbose, /*errorsOnly=*/!flags->verbose);
     if (!dotFile->empty() || !svgFile->empty() || !pngFile->empty()) {
-      std::string dot = toDot(g, r, a, fmt::format("{}: dtypes (PyTorch {})", shownName(file), name(opts.torch)));
+      std::string dot = toDot(g, r, a, fmt::format("{}: dtypes (PyTorch {})", file, name(opts.torch)));
       if (!dotFile->empty()) {
         Output d(*dotFile);
         d.write(dot);
         d.finish();
       }
-      if (!svgFile->empty()) render(dot, "svg", *svgFile);
-      if (!pngFile->empty()) render(dot, "png", *pngFile);
+      // dot takes seconds on a large model: the progress line says what runs.
+      if (!svgFile->empty()) {
+        progress.phase(fmt::format("{}: drawing {} nodes into {}", file, g.nodes.size(), ir::printable(*svgFile)));
+        render(dot, "svg", *svgFile);
+      }
+      if (!pngFile->empty()) {
+        progress.phase(fmt::format("{}: drawing {} nodes into {}", file, g.nodes.size(), ir::printable(*pngFile)));
+        render(dot, "png", *pngFile);
+      }
+      progress.pause();
     }
-    return 0;
+    return errors.empty() ? api::kClean : api::kRaises;
   };
 }
 

@@ -11,7 +11,7 @@
 
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
-#include "input_file.h"
+#include "api/input_file.h"
 #include "output.h"
 #include "refine/check.h"
 #include "refine/explain.h"
@@ -46,10 +46,9 @@ ir::ValueId findValue(const ir::Graph &g, std::string name) {
   throw UsageError(fmt::format("%{}: no such value in the graph", name.substr(0, 80)));
 }
 
-std::string where(const std::string &file, const ir::Graph &g, ir::NodeId n) {
+std::string where(const std::string &shown, const ir::Graph &g, ir::NodeId n) {
   if (n == ir::kNoId) return "";
-  const ir::SourceLoc &loc = g.nodes[n].loc;
-  std::string s = loc.line ? fmt::format("{}:{}:{}", shownName(file), loc.line, loc.col) : shownName(file);
+  std::string s = api::where(shown, g, n);
   if (!g.sourceOf(n).empty()) s += fmt::format(", {}", ir::printable(g.sourceOf(n)));
   return s;
 }
@@ -84,11 +83,36 @@ json promotionJson(const ir::Graph &g, const refine::PromotionInfo &p) {
   return j;
 }
 
-json explanationJson(const std::string &file, const ir::Graph &g, const refine::Result &r,
-                     const refine::Explanation &e) {
+/// What the program records for a value (a .pt2's TensorMeta, a traced
+/// graph's written type) and whether `check` calls the inference wrong.
+struct Recorded {
+  std::string text; ///< empty: nothing recorded
+  bool wrong = false;
+};
+
+Recorded recordedOf(const api::LoadedProgram &p, const refine::Result &r, ir::ValueId v) {
+  if (refine::isInputLike(*p.graph, v)) return {};
+  Recorded out{api::recordedText(p, v), false};
+  if (out.text.empty()) return out;
+  if (p.archive) {
+    const pt2::RecordedTensor &rec = *p.archive->recorded[v];
+    out.wrong = rec.dtype && refine::checkTensor(*rec.dtype, rec.rank(), r.values[v]) == refine::Verdict::Wrong;
+  } else {
+    out.wrong = refine::checkWritten(*p.graph, v, r.values[v]) == refine::Verdict::Wrong;
+  }
+  return out;
+}
+
+json explanationJson(const api::LoadedProgram &p, const refine::Result &r, const refine::Explanation &e) {
+  const std::string &file = p.shown;
+  const ir::Graph &g = *p.graph;
   const Value &v = r.values[e.value];
   json j = {{"value", g.values[e.value].name}, {"known", e.known}, {"dtype", ir::dtypeJson(v)},
             {"rank", ir::rankJson(v)}, {"state", refine::stateText(v)}};
+  if (Recorded rec = recordedOf(p, r, e.value); !rec.text.empty()) {
+    j["recorded"] = rec.text;
+    j["check"] = rec.wrong ? "wrong" : "agrees";
+  }
   if (!e.overload.empty()) j["overload"] = e.overload;
   if (!e.family.empty()) j["family"] = e.family;
   if (e.promotion) j["promotion"] = promotionJson(g, *e.promotion);
@@ -105,9 +129,14 @@ std::string operandText(const ir::Graph &g, const refine::PromotionOperandInfo &
                      refine::name(category(o.dtype)));
 }
 
-std::string explanationText(const std::string &file, const ir::Graph &g, const refine::Result &r,
-                            const refine::Explanation &e) {
+std::string explanationText(const api::LoadedProgram &p, const refine::Result &r, const refine::Explanation &e) {
+  const std::string &file = p.shown;
+  const ir::Graph &g = *p.graph;
   std::string out = fmt::format("%{}: {}\n", ir::printable(g.values[e.value].name), refine::stateText(r.values[e.value]));
+  if (Recorded rec = recordedOf(p, r, e.value); rec.wrong)
+    out += fmt::format("  {} {}: `check` calls the inference wrong\n",
+                       p.archive ? "recorded by torch.export as" : "written as",
+                       rec.text);
   for (size_t i = 0; i < e.chain.size(); ++i) {
     const refine::ExplainStep &s = e.chain[i];
     std::string at = where(file, g, s.node);
@@ -157,11 +186,11 @@ Action addExplain(CLI::App &app) {
   sub->add_flag("--json", *asJson, "print {\"values\": [{\"value\", \"known\", \"chain\", \"promotion\" ...}]}");
   sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
   return [=] {
-    const std::string &file = flags->file;
-    refine::Options opts = optionsFrom(*flags, file);
-    Loaded l = loadFor(*flags, file, opts);
-    if (l.exitCode) return l.exitCode;
-    const ir::Graph &g = *l.graph;
+    Loaded l = loadFor(*flags, flags->file);
+    const api::LoadedProgram &p = l.program;
+    const std::string &file = p.shown;
+    const refine::Options &opts = l.opts;
+    const ir::Graph &g = *p.graph;
     refine::Result r = refine::refineGraph(g, opts);
     std::vector<ir::ValueId> asked;
     for (const std::string &n : *names) asked.push_back(findValue(g, n));
@@ -178,12 +207,12 @@ Action addExplain(CLI::App &app) {
     std::map<std::pair<ir::ValueId, std::string>, std::vector<ir::ValueId>> byCause;
     for (ir::ValueId v : asked) {
       refine::Explanation e = refine::explain(g, r, opts, v);
-      if (*asJson) values.push_back(explanationJson(file, g, r, e));
-      else if (!all) text += explanationText(file, g, r, e) + "\n";
+      if (*asJson) values.push_back(explanationJson(p, r, e));
+      else if (!all) text += explanationText(p, r, e) + "\n";
       else byCause[{e.chain.back().value, e.chain.back().text}].push_back(v);
     }
     if (*asJson) {
-      out.write(dumpJson({{"values", std::move(values)}, {"torch", std::string(name(opts.torch))}}, 2) + "\n");
+      out.write(dumpJson(json{{"values", std::move(values)}, {"torch", std::string(name(opts.torch))}}, 2) + "\n");
     } else if (all) {
       if (byCause.empty()) text = "every tensor value is known (dtype and rank)\n";
       for (const auto &[cause, vs] : byCause) {
@@ -198,7 +227,9 @@ Action addExplain(CLI::App &app) {
     }
     out.write(text);
     out.finish();
-    return 0;
+    // Where PyTorch would raise, said on stderr; the exit code says it too.
+    printDiagnostics(file, g, r, flags->verbose, /*errorsOnly=*/true);
+    return api::raises(r) ? api::kRaises : api::kClean;
   };
 }
 

@@ -2,27 +2,12 @@
 #include "commands.h"
 
 #include "dtype/dtype_system.h"
-#include "ops/notation.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace dtf::cli {
 namespace {
-
-/// PyTorch refuses an operand while reading it (an int beyond int64).
-struct OperandRaises {
-  std::string message;
-};
-
-Value parseOperand(const std::string &text, const Semantics &sem) {
-  auto r = parseNotation(text, nullptr, &sem.types());
-  if (!r.value && r.pytorchRaises) throw OperandRaises{r.error};
-  if (!r.value) throw UsageError("bad operand " + r.error);
-  if (!r.value->isTensor() && !r.value->isNumber())
-    throw UsageError(fmt::format("bad operand '{}': expected a tensor or a Python number", text));
-  return *r.value;
-}
 
 /// One answer: the dtype (or "unknown"), or the error PyTorch raises in
 /// every case (exit 1). A raise in only some cases is a warning on stderr.
@@ -31,11 +16,11 @@ int print(const PossibleDTypes &p, bool json, const Semantics &sem) {
   if (!json) {
     if (p.alwaysRaises()) {
       fmt::print("error: {}\n", *p.error);
-      return 1;
+      return api::kRaises;
     }
     fmt::print("{}\n", s.only() ? name(*s.only()) : "unknown");
     if (p.error) fmt::print(stderr, "warning: PyTorch may raise: {}\n", *p.error);
-    return 0;
+    return api::kClean;
   }
   nlohmann::json j;
   j["dtype"] = s.only() ? nlohmann::json(std::string(name(*s.only()))) : nlohmann::json(nullptr);
@@ -44,7 +29,7 @@ int print(const PossibleDTypes &p, bool json, const Semantics &sem) {
   if (p.error) j[p.alwaysRaises() ? "error" : "possible_error"] = *p.error;
   j["torch"] = std::string(sem.versionName());
   fmt::print("{}\n", j.dump());
-  return p.alwaysRaises() ? 1 : 0;
+  return p.alwaysRaises() ? api::kRaises : api::kClean;
 }
 
 } // namespace
@@ -65,23 +50,7 @@ Action addResultType(CLI::App &app) {
     auto operands = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *operands)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
-    if (operands->empty()) throw UsageError("operands is required");
-    std::vector<Value> vals;
-    std::optional<OperandRaises> raises;
-    for (auto &t : *operands) {
-      try {
-        vals.push_back(parseOperand(t, sem));
-      } catch (OperandRaises &e) { // every operand is still checked for bad input
-        if (!raises) raises = std::move(e);
-      }
-    }
-    if (raises) {
-      PossibleDTypes p;
-      p.dtypes = DTypeSet();
-      p.error = raises->message;
-      return print(p, *json, sem);
-    }
-    return print(sem.types().resultTypeSet(vals), *json, sem);
+    return print(api::resultType(sem, *operands), *json, sem);
   };
 }
 

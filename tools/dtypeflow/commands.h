@@ -1,6 +1,8 @@
 //===- tools/dtypeflow/commands.h - the CLI's subcommands -------*- C++ -*-===//
 #pragma once
 
+#include "api/input_file.h"
+#include "api/program.h"
 #include "ops/semantics.h"
 
 #include <CLI/CLI.hpp>
@@ -12,10 +14,10 @@
 
 namespace dtf::cli {
 
-/// Bad input from the user: printed as one line, exit code 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+/// Bad input from the user: printed as one line, exit code 2 (the door's
+/// own error, so what src/api throws needs no translation).
+using UsageError = api::InputError;
+using api::shownName;
 
 /// Each file defines one `addXxx(app)` that registers its subcommand and
 /// returns the action run when that subcommand is chosen (it returns the
@@ -27,7 +29,7 @@ using Action = std::function<int()>;
 struct SemanticsOption {
   std::string torch;
   std::vector<std::string> ruleFiles;
-  std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
+  api::SemanticsRef ref; ///< made by semanticsOf on first use
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
@@ -37,6 +39,8 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
 const Semantics &semanticsOf(SemanticsOption &option);
 /// The same, as refine::Options::semantics takes it (null: no rule files).
 std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
+/// Both, as the door (src/api) takes them.
+const api::SemanticsRef &semanticsRef(SemanticsOption &option);
 
 Action addResultType(CLI::App &app);
 Action addPromoteTypes(CLI::App &app);

@@ -26,8 +26,9 @@ int main(int argc, char **argv) {
       "  (half, long, cfloat, torch.float ...); with --torch 2.14 also uint16 uint32 uint64\n"
       "  float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz float8_e8m0fnu\n"
       "  float4_e2m1fn_x2 bcomplex32 bits8 bits16 bits1x8 bits2x4 bits4x2 int1-int7 uint1-uint7.\n"
-      "Exit codes: 0 ok, 1 PyTorch would raise / check found wrong dtypes, 2 bad input (or the\n"
-      "  output could not be written), 3 internal error (a bug in dtypeflow: please report it).");
+      "Exit codes (every command): 0 clean, 1 PyTorch would raise a dtype error or check found a\n"
+      "  wrong dtype, 2 bad input (or the output could not be written), 3 internal error (a bug\n"
+      "  in dtypeflow: please report it).");
 
   std::vector<std::pair<CLI::App *, dtf::cli::Action>> actions;
   auto reg = [&](auto add) {
@@ -64,16 +65,19 @@ int main(int argc, char **argv) {
         dtf::cli::finishStdout(); // a result that was not written is no success
         return code;
       }
+  } catch (const dtf::api::ProgramError &e) { // names its file already
+    std::cerr << e.what() << "\n";
+    return dtf::api::kBadInput;
   } catch (const dtf::cli::UsageError &e) {
     std::cerr << "dtypeflow: " << dtf::ir::printable(e.what(), 4000) << "\n";
-    return 2;
+    return dtf::api::kBadInput;
   } catch (const dtf::cli::OutputError &e) {
     std::cerr << "dtypeflow: " << e.what() << "\n";
-    return 2;
+    return dtf::api::kBadInput;
   } catch (const std::exception &e) {
     std::cerr << "dtypeflow: internal error (a bug: please report it with the input): "
               << dtf::ir::printable(e.what(), 4000) << "\n";
-    return 3;
+    return dtf::api::kInternal;
   }
   return 2;
 }

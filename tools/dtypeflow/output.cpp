@@ -40,6 +40,10 @@ std::string dumpJson(const nlohmann::json &j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string dumpJson(const nlohmann::ordered_json &j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 void finishStdout() {
   errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout))

@@ -37,6 +37,7 @@ private:
 /// JSON text with invalid UTF-8 (a value name or string of another
 /// encoding in the input) replaced by U+FFFD: JSON holds only UTF-8.
 std::string dumpJson(const nlohmann::json &j, int indent = -1);
+std::string dumpJson(const nlohmann::ordered_json &j, int indent = -1);
 
 /// Flush stdout and fail (OutputError) if any write to it failed: `dtypeflow
 /// ... > /dev/full` must not exit 0.

@@ -1,7 +1,6 @@
 //===- tools/dtypeflow/torch_option.cpp - --torch and --rules on every subcommand -===//
 #include "commands.h"
 
-#include "ops/custom_rules.h"
 
 #include <fmt/format.h>
 
@@ -22,31 +21,24 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
   return option;
 }
 
-std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) {
-  auto v = parseTorchVersion(option.torch);
-  if (!v)
-    throw UsageError(fmt::format("--torch {}: not a modelled PyTorch version (modelled: {})",
-                                 option.torch.substr(0, 40), supportedTorchVersions()));
-  if (option.ruleFiles.empty() || option.withRules) return option.withRules;
-  RuleSet rules;
-  std::vector<RuleSetError> errors;
-  for (const std::string &file : option.ruleFiles)
-    for (RuleSetError &e : rules.addFile(file)) errors.push_back(std::move(e));
-  if (errors.empty()) {
-    ExtendedSemantics ext = Semantics::extend(*v, rules);
-    errors = std::move(ext.errors);
-    option.withRules = std::move(ext.semantics);
+/// The door's semantics, made once: a rule file's problems go to stderr a
+/// line each, the count is the error (exit 2).
+const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
+  if (option.ref.semantics) return option.ref;
+  try {
+    option.ref = api::semantics(option.torch, option.ruleFiles);
+  } catch (const api::InputError &e) {
+    std::string m = e.what();
+    size_t nl = m.rfind('\n');
+    if (nl == std::string::npos) throw;
+    fmt::print(stderr, "{}\n", m.substr(0, nl));
+    throw UsageError(m.substr(nl + 1));
   }
-  if (!errors.empty()) {
-    for (const RuleSetError &e : errors) fmt::print(stderr, "{}\n", e.str());
-    throw UsageError(fmt::format("--rules: {} problem{} in the rule files", errors.size(), errors.size() == 1 ? "" : "s"));
-  }
-  return option.withRules;
+  return option.ref;
 }
 
-const Semantics &semanticsOf(SemanticsOption &option) {
-  if (auto s = semanticsWithRules(option)) return *s;
-  return Semantics::of(*parseTorchVersion(option.torch));
-}
+std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) { return semanticsRef(option).withRules; }
+
+const Semantics &semanticsOf(SemanticsOption &option) { return *semanticsRef(option); }
 
 } // namespace dtf::cli

@@ -122,20 +122,20 @@ nlohmann::json rankJson(const Value &v) {
   return nullptr;
 }
 
-nlohmann::json reportJson(const Graph &g, const refine::Result &r, const std::string &file) {
-  nlohmann::json values = nlohmann::json::object();
+nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const std::string &file) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
     values[g.values[v].name] = {{"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}};
   }
-  nlohmann::json diags = nlohmann::json::array();
+  nlohmann::ordered_json diags = nlohmann::ordered_json::array();
   for (const refine::Diagnostic &d : r.diagnostics) {
-    nlohmann::json j = {{"severity", std::string(refine::name(d.severity))},
+    nlohmann::ordered_json j = {{"severity", std::string(refine::name(d.severity))},
                         {"category", d.category},
                         {"message", d.message}};
-    j["node"] = d.node == kNoId ? nlohmann::json(nullptr) : nlohmann::json(g.kindOf(d.node));
-    j["line"] = d.loc.line ? nlohmann::json(d.loc.line) : nlohmann::json(nullptr);
-    j["column"] = d.loc.col ? nlohmann::json(d.loc.col) : nlohmann::json(nullptr);
+    j["node"] = d.node == kNoId ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.kindOf(d.node));
+    j["line"] = d.loc.line ? nlohmann::ordered_json(d.loc.line) : nlohmann::ordered_json(nullptr);
+    j["column"] = d.loc.col ? nlohmann::ordered_json(d.loc.col) : nlohmann::ordered_json(nullptr);
     if (d.value != kNoId) j["value"] = g.values[d.value].name;
     if (!file.empty()) j["file"] = file;
     diags.push_back(std::move(j));

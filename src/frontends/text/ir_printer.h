@@ -20,8 +20,9 @@ namespace dtf::ir {
 std::string printIR(const Graph &g, const refine::Result *refined = nullptr);
 
 /// `{"values": {NAME: {"dtype", "rank"}}, "diagnostics": [...]}` over every
-/// tensor-typed value (graph inputs too).
-nlohmann::json reportJson(const Graph &g, const refine::Result &r, const std::string &file = {});
+/// tensor-typed value (graph inputs too), in graph order (an ordered_json
+/// keeps the order its keys were added in).
+nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const std::string &file = {});
 
 /// `float32` / null, as in the JSON report.
 nlohmann::json dtypeJson(const Value &v);

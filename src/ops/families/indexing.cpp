@@ -468,6 +468,17 @@ void registerIndexing(Registry &r) {
      }).sample("self", "sweep![2,2]").sample("dim", "0")
         .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}})
         .variant({{"self", "sweep![]"}, {"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "-1"}});
+  // Indices and masks select elements; they are never converted into the
+  // result's dtype (refine/audit.h counts no promotion of them).
+  for (const char *k : {"aten::gather", "aten::scatter", "aten::scatter_", "aten::scatter_add", "aten::scatter_add_",
+                        "aten::scatter_reduce", "aten::scatter_reduce_", "aten::index_select", "aten::index_add",
+                        "aten::index_add_", "aten::index_copy", "aten::index_copy_", "aten::index_fill",
+                        "aten::index_fill_", "aten::index_reduce", "aten::index_reduce_", "aten::take"})
+    r.declareRead(k, {"index"});
+  for (const char *k : {"aten::index", "aten::index_put", "aten::index_put_", "aten::_index_put_impl_",
+                        "aten::take_along_dim"})
+    r.declareRead(k, {"indices"});
+  r.declareRead("aten::masked_select", {"mask"});
 }
 
 } // namespace dtf

@@ -789,6 +789,11 @@ void registerNnLayers(Registry &r) {
       .atLeast("padding", 0, "padding should be non-negative")
       .atLeast("stride", 1, "stride should be greater than zero");
 
+  // Indices look rows up; they are never converted into the result's dtype
+  // (refine/audit.h counts no promotion of them).
+  r.declareRead("aten::embedding", {"indices"});
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag"}) r.declareRead(k, {"indices", "offsets"});
+  for (const char *k : {"aten::max_unpool2d", "aten::max_unpool3d"}) r.declareRead(k, {"indices"});
 }
 
 } // namespace dtf

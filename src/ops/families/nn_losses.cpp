@@ -528,6 +528,11 @@ void registerNnLosses(Registry &r) {
       .variant({{"target", "sweep![2,2]=0"}})
       .variant({{"self", "float32[2,2]"}, {"target", "float32[2,2]"}, {"weight", "sweep![2]"}, {"reduction", "0"}})
       .variant({{"self", "sweep![2,2,2]"}, {"target", "sweep![2,2,2]"}, {"reduction", "0"}});
+  // Class indices pick the term of each sample; never converted (refine/audit.h).
+  for (const char *k : {"aten::nll_loss", "aten::nll_loss_forward", "aten::nll_loss2d", "aten::nll_loss2d_forward",
+                        "aten::nll_loss_nd", "aten::cross_entropy_loss", "aten::multi_margin_loss",
+                        "aten::multilabel_margin_loss"})
+    r.declareRead(k, {"target"});
 }
 
 } // namespace dtf

@@ -265,6 +265,11 @@ void registerTernary(Registry &r) {
     scope.add("aten::addcdiv", "addc", addc(true, halfParts));
     scope.add("aten::addcdiv_", "addc", inPlace(addc(true, halfParts), {{"tensor1", "tensor2"}}));
   }
+  // A condition or a mask selects; it is never converted into the result's
+  // dtype (refine/audit.h counts no promotion of it).
+  r.declareRead("aten::where", {"condition"});
+  for (const char *k : {"aten::masked_fill", "aten::masked_fill_", "aten::masked_scatter", "aten::masked_scatter_"})
+    r.declareRead(k, {"mask"});
 }
 
 } // namespace dtf

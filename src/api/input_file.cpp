@@ -1,4 +1,4 @@
-#include "input_file.h"
+#include "api/input_file.h"
 
 #include "frontends/text/printable.h"
 
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace dtf::cli {
+namespace dtf::api {
 namespace {
 
 std::string tooLarge() {
@@ -76,4 +76,4 @@ std::string unreadable(const std::string &file) {
 
 std::string shownName(const std::string &file) { return file == "-" ? "<stdin>" : ir::printable(file); }
 
-} // namespace dtf::cli
+} // namespace dtf::api

@@ -1,11 +1,11 @@
-//===- tools/dtypeflow/input_file.h - read an input, with reasons -*- C++ -*-===//
+//===- api/input_file.h - read an input, with reasons -*- C++ -*-===//
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace dtf::cli {
+namespace dtf::api {
 
 /// Largest input read (a file, or stdin): 10^6-node graphs print to about
 /// 100 MB; a larger input is refused rather than read into memory.
@@ -26,4 +26,4 @@ std::string unreadable(const std::string &file);
 /// `file` as shown in messages ("-" is "<stdin>"; control bytes escaped).
 std::string shownName(const std::string &file);
 
-} // namespace dtf::cli
+} // namespace dtf::api
