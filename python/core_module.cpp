@@ -1,24 +1,21 @@
 //===- python/core_module.cpp - dtypeflow._core, the pybind11 bindings ----===//
 //
-// A thin layer over src/api (which mirrors the CLI's code): texts in the
+// A thin skin over src/api, the door the CLI goes through too: texts in the
 // operand notation go in, plain dicts and lists come out;
 // dtypeflow/__init__.py turns torch objects into texts and the dicts into
-// result objects. Bad input is api::InputError, a std::invalid_argument:
-// pybind11 raises it as ValueError with the message the CLI prints. `rules`
-// (rule files for custom ops, the CLI's --rules) is accepted everywhere.
+// result objects. Bad input is api::InputError: raised as ValueError with
+// the CLI's message in Python's terms (keywords for options). `rules` (rule
+// files for custom ops, the CLI's --rules) is accepted everywhere.
 //
 //===----------------------------------------------------------------------===//
 #include "api/api.h"
-#include "frontends/text/ir_lexer.h"
-#include "frontends/text/ir_parser.h"
+#include "api/program.h"
 
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <regex>
 
 namespace py = pybind11;
 using namespace dtf;
@@ -44,18 +41,32 @@ py::object ruleError(const std::optional<RuleError> &e) {
   return d;
 }
 
-/// The semantics `torch` and `rules` name: the version's, or (with rule files)
-/// one kept alive by `holder`.
-const Semantics &semanticsFor(const std::string &torch, const std::vector<std::string> &rules,
-                              std::shared_ptr<const Semantics> &holder) {
-  holder = api::semanticsWithRules(torch, rules);
-  return holder ? *holder : api::semanticsOf(torch);
+/// A message of the door in Python's terms: the keyword for each CLI option
+/// (`torch="1.13"` for `--torch 1.13`, `inputs["x"]` for `--input x`).
+std::string pythonTerms(std::string m) {
+  // An option with its value: the keyword with the value as Python writes it.
+  static const std::pair<std::regex, const char *> kValued[] = {
+      {std::regex(R"(--torch ([^\s:;,()]+))"), "torch=\"$1\""},
+      {std::regex(R"(--input '([^']*)')"), "inputs entry '$1'"},
+      {std::regex(R"(--input ([^\s:;,()]+))"), "inputs[\"$1\"]"},
+      {std::regex(R"(--params ([^\s:;,()]+):)"), "params=\"$1\":"},
+      {std::regex(R"(--float-inputs ([^\s:;,()]+):)"), "float_inputs=\"$1\":"},
+      {std::regex(R"(--rules FILE)"), "rules=[FILE]"}};
+  for (const auto &[flag, keyword] : kValued) m = std::regex_replace(m, flag, keyword);
+  // An option named alone: its keyword.
+  static const std::pair<std::string_view, std::string_view> kNamed[] = {
+      {"--rules", "rules"},     {"--params", "params"},           {"--float-inputs", "float_inputs"},
+      {"--model", "model"},     {"--tensor-constants", "tensor_constants"}};
+  for (auto [flag, keyword] : kNamed)
+    for (size_t at = m.find(flag); at != std::string::npos; at = m.find(flag, at + keyword.size()))
+      m.replace(at, flag.size(), keyword);
+  return m;
 }
 
 py::dict resultType(const std::vector<std::string> &operands, const std::string &torch,
                     const std::vector<std::string> &rules) {
-  std::shared_ptr<const Semantics> holder;
-  const Semantics &sem = semanticsFor(torch, rules, holder);
+  api::SemanticsRef ref = api::semantics(torch, rules);
+  const Semantics &sem = *ref;
   PossibleDTypes p = api::resultType(sem, operands);
   py::dict d;
   d["dtype"] = p.dtypes.only() ? py::object(py::str(std::string(name(*p.dtypes.only())))) : py::object(py::none());
@@ -66,21 +77,11 @@ py::dict resultType(const std::vector<std::string> &operands, const std::string 
   return d;
 }
 
-std::string_view statusName(InferOutcome::Status s) {
-  switch (s) {
-  case InferOutcome::Status::Ok: return "ok";
-  case InferOutcome::Status::Error: return "error";
-  case InferOutcome::Status::NoRule: return "no-rule";
-  case InferOutcome::Status::TooManyUnknowns: return "too-many-unknowns";
-  }
-  return "ok";
-}
-
 py::dict inferOp(const std::string &op, const std::vector<std::string> &positional,
                  const std::vector<std::pair<std::string, std::string>> &named, const std::string &torch,
                  const std::vector<std::string> &rules) {
-  std::shared_ptr<const Semantics> holder;
-  const Semantics &sem = semanticsFor(torch, rules, holder);
+  api::SemanticsRef ref = api::semantics(torch, rules);
+  const Semantics &sem = *ref;
   std::vector<api::OpArg> args;
   for (const std::string &t : positional) args.push_back({"", t});
   for (const auto &[n, t] : named) args.push_back({n, t});
@@ -96,7 +97,7 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
   }
   py::dict d;
   d["op"] = call.schema->key();
-  d["status"] = std::string(statusName(call.outcome.status));
+  d["status"] = std::string(api::statusName(call.outcome.status));
   d["results"] = results;
   d["error"] = ruleError(call.outcome.error);
   d["possible_error"] = ruleError(call.outcome.possibleError);
@@ -104,47 +105,24 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
   return d;
 }
 
-/// A program read once and refined as often as asked (the benchmark times
-/// refine() apart from reading).
+/// A program read once (through the door, src/api/program.h) and refined as
+/// often as asked (the benchmark times refine() apart from reading).
 class Program {
 public:
   static Program read(const std::string &path, const std::string &torch, const std::string &model,
                       const std::vector<std::string> &rules) {
-    Program p(torch, rules, path);
-    api::Reader reader = api::chooseReader(path);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw api::InputError(fmt::format("{}: error: cannot read the file", path));
-    if (reader == api::Reader::Module)
-      throw api::InputError(fmt::format("{}: a saved TorchScript module: pass torch.jit.load(path) to annotate", path));
-    if (reader == api::Reader::Archive) {
-      pt2::ReadOptions o;
-      o.model = model;
-      o.torch = p.sem_->version();
-      o.semantics = p.sem_;
-      p.setArchive(pt2::readArchive(path, o));
-      return p;
-    }
-    if (!model.empty()) throw api::InputError("--model applies to .pt2 archives only");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    p.parseText(ss.str());
-    return p;
+    api::SemanticsRef sem = api::semantics(torch, rules);
+    return Program(sem, api::readProgram(path, model, *sem)); // a saved module: refused (torch.jit.load it)
   }
   static Program fromText(const std::string &text, const std::string &torch, const std::string &where,
                           const std::vector<std::string> &rules) {
-    Program p(torch, rules, where);
-    p.parseText(text);
-    return p;
+    api::SemanticsRef sem = api::semantics(torch, rules);
+    return Program(sem, api::programFromText(text, where, *sem));
   }
   static Program fromExportJson(const std::string &json, const std::string &torch, const std::string &where,
                                 const std::vector<std::string> &rules) {
-    Program p(torch, rules, where);
-    pt2::ReadOptions o;
-    o.torch = p.sem_->version();
-    o.semantics = p.sem_;
-    p.setArchive(pt2::readExportedProgram(json, where, o));
-    return p;
+    api::SemanticsRef sem = api::semantics(torch, rules);
+    return Program(sem, api::programFromExportJson(json, where, *sem));
   }
 
   /// Refine under these input types; returns how many tensor values came out fully known.
@@ -152,16 +130,18 @@ public:
   /// (refine::Options::plan, ::memo): the benchmark's three ways, as in docs/performance.md.
   size_t refineCount(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
                      const std::string &tensorConstants, bool check, bool planned, bool warm) {
-    refine::Options o = options(inputs, params, floatInputs, tensorConstants, check);
+    refine::Options o = api::refineOptions(p_, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
     if (planned || warm) {
-      if (!plan_) plan_ = rules_ ? refine::makeGraphPlan(*graph_, rules_) : refine::makeGraphPlan(*graph_, sem_->version());
+      if (!plan_)
+        plan_ = sem_.withRules ? refine::makeGraphPlan(*p_.graph, sem_.withRules)
+                               : refine::makeGraphPlan(*p_.graph, sem_->version());
       o.plan = plan_;
     }
     if (warm) {
       if (!memo_) memo_ = refine::makeEvalMemo();
       o.memo = memo_;
     }
-    refine::Result r = refine::refineGraph(*graph_, o);
+    refine::Result r = refine::refineGraph(*p_.graph, o);
     size_t known = 0;
     for (const Value &v : r.values) known += refine::fullyKnown(v);
     return known;
@@ -169,10 +149,11 @@ public:
 
   py::dict annotate(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
                     const std::string &tensorConstants, bool check) {
-    const ir::Graph &g = *graph_;
-    refine::Result r = refine::refineGraph(g, options(inputs, params, floatInputs, tensorConstants, check));
+    const ir::Graph &g = *p_.graph;
+    const api::ProgramOptions po{inputs, {params, floatInputs}, tensorConstants, check};
+    refine::Result r = refine::refineGraph(g, api::refineOptions(p_, sem_, po));
     std::vector<refine::Diagnostic> diags;
-    if (archive_) diags = archive_->diagnostics; // the reader's (unknown targets ...) first, as the CLI's JSON
+    if (p_.archive) diags = p_.archive->diagnostics; // the reader's (unknown targets ...) first, as the CLI's JSON
     diags.insert(diags.end(), r.diagnostics.begin(), r.diagnostics.end());
 
     std::vector<py::list> perValue(g.values.size());
@@ -197,19 +178,20 @@ public:
       dlist.append(j);
     }
 
+    // check=True: every written (IR) or recorded (.pt2) type against the
+    // inference, as `dtypeflow check` compares; nothing for a re-typed .pt2.
     std::vector<std::optional<refine::Verdict>> verdicts(g.values.size());
-    py::dict counts;
-    if (archive_) {
-      size_t correct = 0, unknown = 0, wrong = 0, unmodelled = 0;
-      for (const api::ArchiveVerdict &c : api::compareArchive(g, *archive_, r)) {
-        verdicts[c.value] = c.verdict;
-        correct += c.verdict == refine::Verdict::Correct;
-        unknown += c.verdict == refine::Verdict::Unknown;
-        wrong += c.verdict == refine::Verdict::Wrong;
-        unmodelled += c.verdict == refine::Verdict::NotChecked;
-      }
-      counts["correct"] = correct, counts["unknown"] = unknown, counts["wrong"] = wrong;
-      counts["not_modelled"] = unmodelled;
+    py::object counts = py::none();
+    if (check) {
+      api::CheckReport report = api::checkProgram(p_, r, api::retypesArchive(p_, po));
+      for (const api::CheckedValue &c : report.values) verdicts[c.value] = c.verdict;
+      size_t unmodelled = 0;
+      for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
+      py::dict c;
+      c["correct"] = report.counts.correct, c["unknown"] = report.counts.unknown, c["wrong"] = report.counts.wrong;
+      c["not_modelled"] = unmodelled;
+      c["compared"] = !report.retyped;
+      counts = c;
     }
 
     py::list values;
@@ -228,68 +210,38 @@ public:
                         ? py::object(py::none())
                         : py::object(py::str(std::string(refine::describe(r.reasons[v]))));
       j["diagnostics"] = perValue[v];
-      if (archive_ && v < archive_->recorded.size() && archive_->recorded[v]) {
-        const pt2::RecordedTensor &rec = *archive_->recorded[v];
+      if (p_.archive && v < p_.archive->recorded.size() && p_.archive->recorded[v]) {
+        const pt2::RecordedTensor &rec = *p_.archive->recorded[v];
         j["recorded_dtype"] = rec.dtypeName;
         j["recorded_rank"] = rec.rank();
       }
       static constexpr const char *kVerdict[] = {"not-checked", "correct", "unknown", "wrong"};
-      j["verdict"] = verdicts[v] ? py::object(py::str(kVerdict[static_cast<int>(*verdicts[v])])) : py::object(py::none());
+      j["verdict"] =
+          verdicts[v] ? py::object(py::str(kVerdict[static_cast<int>(*verdicts[v])])) : py::object(py::none());
       values.append(j);
     }
     py::dict out;
     out["torch"] = std::string(sem_->versionName());
     out["values"] = values;
     out["diagnostics"] = dlist;
-    out["counts"] = archive_ ? py::object(counts) : py::object(py::none());
+    out["counts"] = counts;
     return out;
   }
 
-  bool isArchive() const { return archive_.has_value(); }
+  bool isArchive() const { return p_.archive.has_value(); }
   std::string torch() const { return std::string(sem_->versionName()); }
   std::vector<std::string> inputNames() const {
     std::vector<std::string> out;
-    for (ir::ValueId p : graph_->body().params) out.push_back(graph_->values[p].name);
+    for (ir::ValueId p : p_.graph->body().params) out.push_back(p_.graph->values[p].name);
     return out;
   }
-  size_t nodeCount() const { return graph_->nodes.size(); }
+  size_t nodeCount() const { return p_.graph->nodes.size(); }
 
 private:
-  Program(const std::string &torch, const std::vector<std::string> &rules, std::string where)
-      : sem_(&semanticsFor(torch, rules, rules_)), where_(std::move(where)) {}
+  Program(api::SemanticsRef sem, api::LoadedProgram p) : sem_(std::move(sem)), p_(std::move(p)) {}
 
-  void parseText(const std::string &text) {
-    try {
-      graph_ = std::shared_ptr<ir::Graph>(ir::parseIR(text).release());
-    } catch (const ir::IRSyntaxError &e) {
-      throw api::InputError(fmt::format("{}:{}:{}: error: {}", where_, e.line, e.col, e.what()));
-    }
-  }
-  void setArchive(pt2::ReadResult r) {
-    if (!r.program) throw api::InputError(fmt::format("{}: error: {}", where_, r.error));
-    graph_ = std::shared_ptr<ir::Graph>(r.program->graph.release());
-    archive_ = std::move(r.program);
-  }
-
-  refine::Options options(const std::vector<std::string> &inputs, const std::string &params,
-                          const std::string &floatInputs, const std::string &tensorConstants, bool check) const {
-    refine::Options o;
-    o.torch = sem_->version();
-    o.semantics = rules_; // null without rule files
-    o.tensorConstants = api::tensorConstantPolicy(tensorConstants, false);
-    api::addInputTypes(*sem_, inputs, o);
-    api::resolveInputNames(*graph_, o);
-    if (archive_) api::retypeArchiveInputs(*archive_, *graph_, {params, floatInputs}, o);
-    else if (!params.empty() || !floatInputs.empty())
-      throw api::InputError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
-    return check ? refine::checkOptions(o) : o;
-  }
-
-  std::shared_ptr<const Semantics> rules_; ///< with rule files: the semantics sem_ points to
-  const Semantics *sem_;
-  std::string where_;
-  std::shared_ptr<ir::Graph> graph_;
-  std::optional<pt2::Program> archive_; // a .pt2's inputs and recorded types (graph moved out)
+  api::SemanticsRef sem_; ///< the version's semantics, or (with rule files) one kept alive here
+  api::LoadedProgram p_;
   std::shared_ptr<const refine::GraphPlan> plan_;
   std::shared_ptr<refine::EvalMemo> memo_;
 };
@@ -300,6 +252,14 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "dtypeflow's core: dtype inference for PyTorch programs (see the dtypeflow package)";
   m.attr("newest_torch") = std::string(name(kNewestTorch));
   m.attr("torch_versions") = std::string(supportedTorchVersions());
+  // Bad input (api::InputError) is a ValueError worded for Python.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const api::InputError &e) {
+      PyErr_SetString(PyExc_ValueError, pythonTerms(e.what()).c_str());
+    }
+  });
   m.def(
       "reader_of",
       [](const std::string &path) {

@@ -9,7 +9,8 @@
 Everything answers as one PyTorch version (`torch="2.14"`, the default, or "1.13"). Operands
 are torch.dtype (a tensor of that dtype, rank unknown), torch.Tensor (its dtype and rank; never
 its data), Python numbers, None, lists, or strings in the CLI's notation ("float32:r2", "int",
-"?"). Bad input raises ValueError or TypeError with the message the CLI prints.
+"?"). `rules=[path, ...]` adds rule files for custom ops (the CLI's --rules, docs/custom-ops.md).
+Bad input raises ValueError or TypeError with the CLI's message, options named by their keywords.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class ValueInfo:
     diagnostics: List[Diagnostic] = field(default_factory=list)
     recorded_dtype: Optional[str] = None  # .pt2: what torch.export recorded
     recorded_rank: Optional[int] = None
-    verdict: Optional[str] = None         # .pt2: "correct" / "unknown" / "wrong" against the record
+    verdict: Optional[str] = None         # check=True: "correct" / "unknown" / "wrong" against the record
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Annotation:
     torch: str
     values: Dict[str, ValueInfo]
     diagnostics: List[Diagnostic]
-    counts: Optional[Dict[str, int]]  # .pt2: the comparison `dtypeflow check` makes
+    counts: Optional[Dict[str, int]]  # check=True: the comparison `dtypeflow check` makes (None otherwise)
 
     def __getitem__(self, name: str) -> ValueInfo:
         return self.values[name]
@@ -81,13 +82,28 @@ class Annotation:
         return [d for d in self.diagnostics if d.category == "dtype-error"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ResultType:
+    """torch.result_type's answer. It compares equal to its dtype (`result_type(torch.int8, 2.5)
+    == torch.float32`), as torch.result_type's own answer would; to another ResultType field by field."""
     dtype: Any               # None when unknown or when PyTorch always raises
     possible: List[Any]
     error: Optional[str]     # what PyTorch raises (always when always_raises, else in some cases)
     always_raises: bool
     torch: str
+
+    def _fields(self):
+        return (self.dtype, self.possible, self.error, self.always_raises, self.torch)
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, ResultType):
+            return self._fields() == other._fields()
+        if other is None or isinstance(other, (str, list, tuple, dict, int, float)):
+            return NotImplemented
+        return self.dtype is not None and self.dtype == other  # a torch.dtype
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
 
 
 @dataclass(frozen=True)
@@ -121,20 +137,31 @@ def _version(torch: Optional[str]) -> str:
     return torch
 
 
-def result_type(*operands: Any, torch: Optional[str] = None) -> ResultType:
+def _rules(rules: Any) -> List[str]:
+    if rules is None:
+        return []
+    if isinstance(rules, (str, os.PathLike)):
+        rules = [rules]
+    try:
+        return [os.fspath(r) for r in rules]
+    except TypeError:
+        raise TypeError("rules= takes a path or a list of paths to rule files (docs/custom-ops.md)") from None
+
+
+def result_type(*operands: Any, torch: Optional[str] = None, rules: Any = None) -> ResultType:
     """torch.result_type over tensors and Python numbers (at least one)."""
-    r = _core.result_type([operand_text(o) for o in operands], _version(torch))
+    r = _core.result_type([operand_text(o) for o in operands], _version(torch), _rules(rules))
     return ResultType(dtype=to_dtype(r["dtype"]), possible=[to_dtype(d) for d in r["possible"]],
                       error=r["error"], always_raises=r["always_raises"], torch=r["torch"])
 
 
-def infer_op(op: str, *args: Any, torch: Optional[str] = None, **kwargs: Any) -> OpResult:
+def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None, **kwargs: Any) -> OpResult:
     """The result dtypes of one op overload ("aten::add.Tensor") on these arguments, by
     position or schema name; omitted arguments take their schema defaults."""
     if not isinstance(op, str):
         raise TypeError(f"op must be an overload name such as 'aten::add.Tensor', not {type(op).__name__}")
     r = _core.infer_op(op, [operand_text(a) for a in args],
-                       [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch))
+                       [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules))
     msg = lambda e: e["message"] if e else None  # noqa: E731
     outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"]) for o in r["results"]]
     return OpResult(r["op"], r["status"], outs, msg(r["error"]), msg(r["possible_error"]), r["torch"])
@@ -170,47 +197,62 @@ def _annotation(r: dict) -> Annotation:
     return Annotation(r["torch"], values, diags, r["counts"])
 
 
-def load(obj: Any, torch: Optional[str] = None, model: Optional[str] = None) -> "_core.Program":
+def load(obj: Any, torch: Optional[str] = None, model: Optional[str] = None, rules: Any = None) -> "_core.Program":
     """Read a program once (a path, ExportedProgram, GraphModule, ScriptModule/Function, or IR
     text as a str starting with 'graph('); refine it with annotate(program, ...) as often as wanted
-    (a ScriptModule's parameter types are then passed by inputs=)."""
-    prog, _ = _load(obj, _version(torch), model)
+    (a ScriptModule's parameter types are then passed by inputs=). It answers as the version
+    (and with the rule files) it was read with."""
+    prog, _ = _load(obj, torch, model, _rules(rules))
     return prog
 
 
-def _load(obj: Any, torch: str, model: Optional[str]):
+def _load(obj: Any, torch: Optional[str], model: Optional[str], rules: List[str]):
     """(Program, {input name: notation} implied by the object itself)."""
     if isinstance(obj, _core.Program):
+        # Read with a version (and its schemas): answering as another would need reading again.
+        if torch is not None and _version(torch) != obj.torch:
+            raise ValueError(f"torch=\"{torch}\": this program was read as PyTorch {obj.torch}; "
+                             f"load it again with dtypeflow.load(..., torch=\"{torch}\")")
+        if rules:
+            raise ValueError("rules=: a loaded program keeps the rule files it was read with; "
+                             "pass rules= to dtypeflow.load")
+        if model:
+            raise ValueError("model=: a loaded program is one program already")
         return obj, {}
+    torch = _version(torch)
     if isinstance(obj, (str, os.PathLike)):
         text = os.fspath(obj)
         if isinstance(obj, str) and text.lstrip().startswith("graph("):
-            return _core.Program.from_text(text, torch), {}
+            if model:
+                raise ValueError("model= applies to .pt2 archives only")
+            return _core.Program.from_text(text, torch, rules=rules), {}
         if _core.reader_of(text) == "module":  # a saved TorchScript module: through torch.jit.load
+            if model:
+                raise ValueError("model= applies to .pt2 archives only")
             import torch as _torch
-            return _fx.script_program(_torch.jit.load(text, map_location="cpu"), torch)
-        return _core.Program.read(text, torch, model or ""), {}
+            return _fx.script_program(_torch.jit.load(text, map_location="cpu"), torch, rules)
+        return _core.Program.read(text, torch, model or "", rules), {}
     kind = _fx.kind_of(obj)
     if model:
-        raise ValueError("--model applies to .pt2 archives only")
+        raise ValueError("model= applies to .pt2 archives only")
     if kind == "exported":
         import torch as _torch
         # The archive is what the C++ reader reads: one format, one reader.
         with tempfile.TemporaryDirectory(prefix="dtypeflow-") as d:
             path = os.path.join(d, "program.pt2")
             _torch.export.save(obj, path)
-            return _core.Program.read(path, torch, ""), {}
+            return _core.Program.read(path, torch, "", rules), {}
     if kind == "script":
-        return _fx.script_program(obj, torch)
+        return _fx.script_program(obj, torch, rules)
     if kind == "fx":
-        return _fx.fx_program(obj, torch)
+        return _fx.fx_program(obj, torch, rules)
     raise TypeError(f"annotate takes an ExportedProgram, a torch.fx.GraphModule, a ScriptModule or "
                     f"ScriptFunction, a path or IR text, not {type(obj).__name__}")
 
 
 def annotate(obj: Any, torch: Optional[str] = None, inputs: Optional[Mapping[str, Any]] = None,
              params: Any = None, float_inputs: Any = None, tensor_constants: Optional[str] = None,
-             model: Optional[str] = None, check: bool = False) -> Annotation:
+             model: Optional[str] = None, check: bool = False, rules: Any = None) -> Annotation:
     """Infer every tensor value of a program.
 
     obj: a torch.export ExportedProgram, a torch.fx.GraphModule (ATen-level: every call is a
@@ -220,9 +262,12 @@ def annotate(obj: Any, torch: Optional[str] = None, inputs: Optional[Mapping[str
     params, float_inputs: .pt2 only: re-type every floating parameter/buffer, every floating user
       input (as module.to(dtype) and casting the inputs would).
     tensor_constants: "traced" (default), "strict" or "runtime" (see the CLI's --tensor-constants).
-    check: refine as `dtypeflow check` does (recorded types only compared, never used).
+    check: refine as `dtypeflow check` does (written or recorded types only compared, never used)
+      and fill `counts` and each value's `verdict`; a .pt2 re-typed by inputs=, params= or
+      float_inputs= is another program than the one recorded: counts["compared"] is False.
+    rules: rule files for custom ops (a path or a list; the CLI's --rules).
     """
-    prog, implied = _load(obj, _version(torch), model)
+    prog, implied = _load(obj, torch, model, _rules(rules))
     specs = [f"{k}={v}" for k, v in implied.items() if not (inputs and k in inputs)] + _input_specs(inputs)
     r = prog.annotate(specs, _dtype_name(params, "params"), _dtype_name(float_inputs, "float_inputs"),
                       tensor_constants or "", check)

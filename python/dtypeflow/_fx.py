@@ -45,7 +45,7 @@ def _graph_text(g: Any) -> str:
         return str(g)
 
 
-def script_program(obj: Any, torch_version: str) -> Tuple["_core.Program", Dict[str, str]]:
+def script_program(obj: Any, torch_version: str, rules: List[str] = ()) -> Tuple["_core.Program", Dict[str, str]]:
     """A ScriptModule is inlined and lowered (parameters become typed graph inputs, as in
     examples/); one whose attributes cannot be lowered is read from its inlined graph, where
     parameters stay untyped."""
@@ -68,7 +68,7 @@ def script_program(obj: Any, torch_version: str) -> Tuple["_core.Program", Dict[
                 if isinstance(t, torch.Tensor):
                     implied[value.debugName()] = f"{_dtype_text(t.dtype)}:r{t.dim()}"
             text = _graph_text(lowered)
-    return _core.Program.from_text(text, torch_version, "<TorchScript graph>"), implied
+    return _core.Program.from_text(text, torch_version, "<TorchScript graph>", list(rules)), implied
 
 
 class _Writer:
@@ -163,7 +163,7 @@ def _type_text(t: Any) -> str:
     return "Tensor" if "Tensor" in s else s
 
 
-def fx_program(gm: Any, torch_version: str) -> Tuple["_core.Program", Dict[str, str]]:
+def fx_program(gm: Any, torch_version: str, rules: List[str] = ()) -> Tuple["_core.Program", Dict[str, str]]:
     """An FX graph whose calls are all ATen overloads (torch.ops.aten.*: what torch.export,
     make_fx and aot_autograd produce). Placeholders are typed from their recorded metadata
     (meta['val'] / ['tensor_meta']); get_attr tensors from the tensor's dtype and dim. A call of
@@ -225,6 +225,9 @@ def fx_program(gm: Any, torch_version: str) -> Tuple["_core.Program", Dict[str, 
                 outs = [f"%{n.name}.{i}" for i in range(len(rets))]
                 w.lines.append(f"  {', '.join(f'{o} : {t}' for o, t in zip(outs, rets))} = {call}")
                 w.names[n] = outs
+        elif n.op == "call_module" and str(n.target) == "_guards_fn" and not n.users:
+            # ExportedProgram.module() (2.x) checks the inputs' guards first: no value, no dtype.
+            continue
         elif n.op == "output":
             val = n.args[0]
             items = list(val) if isinstance(val, (list, tuple)) else [val]
@@ -240,4 +243,4 @@ def fx_program(gm: Any, torch_version: str) -> Tuple["_core.Program", Dict[str, 
     if result is None:
         raise ValueError("the FX graph has no output")
     text = f"graph({', '.join(params)}):\n" + "\n".join(w.lines) + f"\n  return ({result})\n"
-    return _core.Program.from_text(text, torch_version, "<FX graph>"), implied
+    return _core.Program.from_text(text, torch_version, "<FX graph>", list(rules)), implied

@@ -275,7 +275,7 @@ class CoreMirrorsCliTest(unittest.TestCase):
         self.assertEqual([o["text"] for o in r["results"]], ["float16"])
         with self.assertRaisesRegex(ValueError, "a custom op needs its rule file"):
             _core.infer_op("mylib::fused_gelu", [], [("x", "float16:r2")], dtypeflow.DEFAULT_TORCH)
-        with self.assertRaisesRegex(ValueError, r"--rules: \d+ problems? in the rule files"):
+        with self.assertRaisesRegex(ValueError, r"rules: \d+ problems? in the rule files"):
             _core.result_type(["int8:r1"], dtypeflow.DEFAULT_TORCH,
                               rules=[os.path.join(SRC, "tests", "rules", "bad", "toml_syntax.toml")])
         prog = _core.Program.from_text(
@@ -291,6 +291,73 @@ class CoreMirrorsCliTest(unittest.TestCase):
         self.assertTrue(r.always_raises)
         r = dtypeflow.infer_op("aten::zeros", size="[99999999999999999999]")
         self.assertEqual(r.status, "error")
+
+
+class OneDoorTest(unittest.TestCase):
+    """The Python API behaves as the CLI does (issue 32): each test failed before the fix."""
+
+    RULES = os.path.join(SRC, "tests", "rules", "mylib.toml")
+    GELU = ("graph(%x : Tensor):\n  %a : float = prim::Constant[value=0.5]()\n"
+            "  %y : Tensor = mylib::fused_gelu(%x, %a)\n  return (%y)\n")
+
+    def test_rules_keyword(self):
+        r = dtypeflow.infer_op("mylib::fused_gelu", x="float16:r2", rules=[self.RULES])
+        self.assertEqual(r.dtype, torch.float16)
+        a = dtypeflow.annotate(self.GELU, inputs={"x": torch.bfloat16}, rules=self.RULES)
+        self.assertIs(a["y"].dtype, torch.bfloat16)
+        prog = dtypeflow.load(self.GELU, rules=[self.RULES])
+        self.assertIs(dtypeflow.annotate(prog, inputs={"x": "float16:r1"})["y"].dtype, torch.float16)
+        self.assertIsNone(dtypeflow.annotate(self.GELU, inputs={"x": torch.bfloat16})["y"].dtype)
+        self.assertIs(dtypeflow.result_type(torch.int8, 2.5, rules=[self.RULES]).dtype, torch.float32)
+
+    def test_result_type_equals_its_dtype(self):
+        self.assertEqual(dtypeflow.result_type(torch.int8, 2.5), torch.float32)
+        self.assertNotEqual(dtypeflow.result_type(torch.int8, 2.5), torch.float64)
+        self.assertEqual(dtypeflow.result_type(torch.int8, 2.5), dtypeflow.result_type(torch.int8, 2.5))
+
+    def test_loaded_program_keeps_its_version(self):
+        prog = dtypeflow.load(os.path.join(SRC, "examples", "mixed_dtypes.ir"), torch="1.13")
+        self.assertEqual(dtypeflow.annotate(prog).torch, "1.13")
+        self.assertEqual(dtypeflow.annotate(prog, torch="1.13").torch, "1.13")
+        with self.assertRaisesRegex(ValueError, 'read as PyTorch 1.13'):
+            dtypeflow.annotate(prog, torch="2.14")
+
+    def test_check_on_ir_text(self):
+        a = dtypeflow.annotate(os.path.join(SRC, "examples", "resnet18.ir"), torch="1.13", check=True)
+        self.assertEqual(a.counts["wrong"], 0)
+        self.assertGreater(a.counts["correct"], 60)
+        self.assertTrue(a.counts["compared"])
+        self.assertTrue(any(v.verdict == "correct" for v in a))
+        self.assertIsNone(dtypeflow.annotate(os.path.join(SRC, "examples", "resnet18.ir"), torch="1.13").counts)
+
+    def test_retyped_archive_compares_nothing(self):
+        path = os.path.join(SRC, "tests", "pt2", "archives", "mixed_int_float.pt2")
+        self.assertIsNone(dtypeflow.annotate(path).counts)  # no check=True: no comparison
+        a = dtypeflow.annotate(path, params=torch.bfloat16, float_inputs=torch.bfloat16, check=True)
+        self.assertFalse(a.counts["compared"])
+        self.assertEqual((a.counts["wrong"], a.counts["correct"]), (0, 0))
+        self.assertTrue(all(v.verdict is None for v in a))
+
+    def test_errors_in_python_terms(self):
+        text = "graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n"
+        with self.assertRaises(ValueError) as e:
+            dtypeflow.annotate(text, inputs={"nosuch": torch.float32})
+        self.assertIn('inputs["nosuch"]', str(e.exception))
+        self.assertNotIn("--input", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            dtypeflow.result_type(torch.int8, torch="2.0")
+        self.assertIn('torch="2.0"', str(e.exception))
+        self.assertNotIn("--torch", str(e.exception))
+        with self.assertRaisesRegex(ValueError, "No such file or directory"):
+            dtypeflow.annotate(os.path.join(SRC, "no-such-file.ir"))
+
+    @unittest.skipUnless(HAS_EXPORT, "torch.export needs PyTorch 2.x")
+    def test_exported_module(self):
+        m = Lin().eval()
+        ep = torch.export.export(m, (torch.randn(2, 4), torch.ones(2, 5, dtype=torch.int32)))
+        a = dtypeflow.annotate(ep.module())  # 2.x adds a call_module _guards_fn node
+        out = [v for v in a if not v.is_input]
+        self.assertTrue(out and all(v.dtype is not None for v in out))
 
 
 try:  # 2.x: the PT2E quantize/dequantize ops, registered from Python
