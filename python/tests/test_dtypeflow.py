@@ -351,6 +351,23 @@ class OneDoorTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "No such file or directory"):
             dtypeflow.annotate(os.path.join(SRC, "no-such-file.ir"))
 
+    def test_guards_fn_is_passed_over(self):
+        # ExportedProgram.module() (2.x) calls a `_guards_fn` submodule first; made here by
+        # hand on an ATen-level graph, so the host's 1.13 runs it too.
+        from torch.fx.experimental.proxy_tensor import make_fx
+        gm = make_fx(lambda x, w: torch.mm(x, w) + 1)(torch.randn(2, 3), torch.randn(3, 4))
+
+        class Guards(torch.nn.Module):
+            def forward(self, *args):
+                return None
+        gm.add_submodule("_guards_fn", Guards())
+        placeholders = tuple(n for n in gm.graph.nodes if n.op == "placeholder")
+        with gm.graph.inserting_after(placeholders[-1]):
+            gm.graph.call_module("_guards_fn", placeholders)
+        gm.recompile()
+        a = dtypeflow.annotate(gm, torch=TV)
+        self.assertEqual([v.dtype for v in a if not v.is_input], [torch.float32, torch.float32])
+
     @unittest.skipUnless(HAS_EXPORT, "torch.export needs PyTorch 2.x")
     def test_exported_module(self):
         m = Lin().eval()
