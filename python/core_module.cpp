@@ -275,7 +275,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"), py::arg("rules") = noRules);
   m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"),
         py::arg("rules") = noRules);
-  py::class_<Program>(m, "Program")
+  // dynamic_attr: the package keeps how to read a loaded program again (for another torch=).
+  py::class_<Program>(m, "Program", py::dynamic_attr())
       .def_static("read", &Program::read, py::arg("path"), py::arg("torch"), py::arg("model") = "",
                   py::arg("rules") = noRules)
       .def_static("from_text", &Program::fromText, py::arg("text"), py::arg("torch"), py::arg("where") = "<text>",

@@ -201,18 +201,24 @@ def load(obj: Any, torch: Optional[str] = None, model: Optional[str] = None, rul
     """Read a program once (a path, ExportedProgram, GraphModule, ScriptModule/Function, or IR
     text as a str starting with 'graph('); refine it with annotate(program, ...) as often as wanted
     (a ScriptModule's parameter types are then passed by inputs=). It answers as the version
-    (and with the rule files) it was read with."""
-    prog, _ = _load(obj, torch, model, _rules(rules))
+    (and with the rule files) it was read with; annotate(program, torch=V) with another version
+    reads the object again as V."""
+    rules = _rules(rules)
+    prog, _ = _load(obj, torch, model, rules)
+    prog._read_as = lambda version: _load(obj, version, model, rules)[0]
     return prog
 
 
 def _load(obj: Any, torch: Optional[str], model: Optional[str], rules: List[str]):
     """(Program, {input name: notation} implied by the object itself)."""
     if isinstance(obj, _core.Program):
-        # Read with a version (and its schemas): answering as another would need reading again.
+        # Read with a version (and its schemas): another version reads the object again.
         if torch is not None and _version(torch) != obj.torch:
-            raise ValueError(f"torch=\"{torch}\": this program was read as PyTorch {obj.torch}; "
-                             f"load it again with dtypeflow.load(..., torch=\"{torch}\")")
+            read_as = getattr(obj, "_read_as", None)
+            if read_as is None:
+                raise ValueError(f"torch=\"{torch}\": this program was read as PyTorch {obj.torch}; "
+                                 f"read it with dtypeflow.load(..., torch=\"{torch}\")")
+            return read_as(_version(torch)), {}
         if rules:
             raise ValueError("rules=: a loaded program keeps the rule files it was read with; "
                              "pass rules= to dtypeflow.load")

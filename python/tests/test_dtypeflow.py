@@ -319,8 +319,10 @@ class OneDoorTest(unittest.TestCase):
         prog = dtypeflow.load(os.path.join(SRC, "examples", "mixed_dtypes.ir"), torch="1.13")
         self.assertEqual(dtypeflow.annotate(prog).torch, "1.13")
         self.assertEqual(dtypeflow.annotate(prog, torch="1.13").torch, "1.13")
-        with self.assertRaisesRegex(ValueError, 'read as PyTorch 1.13'):
-            dtypeflow.annotate(prog, torch="2.14")
+        self.assertEqual(dtypeflow.annotate(prog, torch="2.14").torch, "2.14")  # read again as 2.14
+        self.assertEqual(prog.torch, "1.13")
+        with self.assertRaisesRegex(ValueError, 'read as PyTorch 1.13'):  # a program not from load()
+            dtypeflow.annotate(dtypeflow._core.Program.from_text(self.GELU, "1.13"), torch="2.14")
 
     def test_check_on_ir_text(self):
         a = dtypeflow.annotate(os.path.join(SRC, "examples", "resnet18.ir"), torch="1.13", check=True)
