@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
 

@@ -11,21 +11,18 @@
 #include "program_input.h"
 
 #include "frontends/pt2/pt2_reader.h"
-#include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
-#include "api/input_file.h"
-#include "ops/notation.h"
 #include "output.h"
 #include "progress.h"
 #include "refine/check.h"
 #include "refine/refine.h"
 #include "pt_import.h"
 
+#include <array>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <functional>
 #include <map>
+#include <optional>
 
 namespace dtf::cli {
 
