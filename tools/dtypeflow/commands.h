@@ -27,7 +27,9 @@ using Action = std::function<int()>;
 struct SemanticsOption {
   std::string torch;
   std::vector<std::string> ruleFiles;
+  std::string cpu; ///< `--cpu KIND|host`; empty: any CPU
   std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
+  std::shared_ptr<const Semantics> onCpu;     ///< built by semanticsOf when cpu is not empty
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
@@ -35,7 +37,7 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
 /// not modelled is a UsageError; so is a rule file with problems, after each
 /// is printed as `file:line: error: ...` (exit 2).
 const Semantics &semanticsOf(SemanticsOption &option);
-/// The same, as refine::Options::semantics takes it (null: no rule files).
+/// The same, as refine::Options::semantics takes it (null: no rule files, no --cpu).
 std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
 
 Action addResultType(CLI::App &app);

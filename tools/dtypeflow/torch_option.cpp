@@ -1,6 +1,7 @@
 //===- tools/dtypeflow/torch_option.cpp - --torch and --rules on every subcommand -===//
 #include "commands.h"
 
+#include "ops/cpu_capability.h"
 #include "ops/custom_rules.h"
 
 #include <fmt/format.h>
@@ -19,10 +20,43 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
                   "rules for custom ops (TOML, docs/custom-ops.md), layered over the built-in ones; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);
+  sub->add_option("--cpu", option->cpu,
+                  fmt::format("answer as on this kind of CPU: {}, or host (this machine's). Without it, an outcome "
+                              "that differs between CPUs (a oneDNN bfloat16/float16 path) is a possible error "
+                              "naming the CPUs it is raised on",
+                              cpuKindNames()))
+      ->type_name("KIND");
   return option;
 }
 
+namespace {
+
+/// `--cpu`'s kind; a UsageError for a name that is none.
+CpuKind cpuOf(const SemanticsOption &option) {
+  if (option.cpu == "host") return hostCpuKind();
+  if (auto k = parseCpuKind(option.cpu)) return *k;
+  throw UsageError(fmt::format("--cpu {}: not a kind of CPU (kinds: {}, or host)", option.cpu.substr(0, 40),
+                               cpuKindNames()));
+}
+
+std::shared_ptr<const Semantics> userRules(SemanticsOption &option);
+
+} // namespace
+
 std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) {
+  auto rules = userRules(option);
+  if (option.cpu.empty()) return rules;
+  if (!option.onCpu) {
+    ExecContext context{cpuOf(option)};
+    option.onCpu = rules ? Semantics::inContext(rules, context)
+                         : Semantics::inContext(Semantics::of(*parseTorchVersion(option.torch)), context);
+  }
+  return option.onCpu;
+}
+
+namespace {
+
+std::shared_ptr<const Semantics> userRules(SemanticsOption &option) {
   auto v = parseTorchVersion(option.torch);
   if (!v)
     throw UsageError(fmt::format("--torch {}: not a modelled PyTorch version (modelled: {})",
@@ -43,6 +77,8 @@ std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) {
   }
   return option.withRules;
 }
+
+} // namespace
 
 const Semantics &semanticsOf(SemanticsOption &option) {
   if (auto s = semanticsWithRules(option)) return *s;
