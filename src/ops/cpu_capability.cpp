@@ -92,6 +92,14 @@ CpuKind hostCpuKind() {
   return CpuKind::Default;
 }
 
+std::string_view name(Kernels k) { return k == Kernels::Meta ? "meta" : "cpu"; }
+
+std::optional<Kernels> parseKernels(std::string_view text) {
+  if (text == "cpu") return Kernels::Cpu;
+  if (text == "meta") return Kernels::Meta;
+  return std::nullopt;
+}
+
 bool oneDnnTakes(TorchVersion v, CpuKind k, DType d) {
   if (d == DType::Float32) return true;
   for (const OneDnnFact &f : kOneDnn)

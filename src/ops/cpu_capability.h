@@ -56,10 +56,19 @@ CpuKind hostCpuKind();
 /// The kind a set of /proc/cpuinfo flags (space separated) describes.
 CpuKind cpuKindOfFlags(std::string_view flags);
 
+/// Which kernels compute the dtypes: the CPU's (eager) or the meta device's,
+/// which FakeTensor runs and torch.export records. A few meta kernels give
+/// another dtype than the CPU kernel of the same version (measured by the
+/// conformance harness, listed in its report; the rules say where).
+enum class Kernels : uint8_t { Cpu, Meta };
+std::string_view name(Kernels k);
+std::optional<Kernels> parseKernels(std::string_view text);
+
 /// What an analysis is told about where the program runs, beyond the
-/// PyTorch version. Empty: any CPU.
+/// PyTorch version. Empty: any CPU, its CPU kernels.
 struct ExecContext {
   std::optional<CpuKind> cpu;
+  Kernels kernels = Kernels::Cpu;
   bool operator==(const ExecContext &) const = default;
 };
 

@@ -106,6 +106,8 @@ public:
   bool lacksCpuKernel(CpuKernel k, DType d) const { return dtf::lacksCpuKernel(version(), k, d); }
   /// The CPU the call runs on, when the analysis was told (ExecContext).
   std::optional<CpuKind> cpu() const { return context_ ? context_->cpu : std::nullopt; }
+  /// The call runs on the meta device (FakeTensor, torch.export), not the CPU.
+  bool onMeta() const { return context_ && context_->kernels == Kernels::Meta; }
   /// This version's oneDNN path takes `d` on the call's CPU: nullopt when no
   /// CPU was given and the kinds of CPU disagree.
   std::optional<bool> oneDnnTakes(DType d) const;

@@ -220,12 +220,28 @@ bool hasOutOfRangeNumber(std::span<const Value> args) {
 std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
 
 /// The meta kernels against the CPU's on one case (see OpTally::metaCases).
+/// `ours`: dtypeflow's answer with meta kernels (--kernels meta), checked
+/// against the meta kernel wherever that runs (OpTally::metaWrong).
 template <typename Repro>
-void compareMeta(const TorchOutcome &cpu, const TorchOutcome &meta, OpTally &tally, Repro repro) {
+void compareMeta(const TorchOutcome &cpu, const TorchOutcome &meta, const InferOutcome &ours, OpTally &tally,
+                 Repro repro) {
   ++tally.metaCases;
   auto example = [&](std::string what) {
     if (tally.metaExamples.size() < 3) tally.metaExamples.push_back(what + "\n      " + repro());
   };
+  if (meta.ok && ours.status == InferOutcome::Status::Ok) {
+    std::vector<Value> flat = flatten(ours.outputs);
+    for (size_t i = 0; i < flat.size() && i < meta.outputs.size(); ++i) {
+      const Observed &m = meta.outputs[i];
+      auto d = flat[i].isTensor() ? flat[i].dtype() : std::nullopt;
+      if (m.kind == Observed::Kind::Tensor && d && fromTorch(m.dtype) != d) {
+        ++tally.metaWrong;
+        example(fmt::format("--kernels meta answers {} for result {}, the meta kernel gives {}", name(*d), i,
+                            c10::toString(m.dtype)));
+        break;
+      }
+    }
+  }
   if (cpu.ok && !meta.ok) {
     ++tally.metaRaises;
     example("meta raises where the CPU runs: " + firstLine(meta.error));
@@ -362,7 +378,11 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         }
       }
       TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
-      if (onMetaDevice) compareMeta(theirs, *onMetaDevice, tally, [&] { return reproCommand(rule, space, pick, opts.reproOptions); });
+      if (onMetaDevice) {
+        InferOutcome onMetaOurs = opts.metaRegistry ? infer(*opts.metaRegistry, *rule.schema, ours) : mine;
+        compareMeta(theirs, *onMetaDevice, onMetaOurs, tally,
+                    [&] { return reproCommand(rule, space, pick, opts.reproOptions + "--kernels meta "); });
+      }
       std::optional<InferOutcome> general;
       if (opts.anyCpuRegistry) general = infer(*opts.anyCpuRegistry, *rule.schema, ours);
 

@@ -27,6 +27,9 @@ struct OpTally {
   /// run), where both ran: a result dtype other than the CPU's; and where
   /// the CPU kernel ran and the meta kernel raised. Measured, not judged.
   uint64_t metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0;
+  /// Where the meta kernel ran: dtypeflow's answer with meta kernels
+  /// (--kernels meta) names another dtype (a meta difference not modelled).
+  uint64_t metaWrong = 0;
   std::vector<std::string> metaExamples;
   uint64_t total = 0;     ///< size of the full case space (before sampling)
   std::string configError; ///< samples missing or invalid, or no libtorch operator
@@ -44,7 +47,7 @@ struct OpTally {
 struct TallyTotals {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
            kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0, cpuDependent = 0,
-           anyCpuContradicted = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0;
+           anyCpuContradicted = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0, metaWrong = 0;
   void add(const OpTally &t) {
     ++ops;
     cases += t.cases;
@@ -63,6 +66,7 @@ struct TallyTotals {
     metaCases += t.metaCases;
     metaDtypeDiffers += t.metaDtypeDiffers;
     metaRaises += t.metaRaises;
+    metaWrong += t.metaWrong;
   }
 };
 
@@ -78,6 +82,9 @@ struct RunOptions {
   const Registry *anyCpuRegistry = nullptr;
   /// Also run every case on the meta device and count where it differs.
   bool meta = false;
+  /// The rules with meta kernels (--kernels meta), checked against the meta
+  /// device's outcomes; null: `registry`'s answers are.
+  const Registry *metaRegistry = nullptr;
   /// Options the repro commands need (`--rules FILE `).
   std::string reproOptions;
 };

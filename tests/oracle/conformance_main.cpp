@@ -171,6 +171,10 @@ int main(int argc, char **argv) {
       withRules ? Semantics::inContext(withRules, ExecContext{cpu}) : Semantics::inContext(oracleSemantics(), ExecContext{cpu});
   opts.anyCpuRegistry = &reg;
   opts.registry = &onThisCpu->registry();
+  const ExecContext onMeta{cpu, Kernels::Meta};
+  std::shared_ptr<const Semantics> metaKernels =
+      withRules ? Semantics::inContext(withRules, onMeta) : Semantics::inContext(oracleSemantics(), onMeta);
+  opts.metaRegistry = &metaKernels->registry();
   opts.reproOptions += fmt::format("--cpu {} ", name(*cpu));
   if (!quiet)
     fmt::print(stderr, "conformance: PyTorch {}, CPU kind {} (torch capability {}: {})\n", name(kOracleTorch),
@@ -219,10 +223,11 @@ int main(int argc, char **argv) {
   fmt::print("conformance ({} CPU): {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
              "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
              "size-1 facts checked in {} cases; {} cases CPU-dependent, {} any-CPU answers contradicted; "
-             "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs\n",
+             "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs, {} where --kernels "
+             "meta answers another dtype\n",
              name(*cpu), selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject,
              sum.torchRejects, sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.cpuDependent,
-             sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises);
+             sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};

@@ -164,6 +164,7 @@ Action addInferOp(CLI::App &app) {
       j["possible_error"] = errorJson(out.possibleError);
       j["torch"] = std::string(sem.versionName());
       j["cpu"] = sem.context().cpu ? json(std::string(name(*sem.context().cpu))) : json(nullptr);
+      j["kernels"] = std::string(name(sem.context().kernels));
       fmt::print("{}\n", j.dump());
     } else if (out.status == InferOutcome::Status::Error) {
       fmt::print("error: {}\n", out.error ? out.error->message : "unknown error");

@@ -27,9 +27,10 @@ using Action = std::function<int()>;
 struct SemanticsOption {
   std::string torch;
   std::vector<std::string> ruleFiles;
-  std::string cpu; ///< `--cpu KIND|host`; empty: any CPU
+  std::string cpu;     ///< `--cpu KIND|host`; empty: any CPU
+  std::string kernels; ///< `--kernels cpu|meta`; empty: cpu
   std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
-  std::shared_ptr<const Semantics> onCpu;     ///< built by semanticsOf when cpu is not empty
+  std::shared_ptr<const Semantics> onCpu;     ///< built by semanticsOf when cpu or kernels is not empty
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);

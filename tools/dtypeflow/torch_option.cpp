@@ -26,6 +26,10 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
                               "naming the CPUs it is raised on",
                               cpuKindNames()))
       ->type_name("KIND");
+  sub->add_option("--kernels", option->kernels,
+                  "cpu (default: eager CPU kernels) or meta: answer as the meta kernels do, which FakeTensor runs "
+                  "and torch.export records (a few give another dtype: the conformance report lists them)")
+      ->type_name("cpu|meta");
   return option;
 }
 
@@ -45,9 +49,15 @@ std::shared_ptr<const Semantics> userRules(SemanticsOption &option);
 
 std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) {
   auto rules = userRules(option);
-  if (option.cpu.empty()) return rules;
+  if (option.cpu.empty() && option.kernels.empty()) return rules;
   if (!option.onCpu) {
-    ExecContext context{cpuOf(option)};
+    ExecContext context;
+    if (!option.cpu.empty()) context.cpu = cpuOf(option);
+    if (!option.kernels.empty()) {
+      auto k = parseKernels(option.kernels);
+      if (!k) throw UsageError(fmt::format("--kernels {}: expected cpu or meta", option.kernels.substr(0, 40)));
+      context.kernels = *k;
+    }
     option.onCpu = rules ? Semantics::inContext(rules, context)
                          : Semantics::inContext(Semantics::of(*parseTorchVersion(option.torch)), context);
   }

@@ -176,6 +176,22 @@ RuleFn geluBackward(bool widerGrads) {
   };
 }
 
+/// threshold_backward on 2.14's meta device (FakeTensor, torch.export) is a
+/// decomposition, where(self <= threshold, 0, grad): grad's dtype with an
+/// int (bool becomes int64), broadcast, none of the CPU kernel's checks, so
+/// an int64 grad with a float32 self is int64 there and float32 on the CPU
+/// (measured, all dtype pairs: the conformance report's meta section).
+/// A complex self or threshold (an ordering comparison) is left unknown there.
+RuleFn thresholdBackwardOnMeta(RuleFn cpu) {
+  return [cpu = std::move(cpu)](const OpCall &c) -> RuleResult {
+    if (!c.onMeta()) return cpu(c);
+    if (isComplex(c.dtype("self")) || c.arg("threshold").numKinds().contains(NumKind::Complex))
+      return Value::unknownTensor();
+    DType g = c.dtype("grad_output");
+    return tensorOf(g == DType::Bool ? DType::Int64 : g, broadcastArgs(c, {"grad_output", "self"}));
+  };
+}
+
 /// mish_backward writes into a tensor of self's dtype.
 RuleFn mishBackward() {
   return [](const OpCall &c) -> RuleResult {
@@ -449,9 +465,12 @@ void registerActivations(Registry &r) {
   addBwd("tanh_backward", backward("grad_output", "output"));
   // 2.14 converts threshold into the compute type (70000 fits a float16
   // self's float32; scripts/probes/scalar_arguments.py), 1.13 into self's.
-  for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
-                             std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}})
-    addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, into), {"threshold"}, scope);
+  // 2.14's meta kernel is the decomposition (thresholdBackwardOnMeta).
+  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
+         {"threshold"}, r.until(TorchVersion::V1_13));
+  addBwd("threshold_backward",
+         thresholdBackwardOnMeta(backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::ComputeType)),
+         {"threshold"}, r.since(TorchVersion::V2_14));
   addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("hardswish_backward", backward("grad_output", "self"));
