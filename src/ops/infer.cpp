@@ -180,8 +180,9 @@ bool anyOtherCategory(std::span<const Value> args) {
   return false;
 }
 
-RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &schema, std::span<const Value> args,
-                   std::span<const uint8_t> pending = {}, PendingArgument *firstPendingRead = nullptr) {
+RuleResult runRule(const DTypeSystem &types, const ExecContext *context, const OpRule &rule, const Schema &schema,
+                   std::span<const Value> args, std::span<const uint8_t> pending = {},
+                   PendingArgument *firstPendingRead = nullptr) {
   // Rules were written, and checked, for bool/integral/floating/complex
   // tensors; on a quantized or bits tensor only those that say so answer.
   if (!rule.anyCategory && anyOtherCategory(args)) return unknownOutputs(schema);
@@ -205,7 +206,7 @@ RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &s
       if (auto e = belowBound(rule, args)) return *e;
   }
   try {
-    return rule.fn(OpCall(types, schema, args, pending, firstPendingRead));
+    return rule.fn(OpCall(types, schema, args, pending, firstPendingRead, context));
   } catch (const PromotionError &e) {
     // c10::promoteTypes raised inside the op (uint16 with int8, float8 with anything else).
     return RuleError{ErrorKind::Semantic, schema.key() + ": " + e.what()};
@@ -265,9 +266,10 @@ Value withElement(const Value &list, size_t elem, const Value &v) {
 /// answer equals running the rule on every concrete case: what a rule never
 /// read cannot change what it returns.
 struct Enumeration {
-  Enumeration(const DTypeSystem &types, const OpRule &rule, const Schema &schema, std::span<const Value> args,
-              const std::vector<Choice> &choices)
-      : types(types), rule(rule), schema(schema), concrete(args.begin(), args.end()), choices(choices) {}
+  Enumeration(const DTypeSystem &types, const ExecContext *context, const OpRule &rule, const Schema &schema,
+              std::span<const Value> args, const std::vector<Choice> &choices)
+      : types(types), context(context), rule(rule), schema(schema), concrete(args.begin(), args.end()),
+        choices(choices) {}
 
   /// Every case, one rule call each.
   void exploreProduct() {
@@ -278,7 +280,7 @@ struct Enumeration {
         const Value &alt = ch.alternatives[pick[c]];
         concrete[ch.arg] = ch.elem ? withElement(concrete[ch.arg], *ch.elem, alt) : alt;
       }
-      record(runRule(types, rule, schema, concrete));
+      record(runRule(types, context, rule, schema, concrete));
     } while (!internal && nextCombination(pick, [&](size_t c) { return choices[c].alternatives.size(); }));
   }
 
@@ -308,7 +310,7 @@ struct Enumeration {
       return;
     }
     PendingArgument need;
-    RuleResult r = runRule(types, rule, schema, concrete, pending, &need);
+    RuleResult r = runRule(types, context, rule, schema, concrete, pending, &need);
     if (need.aspects == 0) { // read nothing pending: the answer for every case left
       record(std::move(r));
       return;
@@ -373,6 +375,7 @@ struct Enumeration {
       if (!firstError) firstError = r.error();
       return;
     }
+    if (r.possibleError() && !firstError) firstError = r.possibleError();
     if (!joined) {
       joined = r.takeOutputs();
       return;
@@ -386,6 +389,7 @@ struct Enumeration {
   }
 
   const DTypeSystem &types;
+  const ExecContext *context;
   const OpRule &rule;
   const Schema &schema;
   std::vector<Value> concrete;  ///< by argument: its value, or a representative of its live alternatives
@@ -463,11 +467,13 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   };
 
   const DTypeSystem &types = registry.types();
+  const ExecContext *context = &registry.context();
   std::vector<Choice> choices;
   collectChoices(types, schema, args, choices);
   if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
-    RuleResult r = runRule(types, *rule, schema, args);
+    RuleResult r = runRule(types, context, *rule, schema, args);
     if (r.ok()) {
+      out.possibleError = r.possibleError();
       std::vector<Value> outputs = r.takeOutputs();
       if (!wrongCount(outputs)) out.outputs = std::move(outputs);
       return out;
@@ -485,7 +491,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   size_t cases = 1;
   for (const Choice &c : choices) // saturating: SIZE_MAX once past fullProductCases
     cases = cases > fullProductCases / c.alternatives.size() ? SIZE_MAX : cases * c.alternatives.size();
-  Enumeration e(types, *rule, schema, args, choices);
+  Enumeration e(types, context, *rule, schema, args, choices);
   if (cases <= fullProductCases) e.exploreProduct(); // few cases: cheaper than finding what the rule reads
   else e.exploreOnDemand();
   if (e.overBudget) {

@@ -155,7 +155,7 @@ public:
   /// `schemas` (a table layered on base's). find() looks here first, then in
   /// base, which is not changed and must outlive the layer.
   Registry(const SchemaTable &schemas, const Registry &base)
-      : schemas_(&schemas), types_(base.types_), base_(&base) {}
+      : schemas_(&schemas), types_(base.types_), context_(base.context_), base_(&base) {}
   Registry(Registry &&) = default;
 
   /// Register a rule for an overload key, for every version whose schema
@@ -201,6 +201,10 @@ public:
 
   TorchVersion version() const { return types_->version(); }
   const DTypeSystem &types() const { return *types_; }
+  /// Where the calls run (a kind of CPU), as rules see it through OpCall;
+  /// a layer starts with its base's. Empty: any CPU.
+  const ExecContext &context() const { return context_; }
+  void setContext(ExecContext c) { context_ = c; }
   /// Keys registered for this version that its schema table lacks (ops
   /// PyTorch removed or renamed); the registry test checks each exists in
   /// some version's table.
@@ -222,6 +226,7 @@ public:
 private:
   const SchemaTable *schemas_;
   const DTypeSystem *types_;
+  ExecContext context_;
   std::map<std::string, OpRule, std::less<>> rules_;
   std::vector<std::string> absentKeys_;
   std::map<std::string, OpFacts, std::less<>> facts_;

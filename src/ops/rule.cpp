@@ -11,8 +11,55 @@ std::string_view name(ErrorKind k) {
   case ErrorKind::Semantic: return "semantic";
   case ErrorKind::MissingKernel: return "missing-kernel";
   case ErrorKind::ValueDependent: return "value-dependent";
+  case ErrorKind::CpuDependent: return "cpu-dependent";
   }
   return "semantic";
+}
+
+std::optional<bool> OpCall::oneDnnTakes(DType d) const {
+  if (auto k = cpu()) return dtf::oneDnnTakes(version(), *k, d);
+  bool any = false, all = true;
+  for (CpuKind k : kCpuKinds) {
+    bool takes = dtf::oneDnnTakes(version(), k, d);
+    any = any || takes;
+    all = all && takes;
+  }
+  if (any == all) return any;
+  return std::nullopt;
+}
+
+namespace {
+
+/// "avx512, avx512_fp16": the kinds of CPU on which `onOneDnn` holds for `d`.
+std::string kindsWhere(TorchVersion v, DType d, bool onOneDnn) {
+  std::string out;
+  for (CpuKind k : kCpuKinds)
+    if (oneDnnTakes(v, k, d) == onOneDnn) out += (out.empty() ? "" : ", ") + std::string(name(k));
+  return out;
+}
+
+} // namespace
+
+RuleResult OpCall::byOneDnnPath(DType d, const std::function<RuleResult(bool)> &outcome) const {
+  if (auto known = oneDnnTakes(d)) return outcome(*known);
+  RuleResult on = outcome(true), off = outcome(false);
+  if (!on.ok() && !off.ok()) return off;
+  if (on.ok() && off.ok()) {
+    if (on.outputs().size() != off.outputs().size()) return on;
+    std::vector<Value> joined = on.takeOutputs();
+    for (size_t i = 0; i < joined.size(); ++i) joined[i] = Value::join(joined[i], off.outputs()[i]);
+    return joined;
+  }
+  const bool raisesOnOneDnn = !on.ok();
+  RuleResult &runs = raisesOnOneDnn ? off : on;
+  const RuleError &e = raisesOnOneDnn ? on.error() : off.error();
+  std::string_view why = e.message;
+  if (std::string prefix = key() + ": "; why.starts_with(prefix)) why.remove_prefix(prefix.size());
+  RuleError possible{ErrorKind::CpuDependent,
+                     fmt::format("{}: raises on CPUs {} oneDNN's {} path ({}; --cpu decides): {}", key(),
+                                 raisesOnOneDnn ? "with" : "without", name(d), kindsWhere(version(), d, raisesOnOneDnn),
+                                 why)};
+  return RuleResult(runs.takeOutputs(), std::move(possible));
 }
 
 size_t OpCall::index(std::string_view name) const {

@@ -12,11 +12,13 @@
 
 #include "dtype/dtype_system.h"
 #include "dtype/lattice.h"
+#include "ops/cpu_capability.h"
 #include "ops/cpu_kernels.h"
 #include "schema/schema.h"
 
 #include <fmt/format.h>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -29,6 +31,7 @@ enum class ErrorKind : uint8_t {
   Semantic,       ///< the dtype rule rejects these dtypes on every device
   MissingKernel,  ///< the version's CPU kernel for this dtype is missing (1.13: many Half ones)
   ValueDependent, ///< depends on values, not only dtypes (int ** -1)
+  CpuDependent,   ///< raised on some kinds of CPU only (a oneDNN path: ops/cpu_capability.h)
 };
 std::string_view name(ErrorKind k);
 
@@ -37,19 +40,25 @@ struct RuleError {
   std::string message; ///< starts with the op key; lowercase; no trailing period
 };
 
-/// Value-or-error, in the spirit of XLA's StatusOr.
+/// Value-or-error, in the spirit of XLA's StatusOr. A value may carry an
+/// error PyTorch raises in a context the call does not fix (a kind of CPU):
+/// the outputs are what the call gives where it runs.
 class RuleResult {
 public:
   RuleResult(std::vector<Value> outputs) : v_(std::move(outputs)) {}
   RuleResult(Value single) : v_(std::vector<Value>{std::move(single)}) {}
   RuleResult(RuleError e) : v_(std::move(e)) {}
+  RuleResult(std::vector<Value> outputs, RuleError possible) : v_(std::move(outputs)), possible_(std::move(possible)) {}
   bool ok() const { return v_.index() == 0; }
   const std::vector<Value> &outputs() const { return std::get<0>(v_); }
   std::vector<Value> takeOutputs() { return std::move(std::get<0>(v_)); }
   const RuleError &error() const { return std::get<1>(v_); }
+  /// With ok(): the error raised in some contexts, if any.
+  const std::optional<RuleError> &possibleError() const { return possible_; }
 
 private:
   std::variant<std::vector<Value>, RuleError> v_;
+  std::optional<RuleError> possible_;
 };
 
 /// What of a not-yet-concrete argument a rule read (PendingArgument::aspects):
@@ -77,8 +86,9 @@ public:
   /// yet (args[i] is a representative); the first read of one of them is
   /// recorded in `*firstPendingRead`.
   OpCall(const DTypeSystem &types, const Schema &schema, std::span<const Value> args,
-         std::span<const uint8_t> pending, PendingArgument *firstPendingRead)
-      : types_(types), schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead) {}
+         std::span<const uint8_t> pending, PendingArgument *firstPendingRead, const ExecContext *context = nullptr)
+      : types_(types), schema_(schema), args_(args), pending_(pending), firstPendingRead_(firstPendingRead),
+        context_(context) {}
 
   const Schema &schema() const { return schema_; }
   /// The PyTorch version's dtypes and promotion this call runs under.
@@ -94,12 +104,25 @@ public:
   }
   /// This version's CPU kernel `k` has no instance for `d` (ops/cpu_kernels.h).
   bool lacksCpuKernel(CpuKernel k, DType d) const { return dtf::lacksCpuKernel(version(), k, d); }
+  /// The CPU the call runs on, when the analysis was told (ExecContext).
+  std::optional<CpuKind> cpu() const { return context_ ? context_->cpu : std::nullopt; }
+  /// The call runs on the meta device (FakeTensor, torch.export), not the CPU.
+  bool onMeta() const { return context_ && context_->kernels == Kernels::Meta; }
+  /// This version's oneDNN path takes `d` on the call's CPU: nullopt when no
+  /// CPU was given and the kinds of CPU disagree.
+  std::optional<bool> oneDnnTakes(DType d) const;
+  /// `outcome(onOneDnn)` where the CPU decides whether `d` takes oneDNN. On
+  /// an unknown CPU whose kinds disagree, both outcomes are computed: when
+  /// one raises, the answer is the other's outputs with that error as a
+  /// CpuDependent possible error naming the CPUs it is raised on.
+  RuleResult byOneDnnPath(DType d, const std::function<RuleResult(bool onOneDnn)> &outcome) const;
   /// c10::toComplexType of this version (bf16: complex64 in 1.13, bcomplex32 in 2.14).
   std::optional<DType> toComplex(DType d) const { return types_.toComplex(d); }
   /// This call read as one of `other`, which takes its first `n` arguments
   /// (a `.out` overload's functional op); reads are tracked as this call's.
   OpCall leading(const Schema &other, size_t n) const {
-    return OpCall(types_, other, args_.first(n), pending_.empty() ? pending_ : pending_.first(n), firstPendingRead_);
+    return OpCall(types_, other, args_.first(n), pending_.empty() ? pending_ : pending_.first(n), firstPendingRead_,
+                  context_);
   }
   std::string key() const { return schema_.key(); }
   size_t size() const { return args_.size(); }
@@ -149,6 +172,7 @@ private:
   std::span<const Value> args_;
   std::span<const uint8_t> pending_; ///< empty: every argument is concrete
   PendingArgument *firstPendingRead_ = nullptr;
+  const ExecContext *context_ = nullptr; ///< null: any CPU
 };
 
 using RuleFn = std::function<RuleResult(const OpCall &)>;

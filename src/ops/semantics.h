@@ -37,12 +37,19 @@ public:
   /// override not marked, a dtype `v` lacks) come back with the file and
   /// line of the rule at fault, and no semantics. In ops/custom_rules.cpp.
   static ExtendedSemantics extend(TorchVersion v, const RuleSet &rules);
+  /// `base` (a version's semantics, or one extended with user rules) run in
+  /// `context`: the same schemas and rules, answering as on that kind of CPU
+  /// (ops/cpu_capability.h). Kept alive by the result when owned.
+  static std::shared_ptr<const Semantics> inContext(std::shared_ptr<const Semantics> base, ExecContext context);
+  static std::shared_ptr<const Semantics> inContext(const Semantics &builtIn, ExecContext context);
 
   TorchVersion version() const { return types_.version(); }
   std::string_view versionName() const { return name(version()); }
   const DTypeSystem &types() const { return types_; }
   const SchemaTable &schemas() const { return schemas_; }
   const Registry &registry() const { return registry_; }
+  /// Where calls run (a kind of CPU): empty for any CPU.
+  const ExecContext &context() const { return registry_.context(); }
   /// The built-in semantics user rules are layered on (null: built in).
   const Semantics *base() const { return base_; }
 
@@ -54,12 +61,15 @@ private:
   /// A layer over `base` with schemas `table` (layered on base's); its
   /// registry is empty until extend adds the rules.
   Semantics(const Semantics &base, std::unique_ptr<const SchemaTable> table);
+  /// A layer over `base` that only sets the context (inContext).
+  Semantics(const Semantics &base, ExecContext context);
 
   const DTypeSystem &types_;
   std::unique_ptr<const SchemaTable> ownSchemas_; ///< a layer's table
   const SchemaTable &schemas_;
   Registry registry_;
   const Semantics *base_ = nullptr;
+  std::shared_ptr<const Semantics> keptBase_; ///< an owned base (inContext)
 };
 
 } // namespace dtf

@@ -1,5 +1,7 @@
 #include "ops/version_diff.h"
 
+#include "ops/cpu_capability.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -71,6 +73,20 @@ void diffPromotion(const DTypeSystem &f, const DTypeSystem &t, VersionDiff &d) {
   }
 }
 
+/// The oneDNN table of ops/cpu_capability.cpp, one row per dtype it names.
+void diffCpuFacts(TorchVersion f, TorchVersion t, VersionDiff &d) {
+  auto kinds = [](TorchVersion v, DType dt) {
+    std::string out;
+    for (CpuKind k : kCpuKinds)
+      if (oneDnnTakes(v, k, dt)) out += (out.empty() ? "" : ", ") + std::string(name(k));
+    return out.empty() ? std::string("none") : out;
+  };
+  for (DType dt : {DType::BFloat16, DType::Float16})
+    d.cpuFacts.push_back({fmt::format("kinds of CPU whose oneDNN path takes {} (a convolution's bias, gelu_backward's "
+                                      "grad checked there)", name(dt)),
+                          kinds(f, dt), kinds(t, dt)});
+}
+
 void diffSchemas(const Semantics &f, const Semantics &t, VersionDiff &d) {
   std::map<std::string_view, std::string_view> before, after;
   for (auto [k, text] : f.schemas().declarations()) before.emplace(k, text);
@@ -97,13 +113,16 @@ void diffRules(const Registry &f, const Registry &t, VersionDiff &d) {
 } // namespace
 
 VersionDiff diffVersions(const Semantics &from, const Semantics &to) {
-  VersionDiff d{from.version(), to.version(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  VersionDiff d;
+  d.from = from.version();
+  d.to = to.version();
   for (DType x : to.types().named())
     if (!from.types().names(x)) d.dtypesAdded.push_back(x);
   for (DType x : from.types().named())
     if (!to.types().names(x)) d.dtypesRemoved.push_back(x);
   diffPromotion(from.types(), to.types(), d);
   diffSchemas(from, to, d);
+  diffCpuFacts(from.version(), to.version(), d);
   diffRules(from.registry(), to.registry(), d);
   return d;
 }
@@ -175,6 +194,9 @@ std::string versionDiffMarkdown(const VersionDiff &d, size_t listLimit) {
   changeTable(md, d.resultType, "operands", f, t, true);
   md += "## Other promotion facts\n\n";
   changeTable(md, d.facts, "fact", f, t, false);
+  md += "## What the kind of CPU decides\n\nOutcomes a version does not decide alone (`--cpu`; without it, a possible "
+        "error naming the CPUs): `src/ops/cpu_capability.cpp`, kinds in `src/ops/cpu_kinds.def`.\n\n";
+  changeTable(md, d.cpuFacts, "fact", f, t, false);
   md += fmt::format("## Rules registered per version\n\nOps whose dtype rule or kernel facts PyTorch changed: one rule "
                     "for each range of versions, side by side in the family file (`Registry::until` / `since`).\n\n");
   std::vector<std::string> changed;

@@ -32,6 +32,10 @@ struct VersionDiff {
   std::vector<Change> resultType;
   /// Facts of TensorIterator and Python number handling.
   std::vector<Change> facts;
+  /// What the kind of CPU decides (ops/cpu_capability.h): per dtype, the
+  /// kinds of CPU whose oneDNN path takes it, in each version (every kind
+  /// listed, changed or not: the table is short and users look for it).
+  std::vector<Change> cpuFacts;
 
   std::vector<std::string> schemasAdded, schemasRemoved;
   /// Keys in both tables whose schema text differs (arguments, defaults,

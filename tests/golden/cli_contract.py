@@ -52,6 +52,22 @@ expect(["result-type", deep], 2, err="nested deeper")
 expect(["infer-op", "aten::sum.dim_IntList", "self=int32:r3", "dim=" + deep], 2, err="dtypeflow: ")
 expect(["annotate", EXAMPLE, "--input", "x.1=" + deep], 2, err="dtypeflow: ")
 
+# --cpu: the kind of CPU decides oneDNN's low-precision paths (src/ops/cpu_capability.h). Without it,
+# the dtype with a possible error naming the CPUs; with it, exactly that CPU's outcome.
+conv = ["aten::conv2d.padding", "input=float16:r4", "weight=float16:r4", "bias=float32:r1", "padding='same'"]
+expect(["infer-op", "--json", *conv], 0, out='"kind":"cpu-dependent"')
+expect(["infer-op", "--json", *conv], 0, out='"cpu":null')
+expect(["infer-op", "--json", "--cpu", "avx512", *conv], 0, out='"possible_error":null')
+expect(["infer-op", "--json", "--cpu", "avx512", *conv], 0, out='"cpu":"avx512"')
+expect(["infer-op", "--cpu", "avx512_fp16", *conv], 1, out="error: aten::conv2d.padding: input type (float16) and bias type")
+expect(["infer-op", "--cpu", "avx9", *conv], 2, err="--cpu avx9: not a kind of CPU")
+code, out, err = run("infer-op", *conv)
+if code != 0 or out.strip() != "float16" or "may raise" not in err or "avx512_fp16" not in err:
+    failures.append(f"infer-op without --cpu: expected float16 and a may-raise warning naming avx512_fp16: {out!r} {err!r}")
+code, out, _ = run("ops", "--json", "--cpu", "avx2")
+if code != 0 or len(json.loads(out)) < 2000:
+    failures.append("ops --json --cpu avx2: the rules are the version's whatever the CPU")
+
 code, out, _ = run("ops", "--json")
 ops = json.loads(out)
 if not ops or any(set(o) != {"op", "family", "schema", "torch"} or o["torch"] != "2.14" for o in ops):

@@ -32,15 +32,6 @@ std::vector<Value> flatten(const std::vector<Value> &outs) {
   return flat;
 }
 
-/// Whether a case's arguments hold a bfloat16 tensor (lists included).
-bool hasBFloat16(const std::vector<Value> &args) {
-  for (const Value &v : args) {
-    if (v.isTensor() && v.dtype() == DType::BFloat16) return true;
-    if ((v.isList() || v.isTuple()) && hasBFloat16(v.elements())) return true;
-  }
-  return false;
-}
-
 enum class Verdict { Agree, Unknown, WrongDtype, WrongRank, WrongUnitDims };
 
 bool isWrong(Verdict v) { return v == Verdict::WrongDtype || v == Verdict::WrongRank || v == Verdict::WrongUnitDims; }
@@ -177,12 +168,26 @@ bool isKernelGap(const std::string &msg) {
          contains(msg, {"/native/cpu/", "AccumulateType.cpp"});
 }
 
-/// bfloat16 takes oneDNN on CPUs with AVX-512 only, and oneDNN checks what
-/// the plain kernels do not (a convolution's bias dtype, gelu_backward's
-/// grad): such an error depends on the machine, like a missing kernel.
-bool isOneDnnBFloat16Gap(const std::string &msg, bool bfloat16Case) {
-  return bfloat16Case &&
-         contains(msg, {"and bias type", "itensor_view_from_dense", "could not create a primitive descriptor"});
+/// Is `general` (the answer for any CPU) a sound abstraction of `specific`
+/// (this CPU's)? An error here must be an error or a CPU-dependent possible
+/// error there; outputs here must be within the outputs there. Empty: yes.
+std::string anyCpuContradiction(const InferOutcome &general, const InferOutcome &specific) {
+  using S = InferOutcome::Status;
+  if (general.status == S::NoRule || general.status == S::TooManyUnknowns) return {};
+  if (specific.status == S::Error) {
+    if (general.status == S::Error) return {};
+    if (general.possibleError && general.possibleError->kind == ErrorKind::CpuDependent) return {};
+    return "any CPU: claims the call runs, this CPU raises: " + (specific.error ? specific.error->message : "");
+  }
+  if (specific.status != S::Ok) return {};
+  if (general.status == S::Error)
+    return "any CPU: claims the call raises, this CPU runs: " + (general.error ? general.error->message : "");
+  if (general.outputs.size() != specific.outputs.size()) return "any CPU: another number of results";
+  for (size_t i = 0; i < general.outputs.size(); ++i)
+    if (!Value::join(general.outputs[i], specific.outputs[i]).identical(general.outputs[i]))
+      return fmt::format("any CPU: result {} is {}, this CPU's {} is not within it", i, general.outputs[i].str(),
+                         specific.outputs[i].str());
+  return {};
 }
 
 /// The error comes from the sample *values* (mask bytes, a complex value
@@ -213,6 +218,46 @@ bool hasOutOfRangeNumber(std::span<const Value> args) {
 }
 
 std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
+
+/// The meta kernels against the CPU's on one case (see OpTally::metaCases).
+/// `ours`: dtypeflow's answer with meta kernels (--kernels meta), checked
+/// against the meta kernel wherever that runs (OpTally::metaWrong).
+template <typename Repro>
+void compareMeta(const TorchOutcome &cpu, const TorchOutcome &meta, const InferOutcome &ours, OpTally &tally,
+                 Repro repro) {
+  ++tally.metaCases;
+  auto example = [&](std::string what) {
+    if (tally.metaExamples.size() < 3) tally.metaExamples.push_back(what + "\n      " + repro());
+  };
+  if (meta.ok && ours.status == InferOutcome::Status::Ok) {
+    std::vector<Value> flat = flatten(ours.outputs);
+    for (size_t i = 0; i < flat.size() && i < meta.outputs.size(); ++i) {
+      const Observed &m = meta.outputs[i];
+      auto d = flat[i].isTensor() ? flat[i].dtype() : std::nullopt;
+      if (m.kind == Observed::Kind::Tensor && d && fromTorch(m.dtype) != d) {
+        ++tally.metaWrong;
+        example(fmt::format("--kernels meta answers {} for result {}, the meta kernel gives {}", name(*d), i,
+                            c10::toString(m.dtype)));
+        break;
+      }
+    }
+  }
+  if (cpu.ok && !meta.ok) {
+    ++tally.metaRaises;
+    example("meta raises where the CPU runs: " + firstLine(meta.error));
+    return;
+  }
+  if (!cpu.ok || !meta.ok || cpu.outputs.size() != meta.outputs.size()) return;
+  for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+    const Observed &c = cpu.outputs[i], &m = meta.outputs[i];
+    if (c.kind == Observed::Kind::Tensor && m.kind == Observed::Kind::Tensor && c.dtype != m.dtype) {
+      ++tally.metaDtypeDiffers;
+      example(fmt::format("result {}: {} on meta, {} on the CPU", i, c10::toString(m.dtype), c10::toString(c.dtype)));
+      return;
+    }
+  }
+}
+
 
 /// The arguments libtorch's schema has after ours (a newer libtorch: 2.x's
 /// stft has `align_to_window=None` last), as their defaults, appended to
@@ -325,7 +370,21 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       theirsArgs.insert(theirsArgs.end(), extraArgs.begin(), extraArgs.end());
       ++tally.cases;
       InferOutcome mine = infer(registry, *rule.schema, ours);
+      std::optional<TorchOutcome> onMetaDevice;
+      if (opts.meta) {
+        try {
+          onMetaDevice = runTorch(*op, onMeta(theirsArgs));
+        } catch (const std::exception &) { // a value meta cannot hold: not measured
+        }
+      }
       TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
+      if (onMetaDevice) {
+        InferOutcome onMetaOurs = opts.metaRegistry ? infer(*opts.metaRegistry, *rule.schema, ours) : mine;
+        compareMeta(theirs, *onMetaDevice, onMetaOurs, tally,
+                    [&] { return reproCommand(rule, space, pick, opts.reproOptions + "--kernels meta "); });
+      }
+      std::optional<InferOutcome> general;
+      if (opts.anyCpuRegistry) general = infer(*opts.anyCpuRegistry, *rule.schema, ours);
 
       // The CLI notation has no sizes: rank and size-1 disagreements also
       // show the case as Python arguments, which carry the shapes.
@@ -342,6 +401,14 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
         ++tally.wrongDtype;
         note(mine.possibleError->message);
         continue;
+      }
+      if (general) {
+        if (general->possibleError && general->possibleError->kind == ErrorKind::CpuDependent) ++tally.cpuDependent;
+        if (std::string why = anyCpuContradiction(*general, mine); !why.empty()) {
+          ++tally.anyCpuContradicted;
+          note(why);
+          continue;
+        }
       }
       bool mineOk = mine.status == InferOutcome::Status::Ok;
       if (mine.status == InferOutcome::Status::Error) {
@@ -364,7 +431,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
           ++tally.valueDependent;
           if (tally.valueDependentExamples.size() < 2)
             tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
-        } else if (isKernelGap(theirs.error) || isOneDnnBFloat16Gap(theirs.error, hasBFloat16(ours))) {
+        } else if (isKernelGap(theirs.error)) {
           ++tally.kernelGap;
           if (tally.kernelGapExamples.size() < 3)
             tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));

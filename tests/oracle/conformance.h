@@ -19,6 +19,18 @@ struct OpTally {
   uint64_t unitFactsChecked = 0; ///< cases whose results claimed size-1 facts (all checked)
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
+  /// Cases whose answer for any CPU (no --cpu) is "may raise, CPU-dependent"
+  /// where this CPU's answer decides; and cases where the any-CPU answer is
+  /// not a sound abstraction of this CPU's (a defect: must be 0).
+  uint64_t cpuDependent = 0, anyCpuContradicted = 0;
+  /// The same cases on the meta device (what FakeTensor and torch.export
+  /// run), where both ran: a result dtype other than the CPU's; and where
+  /// the CPU kernel ran and the meta kernel raised. Measured, not judged.
+  uint64_t metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0;
+  /// Where the meta kernel ran: dtypeflow's answer with meta kernels
+  /// (--kernels meta) names another dtype (a meta difference not modelled).
+  uint64_t metaWrong = 0;
+  std::vector<std::string> metaExamples;
   uint64_t total = 0;     ///< size of the full case space (before sampling)
   std::string configError; ///< samples missing or invalid, or no libtorch operator
   std::string skipReason;
@@ -28,13 +40,14 @@ struct OpTally {
   double seconds = 0;
 
   uint64_t wrong() const { return wrongDtype + wrongRank + wrongUnitDims; }
-  uint64_t mustBeZero() const { return wrong() + weReject + torchRejectsSemantic; }
+  uint64_t mustBeZero() const { return wrong() + weReject + torchRejectsSemantic + anyCpuContradicted; }
 };
 
 /// Sums of OpTally over many ops (the run summary and the report's rows).
 struct TallyTotals {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
-           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0;
+           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0, cpuDependent = 0,
+           anyCpuContradicted = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0, metaWrong = 0;
   void add(const OpTally &t) {
     ++ops;
     cases += t.cases;
@@ -48,6 +61,12 @@ struct TallyTotals {
     skipped += t.skipped;
     configErrors += !t.configError.empty();
     unitFactsChecked += t.unitFactsChecked;
+    cpuDependent += t.cpuDependent;
+    anyCpuContradicted += t.anyCpuContradicted;
+    metaCases += t.metaCases;
+    metaDtypeDiffers += t.metaDtypeDiffers;
+    metaRaises += t.metaRaises;
+    metaWrong += t.metaWrong;
   }
 };
 
@@ -57,6 +76,15 @@ struct RunOptions {
   /// The registry the rules run from (user rules: a layer over the oracle's
   /// registry); null: the oracle version's built-in one.
   const Registry *registry = nullptr;
+  /// The same rules for any CPU (no --cpu): each of its answers must hold
+  /// this CPU's (`registry`'s), or say "may raise" where this CPU raises.
+  /// Null: not checked.
+  const Registry *anyCpuRegistry = nullptr;
+  /// Also run every case on the meta device and count where it differs.
+  bool meta = false;
+  /// The rules with meta kernels (--kernels meta), checked against the meta
+  /// device's outcomes; null: `registry`'s answers are.
+  const Registry *metaRegistry = nullptr;
   /// Options the repro commands need (`--rules FILE `).
   std::string reproOptions;
 };

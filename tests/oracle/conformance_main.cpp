@@ -114,6 +114,14 @@ int main(int argc, char **argv) {
   std::vector<std::string> ruleFiles, libraries;
   app.add_option("--rules", ruleFiles, "check the rules of this rule file instead (repeatable)");
   app.add_option("--load-library", libraries, "load this library first: it registers custom ops (repeatable)");
+  std::string cpuText = "host";
+  app.add_option("--cpu", cpuText,
+                 fmt::format("answer as on this kind of CPU ({}, or host: this machine's); every answer for any "
+                             "CPU is also checked against it", cpuKindNames()));
+  app.add_flag("--meta,!--no-meta", opts.meta,
+               "also run every case on the meta device (FakeTensor's kernels) and report where its dtype or "
+               "outcome differs from the CPU's (default: on)");
+  opts.meta = true;
   std::string knownPath;
   app.add_option("--known", knownPath,
                  "disagreements accepted for now (KEY WE_REJECT TORCH_REJECTS per line, or KEY config):\n"
@@ -127,6 +135,11 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  std::optional<CpuKind> cpu = cpuText == "host" ? std::optional(hostCpuKind()) : parseCpuKind(cpuText);
+  if (!cpu) {
+    fmt::print(stderr, "--cpu {}: not a kind of CPU ({}, host)\n", cpuText, cpuKindNames());
+    return 2;
+  }
   disableTorchBacktraces();
   at::set_num_threads(1);
   for (const std::string &lib : libraries) // kept loaded: TORCH_LIBRARY registers at load
@@ -152,6 +165,20 @@ int main(int argc, char **argv) {
   }
   // With --rules, the rule files' rules only (the layer over the built-in ones).
   const Registry &reg = withRules ? withRules->registry() : oracleSemantics().registry();
+  // Rules answer as on this CPU (ops/cpu_capability.h); their answers for
+  // any CPU are checked against those.
+  std::shared_ptr<const Semantics> onThisCpu =
+      withRules ? Semantics::inContext(withRules, ExecContext{cpu}) : Semantics::inContext(oracleSemantics(), ExecContext{cpu});
+  opts.anyCpuRegistry = &reg;
+  opts.registry = &onThisCpu->registry();
+  const ExecContext onMeta{cpu, Kernels::Meta};
+  std::shared_ptr<const Semantics> metaKernels =
+      withRules ? Semantics::inContext(withRules, onMeta) : Semantics::inContext(oracleSemantics(), onMeta);
+  opts.metaRegistry = &metaKernels->registry();
+  opts.reproOptions += fmt::format("--cpu {} ", name(*cpu));
+  if (!quiet)
+    fmt::print(stderr, "conformance: PyTorch {}, CPU kind {} (torch capability {}: {})\n", name(kOracleTorch),
+               name(*cpu), torchCapability(*cpu), describe(*cpu));
   std::vector<const OpRule *> selected;
   for (const auto &[key, rule] : reg.rules()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), key) == ops.end()) continue;
@@ -179,6 +206,8 @@ int main(int argc, char **argv) {
                    t.torchRejectsSemantic, t.kernelGap, t.valueDependent, t.unitFactsChecked,
                    t.configError.empty() ? "" : "  CONFIG: " + t.configError);
         for (const std::string &e : t.examples) fmt::print("    {}\n", e);
+        if (verbose)
+          for (const std::string &e : t.metaExamples) fmt::print("    {}\n", e);
       } else if (!quiet && (d % 50 == 0 || d == selected.size())) {
         fmt::print(stderr, "[{}/{}] rules checked\n", d, selected.size());
       }
@@ -191,14 +220,18 @@ int main(int argc, char **argv) {
 
   TallyTotals sum;
   for (const OpTally &t : tallies) sum.add(t);
-  fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
+  fmt::print("conformance ({} CPU): {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
              "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
-             "size-1 facts checked in {} cases\n",
-             selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
-             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked);
+             "size-1 facts checked in {} cases; {} cases CPU-dependent, {} any-CPU answers contradicted; "
+             "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs, {} where --kernels "
+             "meta answers another dtype\n",
+             name(*cpu), selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject,
+             sum.torchRejects, sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.cpuDependent,
+             sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};
+    in.cpu = *cpu;
     if (!newOverloads.empty()) {
       const std::vector<std::string> keys = readOpList(newOverloads, false);
       in.newOverloads = keys.size();
@@ -209,7 +242,7 @@ int main(int argc, char **argv) {
     fmt::print("report written to {}\n", reportPath);
   }
   if (knownPath.empty()) {
-    bool fail = sum.wrong || sum.weReject || sum.torchRejects || sum.configErrors;
+    bool fail = sum.wrong || sum.weReject || sum.torchRejects || sum.configErrors || sum.anyCpuContradicted;
     return fail ? 1 : 0;
   }
   // With --known: a wrong answer always fails; other disagreements fail where
@@ -218,7 +251,7 @@ int main(int argc, char **argv) {
   for (const OpTally &t : tallies) {
     auto it = known.find(t.key);
     const Known k = it == known.end() ? Known{} : it->second;
-    const bool over = t.wrong() || t.weReject > k.weReject || t.torchRejectsSemantic > k.torchRejects ||
+    const bool over = t.wrong() || t.anyCpuContradicted || t.weReject > k.weReject || t.torchRejectsSemantic > k.torchRejects ||
                       (!t.configError.empty() && !k.configError);
     if (over) {
       ++beyond;

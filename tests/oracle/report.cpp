@@ -58,6 +58,29 @@ const std::vector<SeedItem> kSeedWorkList = {
       "aten::_shape_as_tensor", "aten::ScalarImplicit", "prim::NumToTensor.Scalar"}},
 };
 
+/// Where the meta kernels (FakeTensor's, what torch.export records) differ
+/// from the CPU's on the same cases: measured, listed per op.
+std::string metaSection(const std::vector<OpTally> &tallies, const Sum &all) {
+  std::string out = fmt::format(
+      "\n## Meta kernels against CPU kernels (measured, listed)\n\n"
+      "Every case also ran on the meta device: {} cases; {} gave another result dtype than the CPU kernel, and in {}\n"
+      "the meta kernel raised where the CPU kernel ran (cases where the CPU kernel raises are not compared). Where the\n"
+      "meta kernel ran, `--kernels meta` answered another dtype in {} cases (a difference not modelled yet).\n\n",
+      all.metaCases, all.metaDtypeDiffers, all.metaRaises, all.metaWrong);
+  if (all.metaCases == 0) return out;
+  out += "| op | cases | another dtype on meta | meta raises, CPU runs | --kernels meta answers another | first |\n"
+         "|---|---|---|---|---|---|\n";
+  for (const OpTally &t : tallies) {
+    if (!t.metaDtypeDiffers && !t.metaRaises && !t.metaWrong) continue;
+    std::string first = t.metaExamples.empty() ? "" : t.metaExamples.front();
+    std::replace(first.begin(), first.end(), '\n', ' ');
+    std::replace(first.begin(), first.end(), '|', '/');
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", t.key, t.metaCases, t.metaDtypeDiffers, t.metaRaises,
+                       t.metaWrong, first);
+  }
+  return out;
+}
+
 } // namespace
 
 std::string renderReport(const ReportInputs &in) {
@@ -98,15 +121,19 @@ std::string renderReport(const ReportInputs &in) {
   out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s); size-1 facts checked in {} cases.** "
                      "Must-be-zero columns in bold.\n\n",
                      all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked);
+  out += fmt::format("CPU: kind `{}` ({}; torch capability {}). Rules answered as on that kind (`--cpu {}`), and\n"
+                     "each answer for any CPU (no `--cpu`) was checked to hold this CPU's, or to say \"may raise\"\n"
+                     "where it raises: {} cases depended on the CPU, {} answers for any CPU were contradicted.\n\n",
+                     name(in.cpu), describe(in.cpu), torchCapability(in.cpu), name(in.cpu), all.cpuDependent,
+                     all.anyCpuContradicted);
   out += "Classes: *agree* = same result dtype(s) and rank(s), or both raise; *unknown* = we answer unknown where\n"
          "torch succeeds; *wrong* = a different dtype or rank, a size-1 fact that torch's result shape\n"
          "contradicts, or a rule breaking its own contract (a result count or an argument name its schema lacks,\n"
          "whatever torch does); *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
          "raises a dtype error we did not predict, or an overflow converting a number argument that does not fit some dtype\n"
          "(an imaginary part, 300, 1e39, NaN: the rule knows the value, so it must predict it); *CPU kernel gap* = torch's\n"
-         "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert), or a bfloat16\n"
-         "call took oneDNN, which CPUs with AVX-512 only do and which checks more (a convolution's bias dtype,\n"
-         "gelu_backward's grad): the dtype rule holds on other devices and machines; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
+         "CPU build lacks the kernel (`... not implemented for 'Half'`, a CPU-only internal assert); what\n"
+         "depends on the kind of CPU (a oneDNN path: ops/cpu_capability.h) is predicted for this CPU; *value-dependent* = torch raised because of the sample values (non-0/1 mask bytes, a\n"
          "NaN result written into an integer out tensor, a multi-element tensor to a number, a size other than 1 that\n"
          "a rule cannot see: istft's real input whose last dim is not 2).\n\n"
          "Family *out_variant* holds the out overloads (`add.out`, `cat.out`, `max.dim_max`, `tanh_backward.grad_input` ...),\n"
@@ -187,6 +214,7 @@ std::string renderReport(const ReportInputs &in) {
   out += "\n## Value-dependent torch errors (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)
     for (const std::string &e : t.valueDependentExamples) out += fmt::format("- `{}`: {}\n", t.key, e);
+  out += metaSection(in.tallies, all);
   return out;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "conformance.h"
+#include "ops/cpu_capability.h"
 
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct ReportInputs {
   /// without a rule with the reason (from libtorch's dispatcher).
   size_t newOverloads = 0;
   std::vector<std::pair<std::string, std::string>> newOverloadsLeftOut;
+  /// The kind of CPU the cases ran on, which rules answered for (--cpu).
+  CpuKind cpu = CpuKind::Default;
 };
 
 /// The Markdown conformance report.

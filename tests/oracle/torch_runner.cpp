@@ -76,6 +76,31 @@ TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> a
   return out;
 }
 
+namespace {
+c10::IValue toMeta(const c10::IValue &v) {
+  if (v.isTensor()) return v.toTensor().to(at::kMeta);
+  if (v.isTensorList()) {
+    c10::List<at::Tensor> out;
+    for (const at::Tensor &t : v.toTensorList()) out.push_back(t.to(at::kMeta));
+    return out;
+  }
+  if (v.isList() && v.toList().elementType()->kind() == c10::TypeKind::OptionalType) {
+    c10::List<c10::optional<at::Tensor>> out;
+    for (const c10::IValue &e : v.toListRef())
+      out.push_back(e.isTensor() ? c10::optional<at::Tensor>(e.toTensor().to(at::kMeta)) : c10::nullopt);
+    return out;
+  }
+  return v;
+}
+} // namespace
+
+std::vector<c10::IValue> onMeta(const std::vector<c10::IValue> &args) {
+  std::vector<c10::IValue> out;
+  out.reserve(args.size());
+  for (const c10::IValue &a : args) out.push_back(toMeta(a));
+  return out;
+}
+
 void disableTorchBacktraces() {
 #if TORCH_VERSION_MAJOR >= 2
   // 2.x fetches a lazy c10::Backtrace: the default still walks the stack on

@@ -33,6 +33,10 @@ std::shared_ptr<torch::jit::Operator> findTorchOperator(const std::string &key);
 /// Run `op` on `args`; exceptions become an error outcome.
 TorchOutcome runTorch(const torch::jit::Operator &op, std::vector<c10::IValue> args);
 
+/// The same arguments with every tensor (alone, in a list, optional) on the
+/// meta device, as FakeTensor and torch.export run an op: scalars stay.
+std::vector<c10::IValue> onMeta(const std::vector<c10::IValue> &args);
+
 /// Make c10 errors cheap: libtorch builds a backtrace for every c10::Error
 /// (1.13: symbolized, 1-4 ms; 2.x: unwound eagerly, symbolized lazily); the
 /// harness throws hundreds of thousands of them.

@@ -46,7 +46,8 @@ Action addInferOp(CLI::App &app) {
   // a positional list) into several arguments.
   sub->allow_extras();
   sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
-  sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\", \"torch\"}");
+  sub->add_flag("--json", *asJson,
+                "print {\"op\", \"status\", \"results\", \"error\", \"possible_error\", \"torch\", \"cpu\"}");
   auto torch = addTorchOption(sub);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
@@ -71,6 +72,8 @@ Action addInferOp(CLI::App &app) {
       j["error"] = errorJson(out.error);
       j["possible_error"] = errorJson(out.possibleError);
       j["torch"] = std::string(sem.versionName());
+      j["cpu"] = sem.context().cpu ? json(std::string(name(*sem.context().cpu))) : json(nullptr);
+      j["kernels"] = std::string(name(sem.context().kernels));
       fmt::print("{}\n", j.dump());
     } else if (out.status == InferOutcome::Status::Error) {
       fmt::print("error: {}\n", out.error ? out.error->message : "unknown error");
@@ -80,6 +83,7 @@ Action addInferOp(CLI::App &app) {
       if (out.status == InferOutcome::Status::TooManyUnknowns)
         fmt::print(stderr, "warning: too many unknown arguments to enumerate; results unknown\n");
       for (const Value &v : out.outputs) fmt::print("{}\n", api::resultText(v));
+      if (out.possibleError) fmt::print(stderr, "warning: PyTorch may raise: {}\n", out.possibleError->message);
     }
     return out.status == InferOutcome::Status::Error ? api::kRaises : api::kClean;
   };

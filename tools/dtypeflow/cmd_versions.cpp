@@ -54,6 +54,7 @@ Action addVersions(CLI::App &app) {
                         {"promote_types", changes(d.promoteTypes)},
                         {"result_type", changes(d.resultType)},
                         {"facts", changes(d.facts)},
+                        {"cpu_facts", changes(d.cpuFacts)},
                         {"schemas_added", d.schemasAdded},
                         {"schemas_removed", d.schemasRemoved},
                         {"schemas_changed", changes(d.schemasChanged)},

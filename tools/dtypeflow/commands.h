@@ -29,7 +29,9 @@ using Action = std::function<int()>;
 struct SemanticsOption {
   std::string torch;
   std::vector<std::string> ruleFiles;
-  api::SemanticsRef ref; ///< made by semanticsOf on first use
+  std::string cpu;       ///< `--cpu KIND|host`; empty: any CPU
+  std::string kernels;   ///< `--kernels cpu|meta`; empty: cpu
+  api::SemanticsRef ref; ///< made by semanticsOf on first use (rule files, then --cpu/--kernels)
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
@@ -37,7 +39,7 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
 /// not modelled is a UsageError; so is a rule file with problems, after each
 /// is printed as `file:line: error: ...` (exit 2).
 const Semantics &semanticsOf(SemanticsOption &option);
-/// The same, as refine::Options::semantics takes it (null: no rule files).
+/// The same, as refine::Options::semantics takes it (null: no rule files, no --cpu).
 std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
 /// Both, as the door (src/api) takes them.
 const api::SemanticsRef &semanticsRef(SemanticsOption &option);

@@ -1,6 +1,7 @@
 //===- tools/dtypeflow/torch_option.cpp - --torch and --rules on every subcommand -===//
 #include "commands.h"
 
+#include "ops/cpu_capability.h"
 
 #include <fmt/format.h>
 
@@ -18,15 +19,39 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
                   "rules for custom ops (TOML, docs/custom-ops.md), layered over the built-in ones; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false);
+  sub->add_option("--cpu", option->cpu,
+                  fmt::format("answer as on this kind of CPU: {}, or host (this machine's). Without it, an outcome "
+                              "that differs between CPUs (a oneDNN bfloat16/float16 path) is a possible error "
+                              "naming the CPUs it is raised on",
+                              cpuKindNames()))
+      ->type_name("KIND");
+  sub->add_option("--kernels", option->kernels,
+                  "cpu (default: eager CPU kernels) or meta: answer as the meta kernels do, which FakeTensor runs "
+                  "and torch.export records (a few give another dtype: the conformance report lists them)")
+      ->type_name("cpu|meta");
   return option;
 }
 
+namespace {
+
+/// `--cpu`'s kind; a UsageError for a name that is none.
+CpuKind cpuOf(const SemanticsOption &option) {
+  if (option.cpu == "host") return hostCpuKind();
+  if (auto k = parseCpuKind(option.cpu)) return *k;
+  throw UsageError(fmt::format("--cpu {}: not a kind of CPU (kinds: {}, or host)", option.cpu.substr(0, 40),
+                               cpuKindNames()));
+}
+
+} // namespace
+
 /// The door's semantics, made once: a rule file's problems go to stderr a
-/// line each, the count is the error (exit 2).
+/// line each, the count is the error (exit 2); --cpu and --kernels set the
+/// context over the version's (or the rule files') semantics.
 const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
   if (option.ref.semantics) return option.ref;
+  api::SemanticsRef ref;
   try {
-    option.ref = api::semantics(option.torch, option.ruleFiles);
+    ref = api::semantics(option.torch, option.ruleFiles);
   } catch (const api::InputError &e) {
     std::string m = e.what();
     size_t nl = m.rfind('\n');
@@ -34,6 +59,18 @@ const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
     fmt::print(stderr, "{}\n", m.substr(0, nl));
     throw UsageError(m.substr(nl + 1));
   }
+  if (!option.cpu.empty() || !option.kernels.empty()) {
+    ExecContext context;
+    if (!option.cpu.empty()) context.cpu = cpuOf(option);
+    if (!option.kernels.empty()) {
+      auto k = parseKernels(option.kernels);
+      if (!k) throw UsageError(fmt::format("--kernels {}: expected cpu or meta", option.kernels.substr(0, 40)));
+      context.kernels = *k;
+    }
+    ref.withRules = ref.withRules ? Semantics::inContext(ref.withRules, context) : Semantics::inContext(*ref, context);
+    ref.semantics = ref.withRules.get();
+  }
+  option.ref = std::move(ref);
   return option.ref;
 }
 

@@ -144,26 +144,51 @@ RuleFn backward(std::string grad, std::string saved) {
 }
 
 /// gelu_backward: result_type(grad, self). With approximate='none' the CPU
-/// kernel sends a non-0-dim float32 self through oneDNN, which needs a
-/// float32/bfloat16 grad of self's shape. A bfloat16 self goes there only
-/// on CPUs with AVX-512 (elsewhere the plain kernel takes any grad): that
-/// is the machine, not a dtype rule, so it is not predicted. 2.14's oneDNN
-/// path also takes a float16, int8, uint8 or float8 grad (`widerGrads`).
+/// kernel sends a non-0-dim self through oneDNN when oneDNN takes its dtype
+/// (float32 always; bfloat16 and 2.14's float16 on the CPUs of
+/// ops/cpu_capability.h), and oneDNN needs a float32/bfloat16 grad of
+/// self's shape (2.14: also a float16, int8, uint8 or float8 one, `widerGrads`).
 RuleFn geluBackward(bool widerGrads) {
   RuleFn base = backward("grad_output", "self");
   return [base, widerGrads](const OpCall &c) -> RuleResult {
-    DType self = c.dtype("self"), grad = c.dtype("grad_output");
+    DType self = c.dtype("self");
     auto approx = c.arg("approximate").text();
-    bool oneDnn = self == DType::Float32 && !c.rank("self").mayBeZero();
-    if (oneDnn && approx == std::string("none")) {
+    if (approx != std::string("none") || c.rank("self").mayBeZero()) return base(c);
+    auto onOneDnn = [&]() -> RuleResult {
+      DType grad = c.dtype("grad_output");
       bool wider = grad == DType::Float16 || grad == DType::Int8 || grad == DType::UInt8 || isFloat8(grad);
       if (grad != DType::Float32 && grad != DType::BFloat16 && !(widerGrads && wider))
         return c.semantic("itensor_view_from_dense expects float/bfloat16 tensor input (grad_output is {})",
                           name(grad));
       if (c.rank("grad_output").value() == 0)
         return c.semantic("could not create a primitive descriptor for a reorder primitive (0-dim grad_output)");
-    }
-    return base(c);
+      // oneDNN has no reorder between the two 16-bit floats (measured: a
+      // bfloat16 self with a float16 grad, 2.14 on AVX-512).
+      const bool halves = (self == DType::BFloat16 && grad == DType::Float16) ||
+                          (self == DType::Float16 && grad == DType::BFloat16);
+      if (halves)
+        return c.semantic("could not create a primitive descriptor ({} self, {} grad_output)", name(self), name(grad));
+      return base(c);
+    };
+    if (self == DType::Float32) return onOneDnn();
+    if (self != DType::BFloat16 && self != DType::Float16) return base(c);
+    return c.byOneDnnPath(self, [&](bool oneDnn) { return oneDnn ? onOneDnn() : base(c); });
+  };
+}
+
+/// threshold_backward on 2.14's meta device (FakeTensor, torch.export) is a
+/// decomposition, where(self <= threshold, 0, grad): grad's dtype with an
+/// int (bool becomes int64), broadcast, none of the CPU kernel's checks, so
+/// an int64 grad with a float32 self is int64 there and float32 on the CPU
+/// (measured, all dtype pairs: the conformance report's meta section).
+/// A complex self or threshold (an ordering comparison) is left unknown there.
+RuleFn thresholdBackwardOnMeta(RuleFn cpu) {
+  return [cpu = std::move(cpu)](const OpCall &c) -> RuleResult {
+    if (!c.onMeta()) return cpu(c);
+    if (isComplex(c.dtype("self")) || c.arg("threshold").numKinds().contains(NumKind::Complex))
+      return Value::unknownTensor();
+    DType g = c.dtype("grad_output");
+    return tensorOf(g == DType::Bool ? DType::Int64 : g, broadcastArgs(c, {"grad_output", "self"}));
   };
 }
 
@@ -440,9 +465,12 @@ void registerActivations(Registry &r) {
   addBwd("tanh_backward", backward("grad_output", "output"));
   // 2.14 converts threshold into the compute type (70000 fits a float16
   // self's float32; scripts/probes/scalar_arguments.py), 1.13 into self's.
-  for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
-                             std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}})
-    addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, into), {"threshold"}, scope);
+  // 2.14's meta kernel is the decomposition (thresholdBackwardOnMeta).
+  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
+         {"threshold"}, r.until(TorchVersion::V1_13));
+  addBwd("threshold_backward",
+         thresholdBackwardOnMeta(backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::ComputeType)),
+         {"threshold"}, r.since(TorchVersion::V2_14));
   addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("hardswish_backward", backward("grad_output", "self"));

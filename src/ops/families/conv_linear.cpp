@@ -234,27 +234,35 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
     Rank out = c.rank(inputName);
     if (auto r = out.value(); r && *r < 2)
       return c.semantic("expected a batched or unbatched input of at least 2 dimensions, got {}-D", *r);
-    if (c.isTensor("bias") && c.dtype("bias") != d) {
-      // Complex inputs take backends that check the bias; float32 does too
-      // for large inputs (mkldnn heuristics), so a mismatched bias may
-      // raise: when it does not, the result has the input's dtype. bfloat16
-      // takes mkldnn only on CPUs with AVX-512 (which then raises) and the
-      // slow kernel elsewhere (which does not): not a dtype rule, so the
-      // input's dtype is the answer wherever the call runs.
-      BiasCheck mode = check;
-      if (check == BiasCheck::ByTransposed || check == BiasCheck::ByTransposedAddedInPlace) {
-        auto t = c.arg("transposed").boolValue();
-        const BiasCheck transposed = check == BiasCheck::ByTransposed ? BiasCheck::Always : BiasCheck::AddedInPlace;
-        mode = t && *t ? transposed : BiasCheck::ComplexOnly;
-      }
-      const DType b = c.dtype("bias");
-      if (mode == BiasCheck::Always || isComplex(d))
-        return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(b));
+    if (!c.isTensor("bias") || c.dtype("bias") == d) return convFacts(c, inputName, tensorOf(d, out));
+    // Complex inputs take backends that check the bias. float32 takes oneDNN
+    // by size heuristics (large inputs), so a mismatched bias may raise there:
+    // when it does not, the result has the input's dtype.
+    BiasCheck mode = check;
+    if (check == BiasCheck::ByTransposed || check == BiasCheck::ByTransposedAddedInPlace) {
+      auto t = c.arg("transposed").boolValue();
+      const BiasCheck transposed = check == BiasCheck::ByTransposed ? BiasCheck::Always : BiasCheck::AddedInPlace;
+      mode = t && *t ? transposed : BiasCheck::ComplexOnly;
+    }
+    const DType b = c.dtype("bias");
+    if (mode == BiasCheck::Always || isComplex(d))
+      return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(b));
+    auto plainKernel = [&]() -> RuleResult {
       if (mode == BiasCheck::AddedInPlace)
         if (DType r = c.promote(d, b); !canCast(r, d))
           return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
-    }
-    return convFacts(c, inputName, tensorOf(d, out));
+      return convFacts(c, inputName, tensorOf(d, out));
+    };
+    if (d != DType::BFloat16 && d != DType::Float16) return plainKernel();
+    // bfloat16 and float16 take oneDNN wherever the CPU has it
+    // (ops/cpu_capability.h), and oneDNN checks the bias dtype. float16
+    // transposed convolutions there accept some biases the plain kernel
+    // refuses (reported from an AVX512-FP16 machine, not measured here): unknown.
+    return c.byOneDnnPath(d, [&](bool onOneDnn) -> RuleResult {
+      if (!onOneDnn) return plainKernel();
+      if (mode == BiasCheck::AddedInPlace && d == DType::Float16) return Value::tensor(DTypeSet::all(), out);
+      return c.semantic("input type ({}) and bias type ({}) should be the same", name(d), name(b));
+    });
   };
 }
 
@@ -262,7 +270,11 @@ RuleFn convRule(BiasCheck check, std::string inputName = "input") {
 /// stride, dilation or groups of 0 or less, a negative padding or output padding.
 /// (`key`: the overload the rule is registered for, whose argument positions
 /// are found once here: every convolution of a graph runs this.)
-RuleFn convParamValues(RuleFn fn, const SchemaTable &schemas, std::string_view key) {
+/// `oneDnnDilation`: a transposed convolution whose low-precision input
+/// takes oneDNN (2.14's conv_transpose1d/2d) runs with a dilation of 0 or
+/// less, which the plain kernels refuse: measured for bfloat16 on AVX-512
+/// (the oneDNN path of float16 on AVX512-FP16 is the same code).
+RuleFn convParamValues(RuleFn fn, const SchemaTable &schemas, std::string_view key, bool oneDnnDilation = false) {
   struct Limit { const char *name, *message; int64_t least; size_t at; };
   std::vector<Limit> limits;
   const Schema *s = schemas.find(key);
@@ -272,23 +284,41 @@ RuleFn convParamValues(RuleFn fn, const SchemaTable &schemas, std::string_view k
                   Limit{"output_padding", "negative output_padding is not supported", 0, 0},
                   Limit{"groups", "non-positive groups is not supported", 1, 0}})
     if (int i = s ? s->argIndex(l.name) : -1; i >= 0) limits.push_back({l.name, l.message, l.least, size_t(i)});
-  return [fn = std::move(fn), limits = std::move(limits)](const OpCall &c) -> RuleResult {
-    for (const Limit &p : limits) {
-      if (p.at >= c.size()) continue;
-      const Value &a = c[p.at]; // an int or a list of ints
-      auto below = [&](const Value &e) { return e.isNumber() && e.intValue() && *e.intValue() < p.least; };
-      bool refused = below(a);
-      for (const Value &e : a.elements()) refused = refused || below(e);
-      if (refused) return c.error(ErrorKind::ValueDependent, "{} ({} = {})", p.message, p.name, a.str());
-    }
-    return fn(c);
+  return [fn = std::move(fn), limits = std::move(limits), oneDnnDilation](const OpCall &c) -> RuleResult {
+    // The first limit refused, from `from` on (an int or each int of a list).
+    auto firstRefused = [&](size_t from) -> size_t {
+      for (size_t i = from; i < limits.size(); ++i) {
+        const Limit &p = limits[i];
+        if (p.at >= c.size()) continue;
+        const Value &a = c[p.at];
+        auto below = [&](const Value &e) { return e.isNumber() && e.intValue() && *e.intValue() < p.least; };
+        bool refused = below(a);
+        for (const Value &e : a.elements()) refused = refused || below(e);
+        if (refused) return i;
+      }
+      return limits.size();
+    };
+    auto refusal = [&](size_t i) {
+      return c.error(ErrorKind::ValueDependent, "{} ({} = {})", limits[i].message, limits[i].name, c[limits[i].at].str());
+    };
+    size_t i = firstRefused(0);
+    if (i == limits.size()) return fn(c);
+    if (!oneDnnDilation || limits[i].name != std::string_view("dilation")) return refusal(i);
+    DType d = c.dtype("input");
+    if (d != DType::BFloat16 && d != DType::Float16) return refusal(i);
+    return c.byOneDnnPath(d, [&](bool onOneDnn) -> RuleResult {
+      if (!onOneDnn) return refusal(i);
+      size_t next = firstRefused(i + 1);
+      return next == limits.size() ? fn(c) : refusal(next);
+    });
   };
 }
 
 /// conv1d/2d/3d and conv_transpose*d expand each int[] parameter of one
 /// value to the `spatial` dims; any other length is refused.
-RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std::string_view key) {
-  fn = convParamValues(std::move(fn), schemas, key);
+RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std::string_view key,
+                        bool oneDnnDilation = false) {
+  fn = convParamValues(std::move(fn), schemas, key, oneDnnDilation);
   return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
     for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
       if (!c.has(name)) continue;
@@ -303,14 +333,8 @@ RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std:
   };
 }
 
-/// `WiderMkldnn`: 2.14's mkldnn also takes an int8, uint8 or float8 weight.
-template <bool WiderMkldnn> RuleResult convBackwardRule(const OpCall &c) {
-  // CPU mkldnn runs bf16 activations with an f32 weight, with results
-  // whose dtypes and presence do not follow output_mask: unknown.
-  DType w = c.dtype("weight");
-  bool mkldnnWeight = w == DType::Float32 || (WiderMkldnn && (w == DType::Int8 || w == DType::UInt8 || isFloat8(w)));
-  if (c.dtype("grad_output") == DType::BFloat16 && c.dtype("input") == DType::BFloat16 && mkldnnWeight)
-    return std::vector<Value>{Value::unknownTensor(), Value::unknownTensor(), Value::unknownTensor()};
+/// convolution_backward off oneDNN's mixed-weight path.
+RuleResult convBackwardPlain(const OpCall &c) {
   const Value &mask = c.arg("output_mask");
   bool allRequested = mask.isList() && mask.lengthKnown() && mask.elements().size() == 3;
   for (size_t i = 0; allRequested && i < 3; ++i) allRequested = mask.elements()[i].boolValue() == true;
@@ -327,6 +351,23 @@ template <bool WiderMkldnn> RuleResult convBackwardRule(const OpCall &c) {
       if (!b || !*b) outs[i] = Value::top(); // an undefined tensor, or one anyway on some paths
     }
   return outs;
+}
+
+/// `WiderMkldnn`: 2.14's mkldnn also takes an int8, uint8 or float8 weight.
+template <bool WiderMkldnn> RuleResult convBackwardRule(const OpCall &c) {
+  // oneDNN runs low-precision activations with an f32 weight (2.14: also
+  // int8, uint8, float8), with results whose dtypes and presence do not
+  // follow output_mask: unknown. bfloat16 (and 2.14's float16) take oneDNN
+  // only where the CPU has it (ops/cpu_capability.h); elsewhere the plain
+  // kernel's dtype checks below hold.
+  DType w = c.dtype("weight"), act = c.dtype("input");
+  bool mkldnnWeight = w == DType::Float32 || (WiderMkldnn && (w == DType::Int8 || w == DType::UInt8 || isFloat8(w)));
+  if ((act == DType::BFloat16 || act == DType::Float16) && c.dtype("grad_output") == act && mkldnnWeight)
+    return c.byOneDnnPath(act, [&](bool onOneDnn) -> RuleResult {
+      if (onOneDnn) return std::vector<Value>{Value::unknownTensor(), Value::unknownTensor(), Value::unknownTensor()};
+      return convBackwardPlain(c);
+    });
+  return convBackwardPlain(c);
 }
 
 //===----------------------------------------------------------------------===//
@@ -941,7 +982,9 @@ void registerConvLinear(Registry &r) {
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
     for (auto [scope, check] : {std::pair{r.until(TorchVersion::V1_13), cv.check113},
                                 std::pair{r.since(TorchVersion::V2_14), cv.check214}}) {
-      Registry::Entry e = scope.add(cv.key, cf, convParamLengths(convRule(check), cv.spatial, r.schemas(), cv.key))
+      const bool oneDnnDilation = check == BiasCheck::AddedInPlace; // 2.14's conv_transpose1d/2d
+      Registry::Entry e = scope.add(cv.key, cf,
+                                    convParamLengths(convRule(check), cv.spatial, r.schemas(), cv.key, oneDnnDilation))
           .sample("input", in + "]").sample("weight", w + "]").sample("bias", "sweep![1]")
           .variant({{"stride", "[1,1,1,1]"}}).variant({{"dilation", "[]"}})
           .variant({{"bias", "None"}, {"stride", "[0]"}})

@@ -70,7 +70,10 @@ RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
       return unknown;
     }
     if (!r.ok()) return errorsHold ? r : unknown;
-    return intoOutArguments(c, r.takeOutputs(), numOut);
+    std::optional<RuleError> possible = r.possibleError(); // a CPU-dependent error holds for the out overload too
+    RuleResult out = intoOutArguments(c, r.takeOutputs(), numOut);
+    if (!possible || !out.ok()) return out;
+    return RuleResult(out.takeOutputs(), std::move(*possible));
   };
 }
 
