@@ -1,5 +1,6 @@
 #include "ops/infer.h"
 
+#include "ops/may_raise.h"
 #include "ops/notation.h"
 
 #include <algorithm>
@@ -180,8 +181,13 @@ bool anyOtherCategory(std::span<const Value> args) {
   return false;
 }
 
+/// The caveat of the rule call running on this thread (see mayRaise):
+/// cleared before each call, read after it by ruleCall.
+thread_local std::optional<RuleError> tCaveat;
+
 RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &schema, std::span<const Value> args,
                    std::span<const uint8_t> pending = {}, PendingArgument *firstPendingRead = nullptr) {
+  tCaveat.reset();
   // Rules were written, and checked, for bool/integral/floating/complex
   // tensors; on a quantized or bits tensor only those that say so answer.
   if (!rule.anyCategory && anyOtherCategory(args)) return unknownOutputs(schema);
@@ -217,6 +223,13 @@ RuleResult runRule(const DTypeSystem &types, const OpRule &rule, const Schema &s
 }
 
 bool isInternal(const RuleError &e) { return e.message.starts_with("internal: "); }
+
+/// A successful rule call's caveat (mayRaise), taken from its slot.
+std::optional<RuleError> takeCaveat(const RuleResult &r) {
+  std::optional<RuleError> c = std::move(tCaveat);
+  tCaveat.reset();
+  return r.ok() ? c : std::nullopt;
+}
 
 /// The PendingAspect bits in which these alternatives of one argument differ.
 uint8_t differingAspects(std::span<const Value *const> alts) {
@@ -278,7 +291,9 @@ struct Enumeration {
         const Value &alt = ch.alternatives[pick[c]];
         concrete[ch.arg] = ch.elem ? withElement(concrete[ch.arg], *ch.elem, alt) : alt;
       }
-      record(runRule(types, rule, schema, concrete));
+      RuleResult r = runRule(types, rule, schema, concrete);
+      std::optional<RuleError> caveat = takeCaveat(r);
+      record(std::move(r), std::move(caveat));
     } while (!internal && nextCombination(pick, [&](size_t c) { return choices[c].alternatives.size(); }));
   }
 
@@ -309,8 +324,9 @@ struct Enumeration {
     }
     PendingArgument need;
     RuleResult r = runRule(types, rule, schema, concrete, pending, &need);
+    std::optional<RuleError> caveat = takeCaveat(r);
     if (need.aspects == 0) { // read nothing pending: the answer for every case left
-      record(std::move(r));
+      record(std::move(r), std::move(caveat));
       return;
     }
     if (live[need.position].empty()) branchOnList(need.position);
@@ -367,12 +383,13 @@ struct Enumeration {
     pending[i] = 0xff;
   }
 
-  void record(RuleResult r) {
+  void record(RuleResult r, std::optional<RuleError> caveat) {
     if (!r.ok()) {
       if (isInternal(r.error())) internal = true;
       if (!firstError) firstError = r.error();
       return;
     }
+    if (caveat && !firstError) firstError = std::move(caveat); // runs, yet may raise
     if (!joined) {
       joined = r.takeOutputs();
       return;
@@ -399,6 +416,24 @@ struct Enumeration {
 };
 
 } // namespace
+
+RuleResult mayRaise(std::vector<Value> outputs, RuleError caveat) {
+  tCaveat = std::move(caveat);
+  return outputs;
+}
+
+RuleError cpuKernelGap(const OpCall &c, DType d, std::string_view detail) {
+  return c.missingKernel("no CPU kernel for {} in {} ({})", name(d), name(c.version()), detail);
+}
+
+std::string kernelGapText(const RuleError &e, std::string_view version) {
+  if (e.kind != ErrorKind::MissingKernel) return {};
+  // cpuKernelGap's words; the older missing-kernel messages give PyTorch's only.
+  constexpr std::string_view kWords = "no CPU kernel for ";
+  if (auto at = e.message.find(kWords); at != std::string::npos)
+    return e.message.substr(at, e.message.find(" (", at) - at);
+  return fmt::format("no CPU kernel for these dtypes in {}", version);
+}
 
 Value unknownOfType(const SchemaType &type) {
   switch (type.kind) {
@@ -468,6 +503,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
     RuleResult r = runRule(types, *rule, schema, args);
     if (r.ok()) {
+      out.possibleError = takeCaveat(r); // runs, yet may raise (mayRaise)
       std::vector<Value> outputs = r.takeOutputs();
       if (!wrongCount(outputs)) out.outputs = std::move(outputs);
       return out;
