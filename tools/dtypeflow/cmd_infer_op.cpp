@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "ops/infer.h"
+#include "ops/may_raise.h"
 #include "ops/notation.h"
 
 #include <fmt/format.h>
@@ -52,9 +53,13 @@ json resultJson(const Value &v) {
   return j;
 }
 
-json errorJson(const std::optional<RuleError> &e) {
+/// {"kind", "message"}; a missing kernel adds "gap", the device gap in
+/// words ("no CPU kernel for uint16 in 2.14").
+json errorJson(const std::optional<RuleError> &e, std::string_view torch) {
   if (!e) return nullptr;
-  return {{"kind", std::string(name(e->kind))}, {"message", e->message}};
+  json j = {{"kind", std::string(name(e->kind))}, {"message", e->message}};
+  if (std::string gap = kernelGapText(*e, torch); !gap.empty()) j["gap"] = gap;
+  return j;
 }
 
 std::string_view statusName(InferOutcome::Status s) {
@@ -99,7 +104,10 @@ Action addInferOp(CLI::App &app) {
   // a positional list) into several arguments.
   sub->allow_extras();
   sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
-  sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\", \"torch\"}");
+  sub->add_flag("--json", *asJson,
+                "print {\"op\", \"status\", \"results\", \"error\", \"possible_error\", \"torch\"}; an error is\n"
+                "{\"kind\", \"message\"}, and a CPU kernel gap (kind missing-kernel) adds \"gap\":\n"
+                "\"no CPU kernel for uint16 in 2.14\"");
   auto torch = addTorchOption(sub);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
@@ -159,8 +167,8 @@ Action addInferOp(CLI::App &app) {
       j["status"] = std::string(statusName(out.status));
       j["results"] = json::array();
       for (const Value &v : out.outputs) j["results"].push_back(resultJson(v));
-      j["error"] = errorJson(out.error);
-      j["possible_error"] = errorJson(out.possibleError);
+      j["error"] = errorJson(out.error, sem.versionName());
+      j["possible_error"] = errorJson(out.possibleError, sem.versionName());
       j["torch"] = std::string(sem.versionName());
       fmt::print("{}\n", j.dump());
     } else if (out.status == InferOutcome::Status::Error) {
