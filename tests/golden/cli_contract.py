@@ -107,7 +107,7 @@ expect(["infer-op", "--torch", "1.13", "aten::rrelu_with_noise_backward", "grad_
        out="cannot be converted")
 # A complex where 1.13 has an int? (var's correction) raises when binding, as PyTorch's parser does;
 # 2.14's Scalar correction raises for an imaginary part only.
-expect(["infer-op", "--torch", "1.13", "aten::var.correction", "self=float32:r2", "correction=1j"], 1,
+expect(["infer-op", "--torch", "1.13", "aten::var.correction", "self=float32:r2", "dim=None", "correction=1j"], 1,
        out="argument 'correction' must be int, not complex")
 expect(["infer-op", "--torch", "2.14", "aten::var.correction", "self=float32:r2", "correction=1j"], 1,
        out="without overflow")
