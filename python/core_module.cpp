@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "api/api.h"
 #include "api/program.h"
+#include "ops/may_raise.h"
 
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
@@ -33,11 +34,12 @@ py::list possibleOf(const DTypeSet &s) {
   for (DType d : s) l.append(std::string(name(d)));
   return l;
 }
-py::object ruleError(const std::optional<RuleError> &e) {
+py::object ruleError(const std::optional<RuleError> &e, std::string_view torch) {
   if (!e) return py::none();
   py::dict d;
   d["kind"] = std::string(name(e->kind));
   d["message"] = e->message;
+  if (std::string gap = kernelGapText(*e, torch); !gap.empty()) d["gap"] = gap; // a device gap, in words
   return d;
 }
 
@@ -99,8 +101,8 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
   d["op"] = call.schema->key();
   d["status"] = std::string(api::statusName(call.outcome.status));
   d["results"] = results;
-  d["error"] = ruleError(call.outcome.error);
-  d["possible_error"] = ruleError(call.outcome.possibleError);
+  d["error"] = ruleError(call.outcome.error, sem.versionName());
+  d["possible_error"] = ruleError(call.outcome.possibleError, sem.versionName());
   d["torch"] = std::string(sem.versionName());
   return d;
 }

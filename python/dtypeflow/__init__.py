@@ -122,6 +122,7 @@ class OpResult:
     error: Optional[str]
     possible_error: Optional[str]
     torch: str
+    kernel_gap: Optional[str] = None  # the error or possible error as a device gap ("no CPU kernel for uint16 in 2.14")
 
     @property
     def dtype(self) -> Any:
@@ -164,7 +165,8 @@ def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None
                        [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules))
     msg = lambda e: e["message"] if e else None  # noqa: E731
     outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"]) for o in r["results"]]
-    return OpResult(r["op"], r["status"], outs, msg(r["error"]), msg(r["possible_error"]), r["torch"])
+    gap = next((e["gap"] for e in (r["error"], r["possible_error"]) if e and "gap" in e), None)
+    return OpResult(r["op"], r["status"], outs, msg(r["error"]), msg(r["possible_error"]), r["torch"], gap)
 
 
 def _input_specs(inputs: Optional[Mapping[str, Any]]) -> List[str]:

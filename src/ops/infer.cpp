@@ -1,4 +1,5 @@
 #include "ops/infer.h"
+#include "ops/may_raise.h"
 
 #include "ops/notation.h"
 
@@ -403,6 +404,23 @@ struct Enumeration {
 };
 
 } // namespace
+
+RuleResult mayRaise(std::vector<Value> outputs, RuleError caveat) {
+  return RuleResult(std::move(outputs), std::move(caveat));
+}
+
+RuleError cpuKernelGap(const OpCall &c, DType d, std::string_view detail) {
+  return c.missingKernel("no CPU kernel for {} in {} ({})", name(d), name(c.version()), detail);
+}
+
+std::string kernelGapText(const RuleError &e, std::string_view version) {
+  if (e.kind != ErrorKind::MissingKernel) return {};
+  // cpuKernelGap's words; the older missing-kernel messages give PyTorch's only.
+  constexpr std::string_view kWords = "no CPU kernel for ";
+  if (auto at = e.message.find(kWords); at != std::string::npos)
+    return e.message.substr(at, e.message.find(" (", at) - at);
+  return fmt::format("no CPU kernel for these dtypes in {}", version);
+}
 
 Value unknownOfType(const SchemaType &type) {
   switch (type.kind) {

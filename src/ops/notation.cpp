@@ -207,8 +207,10 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       if (expected && kind == K::Tuple && i < expected->children.size()) et = expected->children[i].get();
       auto e = parseAt((*parts)[i], et, depth + 1, types);
       if (!e.value && e.pytorchRaises && et && et->kind == K::Int) {
-        // The argument parser's own message for an int list (1-based position).
-        e.error = fmt::format("must be tuple of ints, but found element of type int at pos {}", i + 1);
+        // The argument parser's own message for an int list (1-based position):
+        // an element beyond int64 is an int, a float or complex one its kind.
+        std::string_view found = e.error.ends_with("not float") ? "float" : e.error.ends_with("not complex") ? "complex" : "int";
+        e.error = fmt::format("must be tuple of ints, but found element of type {} at pos {}", found, i + 1);
         return e;
       }
       if (!e.value) return e;
@@ -270,6 +272,14 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       // TorchScript coerces an int where a float is expected.
       if (kind == K::Float && lit->numKind() == NumKind::Int)
         return ok(Value::floating(static_cast<double>(*lit->intValue())));
+      // A float or complex where an int is expected: PyTorch refuses it when
+      // binding (1.13's var(correction=1j): "Expected a value of type
+      // 'Optional[int]' ... found type 'complex'"; Python's TypeError).
+      if (kind == K::Int && (lit->numKind() == NumKind::Float || lit->numKind() == NumKind::Complex)) {
+        NotationResult r = fail(fmt::format("must be int, not {}", lit->numKind() == NumKind::Float ? "float" : "complex"));
+        r.pytorchRaises = true;
+        return r;
+      }
       return ok(*lit);
     }
     if (kind == K::Int) {

@@ -121,6 +121,18 @@ expect(["infer-op", "--torch", "1.13", "aten::narrow.Tensor", "self=int32:r1", "
 expect(["infer-op", "--torch", "1.13", "aten::rrelu_with_noise_backward", "grad_output=int16:r0", "self=uint8:r0",
         "noise=complex64:r2", "lower=1j", "upper=0.5+0.5j", "training=False", "self_is_result=False"], 1,
        out="cannot be converted")
+# A complex where 1.13 has an int? (var's correction) raises when binding, as PyTorch's parser does;
+# 2.14's Scalar correction raises for an imaginary part only.
+expect(["infer-op", "--torch", "1.13", "aten::var.correction", "self=float32:r2", "dim=None", "correction=1j"], 1,
+       out="argument 'correction' must be int, not complex")
+expect(["infer-op", "--torch", "2.14", "aten::var.correction", "self=float32:r2", "correction=1j"], 1,
+       out="without overflow")
+expect(["infer-op", "--torch", "2.14", "aten::var.correction", "self=float32:r2", "correction=1+0j"], 0, out="float32")
+# A CPU kernel gap is a possible error of its own kind, with the gap in words; the dtype stands.
+code, out, _ = run("infer-op", "--json", "--torch", "2.14", "aten::aminmax", "self=complex64:r0")
+gap = json.loads(out)["possible_error"] if code == 0 else None
+if not gap or gap.get("kind") != "missing-kernel" or gap.get("gap") != "no CPU kernel for complex64 in 2.14":
+    failures.append(f"aminmax complex64 kernel gap: exit {code}, {out[:300]!r}")
 # Exit codes: 3 is an internal error, and documented.
 code, out, _ = run("--help")
 if "3 internal error" not in out:

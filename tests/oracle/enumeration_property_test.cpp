@@ -60,11 +60,17 @@ void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::
   for (bool more = true; more;) {
     for (size_t k = 0; k < positions.size(); ++k) args[positions[k]] = alternatives[k][pick[k]];
     InferOutcome one = infer(registry, *rule.schema, args);
-    if (one.status == InferOutcome::Status::Error) anyError = true;
-    else if (one.possibleError && one.possibleError->message.starts_with("internal: ")) anyInternal = true;
-    else if (!joined) joined = one.outputs;
-    else
-      for (size_t i = 0; i < joined->size(); ++i) (*joined)[i] = Value::join((*joined)[i], one.outputs[i]);
+    const bool internal = one.possibleError && one.possibleError->message.starts_with("internal: ");
+    if (one.status == InferOutcome::Status::Error) {
+      anyError = true;
+    } else if (internal) {
+      anyInternal = true;
+    } else {
+      anyError = anyError || one.possibleError.has_value(); // a case that runs but may raise
+      if (!joined) joined = one.outputs;
+      else
+        for (size_t i = 0; i < joined->size(); ++i) (*joined)[i] = Value::join((*joined)[i], one.outputs[i]);
+    }
     more = false;
     for (size_t k = 0; k < positions.size() && !more; ++k) {
       if (++pick[k] < alternatives[k].size()) more = true;

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "ops/infer.h"
+#include "ops/may_raise.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -24,9 +25,13 @@ json resultJson(const Value &v) {
   return j;
 }
 
-json errorJson(const std::optional<RuleError> &e) {
+/// {"kind", "message"}; a missing kernel adds "gap", the device gap in
+/// words ("no CPU kernel for uint16 in 2.14").
+json errorJson(const std::optional<RuleError> &e, std::string_view torch) {
   if (!e) return nullptr;
-  return {{"kind", std::string(name(e->kind))}, {"message", e->message}};
+  json j = {{"kind", std::string(name(e->kind))}, {"message", e->message}};
+  if (std::string gap = kernelGapText(*e, torch); !gap.empty()) j["gap"] = gap;
+  return j;
 }
 
 } // namespace
@@ -47,7 +52,9 @@ Action addInferOp(CLI::App &app) {
   sub->allow_extras();
   sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
   sub->add_flag("--json", *asJson,
-                "print {\"op\", \"status\", \"results\", \"error\", \"possible_error\", \"torch\", \"cpu\"}");
+                "print {\"op\", \"status\", \"results\", \"error\", \"possible_error\", \"torch\", \"cpu\",\n"
+                "\"kernels\"}; an error is {\"kind\", \"message\"}, and a CPU kernel gap (kind missing-kernel)\n"
+                "adds \"gap\": \"no CPU kernel for uint16 in 2.14\"");
   auto torch = addTorchOption(sub);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
@@ -69,8 +76,8 @@ Action addInferOp(CLI::App &app) {
       j["status"] = std::string(api::statusName(out.status));
       j["results"] = json::array();
       for (const Value &v : out.outputs) j["results"].push_back(resultJson(v));
-      j["error"] = errorJson(out.error);
-      j["possible_error"] = errorJson(out.possibleError);
+      j["error"] = errorJson(out.error, sem.versionName());
+      j["possible_error"] = errorJson(out.possibleError, sem.versionName());
       j["torch"] = std::string(sem.versionName());
       j["cpu"] = sem.context().cpu ? json(std::string(name(*sem.context().cpu))) : json(nullptr);
       j["kernels"] = std::string(name(sem.context().kernels));

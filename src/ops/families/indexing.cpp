@@ -228,16 +228,23 @@ void registerIndexing(Registry &r) {
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
    }, "index")).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
-  r.add("aten::take_along_dim", fam, [](const OpCall &c) -> RuleResult {
-     if (auto e = indexInt64(c, "indices")) return *e;
-     // With a dim, self and indices need the same number of dims.
-     if (!c.isNone("dim"))
-       if (auto rs = c.rank("self").value(), ri = c.rank("indices").value(); rs && ri && *rs != *ri)
-         return c.semantic("input and indices should have the same number of dimensions, but got {} and {}", *rs, *ri);
-     Rank rk = c.isNone("dim") ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
-     return tensorOf(c.dtype("self"), rk);
-   }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
-      .variant({{"indices", "int64[2]=0"}});
+  // take_along_dim: without a dim, self and indices are flattened and
+  // gathered, so the index dtypes are gather's (2.14: int32 too); with a dim
+  // it checks for int64 itself, in both versions.
+  using IndexCheck = std::optional<RuleError> (*)(const OpCall &, std::string_view);
+  for (auto [scope, flatIndex] : {std::pair{r.until(TorchVersion::V1_13), IndexCheck(indexInt64)},
+                                  std::pair{r.since(TorchVersion::V2_14), IndexCheck(indexInt32or64)}})
+    scope.add("aten::take_along_dim", fam, [flatIndex = flatIndex](const OpCall &c) -> RuleResult {
+       if (auto e = c.isNone("dim") ? flatIndex(c, "indices") : indexInt64(c, "indices")) return *e;
+       // With a dim, self and indices need the same number of dims.
+       if (!c.isNone("dim"))
+         if (auto rs = c.rank("self").value(), ri = c.rank("indices").value(); rs && ri && *rs != *ri)
+           return c.semantic("input and indices should have the same number of dimensions, but got {} and {}", *rs, *ri);
+       Rank rk = c.isNone("dim") ? Rank::exact(1) : broadcastRank({c.rank("self"), c.rank("indices")});
+       return tensorOf(c.dtype("self"), rk);
+     }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
+        .variant({{"indices", "int64[2]=0"}})
+        .variant({{"self", "bool[2,2]"}, {"indices", "sweep[2]=0"}, {"dim", "None"}});
 
   // gather and scatter: 1.13's int64 index, and 2.14's int32 or int64, side by side.
   auto gatherScatter = [&](Registry::Scoped scope, RuleFn gather, RuleFn src, RuleFn value) {

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -282,12 +283,14 @@ RuleFn solver(std::string a, std::string b, bool anyB, bool vectorB, std::vector
   };
 }
 
-/// nuclear_norm(self, keepdim): one 2-D matrix; nuclear_norm.dim: the two
-/// `dim`s of a batch are reduced. A real result, keepdim keeping the rank.
-RuleResult nuclearNorm(const OpCall &c) {
+/// nuclear_norm(self, keepdim): one 2-D matrix in 1.13; 2.14 reads it as
+/// linalg.matrix_norm(self, 'nuc'), a batch over the last two dims.
+/// nuclear_norm.dim: the two `dim`s of a batch are reduced. A real result,
+/// keepdim keeping the rank.
+template <bool OneMatrix> RuleResult nuclearNorm(const OpCall &c) {
   if (auto e = matrixInput(c, "self", false)) return *e;
   Rank r = c.rank("self");
-  if (!c.has("dim") && r.value() && *r.value() != 2)
+  if (OneMatrix && !c.has("dim") && r.value() && *r.value() != 2)
     return c.semantic("nuclear_norm: expected a 2-D tensor, got {}-D", *r.value());
   if (c.has("dim"))
     if (const Value &d = c.arg("dim"); d.isList() && d.lengthKnown() && d.elements().size() != 2)
@@ -528,9 +531,16 @@ void registerLinalg(Registry &r) {
       .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_data", "False"}, {"unpack_pivots", "False"}});
   // prod(shape[ind:]) == prod(shape[:ind]) is a size check: 1x1 matrices pass it.
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
-  r.add("aten::nuclear_norm", f, nuclearNorm).sample("self", "sweep[2,2]").variant({{"keepdim", "True"}});
-  r.add("aten::nuclear_norm.dim", f, nuclearNorm).sample("self", "sweep![3,2,2]").sample("dim", "[1,2]")
-      .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}}).variant({{"dim", "[1]"}});
+  r.until(TorchVersion::V1_13).add("aten::nuclear_norm", f, nuclearNorm<true>).sample("self", "sweep[2,2]")
+      .variant({{"keepdim", "True"}}).variant({{"self", "float64[3,2,2]"}});
+  r.since(TorchVersion::V2_14).add("aten::nuclear_norm", f, nuclearNorm<false>).sample("self", "sweep[2,2]")
+      .variant({{"keepdim", "True"}}).variant({{"self", "sweep![3,2,2]"}})
+      .variant({{"self", "sweep![3,2,2]"}, {"keepdim", "True"}}).variant({{"self", "float64[2]"}});
+  // Both versions refuse a dim named twice (-1 and 1 of a 2-D self too).
+  r.add("aten::nuclear_norm.dim", f, checks::before(checks::distinctDims("self", {"dim"}), nuclearNorm<false>))
+      .sample("self", "sweep![3,2,2]").sample("dim", "[1,2]")
+      .variant({{"self", "sweep![3,2,2]"}, {"dim", "[1,2]"}, {"keepdim", "True"}}).variant({{"dim", "[1]"}})
+      .variant({{"self", "float64[3,2,2]"}, {"dim", "[1,1]"}}).variant({{"self", "float64[3,2,2]"}, {"dim", "[1,-2]"}});
   r.add("aten::linalg_vander", f, vander).sample("x", "sweep[3]").variant({{"x", "sweep![2,3]"}})
       .variant({{"x", "sweep![]"}, {"N", "2"}});
   r.add("aten::norm_except_dim", f, normExceptDim).sample("v", "sweep[2,3]").sample("dim", "0")

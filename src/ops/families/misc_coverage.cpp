@@ -42,6 +42,16 @@ std::optional<int> listLen(const Value &v) {
 
 bool isZeroDim(Rank r) { return r.value() && *r.value() == 0; }
 
+/// A channels_last (c10 code 2) or channels_last_3d (3) memory format for a
+/// result of known rank other than 4 or 5: the restride refuses it.
+std::optional<RuleError> memoryFormatFits(const OpCall &c, std::optional<int> rank) {
+  auto format = c.arg("memory_format").intValue();
+  if (!format || !rank || (*format != 2 && *format != 3)) return std::nullopt;
+  const int need = *format == 2 ? 4 : 5;
+  if (*rank == need) return std::nullopt;
+  return c.semantic("required rank {} tensor to use {} format", need, *format == 2 ? "channels_last" : "channels_last_3d");
+}
+
 RuleResult polar(const OpCall &c) {
   DType a = c.dtype("abs"), b = c.dtype("angle");
   auto ok = [](DType d) { return d == DType::Float16 || d == DType::Float32 || d == DType::Float64; };
@@ -95,18 +105,28 @@ void registerMiscCoverage(Registry &r) {
   for (const char *k : {"aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",
                         "aten::sparse_resize_", "aten::sparse_resize_and_clear_", "aten::_resize_output_"})
     r.declare(k, OpFact::ReshapesSelfInPlace);
+  // A channels_last memory format needs a 4-D result (channels_last_3d 5-D):
+  // the new size's, or the template's (measured on 1.13 and 2.14.1).
   r.add("aten::resize_", "misc.resize", [](const OpCall &c) -> RuleResult {
      auto n = listLen(c.arg("size"));
+     if (auto e = memoryFormatFits(c, n)) return *e;
      return tensorOf(c.dtype("self"), n ? Rank::exact(*n) : Rank::top());
    }).sample("size", "[2,3]")
       .variant({{"size", "[]"}})
-      .variant({{"size", "[4]"}});
+      .variant({{"size", "[4]"}})
+      .variant({{"size", "[2,3]"}, {"memory_format", "channels_last"}})
+      .variant({{"size", "[1,2,1,2]"}, {"memory_format", "channels_last"}});
 
   // resize_as(_)(self, the_template): self's dtype, the template's rank.
   for (const char *k : {"aten::resize_as_", "aten::resize_as"})
     r.add(k, "misc.resize", [](const OpCall &c) -> RuleResult {
+       if (auto e = memoryFormatFits(c, c.rank("the_template").value())) return *e;
        return tensorOf(c.dtype("self"), c.rank("the_template"));
-     }).sample("the_template", "float32[2,3]").variant({{"the_template", "sweep"}});
+     }).sample("the_template", "float32[2,3]").variant({{"the_template", "sweep"}})
+        .variant({{"the_template", "float32[2,3]"}, {"memory_format", "channels_last"}})
+        .variant({{"self", "float32[1,2,1,2]"}, {"the_template", "float32[2,3]"}, {"memory_format", "channels_last"}})
+        .variant({{"the_template", "float32[1,2,1,2]"}, {"memory_format", "channels_last_3d"}})
+        .variant({{"the_template", "sweep![1,2,1,2]"}, {"memory_format", "channels_last"}});
   // requires_grad_: only floating and complex tensors can require gradients.
   r.add("aten::requires_grad_", "misc.resize", [](const OpCall &c) -> RuleResult {
      DType d = c.dtype("self");

@@ -482,11 +482,23 @@ void registerNnLayers(Registry &r) {
   // the composite path, which casts back: measured on 2.14).
   // The normalized input (in its compute type) is multiplied by the weight:
   // that promotion raises where it does (2.14: with a float8 weight).
+  // normalized_shape names input's last dims: at least one, and no more
+  // than input has (so a 0-dim input always raises; measured on 2.14.1).
   r.add("aten::rms_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
+     const Value &shape = c.arg("normalized_shape");
+     if (shape.isList() && shape.lengthKnown() && shape.elements().empty())
+       return c.error(ErrorKind::ValueDependent, "Expected normalized_shape to be at least 1-dimensional, i.e., "
+                                                 "containing at least one element, but got normalized_shape = []");
+     const size_t least = shape.isList() && shape.lengthKnown() ? shape.elements().size() : 1;
+     if (auto k = c.rank("input").value(); k && static_cast<size_t>(*k) < least)
+       return c.semantic("Input tensor must have at least {} dimensions, but got {}", least, *k);
      if (c.isTensor("weight")) (void)c.promote(computeType(c.dtype("input")), c.dtype("weight"));
      return tensorOf(c.dtype("input"), c.rank("input"));
    }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
-      .variant({{"input", "sweep![2,2]"}, {"normalized_shape", "[2]"}, {"weight", "None"}});
+      .variant({{"input", "sweep![2,2]"}, {"normalized_shape", "[2]"}, {"weight", "None"}})
+      .variant({{"input", "sweep![]"}, {"normalized_shape", "[1]"}, {"weight", "None"}})
+      .variant({{"input", "float32[2]"}, {"normalized_shape", "[]"}, {"weight", "None"}})
+      .variant({{"input", "float32[2]"}, {"normalized_shape", "[1,2]"}, {"weight", "None"}});
   // The norms are float32 for a bfloat16 v, and in 2.14 (which has a
   // float16 kernel) for a float16 one (scripts/probes/weight_norm_ldexp.py).
   for (auto [scope, halfNormsFloat] : {std::pair{r.until(TorchVersion::V1_13), false},

@@ -72,20 +72,34 @@ RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 
 void registerNnLosses(Registry &r) {
   const char *loss = "nn.loss";
-  r.add("aten::cosine_similarity", loss, [](const OpCall &c) -> RuleResult {
-     DType d = promote2(c, "x1", "x2");
-     if (!isFloating(d))
-       return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
-     Rank b = broadcast2(c, "x1", "x2");
-     // The norms are summed over dim of the broadcast operands.
-     auto n = b.value();
-     if (auto dim = c.arg("dim").intValue(); n && dim) {
-       int64_t m = std::max(*n, 1);
-       if (*dim < -m || *dim >= m)
-         return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -m, m - 1, *dim);
-     }
-     return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
-   }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]").variant({{"x1", "sweep[2]"}, {"x2", "float32[2]"}});
+  // cosine_similarity: result_type(x1, x2) must be floating. 1.13 computes
+  // in it. 2.14 casts only an integral (or bool) operand to it, expands both
+  // and divides and multiplies them, so the result promotes their dtypes as
+  // tensors of one rank: a 0-dim float64 x1 with a 2-D bfloat16 x2 gives
+  // float64 (1.13: bfloat16), bfloat16 with float16 gives float32 (measured
+  // on 2.14.1; pairwise_distance and cdist kept 1.13's way).
+  for (auto [scope, expandFirst] : {std::pair{r.until(TorchVersion::V1_13), false},
+                                    std::pair{r.since(TorchVersion::V2_14), true}})
+    scope.add("aten::cosine_similarity", loss, [expandFirst = expandFirst](const OpCall &c) -> RuleResult {
+       DType d = promote2(c, "x1", "x2");
+       if (!isFloating(d))
+         return c.semantic("expected common dtype to be floating point, yet common dtype is {}", name(d));
+       Rank b = broadcast2(c, "x1", "x2");
+       // The norms are summed over dim of the broadcast operands.
+       auto n = b.value();
+       if (auto dim = c.arg("dim").intValue(); n && dim) {
+         int64_t m = std::max(*n, 1);
+         if (*dim < -m || *dim >= m)
+           return c.semantic("dimension out of range (expected to be in range of [{}, {}], but got {})", -m, m - 1, *dim);
+       }
+       if (expandFirst) {
+         auto cast = [&](std::string_view x) { return isIntegral(c.dtype(x), true) ? d : c.dtype(x); };
+         d = c.promote(cast("x1"), cast("x2"));
+       }
+       return tensorOf(d, b.value() ? Rank::exact(std::max(*b.value() - 1, 0)) : Rank::top());
+     }).sample("x1", "sweep![2,2]").sample("x2", "sweep![2,2]").variant({{"x1", "sweep[2]"}, {"x2", "float32[2]"}})
+        .variant({{"x1", "sweep![]"}, {"x2", "sweep![2,2]"}, {"dim", "1"}})
+        .variant({{"x1", "sweep![2,2]"}, {"x2", "sweep![]"}, {"dim", "1"}});
   r.add("aten::pdist", loss, [](const OpCall &c) -> RuleResult {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));

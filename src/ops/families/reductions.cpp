@@ -8,6 +8,7 @@
 #include "ops/registry.h"
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
+#include "ops/may_raise.h"
 #include "ops/vocabulary.h"
 
 #include <algorithm>
@@ -169,6 +170,15 @@ std::optional<RuleError> normP(const OpCall &c, std::string_view n) {
   const Value &v = c.arg(n);
   if (v.isNumber() && (v.numKind() == NumKind::Complex || v.numKind() == NumKind::Bool))
     return c.semantic("the norm kernel expects '{}' to be an integer or float, got {}", n, name(*v.numKind()));
+  return std::nullopt;
+}
+
+/// 2.14's var/std correction (a Scalar? read with toDouble()): a known
+/// complex value with an imaginary part does not convert (1+0j does).
+std::optional<RuleError> realCorrection(const OpCall &c) {
+  auto z = c.arg("correction").complexValue();
+  if (z && z->second != 0)
+    return c.error(ErrorKind::ValueDependent, "value cannot be converted to type double without overflow");
   return std::nullopt;
 }
 
@@ -524,8 +534,12 @@ RuleResult primVar(const OpCall &c) {
     return c.semantic("std and var only support floating point and complex dtypes, got {}", name(s));
   Rank self = c.rank("inp");
   Rank r = reducedRank(self, dimCount(c.arg("dims"), self.value()), Value::boolean(false));
-  if (auto od = c.dtypeArg("output_dtype")) return tensorOf(*od, r);
-  return tensorOf(toRealValueType(s), r);
+  Value out = tensorOf(c.dtypeArg("output_dtype").value_or(toRealValueType(s)), r);
+  // 2.14's CPU prims::var runs aten's var kernel, which has no float8 case
+  // (std_var_all); the prim's meta function gives the dtype.
+  if (isFloat8(s))
+    return mayRaise({out}, cpuKernelGap(c, s, fmt::format("std_var_all: Unsupported dtype {}", c10Name(s))));
+  return out;
 }
 
 /// cov(self, correction, fweights, aweights) / corrcoef(self): at most 2-D
@@ -618,6 +632,29 @@ RuleResult quantile(const OpCall &c) {
   return tensorOf(d, Rank::exact(*red.value() + *qr.value()));
 }
 
+/// The dtypes the CPU kernel "aminmax_cpu" lacks (measured on every dtype,
+/// 0-dim and 1-D, with and without dim): complex in both versions; in 1.13
+/// float16, and bfloat16 when reducing over a dim; in 2.14 the barebones
+/// unsigned and float8 types, except a 0-dim self with a dim (copied, not
+/// reduced; a complex one is still refused). Its own kernel: the results'
+/// dtype stands (what the structured meta kernel gives), the gap is a
+/// possible error.
+std::optional<RuleError> aminmaxKernelGap(const OpCall &c) {
+  const DType d = c.dtype("self");
+  const bool withDim = c.has("dim") && !c.isNone("dim");
+  bool gap = isComplex(d);
+  if (c.version() == TorchVersion::V1_13) gap = gap || d == DType::Float16 || (d == DType::BFloat16 && withDim);
+  else if (isBarebonesUnsigned(d) || isFloat8(d)) gap = !(withDim && c.rank("self") == Rank::exact(0));
+  if (!gap) return std::nullopt;
+  return cpuKernelGap(c, d, fmt::format("\"aminmax_cpu\" not implemented for '{}'", c10Name(d)));
+}
+
+/// Outputs, with the CPU kernel's gap for self's dtype as a possible error.
+RuleResult withAminmaxGap(const OpCall &c, std::vector<Value> outputs) {
+  if (auto gap = aminmaxKernelGap(c)) return mayRaise(std::move(outputs), *gap);
+  return outputs;
+}
+
 /// aminmax(self, dim, keepdim) (and the deprecated _aminmax.dim, which 1.13
 /// implements by it: measured identical on every dtype, rank and dim):
 /// both results have self's dtype.
@@ -631,7 +668,7 @@ template <bool ZeroDimKeepdimGivesOneDim> RuleResult aminmaxRule(const OpCall &c
     if (self == Rank::exact(0) && keep && *keep) rk = Rank::exact(1);
     else if (!keep || *keep) rk = Rank::join(rk, Rank::exact(1));
   }
-  return std::vector<Value>{tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)};
+  return withAminmaxGap(c, {tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)});
 }
 
 } // namespace
@@ -680,7 +717,13 @@ void registerReductions(Registry &r) {
     bool withMean = b.ends_with("_mean");
     add(b, varLike("", withMean));
     add(b + ".dim", varLike("dim", withMean)).sample("dim", "[0]");
-    add(b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
+    // 1.13's correction is an int? (a complex one is refused when binding);
+    // 2.14's a Scalar?, read as a double: one with an imaginary part raises.
+    addScoped(until113, b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
+    addScoped(since214, b + ".correction", checks::before(realCorrection, varLike("dim", withMean)))
+        .sample("dim", "[0]").sample("correction", "1")
+        .variant({{"dim", "[0]"}, {"correction", "sweep"}})
+        .variant({{"dim", "[0]"}, {"correction", "1j"}});
   }
   // amax / amin / aminmax / max / min
   add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
@@ -690,7 +733,7 @@ void registerReductions(Registry &r) {
   // reduction to two 0-dim tensors, or aminmax over one dim.
   add("aten::_aminmax", [](const OpCall &c) -> RuleResult {
     Value v = tensorOf(c.dtype("self"), Rank::exact(0));
-    return std::vector<Value>{v, v};
+    return withAminmaxGap(c, {v, v});
   }).sample("self", "sweep[2,3]");
   for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(aminmaxRule<false>)}}) {

@@ -40,6 +40,13 @@ RuleFn movingFacts(RuleFn fn) {
   };
 }
 
+/// unflatten's sizes: an empty list is refused (both versions).
+std::optional<RuleError> sizesGiven(const OpCall &c) {
+  const Value &v = c.arg("sizes");
+  if (!v.isList() || !v.lengthKnown() || !v.elements().empty()) return std::nullopt;
+  return c.error(ErrorKind::ValueDependent, "unflatten: sizes must be non-empty");
+}
+
 /// unflatten(self, dim, sizes): dim `dim` becomes one dim per size (1: size
 /// 1; 0, 2, 3 ...: not; -1: unknown), the others keep self's facts.
 RuleFn unflattenFacts(RuleFn fn) {
@@ -496,11 +503,14 @@ void registerShapeViews(Registry &r) {
 
   r.add("aten::flatten.using_ints", fam, flattenRule).sample("self", "sweep[2,2]")
       .variant({{"self", "sweep![2,2,2]"}, {"start_dim", "1"}, {"end_dim", "2"}});
-  r.add("aten::unflatten.int", fam, unflattenFacts(keep([](const OpCall &c, Rank rk) -> Rank {
+  // An empty sizes is refused whatever self is (both versions).
+  r.add("aten::unflatten.int", fam, checks::before(sizesGiven,
+                                                   unflattenFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("sizes"));
      if (auto v = rk.value(); v && l) return Rank::exact(*v - 1 + *l);
      return Rank::top();
-   }))).sample("self", "sweep![4]").sample("dim", "0").sample("sizes", "[2,2]")
+   })))).sample("self", "sweep![4]").sample("dim", "0").sample("sizes", "[2,2]")
+      .variant({{"self", "sweep![2,1]"}, {"dim", "1"}, {"sizes", "[]"}})
       .variant({{"self", "sweep![1,3,1]"}, {"dim", "1"}, {"sizes", "[3,1]"}})
       .variant({{"self", "sweep![2,4]"}, {"dim", "-1"}, {"sizes", "[1,-1,2]"}});
   r.add("aten::ravel", fam, keep([](const OpCall &, Rank) { return Rank::exact(1); }));
