@@ -116,6 +116,8 @@ public:
     if (!std::filesystem::is_regular_file(path, ec)) throw api::InputError(fmt::format("{}: error: cannot read the file", path));
     if (reader == api::Reader::Module)
       throw api::InputError(fmt::format("{}: a saved TorchScript module: pass torch.jit.load(path) to annotate", path));
+    if (reader == api::Reader::TorchMlir) // several functions per module: not one Program yet
+      throw api::InputError(fmt::format("{}: Torch-dialect MLIR is read by the CLI (dtypeflow annotate/check) only so far", path));
     if (reader == api::Reader::Archive) {
       pt2::ReadOptions o;
       o.model = model;
@@ -307,6 +309,7 @@ PYBIND11_MODULE(_core, m) {
         case api::Reader::Archive: return "archive";
         case api::Reader::Module: return "module";
         case api::Reader::Text: return "text";
+        case api::Reader::TorchMlir: return "torch-mlir";
         }
         return "text";
       },

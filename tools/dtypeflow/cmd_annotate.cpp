@@ -21,6 +21,7 @@
 #include "refine/check.h"
 #include "refine/refine.h"
 #include "pt_import.h"
+#include "torch_mlir_cli.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -72,7 +73,7 @@ namespace {
 
 bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
 
-enum class Reader { Text, Module, Archive };
+enum class Reader { Text, Module, Archive, TorchMlir };
 
 /// By content: a zip holding NAME/archive_format or NAME/models/*.json is a
 /// torch.export archive, one holding data.pkl or code/ a TorchScript module,
@@ -86,6 +87,7 @@ Reader chooseReader(const std::string &file) {
   case pt2::FileKind::OtherZip:
   case pt2::FileKind::NotZip: break;
   }
+  if (isTorchMlirFile(file)) return Reader::TorchMlir;
   if (file.ends_with(".pt2")) return Reader::Archive;
   return isModuleFile(file) ? Reader::Module : Reader::Text;
 }
@@ -306,6 +308,11 @@ Action addAnnotate(CLI::App &app) {
     nlohmann::json files = nlohmann::json::array();
     int exitCode = 0;
     for (const std::string &file : flags->files) {
+      if (chooseReader(file) == Reader::TorchMlir) { // Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, annotateTorchMlir(*flags, file, *format, several, out, files));
+        continue;
+      }
       refine::Options opts = optionsFrom(*flags, file);
       progress.phase(fmt::format("{}: reading", shownName(file)));
       Loaded l;
@@ -403,6 +410,11 @@ Action addCheck(CLI::App &app) {
     nlohmann::json files = nlohmann::json::array();
     int exitCode = 0;
     for (const std::string &file : flags->files) {
+      if (chooseReader(file) == Reader::TorchMlir) { // Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, checkTorchMlir(*flags, file, json, several, out, files));
+        continue;
+      }
       refine::Options opts = optionsFrom(*flags, file);
       opts = refine::checkOptions(opts); // the comparison below is the point
       progress.phase(fmt::format("{}: reading", shownName(file)));
