@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
+#include "frontends/torch_mlir/mlir_refine.h"
 #include "ops/semantics.h"
 #include "refine/refine.h"
 
@@ -27,13 +28,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } catch (const ir::IRSyntaxError &) {
       return 0; // refused with a message: fine
     }
-    std::vector<refine::Result> results;
     refine::Options opts;
     opts.torch = v;
-    for (const torch_mlir::Function &f : m.functions) {
-      results.push_back(refine::refineGraph(*f.graph, opts));
-      (void)torch_mlir::compareStated(f, results.back());
-      (void)torch_mlir::functionJson(f, results.back()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::vector<refine::Result> results = torch_mlir::refineModule(m, opts);
+    for (size_t i = 0; i < m.functions.size(); ++i) {
+      (void)torch_mlir::compareStated(m.functions[i], results[i]);
+      (void)torch_mlir::functionJson(m.functions[i], results[i])
+          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     std::string printed = torch_mlir::annotateModule(m, results);
     try {

@@ -2,6 +2,7 @@
 // both forms, refinement through the program IR, printing back, errors.
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
+#include "frontends/torch_mlir/mlir_refine.h"
 #include "frontends/torch_mlir/mlir_types.h"
 #include "ops/semantics.h"
 #include "refine/refine.h"
@@ -272,4 +273,27 @@ TEST(TorchMlirReader, RecognisedByContent) {
   EXPECT_TRUE(looksLikeMlir("\"builtin.module\"() ({\n}) : () -> ()"));
   EXPECT_FALSE(looksLikeMlir("graph(%x : Tensor):\n  return (%x)\n"));
   EXPECT_FALSE(looksLikeMlir("# comment\ngraph(%x : Tensor):\n  return (%x)\n"));
+}
+
+TEST(TorchMlirRefine, PrivateCalleesLearnFromTheirCallSites) {
+  std::string text = "func.func private @callee(%x: !torch.vtensor, %y: !torch.vtensor<*,f64>) -> !torch.vtensor {\n"
+                     "  %0 = torch.aten.cos %x : !torch.vtensor -> !torch.vtensor\n"
+                     "  return %0 : !torch.vtensor\n}\n"
+                     "func.func @caller(%a: !torch.vtensor<[2],f32>, %b: !torch.vtensor<*,f64>) -> !torch.vtensor {\n"
+                     "  %0 = func.call @callee(%a, %b) : (!torch.vtensor<[2],f32>, !torch.vtensor<*,f64>) -> !torch.vtensor\n"
+                     "  return %0 : !torch.vtensor\n}\n"
+                     "func.func @public_callee(%x: !torch.vtensor) -> !torch.vtensor {\n"
+                     "  %0 = torch.aten.cos %x : !torch.vtensor -> !torch.vtensor\n"
+                     "  return %0 : !torch.vtensor\n}\n"
+                     "func.func @caller2(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor {\n"
+                     "  %0 = func.call @public_callee(%a) : (!torch.vtensor<[2],f32>) -> !torch.vtensor\n"
+                     "  return %0 : !torch.vtensor\n}\n";
+  Module m = readModule(text, sem());
+  std::vector<refine::Result> rs = refineModule(m, opts());
+  ASSERT_EQ(rs.size(), 4u);
+  EXPECT_TRUE(m.functions[0].isPrivate);
+  EXPECT_EQ(valueOf(m.functions[0], rs[0], "0").dtype(), DType::Float32); // from its one call site
+  EXPECT_EQ(valueOf(m.functions[0], rs[0], "0").rank(), Rank::exact(1));
+  EXPECT_FALSE(valueOf(m.functions[1], rs[1], "0").dtype());              // a call's result: not followed
+  EXPECT_FALSE(valueOf(m.functions[2], rs[2], "0").dtype());              // public: other callers may exist
 }

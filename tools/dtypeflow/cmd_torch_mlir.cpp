@@ -5,6 +5,7 @@
 #include "frontends/text/printable.h"
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
+#include "frontends/torch_mlir/mlir_refine.h"
 #include "input_file.h"
 #include "refine/check.h"
 
@@ -12,7 +13,6 @@
 
 #include <cstdio>
 #include <optional>
-#include <set>
 
 namespace dtf::cli {
 namespace {
@@ -47,20 +47,14 @@ MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
     return out;
   }
   // --input NAME=TYPE types the argument NAME of every function that has one.
-  std::set<std::string> used;
-  for (const torch_mlir::Function &f : out.module->functions) {
-    refine::Options fo = opts;
-    fo.inputTypes.clear();
-    for (const auto &[name, v] : opts.inputTypes)
+  for (const auto &[name, v] : opts.inputTypes) {
+    bool found = false;
+    for (const torch_mlir::Function &f : out.module->functions)
       for (ir::ValueId p : f.graph->body().params)
-        if (f.graph->values[p].name == name || "%" + f.graph->values[p].name == name) {
-          fo.inputTypes.emplace_back(f.graph->values[p].name, v);
-          used.insert(name);
-        }
-    out.results.push_back(refine::refineGraph(*f.graph, fo));
+        found = found || f.graph->values[p].name == name || "%" + f.graph->values[p].name == name;
+    if (!found) throw UsageError(fmt::format("--input {}: no function has an argument of that name", name));
   }
-  for (const auto &[name, v] : opts.inputTypes)
-    if (!used.count(name)) throw UsageError(fmt::format("--input {}: no function has an argument of that name", name));
+  out.results = torch_mlir::refineModule(*out.module, opts);
   return out;
 }
 

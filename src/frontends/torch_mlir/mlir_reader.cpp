@@ -576,6 +576,7 @@ private:
   }
   /// `func.func [private] @name(%a: T, ...) [-> results] [attributes {...}] [{ body }]`
   void parseFunc(const OpSyntax &op) {
+    bool isPrivate = isIdent("private");
     if (isIdent("private") || isIdent("public") || isIdent("nested")) bump();
     if (tok_.kind != TK::Symbol) fail(tok_, fmt::format("expected the function's @name but found {}", describe(tok_)));
     Tok sym = tok_;
@@ -583,6 +584,7 @@ private:
     std::string name(sym.text.substr(1));
     if (name.starts_with('"')) name = ir::unquote(name);
     Function &f = beginFunction(op.first, name);
+    f.isPrivate = isPrivate;
     withFunction(f, [&] {
       if (!isPunct('(')) fail(tok_, fmt::format("expected '(' and the arguments but found {}", describe(tok_)));
       Lexer save = lex_;
@@ -633,6 +635,8 @@ private:
     if (!sym) {
       if (const std::string *s = tail.attr("sym_name")) f.name = ir::unquote(*s);
     }
+    for (const OpSyntax *o : {static_cast<const OpSyntax *>(&op), static_cast<const OpSyntax *>(&tail)})
+      if (const std::string *v = o->attr("sym_visibility")) f.isPrivate = ir::unquote(*v) == "private";
     finishFunction(f);
   }
   void parseModuleOp(const OpSyntax &op, ir::BlockId block) {
@@ -806,11 +810,24 @@ private:
       return;
     }
     if (name == "torch.operator") return customOp(op, block);
+    if (name == "func.call" || name == "call") recordCall(op);
     if (name.starts_with("torch.") && name.find('.', 6) != std::string::npos) return torchOp(op, block);
     if (op.results.empty()) return; // func.call @f without results, cf.br, asserts ...: nothing to infer
     unmapped(op, block, fmt::format("{}: not an op dtypeflow models ({}); results unknown", name,
-                                    name == "func.call" || name == "call" ? "calls are not followed"
+                                    name == "func.call" || name == "call" ? "a call's results are not followed"
                                                                          : "not a Torch-dialect op"));
+  }
+  /// `func.call @f(...)` / `"func.call"(...) <{callee = @f}>`: its arguments refine a private @f.
+  void recordCall(const OpSyntax &op) {
+    std::string callee;
+    if (const std::string *c = op.attr("callee")) callee = *c;
+    else if (op.literal.kind == TK::Symbol) callee = std::string(op.literal.text);
+    if (!callee.starts_with('@')) return;
+    callee.erase(0, 1);
+    if (callee.starts_with('"')) callee = ir::unquote(callee);
+    Call c{std::move(callee), {}};
+    for (size_t u : op.uses) c.args.push_back(valueOfUse(u));
+    fn().calls.push_back(std::move(c));
   }
   /// torch.NS.OP[.OVERLOAD] -> NS::OP pinned to OVERLOAD when the schema table has it.
   void torchOp(OpSyntax &op, ir::BlockId block) {

@@ -71,8 +71,16 @@ struct Use {
   bool generic = false;                  ///< the op is in generic form (the cast is written so too)
 };
 
+/// `func.call @callee(%a, %b)`: the arguments as values of the caller's graph.
+struct Call {
+  std::string callee;
+  std::vector<ir::ValueId> args;
+};
+
 struct Function {
   std::string name; ///< the symbol, without '@'
+  bool isPrivate = false; ///< `func.func private`: called only from this module
+  std::vector<Call> calls;
   int split = 0;    ///< which `// -----` part of the file
   ir::SourceLoc loc;
   std::unique_ptr<ir::Graph> graph;
