@@ -297,3 +297,16 @@ TEST(TorchMlirRefine, PrivateCalleesLearnFromTheirCallSites) {
   EXPECT_FALSE(valueOf(m.functions[1], rs[1], "0").dtype());              // a call's result: not followed
   EXPECT_FALSE(valueOf(m.functions[2], rs[2], "0").dtype());              // public: other callers may exist
 }
+
+TEST(TorchMlirPrinter, FuzzFoundPrintsReadBack) {
+  // A return on the line of the op before it: the cast goes between them, on a line of its own.
+  std::string out = annotate("func.func @f(%a: !torch.vtensor<*,f32>) -> !torch.vtensor {\n"
+                             "  %1 = torch.aten.cos %a : !torch.vtensor<*,f32> -> !torch.vtensor return %1 : !torch.vtensor\n}\n");
+  EXPECT_NE(out.find("-> !torch.vtensor<*,f32> \n  %cast1 = torch.tensor_static_info_cast %1"), std::string::npos) << out;
+  EXPECT_NO_THROW(readModule(out, sem()));
+  // A use of an op's result no text types (an unknown op's): its written operand type stays.
+  out = annotate("func.func @f(%a: !torch.vtensor<*,f32>) {\n  %b = foo.bar 1\n"
+                 "  %0 = torch.aten.add.Scalar %a, %b, %b : !torch.vtensor<*,f32>, !torch.int, !torch.int -> !torch.vtensor\n"
+                 "  return\n}\n");
+  EXPECT_NE(out.find("%a, %b, %b : !torch.vtensor<*,f32>, !torch.int, !torch.int -> "), std::string::npos) << out;
+}

@@ -56,6 +56,7 @@ private:
                                      : std::string_view(f_.defs[u.def].writtenType);
     std::string_view want = written; // the type this use must see
     if (u.kind == UseKind::Yield && u.target != kNone) want = printed_[u.target];
+    if (now.empty() || want.empty()) return; // a type no text states (constants, other dialects' ops): never refined
     if (squeeze(now) == squeeze(want)) {
       if (typed && squeeze(written) != squeeze(want)) edits_.push_back({u.typeBegin, u.typeEnd, std::string(want)});
       return;
@@ -64,7 +65,6 @@ private:
       edits_.push_back({u.typeBegin, u.typeEnd, now});
       return;
     }
-    if (now.empty() || want.empty()) return; // an implied type (constants): never refined
     // A cast back to the type the use requires, on the line before its op.
     auto key = std::make_pair(u.opBegin, u.def);
     auto it = casts_.find(key);
@@ -86,6 +86,10 @@ private:
                                                  name, operand, now, want)
                                    : fmt::format("{}%{} = torch.tensor_static_info_cast {} : {} to {}\n", indent, name,
                                                  operand, now, want);
+      if (start + indent.size() != u.opBegin) { // another op ends on this line: break it before this one
+        line = "\n" + line + indent;
+        start = u.opBegin;
+      }
       edits_.push_back({start, start, std::move(line), static_cast<int>(edits_.size())});
       it = casts_.emplace(key, "%" + name).first;
     }
