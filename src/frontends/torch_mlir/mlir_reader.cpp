@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <unordered_map>
@@ -80,6 +81,13 @@ UseKind useKindOf(std::string_view op) {
     return UseKind::Follows;
   return UseKind::Fixed;
 }
+
+/// SSA names are looked up by the token's text, without making a string.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using NameMap = std::unordered_map<std::string, size_t, NameHash, std::equal_to<>>;
 
 class Parser {
 public:
@@ -273,7 +281,7 @@ private:
   }
   /// A use of `%x` by the op starting at `op`.
   size_t use(const Tok &name, const Tok &op, std::string_view opName, bool generic) {
-    std::string n(name.text.substr(1));
+    std::string_view n = name.text.substr(1);
     auto it = names_.find(n);
     if (it == names_.end()) fail(name, fmt::format("use of undefined value {}", ir::printable(name.text, 80)));
     Use u{it->second, name.begin, name.end, kNone, kNone, useKindOf(opName), kNone, op.begin, generic};
@@ -531,7 +539,7 @@ private:
   // --- functions and modules ------------------------------------------------
   struct SavedCtx {
     Function *ctx;
-    std::unordered_map<std::string, size_t> names;
+    NameMap names;
     std::vector<struct Frame> frames;
   };
   Function &beginFunction(const Tok &at, std::string name) {
@@ -544,6 +552,16 @@ private:
     size_t split = 0;
     while (split < splitAt_.size() && splitAt_[split] < at.begin) ++split;
     f->split = static_cast<int>(split);
+    // Room for the function's ops up front (a line is about an op): growing the lists
+    // one op at a time dominated reading a 10^5-op function.
+    size_t end = src_.find("func.func", at.end);
+    size_t lines = static_cast<size_t>(std::count(src_.begin() + at.begin, end == std::string_view::npos ? src_.end() : src_.begin() + end, '\n'));
+    lines = std::min(lines + 8, ir::kMaxNodes);
+    f->defs.reserve(lines);
+    f->uses.reserve(2 * lines);
+    f->graph->nodes.reserve(lines);
+    f->graph->values.reserve(lines);
+    f->graph->body().nodes.reserve(lines);
     pending_.push_back(std::move(f));
     return *pending_.back();
   }
@@ -553,6 +571,7 @@ private:
     auto savedFrames = std::move(frames_);
     ctx_ = &f;
     names_.clear();
+    names_.reserve(f.defs.capacity());
     frames_.clear();
     frames_.push_back(Frame{Frame::Func, 0, {}});
     body();
@@ -991,7 +1010,7 @@ private:
   Tok tok_, prev_;
   std::vector<size_t> splitAt_;
   Function *ctx_ = nullptr;
-  std::unordered_map<std::string, size_t> names_;
+  NameMap names_;
   std::vector<Frame> frames_;
   std::vector<Function> functions_;
   std::vector<std::unique_ptr<Function>> pending_;
