@@ -299,7 +299,8 @@ Action addAnnotate(CLI::App &app) {
   auto format = std::make_shared<std::string>("ir");
   auto outFile = std::make_shared<std::string>();
   addCommon(sub, *flags);
-  sub->add_option("--format", *format, "ir (default) or json")->check(CLI::IsMember({"ir", "json"}));
+  sub->add_option("--format", *format, "ir (default), json, or torch-mlir (a .pt2 program as Torch-dialect MLIR)")
+      ->check(CLI::IsMember({"ir", "json", "torch-mlir"}));
   sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
   return [=] {
     Output out(*outFile);
@@ -333,6 +334,11 @@ Action addAnnotate(CLI::App &app) {
       progress.phase(fmt::format("{}: refining {} nodes", shownName(file), l.graph->nodes.size()));
       refine::Result r = refine::refineGraph(*l.graph, opts);
       progress.phase(fmt::format("{}: printing", shownName(file)));
+      if (*format == "torch-mlir") { // a .pt2 as Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, writeTorchMlir(file, l, r, out));
+        continue;
+      }
       if (*format == "json") {
         nlohmann::json j;
         if (l.archive) { // the reader's diagnostics (unknown targets ...) first

@@ -6,6 +6,7 @@
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
 #include "frontends/torch_mlir/mlir_refine.h"
+#include "frontends/torch_mlir/mlir_writer.h"
 #include "input_file.h"
 #include "refine/check.h"
 
@@ -183,6 +184,21 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
     out.write(text);
   }
   return counts.wrong ? 1 : 0;
+}
+
+int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, Output &out) {
+  if (!l.archive) {
+    fmt::print(stderr, "{}: error: --format torch-mlir writes .pt2 archives (a torch.export program) only\n",
+               shownName(file));
+    return 2;
+  }
+  torch_mlir::WriteResult w = torch_mlir::writeProgram(*l.graph, *l.archive, r);
+  if (!w.error.empty()) {
+    fmt::print(stderr, "{}: error: cannot write as Torch dialect: {}\n", shownName(file), ir::printable(w.error, 2000));
+    return 2;
+  }
+  out.write(w.text);
+  return 0;
 }
 
 } // namespace dtf::cli

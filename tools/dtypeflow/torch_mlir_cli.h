@@ -29,4 +29,8 @@ int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const s
 int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json, bool several, Output &out,
                    nlohmann::json &files);
 
+/// `annotate X.pt2 --format torch-mlir`: the refined program as Torch-dialect MLIR
+/// (torch_mlir/mlir_writer.h), or a message naming what is not written yet (exit 2).
+int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, Output &out);
+
 } // namespace dtf::cli

@@ -1,0 +1,32 @@
+//===- frontends/torch_mlir/mlir_writer.h - a .pt2 program as Torch-dialect MLIR -*- C++ -*-===//
+//
+// `dtypeflow annotate X.pt2 --format torch-mlir`: the exported program as one
+// `func.func @main` over the graph inputs (parameters, buffers and constants
+// are arguments, as the archive lists them, not resource literals), every
+// node an op in MLIR's generic form (`"torch.aten.linear"(...)`), so that
+// any MLIR parser reads it (Debian's mlir-opt 16 included). Tensor types are
+// value tensors: sizes from the archive's records, dtypes inferred
+// (`unk` where unknown). Not written yet, refused with a message naming the
+// node: control flow (cond, while_loop, map), in-place ops (torch-mlir
+// declares them on non-value tensors only), tensor constants, ops the
+// reader could not map, and Python-level ops on SymInts.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/pt2/pt2_reader.h"
+#include "graph/graph.h"
+#include "refine/refine.h"
+
+#include <string>
+
+namespace dtf::torch_mlir {
+
+struct WriteResult {
+  std::string text;  ///< the module, when written
+  std::string error; ///< why not
+};
+
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r);
+
+} // namespace dtf::torch_mlir
