@@ -336,7 +336,7 @@ Action addAnnotate(CLI::App &app) {
       progress.phase(fmt::format("{}: printing", shownName(file)));
       if (*format == "torch-mlir") { // a .pt2 as Torch-dialect MLIR: torch_mlir_cli.h
         progress.pause();
-        exitCode = worst(exitCode, writeTorchMlir(file, l, r, out));
+        exitCode = worst(exitCode, writeTorchMlir(file, l, r, semanticsOf(*flags->torch), out));
         continue;
       }
       if (*format == "json") {

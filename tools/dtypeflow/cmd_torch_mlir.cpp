@@ -186,13 +186,13 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
   return counts.wrong ? 1 : 0;
 }
 
-int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, Output &out) {
+int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, const Semantics &sem, Output &out) {
   if (!l.archive) {
     fmt::print(stderr, "{}: error: --format torch-mlir writes .pt2 archives (a torch.export program) only\n",
                shownName(file));
     return 2;
   }
-  torch_mlir::WriteResult w = torch_mlir::writeProgram(*l.graph, *l.archive, r);
+  torch_mlir::WriteResult w = torch_mlir::writeProgram(*l.graph, *l.archive, r, sem.schemas());
   if (!w.error.empty()) {
     fmt::print(stderr, "{}: error: cannot write as Torch dialect: {}\n", shownName(file), ir::printable(w.error, 2000));
     return 2;

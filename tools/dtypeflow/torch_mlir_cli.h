@@ -31,6 +31,6 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
 
 /// `annotate X.pt2 --format torch-mlir`: the refined program as Torch-dialect MLIR
 /// (torch_mlir/mlir_writer.h), or a message naming what is not written yet (exit 2).
-int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, Output &out);
+int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, const Semantics &sem, Output &out);
 
 } // namespace dtf::cli

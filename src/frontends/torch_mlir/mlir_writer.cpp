@@ -1,5 +1,6 @@
 #include "frontends/torch_mlir/mlir_writer.h"
 #include "frontends/torch_mlir/mlir_types.h"
+#include "schema/schema.h"
 
 #include <fmt/format.h>
 
@@ -7,6 +8,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <stdexcept>
@@ -58,7 +60,8 @@ std::string floatLiteral(double d) {
 
 class Writer {
 public:
-  Writer(const ir::Graph &g, const pt2::Program &p, const refine::Result &r) : g_(g), p_(p), r_(r) {}
+  Writer(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas)
+      : g_(g), p_(p), r_(r), schemas_(schemas) {}
 
   std::string run() {
     if (g_.blocks.size() > 1) throw Refused("control flow (cond, while_loop, map): not written as Torch dialect yet");
@@ -159,8 +162,8 @@ private:
     if (t.kind == TK::Float && x.floatValue())
       return fmt::format("\"torch.constant.float\"() {{value = {} : f64}} : () -> !torch.float", floatLiteral(*x.floatValue()));
     if ((t.kind == TK::Str || t.kind == TK::Device) && x.text()) {
-      std::string s;
-      for (char c : *x.text()) {
+      std::string s, text = *x.text(); // (a copy: `*x.text()` in the for would dangle before C++23)
+      for (char c : text) {
         if (c == '"' || c == '\\') s += '\\';
         s += c;
       }
@@ -168,6 +171,71 @@ private:
                          s, t.kind == TK::Str ? "str" : "Device");
     }
     throw Refused(fmt::format("{}: a constant {} of type {} (not written as Torch dialect yet)", where(n), x.str(), t.text));
+  }
+
+  /// A constant for a schema default (`None`, `False`, `1`, `1.`, `"none"`, `[0,1]`, `Mean`): its value and type.
+  std::pair<std::string, std::string> defaultValue(const SchemaArg &arg, ir::NodeId n) {
+    if (!arg.defaultText) throw Refused(fmt::format("{}: required argument '{}' is not given", where(n), arg.name));
+    std::string text = *arg.defaultText;
+    const SchemaType *t = arg.type.get();
+    using SK = SchemaType::Kind;
+    if (text == "None") {
+      std::string v = fresh();
+      out_ += fmt::format("    {} = \"torch.constant.none\"() : () -> !torch.none\n", v);
+      return {v, "!torch.none"};
+    }
+    while (t && t->kind == SK::Optional && t->inner()) t = t->inner();
+    auto make = [&](ir::TypeExpr::Kind k, const Value &x) {
+      ir::TypeExpr te;
+      te.kind = k;
+      te.text = text;
+      std::string v = scalar(x, te, n);
+      return std::make_pair(v, "!torch." + innerType(te));
+    };
+    auto number = [&](const std::string &s) -> std::optional<Value> {
+      char *end = nullptr;
+      if (s.find_first_of(".eE") == std::string::npos) {
+        long long i = std::strtoll(s.c_str(), &end, 10);
+        if (end && *end == '\0' && !s.empty()) return Value::integer(i);
+        return std::nullopt;
+      }
+      double d = std::strtod(s.c_str(), &end);
+      if (end && *end == '\0') return Value::floating(d);
+      return std::nullopt;
+    };
+    if (text == "True" || text == "False") return make(TK::Bool, Value::integer(text == "True"));
+    if (text == "Mean" || text == "Sum") return make(TK::Int, Value::integer(text == "Mean" ? 1 : 2)); // at::Reduction
+    if (text == "contiguous_format") return make(TK::Int, Value::integer(0));                           // c10::MemoryFormat
+    if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
+      return make(TK::Str, Value::string(text.substr(1, text.size() - 2)));
+    if (t && t->kind == SK::List) {
+      std::vector<std::string> elems;
+      if (text.front() == '[') {
+        std::string body = text.substr(1, text.size() - 2);
+        for (size_t p = 0; p < body.size();) {
+          size_t c = body.find(',', p);
+          std::string e = body.substr(p, c == std::string::npos ? std::string::npos : c - p);
+          auto x = number(e);
+          if (!x || !x->intValue()) throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
+          elems.push_back(make(TK::Int, *x).first);
+          p = c == std::string::npos ? body.size() : c + 1;
+        }
+      } else if (auto x = number(text); x && x->intValue() && t->fixedSize) { // `int[2] stride=1`: [1, 1]
+        for (int i = 0; i < *t->fixedSize; ++i) elems.push_back(make(TK::Int, *x).first);
+      } else {
+        throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
+      }
+      std::string v = fresh(), types;
+      for (size_t i = 0; i < elems.size(); ++i) types += (i ? ", " : "") + std::string("!torch.int");
+      out_ += fmt::format("    {} = \"torch.prim.ListConstruct\"({}) : ({}) -> !torch.list<int>\n", v, fmt::join(elems, ", "), types);
+      return {v, "!torch.list<int>"};
+    }
+    if (auto x = number(text)) {
+      bool wantsFloat = t && t->kind == SK::Float;
+      if (x->intValue() && !wantsFloat) return make(TK::Int, *x);
+      return make(TK::Float, x->intValue() ? Value::floating(static_cast<double>(*x->intValue())) : *x);
+    }
+    throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
   }
 
   void node(ir::NodeId n) {
@@ -196,6 +264,14 @@ private:
       ins += (i ? ", " : "") + name(node.inputs[i]);
       inTypes += (i ? ", " : "") + type(node.inputs[i]);
     }
+    // The archive leaves out trailing arguments at their defaults; torch-mlir's ops take them all.
+    if (pin)
+      if (const Schema *s = schemas_.find(pin->empty() ? kind : kind + "." + *pin))
+        for (size_t j = node.inputs.size(); j < s->args.size(); ++j) {
+          auto [v, t] = defaultValue(s->args[j], n);
+          ins += (j ? ", " : "") + v;
+          inTypes += (j ? ", " : "") + t;
+        }
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       outs += (i ? ", " : "") + name(node.outputs[i]);
       outTypes += (i ? ", " : "") + type(node.outputs[i]);
@@ -207,6 +283,7 @@ private:
   const ir::Graph &g_;
   const pt2::Program &p_;
   const refine::Result &r_;
+  const SchemaTable &schemas_;
   std::string out_;
   std::unordered_map<ir::ValueId, std::string> names_;
   std::set<std::string> taken_;
@@ -215,10 +292,10 @@ private:
 
 } // namespace
 
-WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r) {
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas) {
   WriteResult w;
   try {
-    w.text = Writer(g, p, r).run();
+    w.text = Writer(g, p, r, schemas).run();
   } catch (const Refused &e) {
     w.error = e.what();
   }

@@ -9,7 +9,9 @@
 // (`unk` where unknown). Not written yet, refused with a message naming the
 // node: control flow (cond, while_loop, map), in-place ops (torch-mlir
 // declares them on non-value tensors only), tensor constants, ops the
-// reader could not map, and Python-level ops on SymInts.
+// reader could not map, Python-level ops on SymInts, and a default argument
+// written in a way the writer does not know (not a number, bool, string, None
+// or list of ints).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +22,10 @@
 
 #include <string>
 
+namespace dtf {
+class SchemaTable;
+}
+
 namespace dtf::torch_mlir {
 
 struct WriteResult {
@@ -27,6 +33,9 @@ struct WriteResult {
   std::string error; ///< why not
 };
 
-WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r);
+/// `schemas` (the version's, with --rules) gives the arguments the archive
+/// leaves out at their defaults: torch-mlir's ops take every argument, so they
+/// are written as constants.
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas);
 
 } // namespace dtf::torch_mlir
