@@ -120,6 +120,12 @@ Loaded load(const std::string &file, const std::string &model, const Semantics &
     return l;
   }
   if (!model.empty()) throw UsageError("--model applies to .pt2 archives only");
+  if (reader == Reader::TorchMlir) { // annotate and check read it (torch_mlir_cli.h); explain and audit not yet
+    fmt::print(stderr, "{}: error: Torch-dialect MLIR is read by annotate and check; explain and audit do not read it yet\n",
+               shownName(file));
+    l.exitCode = 2;
+    return l;
+  }
   if (reader == Reader::Module) {
     auto imported = importModule(file);
     if (!imported.text) {
