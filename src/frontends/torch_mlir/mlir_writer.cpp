@@ -248,11 +248,14 @@ private:
     if (colons == std::string::npos || kind.starts_with("unmapped::"))
       throw Refused(where(n) + ": an op the reader could not map (not written)");
     std::string ns = kind.substr(0, colons), opName = kind.substr(colons + 2);
+    ir::ValueId mutatedSelf = ir::kNoId;
     if (pin) {
       // torch-mlir declares in-place ops on non-value tensors only: never write one on a !torch.vtensor.
-      if (opName.ends_with('_') && !opName.ends_with("__"))
-        throw Refused(where(n) + ": an in-place op (written functionally or on !torch.tensor by torch-mlir's importer "
-                                 "after functionalization; not written yet)");
+      if (opName.ends_with('_') && !opName.ends_with("__")) {
+        mutatedSelf = functionalize(n, ns, opName, *pin);
+        functionalized_.insert(n); // its result is a fresh tensor now, not a view of self
+        opName.pop_back();
+      }
       op = fmt::format("torch.{}.{}{}", ns, opName, pin->empty() ? "" : "." + *pin);
     } else if (ns == "prim") {
       op = "torch.prim." + opName;
@@ -278,6 +281,53 @@ private:
     }
     std::string results = node.outputs.size() == 1 ? outTypes : "(" + outTypes + ")";
     out_ += fmt::format("    {}\"{}\"({}) : ({}) -> {}\n", outs.empty() ? "" : outs + " = ", op, ins, inTypes, results);
+    // Later readers of the mutated tensor read the functional op's result instead.
+    if (mutatedSelf != ir::kNoId) names_[mutatedSelf] = name(node.outputs[0]);
+  }
+
+  /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when `self` is
+  /// a fresh result that nothing aliases (no view of it, not a view itself, not a graph input);
+  /// otherwise refused. The functional overload must take the same arguments. Returns `self`.
+  ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin) {
+    const ir::Node &node = g_.nodes[n];
+    auto refuse = [&](std::string_view why) {
+      return Refused(fmt::format("{}: an in-place op ({}; torch-mlir writes in-place ops on !torch.tensor only)", where(n), why));
+    };
+    std::string suffix = pin.empty() ? "" : "." + pin;
+    const Schema *inPlace = schemas_.find(ns + "::" + opName + suffix);
+    const Schema *functional = schemas_.find(ns + "::" + opName.substr(0, opName.size() - 1) + suffix);
+    if (!inPlace || !functional || inPlace->args.size() != functional->args.size() || node.inputs.empty() ||
+        node.outputs.size() != 1 || !inPlace->args[0].type || !inPlace->args[0].type->mutated)
+      throw refuse("no functional overload with the same arguments");
+    for (size_t i = 1; i < inPlace->args.size(); ++i)
+      if (inPlace->args[i].type && inPlace->args[i].type->mutated) throw refuse("it mutates more than self");
+    ir::ValueId self = node.inputs[0];
+    ir::NodeId def = g_.values[self].def;
+    if (def == ir::kNoId) throw refuse("it mutates a graph input");
+    if (aliases(def, ir::kNoId)) throw refuse("self is a view of another tensor");
+    for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
+      if (m == n) continue;
+      const auto &ins = g_.nodes[m].inputs;
+      for (size_t k = 0; k < ins.size(); ++k)
+        if (ins[k] == self && aliases(m, k)) throw refuse("another tensor is a view of self");
+    }
+    return self;
+  }
+  /// Does node `m` return a view: of its argument `k` (or of any argument, with kNoId)?
+  bool aliases(ir::NodeId m, size_t k) {
+    const std::string &kind = g_.kindOf(m);
+    if (functionalized_.count(m) || kind == "prim::Constant" || kind == "prim::ListConstruct" ||
+        kind == "prim::ListUnpack")
+      return false;
+    const std::string *pin = g_.pinnedOverload(g_.nodes[m].kind);
+    const Schema *s = pin ? schemas_.find(pin->empty() ? kind : kind + "." + *pin) : nullptr;
+    if (!s) return true; // unknown: assume the worst
+    for (const SchemaArg &r : s->returns)
+      if (r.type && r.type->aliased) {
+        if (k == ir::kNoId) return true;
+        return k >= s->args.size() || (s->args[k].type && s->args[k].type->aliased);
+      }
+    return false;
   }
 
   const ir::Graph &g_;
@@ -287,6 +337,7 @@ private:
   std::string out_;
   std::unordered_map<ir::ValueId, std::string> names_;
   std::set<std::string> taken_;
+  std::set<ir::NodeId> functionalized_; ///< in-place nodes written as their functional op
   int next_ = 0;
 };
 
