@@ -19,6 +19,7 @@ PKGS=(
   python3-setuptools python3-wheel python3-pip python3-venv  # `pip install .` without the network
   clang-14 libclang-rt-14-dev    # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
   graphviz                       # `dtypeflow audit --svg/--png` draws with dot
+  mlir-16-tools                  # mlir-opt: tests that Torch-dialect MLIR dtypeflow prints parses as MLIR
 )
 missing=()
 for p in "${PKGS[@]}"; do

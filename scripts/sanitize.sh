@@ -53,7 +53,7 @@ if [ "$seconds" -gt 0 ]; then
       -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-san/fuzz-artifacts/$t-" >"$work/$t.log" 2>&1
   }
-  targets=(ir_parser notation module_text pt2_json pt2_archive)
+  targets=(ir_parser notation module_text pt2_json pt2_archive torch_mlir)
   for t in "${targets[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     run_target "$t" &

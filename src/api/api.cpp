@@ -2,6 +2,7 @@
 #include "api/api.h"
 
 #include "frontends/pt2/serde_enums.h"
+#include "frontends/torch_mlir/mlir_reader.h"
 #include "graph/type_expr.h"
 #include "ops/custom_rules.h"
 #include "ops/notation.h"
@@ -10,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -171,6 +173,17 @@ std::string resultText(const Value &v) {
 
 namespace {
 bool isModuleFile(const std::string &file) { return file.ends_with(".pt") || file.ends_with(".pth"); }
+
+/// Torch-dialect MLIR by its first words (a file of only comments: by a `.mlir` name).
+bool isTorchMlir(const std::string &file) {
+  std::FILE *f = std::fopen(file.c_str(), "rb");
+  if (!f) return file.ends_with(".mlir");
+  char buf[8192];
+  size_t n = std::fread(buf, 1, sizeof buf, f);
+  std::fclose(f);
+  std::string_view head(buf, n);
+  return torch_mlir::looksLikeMlir(head) || (file.ends_with(".mlir") && head.find("graph(") == std::string_view::npos);
+}
 } // namespace
 
 Reader chooseReader(const std::string &file) {
@@ -182,6 +195,7 @@ Reader chooseReader(const std::string &file) {
   case pt2::FileKind::OtherZip:
   case pt2::FileKind::NotZip: break;
   }
+  if (isTorchMlir(file)) return Reader::TorchMlir;
   if (file.ends_with(".pt2")) return Reader::Archive;
   return isModuleFile(file) ? Reader::Module : Reader::Text;
 }

@@ -81,10 +81,11 @@ std::string resultText(const Value &v);
 
 /// Which frontend reads a program file (a new reader: a value here, its
 /// test in chooseReader, its branch in readProgram, api/program.cpp).
-enum class Reader : uint8_t { Text, Module, Archive };
+enum class Reader : uint8_t { Text, Module, Archive, TorchMlir };
 
 /// By content: a zip holding NAME/archive_format or NAME/models/*.json is a
 /// torch.export archive, one holding data.pkl or code/ a TorchScript module,
+/// Torch-dialect MLIR (`module`, `func.func` ...: torch_mlir::looksLikeMlir),
 /// anything else text; the name decides only for what the content does not.
 Reader chooseReader(const std::string &file);
 

@@ -89,6 +89,9 @@ LoadedProgram readFile(const std::string &file, const std::string &shown, const 
     p.reader = Reader::Module;
     return p;
   }
+  case Reader::TorchMlir: // several functions per module: the CLI's annotate and check read it (cmd_torch_mlir.cpp)
+    throw fileError(shown, "Torch-dialect MLIR is read by annotate and check; explain, audit and the Python "
+                           "package do not read it yet");
   case Reader::Text: {
     InputText in = readInput(file);
     if (!in.text) throw fileError(shown, "cannot read the file: " + in.error);

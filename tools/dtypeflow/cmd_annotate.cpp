@@ -18,6 +18,7 @@
 #include "refine/check.h"
 #include "refine/refine.h"
 #include "pt_import.h"
+#include "torch_mlir_cli.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -164,7 +165,8 @@ Action addAnnotate(CLI::App &app) {
   auto format = std::make_shared<std::string>("ir");
   auto outFile = std::make_shared<std::string>();
   addCommon(sub, *flags);
-  sub->add_option("--format", *format, "ir (default) or json")->check(CLI::IsMember({"ir", "json"}));
+  sub->add_option("--format", *format, "ir (default), json, or torch-mlir (a .pt2 program as Torch-dialect MLIR)")
+      ->check(CLI::IsMember({"ir", "json", "torch-mlir"}));
   sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
   return [=] {
     Output out(*outFile);
@@ -173,6 +175,11 @@ Action addAnnotate(CLI::App &app) {
     nlohmann::ordered_json files = nlohmann::ordered_json::array(); // each file in graph order
     int exitCode = 0;
     for (const std::string &file : flags->files) {
+      if (file != "-" && api::chooseReader(file) == api::Reader::TorchMlir) { // Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, annotateTorchMlir(*flags, file, *format, several, out, files));
+        continue;
+      }
       std::optional<Loaded> loaded =
           loadOne(*flags, file, /*check=*/false, several, progress, *format == "json" ? &files : nullptr, exitCode);
       if (!loaded) continue;
@@ -182,6 +189,11 @@ Action addAnnotate(CLI::App &app) {
       progress.phase(fmt::format("{}: refining {} nodes", shown, g.nodes.size()));
       refine::Result r = refine::refineGraph(g, l.opts);
       progress.phase(fmt::format("{}: printing", shown));
+      if (*format == "torch-mlir") { // a .pt2 as Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, writeTorchMlir(file, l, r, semanticsOf(*flags->torch), out));
+        continue;
+      }
       if (*format == "json") {
         nlohmann::ordered_json j;
         if (l.program.archive) { // the reader's diagnostics (unknown targets ...) first
@@ -285,6 +297,11 @@ Action addCheck(CLI::App &app) {
     nlohmann::ordered_json files = nlohmann::ordered_json::array(); // each file in graph order
     int exitCode = 0;
     for (const std::string &file : flags->files) {
+      if (file != "-" && api::chooseReader(file) == api::Reader::TorchMlir) { // Torch-dialect MLIR: torch_mlir_cli.h
+        progress.pause();
+        exitCode = worst(exitCode, checkTorchMlir(*flags, file, json, several, out, files));
+        continue;
+      }
       std::optional<Loaded> loaded =
           loadOne(*flags, file, /*check=*/true, several, progress, json ? &files : nullptr, exitCode);
       if (!loaded) continue;

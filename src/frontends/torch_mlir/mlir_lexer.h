@@ -1,0 +1,44 @@
+//===- frontends/torch_mlir/mlir_lexer.h - tokens of MLIR text --*- C++ -*-===//
+//
+// The tokens of MLIR's textual form as torch-mlir prints it (pretty and
+// generic): `%0`, `%1#2`, `@f`, `^bb0`, `!torch.vtensor`, `#loc1`, bare
+// identifiers (`torch.aten.add.Tensor`, `f32`, `dense`), numbers, strings,
+// punctuation and `->`. `//` comments (and `// -----` split markers) are
+// skipped; errors carry line and column (ir::IRSyntaxError).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/text/ir_lexer.h" // IRSyntaxError
+
+#include <cstdint>
+#include <string_view>
+
+namespace dtf::torch_mlir {
+
+struct Tok {
+  enum class Kind : uint8_t { End, Value, Symbol, BlockLabel, Bang, Hash, Ident, Number, String, Punct, Arrow };
+  Kind kind = Kind::End;
+  std::string_view text; ///< as written, with its sigil (`%0`, `@f`, `!torch.int`), strings with quotes
+  char punct = 0;
+  uint32_t line = 0, col = 0;
+  size_t begin = 0, end = 0; ///< offsets in the source
+};
+
+class Lexer {
+public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+  Tok next();
+
+private:
+  void skipSpaceAndComments();
+  char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
+  void advance(size_t n = 1);
+  [[noreturn]] void fail(const char *msg) const;
+
+  std::string_view src_;
+  size_t pos_ = 0;
+  uint32_t line_ = 1, col_ = 1;
+};
+
+} // namespace dtf::torch_mlir

@@ -1,0 +1,1051 @@
+//===- frontends/torch_mlir/mlir_reader.cpp - Torch-dialect MLIR to graphs ===//
+//
+// MLIR's grammar is generic (`"op"(%a) <{props}> ({regions}) {attrs} :
+// (T) -> T`) but every dialect prints its ops in a form of its own. The
+// Torch dialect's forms share a shape, which the reader relies on: operands
+// (value names, maybe in parentheses) up to a `:` at depth 0, then operand
+// types, then `->` or `to` and result types; an op ends with its line
+// (unless the line ends in `,`, `:`, `->` or `to`). torch.prim.If and
+// torch.prim.Loop, whose forms hold regions, and func.func/module are read
+// by their own grammar.
+//
+//===----------------------------------------------------------------------===//
+#include "frontends/torch_mlir/mlir_reader.h"
+#include "frontends/text/printable.h"
+#include "frontends/torch_mlir/mlir_lexer.h"
+#include "frontends/torch_mlir/mlir_types.h"
+#include "ops/semantics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <unordered_map>
+
+namespace dtf::torch_mlir {
+namespace {
+
+using TK = Tok::Kind;
+using LK = ir::Attribute::LitKind;
+
+struct Span {
+  size_t begin = kNone, end = kNone;
+  bool valid() const { return begin != kNone; }
+};
+
+/// One op as read, before it becomes a node.
+struct OpSyntax {
+  std::string name;
+  Tok first, nameTok;
+  bool generic = false;
+  std::vector<std::pair<Tok, size_t>> results; ///< `%0#1` names (expanded), in order
+  std::vector<size_t> uses;                      ///< indices into Function::uses, in operand order
+  std::vector<Span> operandTypes, resultTypes;
+  std::vector<std::pair<std::string, std::string>> attrs; ///< name -> value text (`1 : i64`)
+  Tok literal;                                            ///< pretty constants: the token after the name
+  const std::string *attr(std::string_view n) const {
+    for (const auto &[k, v] : attrs)
+      if (k == n) return &v;
+    return nullptr;
+  }
+};
+
+/// Prim ops the refinement models by kind (prim_transfer.cpp), which the schema table does not list.
+bool structuralPrim(std::string_view op) {
+  static constexpr std::string_view kOps[] = {"ListConstruct", "ListUnpack", "TupleConstruct", "TupleIndex",
+                                              "TupleUnpack", "dtype", "device", "unchecked_cast", "layout",
+                                              "RaiseException", "Uninitialized", "requires_grad", "is_cuda",
+                                              "data", "isinstance"};
+  for (std::string_view k : kOps)
+    if (k == op) return true;
+  return false;
+}
+
+/// Ops that only restate their operand with another static type.
+bool isIdentityOp(std::string_view name) {
+  return name == "torch.tensor_static_info_cast" || name == "torch.copy.to_vtensor" ||
+         name == "torch.copy.to_tensor" || name == "torch.derefine";
+}
+
+/// Ops whose written operand types may be rewritten to the refined ones
+/// (torch-mlir's value-semantics ops); every other use keeps its type.
+UseKind useKindOf(std::string_view op) {
+  if (op == "torch.prim.If.yield") return UseKind::Yield;
+  if (op == "torch.copy.to_vtensor" || op == "torch.copy.to_tensor") return UseKind::Implied;
+  if (op == "torch.prim.Loop.condition" || op == "torch.prim.Loop" || op == "torch.overwrite.tensor.contents" ||
+      op == "torch.operator" || op == "torch.bind_symbolic_shape")
+    return UseKind::Fixed;
+  if (op.starts_with("torch.aten.") || op.starts_with("torch.prim.") || op.starts_with("torch.prims.") ||
+      isIdentityOp(op))
+    return UseKind::Follows;
+  return UseKind::Fixed;
+}
+
+/// SSA names are looked up by the token's text, without making a string.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using NameMap = std::unordered_map<std::string, size_t, NameHash, std::equal_to<>>;
+
+class Parser {
+public:
+  Parser(std::string_view src, const Semantics &sem) : src_(src), lex_(src), sem_(sem) {
+    tok_ = lex_.next();
+    for (size_t p = src.find("// -----"); p != std::string_view::npos; p = src.find("// -----", p + 1))
+      splitAt_.push_back(p);
+  }
+
+  std::vector<Function> parseModule() {
+    Function scratch; // ops outside any function (globals ...): read, not kept
+    scratch.graph = std::make_unique<ir::Graph>();
+    ctx_ = &scratch;
+    while (tok_.kind != TK::End) {
+      if (tok_.kind == TK::Hash) { // `#loc1 = loc(...)`, `#map = affine_map<...>`
+        bump();
+        expectPunct('=');
+        skipAttributeValue();
+        continue;
+      }
+      parseOp(0);
+    }
+    return std::move(functions_);
+  }
+
+private:
+  // --- tokens ---------------------------------------------------------------
+  void bump() {
+    prev_ = tok_;
+    tok_ = lex_.next();
+  }
+  [[noreturn]] void fail(const Tok &t, const std::string &msg) { throw ir::IRSyntaxError(t.line, t.col, msg); }
+  std::string describe(const Tok &t) {
+    return t.kind == TK::End ? "end of input" : fmt::format("'{}'", ir::printable(t.text, 80));
+  }
+  bool isPunct(char c) const { return tok_.kind == TK::Punct && tok_.punct == c; }
+  bool isIdent(std::string_view s) const { return tok_.kind == TK::Ident && tok_.text == s; }
+  void expectPunct(char c) {
+    if (!isPunct(c)) fail(tok_, fmt::format("expected '{}' but found {}", c, describe(tok_)));
+    bump();
+  }
+  static ir::SourceLoc loc(const Tok &t) { return {t.line, t.col}; }
+  /// Skip one bracketed group starting at the current token (which opens it);
+  /// a bracket closed by the wrong one is refused there.
+  void skipGroup() {
+    std::string closers;
+    const Tok open = tok_;
+    do {
+      if (tok_.kind == TK::End) fail(open, fmt::format("'{}' is never closed", open.text));
+      if (tok_.kind == TK::Punct) {
+        char c = tok_.punct;
+        if (c == '(' || c == '[' || c == '{' || c == '<') closers += c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+        if (c == ')' || c == ']' || c == '}' || c == '>') {
+          if (closers.empty() || closers.back() != c)
+            fail(tok_, fmt::format("'{}' where '{}' was expected", c, closers.empty() ? ' ' : closers.back()));
+          closers.pop_back();
+        }
+        if (closers.size() > static_cast<size_t>(ir::kMaxNesting)) fail(tok_, "brackets nested too deeply");
+      }
+      bump();
+    } while (!closers.empty());
+  }
+  /// An attribute value: tokens up to ',' '}' '>' ')' ']' at depth 0, on its line
+  /// (brackets may span lines: `dense<...>`, `loc(...)`).
+  Span skipAttributeValue() {
+    Span s{tok_.begin, tok_.begin};
+    while (tok_.kind != TK::End && tok_.kind != TK::Value) {
+      if (s.end != s.begin && tok_.line != prev_.line) break; // `#alias = ...` ends with its line
+      if (tok_.kind == TK::Punct) {
+        char c = tok_.punct;
+        if (c == ',' || c == '}' || c == ')' || c == ']' || c == '>') break;
+        if (c == '(' || c == '[' || c == '{' || c == '<') {
+          skipGroup();
+          s.end = prev_.end;
+          continue;
+        }
+      }
+      bump();
+      s.end = prev_.end;
+    }
+    return s;
+  }
+  /// `{name = value, name}` (also inside `<{...}>`).
+  void parseAttrDict(OpSyntax &op) {
+    expectPunct('{');
+    while (!isPunct('}')) {
+      if (tok_.kind != TK::Ident && tok_.kind != TK::String)
+        fail(tok_, fmt::format("expected an attribute name but found {}", describe(tok_)));
+      std::string name = tok_.kind == TK::String ? ir::unquote(tok_.text) : std::string(tok_.text);
+      bump();
+      std::string value;
+      if (isPunct('=')) {
+        bump();
+        Span s = skipAttributeValue();
+        if (s.end == s.begin) fail(tok_, fmt::format("attribute '{}' has no value", ir::printable(name, 80)));
+        value = std::string(src_.substr(s.begin, s.end - s.begin));
+      }
+      op.attrs.emplace_back(std::move(name), std::move(value));
+      if (!isPunct('}')) expectPunct(',');
+    }
+    bump();
+  }
+  void skipLoc() {
+    if (isIdent("loc") && nextIs('(')) {
+      bump();
+      skipGroup();
+    }
+  }
+  bool nextIs(char c) const {
+    Lexer ahead = lex_;
+    Tok t = ahead.next();
+    return t.kind == TK::Punct && t.punct == c;
+  }
+
+  // --- types ----------------------------------------------------------------
+  /// One type's tokens: `!torch.vtensor<[2],f32>`, `i64`, `tensor<2xf32>`, `(T) -> T`.
+  Span typeSpan() {
+    Span s{tok_.begin, tok_.end};
+    if (tok_.kind == TK::Bang || tok_.kind == TK::Ident) {
+      bump();
+      if (isPunct('<') && tok_.begin == prev_.end) skipGroup();
+    } else if (isPunct('(')) {
+      skipGroup();
+      if (tok_.kind == TK::Arrow) {
+        bump();
+        typeSpan();
+      }
+    } else {
+      fail(tok_, fmt::format("expected a type but found {}", describe(tok_)));
+    }
+    s.end = prev_.end;
+    return s;
+  }
+  /// `T, T` or `(T, T)`; stops before `->`, `to`, `{`, `loc(`, or the op's end.
+  std::vector<Span> typeList(uint32_t opLine) {
+    std::vector<Span> out;
+    if (isPunct('(')) {
+      bump();
+      while (!isPunct(')')) {
+        out.push_back(typeSpan());
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+      return out;
+    }
+    while (tok_.kind == TK::Bang || (tok_.kind == TK::Ident && !isIdent("to") && !isIdent("loc"))) {
+      if (tok_.line != prev_.line && !(prev_.kind == TK::Punct && prev_.punct == ',') && prev_.kind != TK::Arrow &&
+          !(prev_.kind == TK::Punct && prev_.punct == ':') && !(prev_.kind == TK::Ident && prev_.text == "to"))
+        break; // the next op (`func.func`, `return` on the next line)
+      out.push_back(typeSpan());
+      if (!isPunct(',')) break;
+      bump();
+    }
+    (void)opLine;
+    return out;
+  }
+  ir::TypePtr typeAt(Span s, const Tok &where) {
+    std::string_view text = src_.substr(s.begin, s.end - s.begin);
+    auto it = types_.find(std::string(text));
+    if (it != types_.end()) return it->second;
+    ir::TypePtr t = parseType(text);
+    if (!t) fail(where, fmt::format("malformed type '{}'", ir::printable(text, 120)));
+    // A dtype this PyTorch version does not have (f8 under 1.13): unknown, as the version would not know it.
+    if (t->dtype && !sem_.types().names(*t->dtype)) {
+      auto copy = std::make_shared<ir::TypeExpr>(*t);
+      copy->dtype.reset();
+      copy->inputValue.reset();
+      copy->coarseValue.reset();
+      ir::finishType(*copy);
+      t = copy;
+    }
+    types_.emplace(std::string(text), t);
+    return t;
+  }
+  static ir::TypePtr implied(std::string_view text) {
+    static std::unordered_map<std::string, ir::TypePtr> cache;
+    auto it = cache.find(std::string(text));
+    if (it != cache.end()) return it->second;
+    return cache.emplace(std::string(text), parseType(text)).first->second;
+  }
+
+  // --- values ---------------------------------------------------------------
+  Function &fn() { return *ctx_; }
+  ir::Graph &g() { return *ctx_->graph; }
+  size_t defineSsa(const Tok &name, ir::ValueId v, bool result) {
+    std::string n(name.text.substr(1));
+    auto [it, fresh] = names_.try_emplace(n, fn().defs.size());
+    if (!fresh) fail(name, fmt::format("value {} is defined twice", ir::printable(name.text, 80)));
+    fn().defs.push_back(SsaDef{std::move(n), v, "", kNone, kNone, loc(name), result});
+    return it->second;
+  }
+  /// A use of `%x` by the op starting at `op`.
+  size_t use(const Tok &name, const Tok &op, std::string_view opName, bool generic) {
+    std::string_view n = name.text.substr(1);
+    auto it = names_.find(n);
+    if (it == names_.end()) fail(name, fmt::format("use of undefined value {}", ir::printable(name.text, 80)));
+    Use u{it->second, name.begin, name.end, kNone, kNone, useKindOf(opName), kNone, op.begin, generic};
+    fn().uses.push_back(u);
+    return fn().uses.size() - 1;
+  }
+  ir::ValueId valueOfUse(size_t u) { return fn().defs[fn().uses[u].def].value; }
+
+  // --- ops ------------------------------------------------------------------
+  void parseOp(ir::BlockId block) {
+    OpSyntax op;
+    op.first = tok_;
+    if (tok_.kind == TK::Value) parseResultNames(op);
+    op.nameTok = tok_;
+    if (tok_.kind == TK::String) {
+      op.generic = true;
+      op.name = ir::unquote(tok_.text);
+    } else if (tok_.kind == TK::Ident) {
+      op.name = std::string(tok_.text);
+    } else {
+      fail(tok_, fmt::format("expected an operation but found {}", describe(tok_)));
+    }
+    if (g().nodes.size() >= ir::kMaxNodes) fail(op.first, fmt::format("more than {} ops: refused", ir::kMaxNodes));
+    bump();
+    if (!op.generic) {
+      if (op.name == "func.func") return parseFunc(op);
+      if (op.name == "module" || op.name == "builtin.module") return parseModuleOp(op, block);
+      if (op.name == "torch.prim.If") return parseIf(op, block);
+      if (op.name == "torch.prim.Loop") return parseLoop(op, block);
+      // Any other op (other dialects' too) is read by the common shape.
+      parsePretty(op, block);
+    } else {
+      parseGeneric(op, block);
+    }
+  }
+  void parseResultNames(OpSyntax &op) {
+    while (tok_.kind == TK::Value) {
+      Tok name = tok_;
+      if (name.text.find('#') != std::string_view::npos) fail(name, "a result name cannot hold '#'");
+      bump();
+      size_t count = 1;
+      if (isPunct(':')) {
+        bump();
+        if (tok_.kind != TK::Number) fail(tok_, "expected the number of results after ':'");
+        auto [p, ec] = std::from_chars(tok_.text.data(), tok_.text.data() + tok_.text.size(), count);
+        if (ec != std::errc() || count == 0 || count > 4096) fail(tok_, "bad result count");
+        bump();
+        for (size_t i = 0; i < count; ++i) op.results.emplace_back(name, i + 1);
+      } else {
+        op.results.emplace_back(name, 0);
+      }
+      if (!isPunct(',')) break;
+      bump();
+    }
+    expectPunct('=');
+  }
+  /// The name a result is used by: `%0`, or `%0#1` of `%0:2`.
+  static std::string resultName(const std::pair<Tok, size_t> &r) {
+    return r.second ? fmt::format("{}#{}", r.first.text, r.second - 1) : std::string(r.first.text);
+  }
+  /// Where an op ends in the pretty form: at `}` or at a line that does not continue the last one.
+  bool opEnds() const {
+    if (tok_.kind == TK::End || isPunct('}')) return true;
+    if (tok_.line == prev_.line) return false;
+    bool continues = (prev_.kind == TK::Punct && (prev_.punct == ',' || prev_.punct == ':' || prev_.punct == '(' ||
+                                                 prev_.punct == '=' || prev_.punct == '[')) ||
+                     prev_.kind == TK::Arrow || (prev_.kind == TK::Ident && prev_.text == "to");
+    return !continues;
+  }
+
+  void parsePretty(OpSyntax &op, ir::BlockId block) {
+    op.literal = tok_;
+    int depth = 0;
+    // Operands: every `%x` before the first `:` at depth 0 (attribute dicts skipped).
+    while (!(depth == 0 && (isPunct(':') || opEnds()))) {
+      if (tok_.kind == TK::End) fail(op.first, "the op never ends");
+      if (tok_.kind == TK::Value) {
+        op.uses.push_back(use(tok_, op.first, op.name, false));
+      } else if (depth == 0 && isPunct('{')) {
+        if (regionFollows()) break;
+        parseAttrDict(op);
+        continue;
+      } else if (tok_.kind == TK::Punct) {
+        char c = tok_.punct;
+        if (c == '(' || c == '[' || c == '<') ++depth;
+        if (c == ')' || c == ']' || c == '>') --depth;
+        if (depth < 0) fail(tok_, fmt::format("unbalanced {}", describe(tok_)));
+      }
+      bump();
+    }
+    if (isPunct(':')) {
+      bump();
+      std::vector<Span> first = typeList(op.first.line);
+      if (tok_.kind == TK::Arrow || isIdent("to")) {
+        bump();
+        op.operandTypes = std::move(first);
+        op.resultTypes = typeList(op.first.line);
+      } else if (!op.results.empty()) {
+        op.resultTypes = std::move(first);
+      } else {
+        op.operandTypes = std::move(first);
+      }
+    }
+    skipLoc();
+    // Regions after the types (torch.operator "onnx.If" ... { ... }): their ops are read in place.
+    while (isPunct('{')) {
+      inlineRegion(block);
+      if (isPunct(',')) bump();
+    }
+    skipLoc();
+    finishOp(op, block);
+  }
+  /// At a `{` in an op: does a region follow (ops), not an attribute dict?
+  bool regionFollows() const {
+    Lexer ahead = lex_;
+    Tok t = ahead.next();
+    if (t.kind == TK::Value || t.kind == TK::BlockLabel) return true;
+    if (t.kind == TK::Punct && t.punct == '}') return t.line != tok_.line;
+    if (t.kind == TK::String) { // `"op"(...)` vs `"attr" = ...`
+      Tok u = ahead.next();
+      return u.kind == TK::Punct && u.punct == '(';
+    }
+    if (t.kind == TK::Ident) {
+      Tok u = ahead.next();
+      return !(u.kind == TK::Punct && (u.punct == '=' || u.punct == ',' || u.punct == '}'));
+    }
+    return false;
+  }
+
+  void parseGeneric(OpSyntax &op, ir::BlockId block) {
+    expectPunct('(');
+    while (!isPunct(')')) {
+      if (tok_.kind != TK::Value) fail(tok_, fmt::format("expected an operand (%name) but found {}", describe(tok_)));
+      op.uses.push_back(use(tok_, op.first, op.name, true));
+      bump();
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+    if (isPunct('[')) skipGroup(); // successors
+    if (isPunct('<') && nextIs('{')) {
+      bump();
+      parseAttrDict(op);
+      expectPunct('>');
+    }
+    std::vector<size_t> regionStarts;
+    if (isPunct('(') && nextIs('{')) { // regions: read by the op's own logic
+      bump();
+      if (op.name == "func.func") return parseGenericFunc(op);
+      if (op.name == "builtin.module") {
+        while (!isPunct(')')) {
+          inlineRegion(block);
+          if (!isPunct(')')) expectPunct(',');
+        }
+        bump();
+        skipGenericTail(op);
+        return;
+      }
+      if (op.name == "torch.prim.If" || op.name == "torch.prim.Loop") return parseGenericControl(op, block);
+      while (!isPunct(')')) {
+        inlineRegion(block);
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+    }
+    skipGenericTail(op);
+    finishOp(op, block);
+  }
+  /// `{attrs} : (T, T) -> (T) loc(...)` of a generic op.
+  void skipGenericTail(OpSyntax &op) {
+    if (isPunct('{')) parseAttrDict(op);
+    expectPunct(':');
+    if (!isPunct('(')) fail(tok_, fmt::format("expected the op's function type '(...) -> ...' but found {}", describe(tok_)));
+    op.operandTypes = typeList(op.first.line);
+    if (tok_.kind != TK::Arrow) fail(tok_, fmt::format("expected '->' but found {}", describe(tok_)));
+    bump();
+    op.resultTypes = isPunct('(') ? typeList(op.first.line) : std::vector<Span>{typeSpan()};
+    skipLoc();
+  }
+
+  // --- regions --------------------------------------------------------------
+  /// Block arguments `(%a: T, %b: T loc(...))`; each a new graph value from `make`.
+  template <class Make> void blockArgs(Make make) {
+    expectPunct('(');
+    while (!isPunct(')')) {
+      if (tok_.kind != TK::Value) fail(tok_, fmt::format("expected a block argument but found {}", describe(tok_)));
+      Tok name = tok_;
+      bump();
+      expectPunct(':');
+      Span s = typeSpan();
+      if (isPunct('{')) skipGroup(); // argument attributes
+      skipLoc();
+      ir::ValueId v = make(name, typeAt(s, name));
+      size_t d = defineSsa(name, v, false);
+      fn().defs[d].writtenType = std::string(src_.substr(s.begin, s.end - s.begin));
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+  }
+  /// `{ ops }` whose ops go into `block`; the first block's label may give
+  /// arguments (`make`); later blocks (`^bb1(...)`, reached by cf.br) get
+  /// arguments of unknown value.
+  template <class Make> void region(ir::BlockId block, Make make) {
+    const Tok open = tok_;
+    expectPunct('{');
+    if (++depth_ > ir::kMaxNesting) fail(open, fmt::format("regions nested deeper than {} levels are refused", ir::kMaxNesting));
+    bool firstBlock = true;
+    while (!isPunct('}')) {
+      if (tok_.kind == TK::End) fail(open, "the region's '{' is never closed");
+      if (tok_.kind == TK::BlockLabel) {
+        Tok label = tok_;
+        bump();
+        if (isPunct('(')) {
+          if (firstBlock) {
+            blockArgs(make);
+          } else {
+            ir::NodeId n = g().addNode(block, "unmapped::block_argument", loc(label));
+            note(refine::Severity::Warning, "unsupported-op",
+                 fmt::format("block {}: branches between blocks are not followed; its arguments are unknown",
+                             ir::printable(label.text, 80)),
+                 n, label);
+            blockArgs([&](const Tok &name, ir::TypePtr t) {
+              ir::ValueId v = g().addValue(std::string(name.text.substr(1)), t);
+              g().values[v].def = n;
+              g().nodes[n].outputs.push_back(v);
+              return v;
+            });
+          }
+        }
+        expectPunct(':');
+      }
+      firstBlock = false;
+      while (!isPunct('}') && tok_.kind != TK::BlockLabel) {
+        if (tok_.kind == TK::End) fail(open, "the region's '{' is never closed");
+        parseOp(block);
+      }
+    }
+    bump();
+    --depth_;
+  }
+  /// A region of an op the reader does not model: its ops read into `block`
+  /// (their types are what they are), its arguments unknown.
+  void inlineRegion(ir::BlockId block) {
+    frames_.push_back(Frame{Frame::Other, block, {}});
+    ir::NodeId n = ir::kNoId;
+    region(block, [&](const Tok &name, ir::TypePtr t) {
+      if (n == ir::kNoId) n = g().addNode(block, "unmapped::region_argument", loc(name));
+      ir::ValueId v = g().addValue(std::string(name.text.substr(1)), t);
+      g().values[v].def = n;
+      g().nodes[n].outputs.push_back(v);
+      return v;
+    });
+    frames_.pop_back();
+  }
+
+  // --- functions and modules ------------------------------------------------
+  struct SavedCtx {
+    Function *ctx;
+    NameMap names;
+    std::vector<struct Frame> frames;
+  };
+  Function &beginFunction(const Tok &at, std::string name) {
+    // The function under construction lives apart until it is complete (functions_ may grow meanwhile).
+    auto f = std::make_unique<Function>();
+    f->name = std::move(name);
+    f->loc = loc(at);
+    f->graph = std::make_unique<ir::Graph>();
+    f->graph->body().loc = loc(at);
+    size_t split = 0;
+    while (split < splitAt_.size() && splitAt_[split] < at.begin) ++split;
+    f->split = static_cast<int>(split);
+    // Room for the function's ops up front (a line is about an op): growing the lists
+    // one op at a time dominated reading a 10^5-op function.
+    size_t end = src_.find("func.func", at.end);
+    size_t lines = static_cast<size_t>(std::count(src_.begin() + at.begin, end == std::string_view::npos ? src_.end() : src_.begin() + end, '\n'));
+    lines = std::min(lines + 8, ir::kMaxNodes);
+    f->defs.reserve(lines);
+    f->uses.reserve(2 * lines);
+    f->graph->nodes.reserve(lines);
+    f->graph->values.reserve(lines);
+    f->graph->body().nodes.reserve(lines);
+    pending_.push_back(std::move(f));
+    return *pending_.back();
+  }
+  template <class Body> void withFunction(Function &f, Body body) {
+    Function *savedCtx = ctx_;
+    auto savedNames = std::move(names_);
+    auto savedFrames = std::move(frames_);
+    ctx_ = &f;
+    names_.clear();
+    names_.reserve(f.defs.capacity());
+    frames_.clear();
+    frames_.push_back(Frame{Frame::Func, 0, {}});
+    body();
+    ctx_ = savedCtx;
+    names_ = std::move(savedNames);
+    frames_ = std::move(savedFrames);
+  }
+  void finishFunction(Function &f) {
+    for (auto it = pending_.begin(); it != pending_.end(); ++it)
+      if (it->get() == &f) {
+        functions_.push_back(std::move(**it));
+        pending_.erase(it);
+        return;
+      }
+  }
+  ir::ValueId graphInput(const Tok &name, ir::TypePtr t) {
+    ir::ValueId v = g().addValue(std::string(name.text.substr(1)), std::move(t));
+    g().values[v].paramOf = 0;
+    g().body().params.push_back(v);
+    return v;
+  }
+  /// `func.func [private] @name(%a: T, ...) [-> results] [attributes {...}] [{ body }]`
+  void parseFunc(const OpSyntax &op) {
+    bool isPrivate = isIdent("private");
+    if (isIdent("private") || isIdent("public") || isIdent("nested")) bump();
+    if (tok_.kind != TK::Symbol) fail(tok_, fmt::format("expected the function's @name but found {}", describe(tok_)));
+    Tok sym = tok_;
+    bump();
+    std::string name(sym.text.substr(1));
+    if (name.starts_with('"')) name = ir::unquote(name);
+    Function &f = beginFunction(op.first, name);
+    f.isPrivate = isPrivate;
+    withFunction(f, [&] {
+      if (!isPunct('(')) fail(tok_, fmt::format("expected '(' and the arguments but found {}", describe(tok_)));
+      Lexer save = lex_;
+      bool declaration = false;
+      {
+        // `func.func private @f(!torch.int) -> ...`: a declaration, argument types only.
+        Lexer ahead = lex_;
+        Tok t = ahead.next();
+        declaration = t.kind != TK::Value && !(t.kind == TK::Punct && t.punct == ')');
+      }
+      (void)save;
+      if (declaration) skipGroup();
+      else blockArgs([&](const Tok &n, ir::TypePtr t) { return graphInput(n, std::move(t)); });
+      if (tok_.kind == TK::Arrow) {
+        bump();
+        if (isPunct('(')) skipGroup();
+        else {
+          typeSpan();
+          if (isPunct('{') && !regionFollows()) skipGroup(); // result attributes
+        }
+      }
+      if (isIdent("attributes")) {
+        bump();
+        skipGroup();
+      }
+      skipLoc();
+      if (isPunct('{') && !declaration) region(0, [&](const Tok &n, ir::TypePtr t) { return graphInput(n, std::move(t)); });
+    });
+    skipLoc();
+    finishFunction(f);
+  }
+  void parseGenericFunc(OpSyntax &op) {
+    const std::string *sym = op.attr("sym_name");
+    std::string name = sym ? ir::unquote(*sym) : "";
+    Function &f = beginFunction(op.first, name);
+    withFunction(f, [&] {
+      bool first = true;
+      while (!isPunct(')')) {
+        if (first) region(0, [&](const Tok &n, ir::TypePtr t) { return graphInput(n, std::move(t)); });
+        else inlineRegion(0);
+        first = false;
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+    });
+    OpSyntax tail;
+    skipGenericTail(tail);
+    if (!sym) {
+      if (const std::string *s = tail.attr("sym_name")) f.name = ir::unquote(*s);
+    }
+    for (const OpSyntax *o : {static_cast<const OpSyntax *>(&op), static_cast<const OpSyntax *>(&tail)})
+      if (const std::string *v = o->attr("sym_visibility")) f.isPrivate = ir::unquote(*v) == "private";
+    finishFunction(f);
+  }
+  void parseModuleOp(const OpSyntax &op, ir::BlockId block) {
+    (void)op;
+    if (tok_.kind == TK::Symbol) bump();
+    if (isIdent("attributes")) {
+      bump();
+      skipGroup();
+    }
+    inlineRegion(block);
+    skipLoc();
+  }
+
+  // --- control flow ---------------------------------------------------------
+  struct Frame {
+    enum Kind { Func, If, Loop, Other } kind;
+    ir::BlockId block;
+    std::vector<size_t> resultDefs; ///< If: the If's result defs (yield targets)
+  };
+  /// The node of an op with results typed later (setResultTypes).
+  ir::NodeId resultNode(const OpSyntax &op, ir::BlockId block, ir::KindId kind, std::vector<size_t> &defs) {
+    ir::NodeId n = g().addNode(block, kind, loc(op.first));
+    for (const auto &r : op.results) {
+      ir::ValueId v = g().addValue(resultName(r).substr(1), ir::tensorType());
+      g().values[v].def = n;
+      g().nodes[n].outputs.push_back(v);
+      Tok t = r.first;
+      t.text = src_.substr(t.begin, t.end - t.begin);
+      defs.push_back(defineNamed(resultName(r), t, v));
+    }
+    return n;
+  }
+  size_t defineNamed(const std::string &name, const Tok &at, ir::ValueId v) {
+    Tok t = at;
+    std::string owned = name;
+    auto [it, fresh] = names_.try_emplace(owned.substr(1), fn().defs.size());
+    if (!fresh) fail(t, fmt::format("value {} is defined twice", ir::printable(name, 80)));
+    fn().defs.push_back(SsaDef{owned.substr(1), v, "", kNone, kNone, loc(at), true});
+    return it->second;
+  }
+  void setResultTypes(const std::vector<size_t> &defs, const std::vector<Span> &types, const Tok &at, bool refinable) {
+    if (types.size() != defs.size())
+      fail(at, fmt::format("{} result(s) named but {} result type(s) written", defs.size(), types.size()));
+    for (size_t i = 0; i < defs.size(); ++i) {
+      SsaDef &d = fn().defs[defs[i]];
+      d.writtenType = std::string(src_.substr(types[i].begin, types[i].end - types[i].begin));
+      g().values[d.value].type = typeAt(types[i], at);
+      if (refinable) {
+        d.typeBegin = types[i].begin;
+        d.typeEnd = types[i].end;
+      }
+    }
+  }
+  /// `%r = torch.prim.If %c -> (T) { ... } else { ... }`
+  void parseIf(OpSyntax &op, ir::BlockId block) {
+    if (tok_.kind != TK::Value) fail(tok_, fmt::format("expected the condition of torch.prim.If but found {}", describe(tok_)));
+    size_t cond = use(tok_, op.first, op.name, false);
+    bump();
+    std::vector<Span> types;
+    if (tok_.kind == TK::Arrow) {
+      bump();
+      types = typeList(op.first.line);
+    }
+    std::vector<size_t> defs;
+    ir::NodeId n = resultNode(op, block, g().internKind("prim::If"), defs);
+    g().nodes[n].inputs.push_back(valueOfUse(cond));
+    setResultTypes(defs, types, op.first, true);
+    for (int branch = 0; branch < 2; ++branch) {
+      if (branch == 1) {
+        if (!isIdent("else")) fail(tok_, fmt::format("expected 'else' but found {}", describe(tok_)));
+        bump();
+      }
+      ir::BlockId b = g().addBlock(n, loc(tok_));
+      frames_.push_back(Frame{Frame::If, b, defs});
+      region(b, [&](const Tok &name, ir::TypePtr) -> ir::ValueId { fail(name, "torch.prim.If's regions take no arguments"); });
+      frames_.pop_back();
+    }
+    skipLoc();
+  }
+  /// `%r = torch.prim.Loop %max, %cond, init(%x) { ^bb0(%i: !torch.int, %x: T): ... } : (...) -> (...)`
+  void parseLoop(OpSyntax &op, ir::BlockId block) {
+    std::vector<size_t> uses;
+    while (!isPunct('{')) {
+      if (tok_.kind == TK::End || isPunct('}')) fail(tok_, "expected the loop's region");
+      if (tok_.kind == TK::Value) uses.push_back(use(tok_, op.first, op.name, false));
+      bump();
+    }
+    if (uses.size() < 2) fail(op.first, "torch.prim.Loop needs a trip count and a condition");
+    std::vector<size_t> defs;
+    ir::NodeId n = resultNode(op, block, g().internKind("prim::Loop"), defs);
+    for (size_t u : uses) g().nodes[n].inputs.push_back(valueOfUse(u));
+    ir::BlockId b = g().addBlock(n, loc(tok_));
+    frames_.push_back(Frame{Frame::Loop, b, {}});
+    region(b, [&](const Tok &name, ir::TypePtr t) {
+      ir::ValueId v = g().addValue(std::string(name.text.substr(1)), std::move(t));
+      g().values[v].paramOf = b;
+      g().blocks[b].params.push_back(v);
+      return v;
+    });
+    frames_.pop_back();
+    expectPunct(':');
+    std::vector<Span> ins = typeList(op.first.line);
+    if (tok_.kind != TK::Arrow) fail(tok_, fmt::format("expected '->' but found {}", describe(tok_)));
+    bump();
+    setResultTypes(defs, typeList(op.first.line), op.first, false); // loop-carried types stay as written
+    (void)ins;
+    skipLoc();
+  }
+  void parseGenericControl(OpSyntax &op, ir::BlockId block) {
+    bool isIf = op.name == "torch.prim.If";
+    std::vector<size_t> defs;
+    ir::NodeId n = resultNode(op, block, g().internKind(isIf ? "prim::If" : "prim::Loop"), defs);
+    for (size_t u : op.uses) g().nodes[n].inputs.push_back(valueOfUse(u));
+    while (!isPunct(')')) {
+      ir::BlockId b = g().addBlock(n, loc(tok_));
+      frames_.push_back(Frame{isIf ? Frame::If : Frame::Loop, b, isIf ? defs : std::vector<size_t>{}});
+      region(b, [&](const Tok &name, ir::TypePtr t) -> ir::ValueId {
+        if (isIf) fail(name, "torch.prim.If's regions take no arguments");
+        ir::ValueId v = g().addValue(std::string(name.text.substr(1)), std::move(t));
+        g().values[v].paramOf = b;
+        g().blocks[b].params.push_back(v);
+        return v;
+      });
+      frames_.pop_back();
+      if (!isPunct(')')) expectPunct(',');
+    }
+    bump();
+    skipGenericTail(op);
+    setResultTypes(defs, op.resultTypes, op.first, isIf);
+  }
+
+  // --- ops into nodes -------------------------------------------------------
+  void note(refine::Severity s, std::string category, std::string message, ir::NodeId n, const Tok &at) {
+    refine::Diagnostic d;
+    d.severity = s;
+    d.category = std::move(category);
+    d.message = std::move(message);
+    d.node = n;
+    d.loc = loc(at);
+    fn().diagnostics.push_back(std::move(d));
+  }
+  /// Attach written operand types to the uses (when one is written per operand).
+  void operandTypes(const OpSyntax &op) {
+    if (op.operandTypes.size() != op.uses.size()) return;
+    for (size_t i = 0; i < op.uses.size(); ++i) {
+      Use &u = fn().uses[op.uses[i]];
+      u.typeBegin = op.operandTypes[i].begin;
+      u.typeEnd = op.operandTypes[i].end;
+    }
+  }
+  void finishOp(OpSyntax &op, ir::BlockId block) {
+    operandTypes(op);
+    const std::string &name = op.name;
+    if (name == "return" || name == "func.return" || name == "torch.prim.If.yield" ||
+        name == "torch.prim.Loop.condition")
+      return terminator(op);
+    if (name.starts_with("torch.constant.")) return constant(op, block);
+    if (name == "torch.vtensor.literal" || name == "torch.tensor.literal") {
+      ir::Attribute a{"value", "<literal>", LK::TensorLiteral, Value()};
+      return (void)emit(op, block, g().internKind("prim::Constant"), {std::move(a)});
+    }
+    if (isIdentityOp(name) && op.uses.size() == 1 && op.results.size() == 1) {
+      size_t d = defineNamed(resultName(op.results[0]), op.results[0].first, valueOfUse(op.uses[0]));
+      if (fn().uses[op.uses[0]].kind == UseKind::Implied) fn().defs[d].impliedBy = fn().uses[op.uses[0]].def;
+      if (op.resultTypes.size() == 1) {
+        SsaDef &def = fn().defs[d];
+        def.writtenType = std::string(src_.substr(op.resultTypes[0].begin, op.resultTypes[0].end - op.resultTypes[0].begin));
+        def.typeBegin = op.resultTypes[0].begin;
+        def.typeEnd = op.resultTypes[0].end;
+      }
+      return;
+    }
+    if (name == "torch.operator") return customOp(op, block);
+    if (name == "func.call" || name == "call") recordCall(op);
+    if (name.starts_with("torch.") && name.find('.', 6) != std::string::npos) return torchOp(op, block);
+    if (op.results.empty()) return; // func.call @f without results, cf.br, asserts ...: nothing to infer
+    unmapped(op, block, fmt::format("{}: not an op dtypeflow models ({}); results unknown", name,
+                                    name == "func.call" || name == "call" ? "a call's results are not followed"
+                                                                         : "not a Torch-dialect op"));
+  }
+  /// `func.call @f(...)` / `"func.call"(...) <{callee = @f}>`: its arguments refine a private @f.
+  void recordCall(const OpSyntax &op) {
+    std::string callee;
+    if (const std::string *c = op.attr("callee")) callee = *c;
+    else if (op.literal.kind == TK::Symbol) callee = std::string(op.literal.text);
+    if (!callee.starts_with('@')) return;
+    callee.erase(0, 1);
+    if (callee.starts_with('"')) callee = ir::unquote(callee);
+    Call c{std::move(callee), {}};
+    for (size_t u : op.uses) c.args.push_back(valueOfUse(u));
+    fn().calls.push_back(std::move(c));
+  }
+  /// torch.NS.OP[.OVERLOAD] -> NS::OP pinned to OVERLOAD when the schema table has it.
+  void torchOp(OpSyntax &op, ir::BlockId block) {
+    std::string_view rest = std::string_view(op.name).substr(6);
+    size_t dot = rest.find('.');
+    std::string ns(rest.substr(0, dot));
+    std::string_view tail = rest.substr(dot + 1);
+    size_t dot2 = tail.find('.');
+    std::string opName = ns + "::" + std::string(tail.substr(0, dot2));
+    std::string overload = dot2 == std::string_view::npos ? "" : std::string(tail.substr(dot2 + 1));
+    if (overload.find('.') != std::string::npos) overload.clear(), opName.clear();
+    const SchemaTable &table = sem_.schemas();
+    if (!opName.empty()) {
+      std::string key = overload.empty() ? opName : opName + "." + overload;
+      if (table.find(key)) return (void)emit(op, block, g().internPinnedKind(opName, overload), {});
+      if (ns == "prim" && overload.empty() && structuralPrim(tail)) return (void)emit(op, block, g().internKind(opName), {});
+      if (ns == "prim" && !table.overloads(opName).empty()) return (void)emit(op, block, g().internKind(opName), {});
+      if (op.results.empty()) return;
+      if (ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized" || ns == "torchvision")
+        return unmapped(op, block, fmt::format("{}: {} is not in PyTorch {}'s schema table; results unknown", op.name,
+                                               key, sem_.versionName()), "unknown-target");
+    }
+    if (op.results.empty()) return;
+    unmapped(op, block, fmt::format("{}: a Torch-dialect op dtypeflow does not model; results unknown", op.name));
+  }
+  /// `torch.operator "ns.op[.overload]"(...)`: the op `ns::op`, known through --rules files.
+  void customOp(OpSyntax &op, ir::BlockId block) {
+    std::string target;
+    if (const std::string *n = op.attr("name")) target = ir::unquote(*n);
+    else if (op.literal.kind == TK::String) target = ir::unquote(op.literal.text);
+    size_t dot = target.find('.');
+    if (dot == std::string::npos || dot == 0) {
+      if (op.results.empty()) return;
+      return unmapped(op, block, fmt::format("torch.operator \"{}\": not of the form ns.op; results unknown",
+                                             ir::printable(target, 80)));
+    }
+    std::string opName = target.substr(0, dot) + "::" + target.substr(dot + 1);
+    std::string overload;
+    if (size_t d2 = opName.find('.'); d2 != std::string::npos) {
+      overload = opName.substr(d2 + 1);
+      opName.resize(d2);
+    }
+    std::string key = overload.empty() ? opName : opName + "." + overload;
+    if (sem_.schemas().find(key)) return (void)emit(op, block, g().internPinnedKind(opName, overload), {});
+    if (op.results.empty()) return;
+    unmapped(op, block, fmt::format("torch.operator \"{}\": {} is not in the schema table (a custom op needs its rule "
+                                    "file: --rules FILE); results unknown",
+                                    ir::printable(target, 80), key),
+             "unknown-target");
+  }
+  void unmapped(OpSyntax &op, ir::BlockId block, std::string why, std::string category = "unsupported-op") {
+    std::string shortName = op.name.starts_with("torch.") ? op.name.substr(6) : op.name;
+    ir::NodeId n = emit(op, block, g().internKind("unmapped::" + shortName), {});
+    note(refine::Severity::Warning, std::move(category), std::move(why), n, op.first);
+  }
+  ir::NodeId emit(OpSyntax &op, ir::BlockId block, ir::KindId kind, std::vector<ir::Attribute> attrs) {
+    ir::NodeId n = g().addNode(block, kind, loc(op.first));
+    for (size_t u : op.uses) g().nodes[n].inputs.push_back(valueOfUse(u));
+    g().nodes[n].attrs = std::move(attrs);
+    std::vector<size_t> defs;
+    for (const auto &r : op.results) {
+      ir::ValueId v = g().addValue(resultName(r).substr(1), ir::tensorType());
+      g().values[v].def = n;
+      g().nodes[n].outputs.push_back(v);
+      defs.push_back(defineNamed(resultName(r), r.first, v));
+    }
+    // Another dialect's op may imply its result types (`arith.constant 1 : i64` writes one for two
+    // ...): when they do not pair up, its results stay untyped (unknown anyway).
+    bool paired = op.resultTypes.size() == defs.size();
+    if (paired || op.name.starts_with("torch.") || op.generic) setResultTypes(defs, op.resultTypes, op.first, true);
+    return n;
+  }
+  void terminator(const OpSyntax &op) {
+    if (frames_.empty()) return;
+    Frame &f = frames_.back();
+    ir::Block &b = g().blocks[f.block];
+    if (f.kind == Frame::Func && op.name != "torch.prim.If.yield" && op.name != "torch.prim.Loop.condition") {
+      if (b.returns.empty())
+        for (size_t u : op.uses) b.returns.push_back(valueOfUse(u));
+    } else if (f.kind == Frame::If && op.name == "torch.prim.If.yield") {
+      if (op.uses.size() != f.resultDefs.size())
+        fail(op.first, fmt::format("torch.prim.If.yield yields {} value(s) for {} result(s)", op.uses.size(),
+                                   f.resultDefs.size()));
+      for (size_t i = 0; i < op.uses.size(); ++i) {
+        b.returns.push_back(valueOfUse(op.uses[i]));
+        fn().uses[op.uses[i]].target = f.resultDefs[i];
+      }
+    } else if (f.kind == Frame::Loop && op.name == "torch.prim.Loop.condition") {
+      for (size_t u : op.uses) b.returns.push_back(valueOfUse(u));
+    }
+  }
+  void constant(OpSyntax &op, ir::BlockId block) {
+    if (op.results.size() != 1) fail(op.first, fmt::format("{} has one result", op.name));
+    std::string_view what = std::string_view(op.name).substr(15);
+    std::string text;
+    if (const std::string *v = op.attr("value")) text = *v;
+    else if (op.literal.kind != TK::Value && op.literal.line == op.first.line && what != "none") text = std::string(op.literal.text);
+    // Errors point at the literal when it is on the op's line, else at the op.
+    if (op.generic || op.literal.line != op.first.line) op.literal = op.nameTok;
+    if (size_t colon = text.find(" :"); colon != std::string::npos) text.resize(colon); // `1 : i64`
+    ir::Attribute a{"value", text, LK::Other, Value()};
+    std::string_view type;
+    if (what == "none") {
+      type = "!torch.none";
+    } else if (what == "str" || what == "device") {
+      if (!text.starts_with('"')) fail(op.literal, fmt::format("{} needs a string", op.name));
+      a.kind = LK::String;
+      a.literal = Value::string(ir::unquote(text));
+      type = what == "str" ? "!torch.str" : "!torch.Device";
+    } else if (what == "bool") {
+      if (text != "true" && text != "false") fail(op.literal, "torch.constant.bool needs true or false");
+      a.kind = LK::Int;
+      a.literal = Value::integer(text == "true");
+      type = "!torch.bool";
+    } else if (what == "int" || what == "float" || what == "number") {
+      bool isFloat = what == "float" || text.find_first_of(".eE") != std::string::npos ||
+                     (what != "int" && text.find("0x") != std::string::npos);
+      if (text.empty()) fail(op.literal, fmt::format("{} needs a value", op.name));
+      if (!isFloat) {
+        int64_t i = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), i);
+        if (ec != std::errc() || p != text.data() + text.size())
+          fail(op.literal, fmt::format("{}: '{}' is not an int64", op.name, ir::printable(text, 80)));
+        a.kind = LK::Int;
+        a.literal = Value::integer(i);
+        type = "!torch.int";
+      } else {
+        a.kind = LK::Float;
+        a.literal = Value::floating(floatLiteral(text, op.literal));
+        type = "!torch.float";
+      }
+    } else {
+      return unmapped(op, block, fmt::format("{}: a constant dtypeflow does not model; its value is unknown", op.name));
+    }
+    ir::NodeId n = g().addNode(block, "prim::Constant", loc(op.first));
+    if (a.kind != LK::Other) g().nodes[n].attrs.push_back(std::move(a));
+    ir::ValueId v = g().addValue(resultName(op.results[0]).substr(1), implied(type));
+    g().values[v].def = n;
+    g().nodes[n].outputs.push_back(v);
+    size_t d = defineNamed(resultName(op.results[0]), op.results[0].first, v);
+    fn().defs[d].writtenType = std::string(type);
+  }
+  double floatLiteral(const std::string &text, const Tok &at) {
+    if (text.starts_with("0x") || text.starts_with("0X")) { // the bits of an f64 (how MLIR writes inf and nan)
+      uint64_t bits = 0;
+      auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), bits, 16);
+      if (ec != std::errc()) fail(at, fmt::format("bad hexadecimal float '{}'", ir::printable(text, 80)));
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    }
+    char *end = nullptr;
+    double d = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) fail(at, fmt::format("bad float '{}'", ir::printable(text, 80)));
+    return d;
+  }
+
+  std::string_view src_;
+  Lexer lex_;
+  const Semantics &sem_;
+  Tok tok_, prev_;
+  std::vector<size_t> splitAt_;
+  Function *ctx_ = nullptr;
+  NameMap names_;
+  std::vector<Frame> frames_;
+  std::vector<Function> functions_;
+  std::vector<std::unique_ptr<Function>> pending_;
+  std::unordered_map<std::string, ir::TypePtr> types_;
+  int depth_ = 0;
+};
+
+} // namespace
+
+Module readModule(std::string text, const Semantics &semantics) {
+  Module m;
+  m.text = std::move(text);
+  Parser p(m.text, semantics);
+  m.functions = p.parseModule();
+  return m;
+}
+
+bool looksLikeMlir(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { ++i; continue; }
+    if (text.substr(i, 2) == "//" || (c == '#' && i + 1 < text.size() && text[i + 1] != ' ' &&
+                                      text.substr(i, text.find('\n', i) - i).find('=') != std::string_view::npos)) {
+      size_t nl = text.find('\n', i); // a comment, or an attribute alias `#loc = loc(...)`
+      if (nl == std::string_view::npos) return false;
+      i = nl + 1;
+      continue;
+    }
+    std::string_view rest = text.substr(i);
+    for (std::string_view start : {"module", "func.func", "\"builtin.module\"", "\"func.func\""})
+      if (rest.starts_with(start)) return true;
+    return false;
+  }
+  return false;
+}
+
+} // namespace dtf::torch_mlir

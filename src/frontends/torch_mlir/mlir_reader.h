@@ -1,0 +1,106 @@
+//===- frontends/torch_mlir/mlir_reader.h - read Torch-dialect MLIR -*- C++ -*-===//
+//
+// Torch-dialect MLIR (what torch-mlir's importers write and its tests are
+// written in), pretty or generic form, into one ir::Graph per function:
+//
+//  - `func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> ...`: the graph's
+//    params, typed from what is written; `return` its returns. Several
+//    functions, `// -----` split files, nested `builtin.module`s are read;
+//  - `torch.aten.add.Tensor` is an `aten::add` node pinned to `Tensor`
+//    (torch-mlir's names: no suffix = the default overload, `add_` in-place),
+//    `torch.prims.X` likewise; an op not in the schema table is a node of
+//    unknown results, with a diagnostic;
+//  - `torch.constant.*` and `torch.vtensor.literal` are prim::Constants,
+//    `torch.prim.*` TorchScript's prim ops (If and Loop with their regions),
+//    `torch.tensor_static_info_cast`, `torch.copy.*` and `torch.derefine` are
+//    the value they read (same data, other static type);
+//  - `torch.operator "ns.op"` is the op `ns::op` (known through --rules);
+//    func.call, cf.br and other dialects' ops have unknown results.
+//
+// Every written result type and every written operand type is recorded with
+// its place in the text, so that the module can be printed back exactly as
+// read with refined types spliced in (mlir_printer.h).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/text/ir_lexer.h" // IRSyntaxError
+#include "graph/graph.h"
+#include "refine/refine.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtf {
+class Semantics;
+}
+
+namespace dtf::torch_mlir {
+
+inline constexpr size_t kNone = static_cast<size_t>(-1);
+
+/// One SSA value definition of a function (a block argument, an op result).
+struct SsaDef {
+  std::string name;         ///< without '%'
+  ir::ValueId value;        ///< the graph value holding its data (shared by casts with their operand)
+  std::string writtenType;  ///< as written ("" when the op implies it: torch.constant.int)
+  size_t typeBegin = kNone, typeEnd = kNone; ///< where the result type is written (kNone: not refinable)
+  ir::SourceLoc loc;
+  bool result = false;      ///< an op result (block arguments are never refined)
+  /// torch.copy.*: the def whose type this one's is implied from (refined only when that one is).
+  size_t impliedBy = static_cast<size_t>(-1);
+};
+
+/// How a use may follow its value's refined type.
+enum class UseKind : uint8_t {
+  Follows, ///< a torch op whose operand types are written and may change: they are rewritten
+  Fixed,   ///< return, func.call, other dialects' ops ...: a cast to the written type is inserted
+  Yield,   ///< torch.prim.If.yield: a cast to the type printed for the If's result
+  Implied, ///< torch.copy.*: the operand's type is implied by the written result type, refined alike
+};
+
+struct Use {
+  size_t def;                            ///< index into Function::defs
+  size_t nameBegin, nameEnd;             ///< the `%x` token
+  size_t typeBegin = kNone, typeEnd = kNone; ///< its written operand type, if any
+  UseKind kind = UseKind::Fixed;
+  size_t target = kNone;                 ///< Yield: the If result's def
+  size_t opBegin;                        ///< where the using op starts (a cast goes before its line)
+  bool generic = false;                  ///< the op is in generic form (the cast is written so too)
+};
+
+/// `func.call @callee(%a, %b)`: the arguments as values of the caller's graph.
+struct Call {
+  std::string callee;
+  std::vector<ir::ValueId> args;
+};
+
+struct Function {
+  std::string name; ///< the symbol, without '@'
+  bool isPrivate = false; ///< `func.func private`: called only from this module
+  std::vector<Call> calls;
+  int split = 0;    ///< which `// -----` part of the file
+  ir::SourceLoc loc;
+  std::unique_ptr<ir::Graph> graph;
+  std::vector<SsaDef> defs;
+  std::vector<Use> uses;
+  /// What the reader could not map (ops not in the schema table, calls ...): their results are unknown.
+  std::vector<refine::Diagnostic> diagnostics;
+};
+
+struct Module {
+  std::string text; ///< the source, which printing splices into
+  std::vector<Function> functions;
+};
+
+/// Read a Torch-dialect module; `semantics` (a version's, with --rules)
+/// decides which ops are known. Throws ir::IRSyntaxError on malformed input.
+Module readModule(std::string text, const Semantics &semantics);
+
+/// Does `text` look like MLIR (its first word `module`, `func.func`,
+/// `"builtin.module"`, `"func.func"` or a `#alias =` line), not TorchScript IR?
+bool looksLikeMlir(std::string_view text);
+
+} // namespace dtf::torch_mlir

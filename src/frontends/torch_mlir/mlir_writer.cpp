@@ -1,0 +1,356 @@
+#include "frontends/torch_mlir/mlir_writer.h"
+#include "frontends/torch_mlir/mlir_types.h"
+#include "schema/schema.h"
+
+#include <fmt/format.h>
+
+#include <fmt/ranges.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace dtf::torch_mlir {
+namespace {
+
+using TK = ir::TypeExpr::Kind;
+using LK = ir::Attribute::LitKind;
+
+struct Refused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A type inside `!torch.list<...>` / `optional<...>` (spelled without `!torch.`).
+std::string innerType(const ir::TypeExpr &t) {
+  switch (t.kind) {
+  case TK::Tensor: return "vtensor";
+  case TK::Int: return "int";
+  case TK::Float: return "float";
+  case TK::Bool: return "bool";
+  case TK::Number: return "number";
+  case TK::Str: return "str";
+  case TK::Device: return "Device";
+  case TK::None: return "none";
+  case TK::List: return "list<" + (t.elems.empty() ? std::string("any") : innerType(*t.elems[0])) + ">";
+  case TK::Optional: return "optional<" + (t.elems.empty() ? std::string("any") : innerType(*t.elems[0])) + ">";
+  case TK::Tuple: {
+    std::string s = "tuple<";
+    for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + innerType(*t.elems[i]);
+    return s + ">";
+  }
+  case TK::Complex:
+  case TK::Other: break;
+  }
+  throw Refused(fmt::format("a value of type {} (no Torch-dialect type written for it yet)", t.text));
+}
+
+/// A float as MLIR reads it: with a '.' or an exponent; inf and nan as f64 bit patterns.
+std::string floatLiteral(double d) {
+  if (!std::isfinite(d)) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return fmt::format("0x{:016X}", bits);
+  }
+  return fmt::format("{:.17e}", d);
+}
+
+class Writer {
+public:
+  Writer(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas)
+      : g_(g), p_(p), r_(r), schemas_(schemas) {}
+
+  std::string run() {
+    if (g_.blocks.size() > 1) throw Refused("control flow (cond, while_loop, map): not written as Torch dialect yet");
+    const ir::Block &body = g_.body();
+    std::string args, results;
+    for (ir::ValueId v : body.params) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", name(v), type(v));
+    for (size_t i = 0; i < body.returns.size(); ++i) results += (i ? ", " : "") + type(body.returns[i]);
+    out_ += fmt::format("module {{\n  func.func @main({}) -> ({}) {{\n", args, results);
+    for (ir::NodeId n : body.nodes) node(n);
+    std::string rets, retTypes;
+    for (size_t i = 0; i < body.returns.size(); ++i) {
+      rets += (i ? ", " : "") + name(body.returns[i]);
+      retTypes += (i ? ", " : "") + type(body.returns[i]);
+    }
+    out_ += body.returns.empty() ? "    return\n" : fmt::format("    return {} : {}\n", rets, retTypes);
+    out_ += "  }\n}\n";
+    return std::move(out_);
+  }
+
+private:
+  /// `%name`: the program's name when MLIR takes it (letters, digits, `_$.-`, not a digit first unless all digits).
+  std::string name(ir::ValueId v) {
+    auto it = names_.find(v);
+    if (it != names_.end()) return it->second;
+    std::string n;
+    for (char c : g_.values[v].name) n += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-' ? c : '_';
+    bool digits = !n.empty() && n.find_first_not_of("0123456789") == std::string::npos;
+    if (n.empty() || (!digits && std::isdigit(static_cast<unsigned char>(n[0]))) || n[0] == '-' || n[0] == '.') n = "v" + n;
+    std::string unique = n;
+    for (int i = 1; taken_.count(unique); ++i) unique = fmt::format("{}_{}", n, i);
+    taken_.insert(unique);
+    return names_[v] = "%" + unique;
+  }
+  std::string fresh() {
+    std::string n;
+    do n = fmt::format("c{}", next_++);
+    while (taken_.count(n));
+    taken_.insert(n);
+    return "%" + n;
+  }
+  std::string type(ir::ValueId v) {
+    const ir::TypeExpr &t = *g_.values[v].type;
+    const Value &val = r_.values[v];
+    const pt2::RecordedTensor *rec = v < p_.recorded.size() && p_.recorded[v] ? &*p_.recorded[v] : nullptr;
+    if (!t.isTensor() && !rec) return "!torch." + innerType(t);
+    std::string sizes = "*";
+    if (rec) {
+      sizes = "[";
+      for (size_t i = 0; i < rec->sizes.size(); ++i)
+        sizes += (i ? "," : "") + (rec->sizes[i] ? std::to_string(*rec->sizes[i]) : std::string("?"));
+      sizes += "]";
+    } else if (val.isTensor() && val.rank().isExact()) {
+      sizes = "[";
+      for (int i = 0; i < *val.rank().value(); ++i) sizes += i ? ",?" : "?";
+      sizes += "]";
+    }
+    std::string_view elem = val.isTensor() && val.dtype() ? elementName(*val.dtype()) : std::string_view();
+    if (elem.empty() && sizes == "*") return "!torch.vtensor";
+    return fmt::format("!torch.vtensor<{},{}>", sizes, elem.empty() ? "unk" : elem);
+  }
+  std::string where(ir::NodeId n) { return fmt::format("node {} ({})", n, g_.kindOf(n)); }
+
+  void constant(ir::NodeId n) {
+    const ir::Node &node = g_.nodes[n];
+    if (node.outputs.size() != 1) throw Refused(where(n) + ": a constant of several values");
+    ir::ValueId v = node.outputs[0];
+    const ir::TypeExpr &t = *g_.values[v].type;
+    const ir::Attribute *a = g_.attr(n, "value");
+    std::string res = name(v);
+    if (!a || t.kind == TK::None) {
+      out_ += fmt::format("    {} = \"torch.constant.none\"() : () -> !torch.none\n", res);
+      return;
+    }
+    if (a->kind == LK::List && t.kind == TK::List && !t.elems.empty()) {
+      const ir::TypeExpr &e = *t.elems[0];
+      std::vector<std::string> elems;
+      for (const Value &x : a->literal.elements()) elems.push_back(scalar(x, e, n));
+      std::string types;
+      for (size_t i = 0; i < elems.size(); ++i) types += (i ? ", " : "") + std::string("!torch.") + innerType(e);
+      out_ += fmt::format("    {} = \"torch.prim.ListConstruct\"({}) : ({}) -> !torch.{}\n", res, fmt::join(elems, ", "),
+                          types, innerType(t));
+      return;
+    }
+    if (a->kind == LK::TensorLiteral) throw Refused(where(n) + ": a tensor constant (not written as Torch dialect yet)");
+    out_ += fmt::format("    {} = {}\n", res, scalarOp(a->literal, t, n));
+  }
+  /// A constant op for one number/string, as its own value.
+  std::string scalar(const Value &x, const ir::TypeExpr &t, ir::NodeId n) {
+    std::string v = fresh();
+    out_ += fmt::format("    {} = {}\n", v, scalarOp(x, t, n));
+    return v;
+  }
+  std::string scalarOp(const Value &x, const ir::TypeExpr &t, ir::NodeId n) {
+    if (t.kind == TK::Bool && x.intValue())
+      return fmt::format("\"torch.constant.bool\"() {{value = {}}} : () -> !torch.bool", *x.intValue() ? "true" : "false");
+    if (t.kind == TK::Int && x.intValue())
+      return fmt::format("\"torch.constant.int\"() {{value = {} : i64}} : () -> !torch.int", *x.intValue());
+    if (t.kind == TK::Float && x.floatValue())
+      return fmt::format("\"torch.constant.float\"() {{value = {} : f64}} : () -> !torch.float", floatLiteral(*x.floatValue()));
+    if ((t.kind == TK::Str || t.kind == TK::Device) && x.text()) {
+      std::string s, text = *x.text(); // (a copy: `*x.text()` in the for would dangle before C++23)
+      for (char c : text) {
+        if (c == '"' || c == '\\') s += '\\';
+        s += c;
+      }
+      return fmt::format("\"torch.constant.{}\"() {{value = \"{}\"}} : () -> !torch.{}", t.kind == TK::Str ? "str" : "device",
+                         s, t.kind == TK::Str ? "str" : "Device");
+    }
+    throw Refused(fmt::format("{}: a constant {} of type {} (not written as Torch dialect yet)", where(n), x.str(), t.text));
+  }
+
+  /// A constant for a schema default (`None`, `False`, `1`, `1.`, `"none"`, `[0,1]`, `Mean`): its value and type.
+  std::pair<std::string, std::string> defaultValue(const SchemaArg &arg, ir::NodeId n) {
+    if (!arg.defaultText) throw Refused(fmt::format("{}: required argument '{}' is not given", where(n), arg.name));
+    std::string text = *arg.defaultText;
+    const SchemaType *t = arg.type.get();
+    using SK = SchemaType::Kind;
+    if (text == "None") {
+      std::string v = fresh();
+      out_ += fmt::format("    {} = \"torch.constant.none\"() : () -> !torch.none\n", v);
+      return {v, "!torch.none"};
+    }
+    while (t && t->kind == SK::Optional && t->inner()) t = t->inner();
+    auto make = [&](ir::TypeExpr::Kind k, const Value &x) {
+      ir::TypeExpr te;
+      te.kind = k;
+      te.text = text;
+      std::string v = scalar(x, te, n);
+      return std::make_pair(v, "!torch." + innerType(te));
+    };
+    auto number = [&](const std::string &s) -> std::optional<Value> {
+      char *end = nullptr;
+      if (s.find_first_of(".eE") == std::string::npos) {
+        long long i = std::strtoll(s.c_str(), &end, 10);
+        if (end && *end == '\0' && !s.empty()) return Value::integer(i);
+        return std::nullopt;
+      }
+      double d = std::strtod(s.c_str(), &end);
+      if (end && *end == '\0') return Value::floating(d);
+      return std::nullopt;
+    };
+    if (text == "True" || text == "False") return make(TK::Bool, Value::integer(text == "True"));
+    if (text == "Mean" || text == "Sum") return make(TK::Int, Value::integer(text == "Mean" ? 1 : 2)); // at::Reduction
+    if (text == "contiguous_format") return make(TK::Int, Value::integer(0));                           // c10::MemoryFormat
+    if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
+      return make(TK::Str, Value::string(text.substr(1, text.size() - 2)));
+    if (t && t->kind == SK::List) {
+      std::vector<std::string> elems;
+      if (text.front() == '[') {
+        std::string body = text.substr(1, text.size() - 2);
+        for (size_t p = 0; p < body.size();) {
+          size_t c = body.find(',', p);
+          std::string e = body.substr(p, c == std::string::npos ? std::string::npos : c - p);
+          auto x = number(e);
+          if (!x || !x->intValue()) throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
+          elems.push_back(make(TK::Int, *x).first);
+          p = c == std::string::npos ? body.size() : c + 1;
+        }
+      } else if (auto x = number(text); x && x->intValue() && t->fixedSize) { // `int[2] stride=1`: [1, 1]
+        for (int i = 0; i < *t->fixedSize; ++i) elems.push_back(make(TK::Int, *x).first);
+      } else {
+        throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
+      }
+      std::string v = fresh(), types;
+      for (size_t i = 0; i < elems.size(); ++i) types += (i ? ", " : "") + std::string("!torch.int");
+      out_ += fmt::format("    {} = \"torch.prim.ListConstruct\"({}) : ({}) -> !torch.list<int>\n", v, fmt::join(elems, ", "), types);
+      return {v, "!torch.list<int>"};
+    }
+    if (auto x = number(text)) {
+      bool wantsFloat = t && t->kind == SK::Float;
+      if (x->intValue() && !wantsFloat) return make(TK::Int, *x);
+      return make(TK::Float, x->intValue() ? Value::floating(static_cast<double>(*x->intValue())) : *x);
+    }
+    throw Refused(fmt::format("{}: default '{}' of '{}' not written yet", where(n), text, arg.name));
+  }
+
+  void node(ir::NodeId n) {
+    const ir::Node &node = g_.nodes[n];
+    const std::string &kind = g_.kindName(node.kind);
+    if (kind == "prim::Constant") return constant(n);
+    std::string op;
+    const std::string *pin = g_.pinnedOverload(node.kind);
+    size_t colons = kind.find("::");
+    if (colons == std::string::npos || kind.starts_with("unmapped::"))
+      throw Refused(where(n) + ": an op the reader could not map (not written)");
+    std::string ns = kind.substr(0, colons), opName = kind.substr(colons + 2);
+    ir::ValueId mutatedSelf = ir::kNoId;
+    if (pin) {
+      // torch-mlir declares in-place ops on non-value tensors only: never write one on a !torch.vtensor.
+      if (opName.ends_with('_') && !opName.ends_with("__")) {
+        mutatedSelf = functionalize(n, ns, opName, *pin);
+        functionalized_.insert(n); // its result is a fresh tensor now, not a view of self
+        opName.pop_back();
+      }
+      op = fmt::format("torch.{}.{}{}", ns, opName, pin->empty() ? "" : "." + *pin);
+    } else if (ns == "prim") {
+      op = "torch.prim." + opName;
+    } else {
+      throw Refused(where(n) + ": an op whose overload is chosen by its operands (a Python-level SymInt op; not written yet)");
+    }
+    std::string ins, inTypes, outs, outTypes;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      ins += (i ? ", " : "") + name(node.inputs[i]);
+      inTypes += (i ? ", " : "") + type(node.inputs[i]);
+    }
+    // The archive leaves out trailing arguments at their defaults; torch-mlir's ops take them all.
+    if (pin)
+      if (const Schema *s = schemas_.find(pin->empty() ? kind : kind + "." + *pin))
+        for (size_t j = node.inputs.size(); j < s->args.size(); ++j) {
+          auto [v, t] = defaultValue(s->args[j], n);
+          ins += (j ? ", " : "") + v;
+          inTypes += (j ? ", " : "") + t;
+        }
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      outs += (i ? ", " : "") + name(node.outputs[i]);
+      outTypes += (i ? ", " : "") + type(node.outputs[i]);
+    }
+    std::string results = node.outputs.size() == 1 ? outTypes : "(" + outTypes + ")";
+    out_ += fmt::format("    {}\"{}\"({}) : ({}) -> {}\n", outs.empty() ? "" : outs + " = ", op, ins, inTypes, results);
+    // Later readers of the mutated tensor read the functional op's result instead.
+    if (mutatedSelf != ir::kNoId) names_[mutatedSelf] = name(node.outputs[0]);
+  }
+
+  /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when `self` is
+  /// a fresh result that nothing aliases (no view of it, not a view itself, not a graph input);
+  /// otherwise refused. The functional overload must take the same arguments. Returns `self`.
+  ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin) {
+    const ir::Node &node = g_.nodes[n];
+    auto refuse = [&](std::string_view why) {
+      return Refused(fmt::format("{}: an in-place op ({}; torch-mlir writes in-place ops on !torch.tensor only)", where(n), why));
+    };
+    std::string suffix = pin.empty() ? "" : "." + pin;
+    const Schema *inPlace = schemas_.find(ns + "::" + opName + suffix);
+    const Schema *functional = schemas_.find(ns + "::" + opName.substr(0, opName.size() - 1) + suffix);
+    if (!inPlace || !functional || inPlace->args.size() != functional->args.size() || node.inputs.empty() ||
+        node.outputs.size() != 1 || !inPlace->args[0].type || !inPlace->args[0].type->mutated)
+      throw refuse("no functional overload with the same arguments");
+    for (size_t i = 1; i < inPlace->args.size(); ++i)
+      if (inPlace->args[i].type && inPlace->args[i].type->mutated) throw refuse("it mutates more than self");
+    ir::ValueId self = node.inputs[0];
+    ir::NodeId def = g_.values[self].def;
+    if (def == ir::kNoId) throw refuse("it mutates a graph input");
+    if (aliases(def, ir::kNoId)) throw refuse("self is a view of another tensor");
+    for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
+      if (m == n) continue;
+      const auto &ins = g_.nodes[m].inputs;
+      for (size_t k = 0; k < ins.size(); ++k)
+        if (ins[k] == self && aliases(m, k)) throw refuse("another tensor is a view of self");
+    }
+    return self;
+  }
+  /// Does node `m` return a view: of its argument `k` (or of any argument, with kNoId)?
+  bool aliases(ir::NodeId m, size_t k) {
+    const std::string &kind = g_.kindOf(m);
+    if (functionalized_.count(m) || kind == "prim::Constant" || kind == "prim::ListConstruct" ||
+        kind == "prim::ListUnpack")
+      return false;
+    const std::string *pin = g_.pinnedOverload(g_.nodes[m].kind);
+    const Schema *s = pin ? schemas_.find(pin->empty() ? kind : kind + "." + *pin) : nullptr;
+    if (!s) return true; // unknown: assume the worst
+    for (const SchemaArg &r : s->returns)
+      if (r.type && r.type->aliased) {
+        if (k == ir::kNoId) return true;
+        return k >= s->args.size() || (s->args[k].type && s->args[k].type->aliased);
+      }
+    return false;
+  }
+
+  const ir::Graph &g_;
+  const pt2::Program &p_;
+  const refine::Result &r_;
+  const SchemaTable &schemas_;
+  std::string out_;
+  std::unordered_map<ir::ValueId, std::string> names_;
+  std::set<std::string> taken_;
+  std::set<ir::NodeId> functionalized_; ///< in-place nodes written as their functional op
+  int next_ = 0;
+};
+
+} // namespace
+
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas) {
+  WriteResult w;
+  try {
+    w.text = Writer(g, p, r, schemas).run();
+  } catch (const Refused &e) {
+    w.error = e.what();
+  }
+  return w;
+}
+
+} // namespace dtf::torch_mlir

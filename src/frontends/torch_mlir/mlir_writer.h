@@ -1,0 +1,41 @@
+//===- frontends/torch_mlir/mlir_writer.h - a .pt2 program as Torch-dialect MLIR -*- C++ -*-===//
+//
+// `dtypeflow annotate X.pt2 --format torch-mlir`: the exported program as one
+// `func.func @main` over the graph inputs (parameters, buffers and constants
+// are arguments, as the archive lists them, not resource literals), every
+// node an op in MLIR's generic form (`"torch.aten.linear"(...)`), so that
+// any MLIR parser reads it (Debian's mlir-opt 16 included). Tensor types are
+// value tensors: sizes from the archive's records, dtypes inferred
+// (`unk` where unknown). Not written yet, refused with a message naming the
+// node: control flow (cond, while_loop, map), in-place ops (torch-mlir
+// declares them on non-value tensors only), tensor constants, ops the
+// reader could not map, Python-level ops on SymInts, and a default argument
+// written in a way the writer does not know (not a number, bool, string, None
+// or list of ints).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/pt2/pt2_reader.h"
+#include "graph/graph.h"
+#include "refine/refine.h"
+
+#include <string>
+
+namespace dtf {
+class SchemaTable;
+}
+
+namespace dtf::torch_mlir {
+
+struct WriteResult {
+  std::string text;  ///< the module, when written
+  std::string error; ///< why not
+};
+
+/// `schemas` (the version's, with --rules) gives the arguments the archive
+/// leaves out at their defaults: torch-mlir's ops take every argument, so they
+/// are written as constants.
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas);
+
+} // namespace dtf::torch_mlir

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""A .pt2 program written as Torch dialect, read back and refined again.
+
+Usage: roundtrip_pt2.py DTYPEFLOW MLIR_OPT WORKDIR ARCHIVE.pt2...
+
+For each archive: `dtypeflow annotate X.pt2 --format torch-mlir` writes the
+module; mlir-opt (when given, not "-") must parse and verify it; `dtypeflow
+check` of it must find every stated dtype right (0 wrong, 0 unknown); then
+every op result type is erased to `!torch.vtensor` and `dtypeflow annotate`
+must give back, op by op, the dtype and rank that were written.
+"""
+import os
+import re
+import subprocess
+import sys
+
+RESULT = re.compile(r'^(\s*%[^=]+= "[^"]+"\(.*\) : \(.*\) -> )(.*)$')
+TENSOR = re.compile(r"!torch\.vtensor<(\*|\[[^\]]*\]),([^>]+)>")
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def shape(t):
+    """(rank, dtype) of each tensor type in a result list."""
+    out = []
+    for sizes, elem in TENSOR.findall(t):
+        out.append((None if sizes == "*" else (0 if sizes == "[]" else sizes.count(",") + 1), elem))
+    return out
+
+
+def main():
+    dtf, mlir_opt, work, archives = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    os.makedirs(work, exist_ok=True)
+    bad = 0
+    for a in archives:
+        base = os.path.join(work, os.path.basename(a)[:-4])
+        rc, out, err = run([dtf, "annotate", "--torch", "2.14", a, "--format", "torch-mlir", "-o", base + ".mlir"])
+        if rc != 0:
+            print(f"{a}: write failed ({rc}): {err}")
+            bad += 1
+            continue
+        if mlir_opt != "-":
+            rc, _, err = run([mlir_opt, "--allow-unregistered-dialect", base + ".mlir"])
+            if rc != 0:
+                print(f"{a}: mlir-opt refuses the written module:\n{err}")
+                bad += 1
+        rc, out, err = run([dtf, "check", "--torch", "2.14", base + ".mlir"])
+        if rc != 0 or not re.search(r"\b0 unknown, 0 wrong", out):
+            print(f"{a}: check of the written module: {out}{err}")
+            bad += 1
+        written = open(base + ".mlir").read().splitlines()
+        erased = []
+        for line in written:
+            m = RESULT.match(line)
+            erased.append(m.group(1) + TENSOR.sub("!torch.vtensor", m.group(2)) if m else line)
+        open(base + ".erased.mlir", "w").write("\n".join(erased) + "\n")
+        rc, out, err = run([dtf, "annotate", "--torch", "2.14", base + ".erased.mlir"])
+        if rc not in (0, 1):
+            print(f"{a}: annotate of the erased module failed ({rc}): {err}")
+            bad += 1
+            continue
+        again = [l for l in out.splitlines() if RESULT.match(l) and "tensor_static_info_cast" not in l]
+        first = [l for l in written if RESULT.match(l)]
+        compared = 0
+        for w, g in zip(first, again):
+            want, got = shape(RESULT.match(w).group(2)), shape(RESULT.match(g).group(2))
+            if len(want) != len(got) or any(wr != gr or wd != gd for (wr, wd), (gr, gd) in zip(want, got)):
+                print(f"{a}: written {w.strip()}\n  refined again: {g.strip()}")
+                bad += 1
+            compared += len(want)
+        if len(first) != len(again):
+            print(f"{a}: {len(first)} ops written, {len(again)} read back")
+            bad += 1
+        print(f"{a}: {compared} tensor results erased and refined again, same dtype and rank")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+//===- tools/dtypeflow/cmd_torch_mlir.cpp - annotate/check Torch-dialect MLIR ===//
+#include "torch_mlir_cli.h"
+
+#include "frontends/text/ir_printer.h"
+#include "frontends/text/printable.h"
+#include "frontends/torch_mlir/mlir_printer.h"
+#include "frontends/torch_mlir/mlir_reader.h"
+#include "frontends/torch_mlir/mlir_refine.h"
+#include "frontends/torch_mlir/mlir_writer.h"
+#include "input_file.h"
+#include "refine/check.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <optional>
+
+namespace dtf::cli {
+namespace {
+
+/// A module read and each of its functions refined.
+struct MlirRun {
+  std::optional<torch_mlir::Module> module;
+  std::vector<refine::Result> results;
+  TorchVersion torch = kNewestTorch;
+  int exitCode = 0;
+};
+
+MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
+  MlirRun out;
+  const api::SemanticsRef &sem = semanticsRef(*flags.torch);
+  refine::Options opts;
+  opts.torch = sem->version();
+  opts.semantics = sem.withRules; // rule files, --cpu, --kernels; null without them
+  opts.tensorConstants = api::tensorConstantPolicy(flags.program.tensorConstants, false);
+  api::addInputTypes(*sem, flags.program.inputs, opts);
+  if (forCheck) opts = refine::checkOptions(opts);
+  out.torch = opts.torch;
+  if (!flags.model.empty()) throw UsageError("--model applies to .pt2 archives only");
+  if (!flags.program.retype.params.empty() || !flags.program.retype.floatInputs.empty())
+    throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
+  InputText in = readInput(file);
+  if (!in.text) {
+    fmt::print(stderr, "{}: error: cannot read the file: {}\n", shownName(file), in.error);
+    out.exitCode = 2;
+    return out;
+  }
+  try {
+    out.module = torch_mlir::readModule(std::move(*in.text), *sem);
+  } catch (const ir::IRSyntaxError &e) {
+    fmt::print(stderr, "{}:{}:{}: error: {}\n", shownName(file), e.line, e.col, ir::printable(e.what(), 2000));
+    out.exitCode = 2;
+    return out;
+  }
+  // --input NAME=TYPE types the argument NAME of every function that has one.
+  for (const auto &[name, v] : opts.inputTypes) {
+    bool found = false;
+    for (const torch_mlir::Function &f : out.module->functions)
+      for (ir::ValueId p : f.graph->body().params)
+        found = found || f.graph->values[p].name == name || "%" + f.graph->values[p].name == name;
+    if (!found) throw UsageError(fmt::format("--input {}: no function has an argument of that name", name));
+  }
+  out.results = torch_mlir::refineModule(*out.module, opts);
+  return out;
+}
+
+
+void diagnostics(const std::string &file, const MlirRun &run, bool verbose) {
+  for (size_t i = 0; i < run.module->functions.size(); ++i) {
+    const torch_mlir::Function &f = run.module->functions[i];
+    refine::Result withReader = run.results[i];
+    withReader.diagnostics.insert(withReader.diagnostics.begin(), f.diagnostics.begin(), f.diagnostics.end());
+    printDiagnostics(file, *f.graph, withReader, verbose);
+  }
+}
+
+} // namespace
+
+bool isTorchMlirFile(const std::string &file) {
+  if (file == "-") return false;
+  FILE *f = std::fopen(file.c_str(), "rb");
+  if (!f) return file.ends_with(".mlir");
+  char buf[8192];
+  size_t n = std::fread(buf, 1, sizeof buf, f);
+  std::fclose(f);
+  std::string_view head(buf, n);
+  if (torch_mlir::looksLikeMlir(head)) return true;
+  // Nothing but comments and blank lines within the first block read: the name decides.
+  return file.ends_with(".mlir") && head.find("graph(") == std::string_view::npos;
+}
+
+int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const std::string &format, bool several,
+                      Output &out, nlohmann::ordered_json &files) {
+  MlirRun r = run(flags, file, false);
+  if (r.exitCode) return r.exitCode;
+  const torch_mlir::Module &m = *r.module;
+  if (format == "json") {
+    nlohmann::json fns = nlohmann::json::array();
+    for (size_t i = 0; i < m.functions.size(); ++i) fns.push_back(torch_mlir::functionJson(m.functions[i], r.results[i]));
+    nlohmann::json j = {{"functions", std::move(fns)}, {"torch", std::string(name(r.torch))}};
+    if (several) {
+      j["file"] = file;
+      files.push_back(nlohmann::ordered_json::parse(j.dump()));
+    } else {
+      out.write(dumpJson(j, 2) + "\n");
+    }
+  } else {
+    if (several) out.write(fmt::format("// {}\n", ir::printable(file)));
+    std::string text = torch_mlir::annotateModule(m, r.results);
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    out.write(text);
+  }
+  if (out.toStdout()) std::fflush(stdout); // before the summary on stderr
+  diagnostics(file, r, flags.verbose);
+  size_t tensors = 0, refined = 0, withRank = 0, errors = 0;
+  int exitCode = 0;
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    const torch_mlir::Function &f = m.functions[i];
+    for (const torch_mlir::SsaDef &d : f.defs) {
+      if (!d.result || d.typeBegin == torch_mlir::kNone || !f.graph->values[d.value].type->isTensor()) continue;
+      ++tensors;
+      const Value &v = r.results[i].values[d.value];
+      refined += v.isTensor() && v.dtype();
+      withRank += v.isTensor() && v.dtype() && v.rank().isExact();
+    }
+    for (const refine::Diagnostic &d : r.results[i].diagnostics) errors += d.category == "dtype-error";
+  }
+  if (errors) exitCode = 1;
+  fmt::print(stderr, "{}summary: {} function(s), {} tensor results, {} with a known dtype ({} with rank too), {} unknown; "
+                     "{} dtype error(s)\n",
+             several ? shownName(file) + ": " : "", m.functions.size(), tensors, refined, withRank, tensors - refined,
+             errors);
+  return exitCode;
+}
+
+int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json, bool several, Output &out,
+                   nlohmann::ordered_json &files) {
+  MlirRun r = run(flags, file, true);
+  if (r.exitCode) return r.exitCode;
+  const torch_mlir::Module &m = *r.module;
+  refine::CheckCounts counts;
+  std::string text;
+  nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    const torch_mlir::Function &f = m.functions[i];
+    for (const torch_mlir::StatedType &s : torch_mlir::compareStated(f, r.results[i])) {
+      const torch_mlir::SsaDef &d = f.defs[s.def];
+      const Value &got = r.results[i].values[d.value];
+      ir::NodeId def = f.graph->values[d.value].def;
+      std::string node = def != ir::kNoId ? f.graph->kindOf(def) : "argument";
+      std::string head = fmt::format("{}:{}:{}", shownName(file), d.loc.line, d.loc.col);
+      nlohmann::json j = {{"value", d.name},     {"function", f.name},     {"split", f.split},
+                          {"node", node},        {"line", d.loc.line},     {"written", d.writtenType},
+                          {"dtype", ir::dtypeJson(got)}, {"rank", ir::rankJson(got)}};
+      if (s.verdict == refine::Verdict::Correct) {
+        ++counts.correct;
+      } else if (s.verdict == refine::Verdict::Wrong) {
+        ++counts.wrong;
+        if (json) wrongJ.push_back(std::move(j));
+        else text += fmt::format("{}: wrong: %{} ({}): written {}, inferred {}\n", head, ir::printable(d.name),
+                                 ir::printable(node), ir::printable(d.writtenType), got.str());
+      } else {
+        ++counts.unknown;
+        if (json) unknownJ.push_back(std::move(j));
+        else text += fmt::format("{}: unknown: %{} ({}): inferred {}\n", head, ir::printable(d.name),
+                                 ir::printable(node), got.isBottom() ? "nothing" : got.str());
+      }
+    }
+  }
+  diagnostics(file, r, flags.verbose);
+  if (json) {
+    nlohmann::json diags = nlohmann::json::array();
+    for (size_t i = 0; i < m.functions.size(); ++i)
+      for (auto &d : torch_mlir::functionJson(m.functions[i], r.results[i])["diagnostics"]) diags.push_back(d);
+    nlohmann::json j = {{"counts", {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}}},
+                        {"wrong", std::move(wrongJ)},
+                        {"unknown", std::move(unknownJ)},
+                        {"diagnostics", std::move(diags)},
+                        {"torch", std::string(name(r.torch))}};
+    if (several) {
+      j["file"] = file;
+      files.push_back(nlohmann::ordered_json::parse(j.dump()));
+    } else {
+      out.write(dumpJson(j, 2) + "\n");
+    }
+  } else {
+    text += fmt::format("{}{} correct, {} unknown, {} wrong\n", several ? shownName(file) + ": " : "", counts.correct,
+                        counts.unknown, counts.wrong);
+    out.write(text);
+  }
+  return counts.wrong ? 1 : 0;
+}
+
+int writeTorchMlir(const std::string &file, const Loaded &l, const refine::Result &r, const Semantics &sem, Output &out) {
+  if (!l.program.archive) {
+    fmt::print(stderr, "{}: error: --format torch-mlir writes .pt2 archives (a torch.export program) only\n",
+               shownName(file));
+    return 2;
+  }
+  torch_mlir::WriteResult w = torch_mlir::writeProgram(*l.program.graph, *l.program.archive, r, sem.schemas());
+  if (!w.error.empty()) {
+    fmt::print(stderr, "{}: error: cannot write as Torch dialect: {}\n", shownName(file), ir::printable(w.error, 2000));
+    return 2;
+  }
+  out.write(w.text);
+  return 0;
+}
+
+} // namespace dtf::cli
