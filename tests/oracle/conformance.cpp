@@ -7,6 +7,7 @@
 #include "dtype/scalar_conversion.h"
 #include "ops/infer.h"
 #include "torch_runner.h"
+#include "autocast_guard.h"
 
 #include <chrono>
 #include <span>
@@ -324,8 +325,10 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       if (!built) { ++tally.skipped; continue; }
       theirsArgs.insert(theirsArgs.end(), extraArgs.begin(), extraArgs.end());
       ++tally.cases;
-      InferOutcome mine = infer(registry, *rule.schema, ours);
-      TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
+      // --autocast: both sides inside the context (autocast_guard.h); otherwise plain.
+      InferOutcome mine = inferUnderAutocast(registry, kOracleTorch, opts.autocast, *rule.schema, ours);
+      TorchOutcome theirs = opts.autocast ? runTorchUnderAutocast(*op, std::move(theirsArgs), *opts.autocast)
+                                          : runTorch(*op, std::move(theirsArgs));
 
       // The CLI notation has no sizes: rank and size-1 disagreements also
       // show the case as Python arguments, which carry the shapes.

@@ -228,6 +228,7 @@ int worst(int a, int b) { return std::max(a, b); }
 
 void addCommon(CLI::App *sub, CommonFlags &f, bool several) {
   f.torch = addTorchOption(sub);
+  addAutocastOption(sub, *f.torch);
   const char *what = "TorchScript IR text (.ir; - reads stdin), a saved module (.pt) or a torch.export archive\n"
                      "(.pt2), told apart by content";
   if (several) sub->add_option("FILE", f.files, fmt::format("{}; one or more", what))->required();
@@ -259,6 +260,7 @@ refine::Options optionsFrom(const CommonFlags &f, const std::string &file) {
   const Semantics &sem = semanticsOf(*f.torch);
   o.torch = sem.version();
   o.semantics = semanticsWithRules(*f.torch); // null without --rules
+  o.autocast = autocastOf(*f.torch);
   std::string policy = f.tensorConstants;
   // by content, as the reader is: a saved module named model.bin runs as TorchScript runs it
   if (policy.empty()) policy = chooseReader(file) == Reader::Module ? "runtime" : "traced";
@@ -381,6 +383,40 @@ nlohmann::json checkedValueJson(const ir::Graph &g, ir::ValueId v, const Value &
   return j;
 }
 
+/// `check`'s one diagnostic for records made inside autocast (`file` empty: the message alone).
+std::string autocastDiagnostic(const std::string &file, const std::vector<AutocastContext> &ctxs) {
+  std::string msg = fmt::format("the recorded dtypes match {}, which the graph does not contain: rerun with "
+                                "--autocast {}", ctxs[0].str(), ctxs[0].spec());
+  for (size_t i = 1; i < ctxs.size(); ++i) msg += fmt::format(" ({} matches them too)", ctxs[i].str());
+  return file.empty() ? msg : fmt::format("{}: error: {}\n", file, msg);
+}
+
+/// Does any recorded tensor sit on `device` (autocast casts only tensors on its device)?
+/// An archive that records no device at all does not rule any out.
+bool recordsOnDevice(const pt2::Program &p, AutocastDevice device) {
+  bool anyDevice = false;
+  for (const auto &rec : p.recorded) {
+    if (!rec || rec->device.empty()) continue;
+    anyDevice = true;
+    if (rec->device == name(device)) return true;
+  }
+  return !anyDevice;
+}
+
+/// `check`'s listing without its `wrong:` lines (the autocast diagnostic replaces them).
+std::string withoutWrongLines(const std::string &lines) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < lines.size()) {
+    size_t end = lines.find('\n', pos);
+    end = end == std::string::npos ? lines.size() : end + 1;
+    std::string_view line(lines.data() + pos, end - pos);
+    if (line.find(": wrong: ") == std::string_view::npos) out += line;
+    pos = end;
+  }
+  return out;
+}
+
 } // namespace
 
 Action addCheck(CLI::App &app) {
@@ -428,10 +464,23 @@ Action addCheck(CLI::App &app) {
       refine::CheckCounts counts;
       std::string text;
       nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
+      std::string autocastJ; // JSON "autocast": the context the records were made in
       std::map<std::string, size_t> unmodelled;
       if (l.archive) { // a .pt2: the recorded TensorMeta, kept apart from the graph
         std::string lines;
         counts = checkArchive(file, g, *l.archive, r, unmodelled, lines);
+        if (counts.wrong) { // records made inside an autocast context? (refine::autocastExplaining)
+          auto ctxs = refine::autocastExplaining(g, opts, [&](const refine::Result &under) {
+            std::map<std::string, size_t> ignored;
+            std::string ignoredLines;
+            return checkArchive(file, g, *l.archive, under, ignored, ignoredLines);
+          });
+          std::erase_if(ctxs, [&](const AutocastContext &c) { return !recordsOnDevice(*l.archive, c.device); });
+          if (!ctxs.empty()) {
+            lines = withoutWrongLines(lines) + autocastDiagnostic(file, ctxs);
+            if (json) autocastJ = autocastDiagnostic("", ctxs);
+          }
+        }
         if (!json) text += lines;
         printArchiveDiagnostics(file, *l.archive);
         printDiagnostics(file, g, r, flags->verbose);
@@ -485,6 +534,7 @@ Action addCheck(CLI::App &app) {
         j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
+        if (!autocastJ.empty()) j["autocast"] = autocastJ;
         j["torch"] = std::string(name(opts.torch));
         if (several) {
           j["file"] = file;

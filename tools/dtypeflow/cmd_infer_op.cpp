@@ -101,8 +101,10 @@ Action addInferOp(CLI::App &app) {
   sub->footer("ARGS: NAME=VALUE (or positional VALUE) in the operand notation, after OP.");
   sub->add_flag("--json", *asJson, "print {\"op\", \"status\", \"results\", \"error\", \"torch\"}");
   auto torch = addTorchOption(sub);
+  addAutocastOption(sub, *torch);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
+    const std::optional<AutocastContext> autocast = autocastOf(*torch);
     auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
     for (const std::string &a : *args)
       if (a.starts_with("--")) throw UsageError(fmt::format("unknown option '{}'", a.substr(0, 80)));
@@ -150,7 +152,7 @@ Action addInferOp(CLI::App &app) {
       out.error = RuleError{ErrorKind::ValueDependent, *bindingRaises};
       out.outputs.clear();
     } else {
-      out = infer(sem.registry(), schema, bound.args);
+      out = inferUnderAutocast(sem, autocast, schema, bound.args);
     }
 
     if (*asJson) {

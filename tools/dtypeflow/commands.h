@@ -1,6 +1,7 @@
 //===- tools/dtypeflow/commands.h - the CLI's subcommands -------*- C++ -*-===//
 #pragma once
 
+#include "ops/autocast.h"
 #include "ops/semantics.h"
 
 #include <CLI/CLI.hpp>
@@ -28,9 +29,14 @@ struct SemanticsOption {
   std::string torch;
   std::vector<std::string> ruleFiles;
   std::shared_ptr<const Semantics> withRules; ///< built by semanticsOf when ruleFiles is not empty
+  std::string autocast; ///< --autocast DEVICE:DTYPE (addAutocastOption), empty: none
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
+/// --autocast DEVICE:DTYPE (annotate, check, explain, audit, infer-op): run inside torch.autocast.
+void addAutocastOption(CLI::App *sub, SemanticsOption &option);
+/// The --autocast context for the option's version; nullopt without one; a UsageError when not one it takes.
+std::optional<AutocastContext> autocastOf(SemanticsOption &option);
 /// The version's semantics, with the rule files' rules layered on. A version
 /// not modelled is a UsageError; so is a rule file with problems, after each
 /// is printed as `file:line: error: ...` (exit 2).
