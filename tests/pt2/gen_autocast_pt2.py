@@ -31,7 +31,23 @@ def strip_weights(path):
             z.writestr(info.filename, data)
 
 
+class AutocastRegion(torch.nn.Module):
+    """An autocast region inside forward: 2.14's torch.export writes it as
+    torch.ops.higher_order.wrap_with_autocast(device, dtype, enabled, cache, submod, *args)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = self.lin(x)
+        return y.relu() + 1, self.lin(x)
+
+
 def main(out):
+    region = torch.export.export(AutocastRegion(), (torch.randn(2, 4),))
+    torch.export.save(region, os.path.join(out, "wrap_with_autocast.pt2"))
     m = torchvision.models.resnet18(weights=None).eval()
     x = torch.randn(1, 3, 64, 64)
     with torch.autocast("cpu", dtype=torch.bfloat16):
