@@ -6,6 +6,10 @@
 #include "schema/schema.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
 
 #include <array>
 #include <sstream>
@@ -153,6 +157,35 @@ std::optional<AutocastPolicy> autocastPolicy(TorchVersion torch, AutocastDevice 
 
 size_t autocastListSize(TorchVersion torch, AutocastDevice device) {
   return listsOf(torch).byDevice[device == AutocastDevice::CUDA].size();
+}
+
+std::string autocastListsMarkdown(TorchVersion from, TorchVersion to) {
+  std::string md = "## Autocast lists\n\nThe ops `torch.autocast` wraps per device and their cast policy "
+                   "(data/autocast-*.txt; `--autocast`). Policies per version:\n\n";
+  for (AutocastDevice dev : {AutocastDevice::CPU, AutocastDevice::CUDA}) {
+    for (TorchVersion v : {from, to}) {
+      std::map<std::string_view, size_t> counts;
+      for (const auto &[key, p] : listsOf(v).byDevice[dev == AutocastDevice::CUDA]) ++counts[name(p)];
+      std::string row;
+      for (const auto &[p, n] : counts) row += fmt::format("{}{} {}", row.empty() ? "" : ", ", n, p);
+      md += fmt::format("- {} {}: {} ops ({})\n", name(dev), dtf::name(v), autocastListSize(v, dev), row);
+    }
+    std::vector<std::string> added, removed, changed;
+    const auto &a = listsOf(from).byDevice[dev == AutocastDevice::CUDA];
+    const auto &b = listsOf(to).byDevice[dev == AutocastDevice::CUDA];
+    for (const auto &[key, p] : b) {
+      auto it = a.find(key);
+      if (it == a.end()) added.push_back(fmt::format("`{}` ({})", key, name(p)));
+      else if (it->second != p) changed.push_back(fmt::format("`{}` ({} -> {})", key, name(it->second), name(p)));
+    }
+    for (const auto &[key, p] : a)
+      if (!b.count(key)) removed.push_back(fmt::format("`{}` ({})", key, name(p)));
+    for (auto *list : {&added, &removed, &changed}) std::sort(list->begin(), list->end());
+    md += fmt::format("\n{}: added in {} ({}): {}\n\nRemoved ({}): {}\n\nPolicy changed ({}): {}\n\n", name(dev),
+                      dtf::name(to), added.size(), fmt::join(added, ", "), removed.size(), fmt::join(removed, ", "),
+                      changed.size(), fmt::join(changed, ", "));
+  }
+  return md;
 }
 
 AutocastArgs applyAutocast(const AutocastContext &ctx, TorchVersion torch, const Schema &s,

@@ -66,6 +66,10 @@ std::optional<AutocastPolicy> autocastPolicy(TorchVersion torch, AutocastDevice 
 /// How many ops a version's list wraps on a device (`dtypeflow versions`, tests).
 size_t autocastListSize(TorchVersion torch, AutocastDevice device);
 
+/// docs/versions.md's autocast section: each version's lists per device (policy counts)
+/// and the ops whose membership or policy differs between `from` and `to`.
+std::string autocastListsMarkdown(TorchVersion from, TorchVersion to);
+
 /// The arguments an op of schema `s` runs with under `ctx`.
 struct AutocastArgs {
   enum class Status : uint8_t { Unchanged, Cast, Raises, Unknown };
