@@ -18,9 +18,9 @@ and the rest bfloat16 (a cast to float32 that neither run showed means promote).
 overload the runs cannot tell (no tensor argument, an argument we cannot build) takes its
 policy from the source table below, marked `source` in the last column.
 
-The CPU fallback table is the AutocastCPU list of the same source. 1.13 registers `cat`
-but its kernel casts nothing (measured: cat([float32, bfloat16]) reaches the kernel
-uncast); the source's `promote` gives the same dtypes there.
+The CPU fallback table is the AutocastCPU list of the same source. Policy `none`: the op
+is registered, yet the runs saw no cast at all (1.13's `cat`: cat([float32, bfloat16])
+reaches the kernel uncast, and [float16, bfloat16] does not raise as promote would).
 
 CUDA policy: there is no GPU here, so it is taken from PyTorch's source as data:
 SOURCE_POLICY below lists aten/src/ATen/autocast_mode.{h,cpp} (the AT_FORALL_* lists and
@@ -32,8 +32,8 @@ Line format: `<device> <op overload key> <policy> <measured|source|none>`.
 import sys
 import torch
 
-LOWER, FP32, SET_OPT, APPEND, PROMOTE = ("lower_precision_fp", "fp32", "fp32_set_opt_dtype",
-                                         "fp32_append_dtype", "promote")
+LOWER, FP32, SET_OPT, APPEND, PROMOTE, NONE = ("lower_precision_fp", "fp32", "fp32_set_opt_dtype",
+                                               "fp32_append_dtype", "promote", "none")
 # Facts from PyTorch's aten/src/ATen/autocast_mode.h/.cpp (pytorch/pytorch 008ec6b1840c):
 # op name (every overload) or overload key -> CUDA cast policy.
 SOURCE_POLICY = {}
@@ -198,7 +198,7 @@ def measure(key):
             try:
                 op(*args, **kwargs)
             except _Stop:
-                pass
+                reached.append(key)  # the call got past autocast to the op itself
             except Exception as e:
                 # Autocast's wrapper runs first (its key is the highest) and casts before anything
                 # else, so a kernel's refusal of the sample shapes comes after the casts recorded;
@@ -208,6 +208,7 @@ def measure(key):
         return mode.casts
         return mode.casts
 
+    reached = []
     try:
         a = run([torch.float32] * 8)
         b = run([torch.bfloat16] * 8)
@@ -222,6 +223,8 @@ def measure(key):
         return FP32
     if any(frm == torch.bfloat16 and to == torch.float32 for frm, to in c):
         return PROMOTE
+    if len(reached) == 3 and not a and not b and not c and any(str(x.type).startswith(("Tensor", "List[Tensor]")) for x in schema.arguments):
+        return NONE  # registered, yet casts none of its tensors (1.13's cat)
     return None
 
 

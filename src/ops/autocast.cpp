@@ -25,13 +25,14 @@ std::string_view name(AutocastDevice d) { return d == AutocastDevice::CPU ? "cpu
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, AutocastPolicy>, 7> kPolicyNames{{
+constexpr std::array<std::pair<std::string_view, AutocastPolicy>, 8> kPolicyNames{{
     {"lower_precision_fp", AutocastPolicy::LowerPrecisionFp},
     {"fp32", AutocastPolicy::Fp32},
     {"fp32_set_opt_dtype", AutocastPolicy::Fp32SetOptDtype},
     {"fp32_append_dtype", AutocastPolicy::Fp32AppendDtype},
     {"promote", AutocastPolicy::Promote},
     {"banned", AutocastPolicy::Banned},
+    {"none", AutocastPolicy::None},
     {"unknown", AutocastPolicy::Unknown},
 }};
 
@@ -271,6 +272,7 @@ AutocastArgs applyAutocast(const AutocastContext &ctx, TorchVersion torch, const
     castAll(to);
     return r;
   }
+  case AutocastPolicy::None: return r;
   case AutocastPolicy::Banned:
     r.status = AutocastArgs::Status::Raises;
     r.message = fmt::format("{} is unsafe to autocast (use binary_cross_entropy_with_logits)", s.name);

@@ -38,6 +38,7 @@ enum class AutocastPolicy : uint8_t {
   Fp32AppendDtype,  ///< runs the dtype-taking overload with float32 when the first tensor is eligible
   Promote,          ///< eligible tensors to the widest of them (float32 over the autocast dtype)
   Banned,           ///< the Autocast kernel always raises (CUDA binary_cross_entropy)
+  None,             ///< registered, yet casts nothing (measured: 1.13's CPU cat)
   Unknown,          ///< wrapped, policy not known: results unknown
 };
 std::string_view name(AutocastPolicy p);

@@ -367,7 +367,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
           ++tally.valueDependent;
           if (tally.valueDependentExamples.size() < 2)
             tally.valueDependentExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));
-        } else if (isKernelGap(theirs.error) || isOneDnnBFloat16Gap(theirs.error, hasBFloat16(ours))) {
+        } else if (isKernelGap(theirs.error) || isOneDnnBFloat16Gap(theirs.error, hasBFloat16(ours) || (opts.autocast && opts.autocast->dtype == DType::BFloat16))) {
           ++tally.kernelGap;
           if (tally.kernelGapExamples.size() < 3)
             tally.kernelGapExamples.push_back(fmt::format("{}  ({})", reproCommand(rule, space, pick, opts.reproOptions), firstLine(theirs.error)));

@@ -53,6 +53,9 @@ TEST(Autocast, ListsPerVersionAndDevice) {
             AutocastPolicy::LowerPrecisionFp);
   EXPECT_EQ(autocastPolicy(TorchVersion::V2_14, AutocastDevice::CPU, "aten::conv2d"), AutocastPolicy::LowerPrecisionFp);
   EXPECT_EQ(autocastPolicy(TorchVersion::V2_14, AutocastDevice::CPU, "aten::stack"), AutocastPolicy::Promote);
+  // 1.13 registers cat for AutocastCPU, yet casts nothing (measured); 2.14 promotes.
+  EXPECT_EQ(autocastPolicy(TorchVersion::V1_13, AutocastDevice::CPU, "aten::cat"), AutocastPolicy::None);
+  EXPECT_EQ(autocastPolicy(TorchVersion::V2_14, AutocastDevice::CPU, "aten::cat"), AutocastPolicy::Promote);
   // Left alone on CPU, fp32 on CUDA; softmax sets its dtype on CUDA.
   EXPECT_EQ(autocastPolicy(TorchVersion::V2_14, AutocastDevice::CPU, "aten::exp"), std::nullopt);
   EXPECT_EQ(autocastPolicy(TorchVersion::V2_14, AutocastDevice::CUDA, "aten::exp"), AutocastPolicy::Fp32);
