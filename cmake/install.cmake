@@ -16,7 +16,7 @@ set(DTF_PUBLIC_HEADERS
   dtype/torch_version.h dtype/dtypes.def dtype/dtype.h dtype/lattice.h dtype/promotion.h dtype/dtype_system.h
   schema/schema.h
   ops/rule.h ops/cpu_capability.h ops/cpu_kinds.def ops/cpu_kernels.h ops/op_facts.h ops/registry.h ops/vocabulary.h ops/semantics.h ops/infer.h ops/notation.h
-  ops/rule_spec.h ops/custom_rules.h
+  ops/rule_spec.h ops/custom_rules.h ops/autocast.h
   graph/type_expr.h graph/graph.h
   refine/refine.h
   frontends/text/ir_lexer.h frontends/text/ir_parser.h frontends/text/ir_printer.h

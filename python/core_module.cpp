@@ -150,10 +150,16 @@ public:
   }
 
   py::dict annotate(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
-                    const std::string &tensorConstants, bool check) {
+                    const std::string &tensorConstants, bool check, const std::string &autocast) {
     const ir::Graph &g = *p_.graph;
     const api::ProgramOptions po{inputs, {params, floatInputs}, tensorConstants, check};
-    refine::Result r = refine::refineGraph(g, api::refineOptions(p_, sem_, po));
+    refine::Options opts = api::refineOptions(p_, sem_, po);
+    if (!autocast.empty()) { // `cpu:bfloat16`, as the CLI's --autocast
+      std::string error;
+      opts.autocast = AutocastContext::parse(autocast, sem_->version(), error);
+      if (!opts.autocast) throw api::InputError(error);
+    }
+    refine::Result r = refine::refineGraph(g, opts);
     std::vector<refine::Diagnostic> diags;
     if (p_.archive) diags = p_.archive->diagnostics; // the reader's (unknown targets ...) first, as the CLI's JSON
     diags.insert(diags.end(), r.diagnostics.begin(), r.diagnostics.end());
@@ -286,7 +292,8 @@ PYBIND11_MODULE(_core, m) {
       .def_static("from_export_json", &Program::fromExportJson, py::arg("json"), py::arg("torch"),
                   py::arg("where") = "<json>", py::arg("rules") = noRules)
       .def("annotate", &Program::annotate, py::arg("inputs") = std::vector<std::string>{}, py::arg("params") = "",
-           py::arg("float_inputs") = "", py::arg("tensor_constants") = "", py::arg("check") = false)
+           py::arg("float_inputs") = "", py::arg("tensor_constants") = "", py::arg("check") = false,
+           py::arg("autocast") = "")
       .def("refine_count", &Program::refineCount, py::arg("inputs") = std::vector<std::string>{},
            py::arg("params") = "", py::arg("float_inputs") = "", py::arg("tensor_constants") = "",
            py::arg("check") = false, py::arg("planned") = false, py::arg("warm") = false)

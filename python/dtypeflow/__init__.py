@@ -260,7 +260,8 @@ def _load(obj: Any, torch: Optional[str], model: Optional[str], rules: List[str]
 
 def annotate(obj: Any, torch: Optional[str] = None, inputs: Optional[Mapping[str, Any]] = None,
              params: Any = None, float_inputs: Any = None, tensor_constants: Optional[str] = None,
-             model: Optional[str] = None, check: bool = False, rules: Any = None) -> Annotation:
+             model: Optional[str] = None, check: bool = False, rules: Any = None,
+             autocast: Any = None) -> Annotation:
     """Infer every tensor value of a program.
 
     obj: a torch.export ExportedProgram, a torch.fx.GraphModule (ATen-level: every call is a
@@ -274,9 +275,19 @@ def annotate(obj: Any, torch: Optional[str] = None, inputs: Optional[Mapping[str
       and fill `counts` and each value's `verdict`; a .pt2 re-typed by inputs=, params= or
       float_inputs= is another program than the one recorded: counts["compared"] is False.
     rules: rule files for custom ops (a path or a list; the CLI's --rules).
+    autocast: run inside torch.autocast: ("cpu", torch.bfloat16), ("cuda", torch.float16) ... or
+      "cpu:bfloat16" (the CLI's --autocast).
     """
     prog, implied = _load(obj, torch, model, _rules(rules))
     specs = [f"{k}={v}" for k, v in implied.items() if not (inputs and k in inputs)] + _input_specs(inputs)
     r = prog.annotate(specs, _dtype_name(params, "params"), _dtype_name(float_inputs, "float_inputs"),
-                      tensor_constants or "", check)
+                      tensor_constants or "", check, _autocast_spec(autocast))
     return _annotation(r)
+
+
+def _autocast_spec(autocast: Any) -> str:
+    """("cpu", torch.bfloat16) -> "cpu:bfloat16"; a string is taken as it is; None -> ""."""
+    if autocast is None or isinstance(autocast, str):
+        return autocast or ""
+    device, dtype = autocast
+    return f"{device}:{_dtype_name(dtype, 'autocast')}"

@@ -220,6 +220,16 @@ class AnnotateTest(unittest.TestCase):
             self.assertGreater(a.counts["correct"], 0, path)
             self.assertEqual([v.name for v in a if v.verdict == "wrong"], [], path)
 
+    def test_archive_under_autocast(self):
+        # resnet18 exported inside torch.autocast('cpu', dtype=torch.bfloat16): records bfloat16.
+        path = os.path.join(SRC, "tests", "pt2", "autocast", "resnet18_autocast_bf16.pt2")
+        self.assertEqual(dtypeflow.annotate(path, check=True).counts["wrong"], 69)
+        for ctx in [("cpu", torch.bfloat16), "cpu:bfloat16"]:
+            a = dtypeflow.annotate(path, check=True, autocast=ctx)
+            self.assertEqual(a.counts, {"correct": 69, "unknown": 0, "wrong": 0, "not_modelled": 0})
+        with self.assertRaisesRegex(ValueError, "the device is cpu or cuda"):
+            dtypeflow.annotate(path, autocast=("tpu", torch.bfloat16))
+
     def test_archive_retyping(self):
         path = os.path.join(SRC, "tests", "pt2", "archives", "mixed_int_float.pt2")
         a = dtypeflow.annotate(path)

@@ -1,6 +1,7 @@
 #include "ops/version_diff.h"
 
 #include "ops/cpu_capability.h"
+#include "ops/autocast.h"
 
 #include <fmt/format.h>
 
@@ -214,6 +215,7 @@ std::string versionDiffMarkdown(const VersionDiff &d, size_t listLimit) {
   std::vector<std::string> keys;
   for (const auto &c : d.schemasChanged) keys.push_back(c.what);
   keyList(md, keys, listLimit);
+  md += autocastListsMarkdown(d.from, d.to); // ops/autocast.h
   return md;
 }
 

@@ -12,6 +12,8 @@
 
 #include "refine/refine.h"
 
+#include <functional>
+
 namespace dtf::refine {
 
 /// Graph inputs, constants and GetAttr results: data typed as written.
@@ -32,6 +34,14 @@ struct CheckCounts {
   size_t total() const { return correct + unknown + wrong; }
 };
 CheckCounts checkAllWritten(const ir::Graph &g, const Result &r);
+
+/// Records that disagree with the inference may have been made inside an autocast
+/// context the graph does not contain (torch.export under torch.autocast). The
+/// contexts of `opts`' version under which `count` (the caller's comparison with
+/// the records) finds no wrong value, in autocastContexts order; empty when
+/// `opts.autocast` is set or none explains them (refine/check_autocast.cpp).
+std::vector<AutocastContext> autocastExplaining(const ir::Graph &g, const Options &opts,
+                                                const std::function<CheckCounts(const Result &)> &count);
 
 /// The options `check` refines with.
 inline Options checkOptions(Options o = {}) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dtype/promotion.h"
+#include "ops/autocast.h"
 #include "ops/infer.h"
 #include "refine/overload_match.h"
 #include "refine/eval_memo.h"
@@ -109,11 +110,30 @@ std::vector<Value> numbersWrappedForTensors(const Schema &s, std::span<const Val
   return out;
 }
 
+/// An autocast kernel that raises or whose casts are not known decides the
+/// results before the rule runs: nullopt when the rule runs.
+std::optional<Evaluation> autocastOutcome(const AutocastArgs &cast, const Schema &s, const AutocastContext &ctx,
+                                          size_t numOutputs) {
+  if (cast.status != AutocastArgs::Status::Raises && cast.status != AutocastArgs::Status::Unknown) return std::nullopt;
+  Evaluation e;
+  e.outputs.assign(numOutputs, Value::top());
+  const bool raises = cast.status == AutocastArgs::Status::Raises;
+  e.reasons.assign(numOutputs, raises ? UnknownReason::AfterError : UnknownReason::RuleUnknown);
+  if (raises)
+    e.diags.push_back({Severity::Error, "dtype-error",
+                       fmt::format("{}: PyTorch raises under {}: {}", s.key(), ctx.str(), cast.message)});
+  else
+    e.diags.push_back({Severity::Warning, "autocast-unknown",
+                       fmt::format("{}: under {}: {}; results unknown", s.key(), ctx.str(), cast.message)});
+  return e;
+}
+
 /// `resolved`: the overload matching already chose (OpSignature::whenTensors), or null.
 /// `pinned`: `overloads` is the one overload the node names (GraphPlan::pinned).
+/// `autocast`: the context the program runs in (Options::autocast), or null.
 Evaluation evaluate(const Registry &registry, std::span<const Schema *const> overloads, std::span<const Value> args,
                     std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr,
-                    bool pinned = false) {
+                    bool pinned = false, const AutocastIn *autocast = nullptr) {
   // torch.export calls its overload with Python numbers for tensors where the
   // Python binding allows them (`aten::mul.Tensor(%x, 2)`): wrapped numbers.
   std::vector<Value> wrappedArgs, wrappedMatchArgs;
@@ -144,7 +164,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
     Evaluation joined;
     for (const Schema *s : m.tied) {
       const Schema *one[] = {s};
-      Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs);
+      Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs, nullptr, false, autocast);
       if (!c.resolved) return c;
       if (!joined.resolved) { joined = std::move(c); continue; }
       for (size_t i = 0; i < numOutputs; ++i) {
@@ -186,6 +206,18 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
     e.outputs.assign(numOutputs, *folded);
     e.reasons.assign(numOutputs, UnknownReason::UnknownInput);
     return e;
+  }
+  // Autocast: the Autocast kernel casts the arguments before the op runs (ops/autocast.h).
+  AutocastArgs cast;
+  if (autocast) {
+    cast = applyAutocast(autocast->ctx, autocast->torch, s, boundArgs);
+    if (auto early = autocastOutcome(cast, s, autocast->ctx, numOutputs)) {
+      e.outputs = std::move(early->outputs);
+      e.reasons = std::move(early->reasons);
+      for (PendingDiag &d : early->diags) e.diags.push_back(std::move(d));
+      return e;
+    }
+    if (cast.status == AutocastArgs::Status::Cast) boundArgs = cast.args;
   }
   InferOutcome out = infer(registry, s, boundArgs);
   e.outputs = std::move(out.outputs);
@@ -264,7 +296,8 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
-  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k]);
+  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k],
+                          autocastIn());
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
@@ -325,7 +358,7 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
                           evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(),
-                                   resolved, plan_->pinned[node.kind]));
+                                   resolved, plan_->pinned[node.kind], autocastIn()));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
   const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size(), std::nullopt, resolved);

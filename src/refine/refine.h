@@ -13,6 +13,7 @@
 
 #include "dtype/torch_version.h"
 #include "graph/graph.h"
+#include "ops/autocast.h"
 
 #include <memory>
 #include <string>
@@ -112,6 +113,11 @@ struct Options {
   int maxLoopIterations = 32;
   /// Graph inputs typed by the user (`x` -> float32:r4), over what is written.
   std::vector<std::pair<std::string, Value>> inputTypes;
+  /// Run the program inside this autocast context (`torch.autocast(device, dtype)`):
+  /// each op on the version's autocast list casts its eligible tensor arguments by
+  /// its policy before its rule runs (ops/autocast.h). A memo passed in `memo` is
+  /// not used then (its evaluations hold no context).
+  std::optional<AutocastContext> autocast;
   /// Evaluations to reuse (see EvalMemo); null: a fresh memo for this call.
   std::shared_ptr<EvalMemo> memo;
   /// The graph's plan (see GraphPlan); null: built for this call. A plan of

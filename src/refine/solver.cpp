@@ -74,7 +74,8 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
   // Loops re-visit their bodies; past this many node visits they stop
   // iterating and widen instead, so nested loops cannot blow up.
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
-  memo_ = opts.memo ? opts.memo : makeEvalMemo();
+  if (opts.autocast) autocast_ = AutocastIn{*opts.autocast, semantics_.version()};
+  memo_ = opts.memo && !opts.autocast ? opts.memo : makeEvalMemo();
   if (opts.semantics && opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
   for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
   argPtrs_.reserve(16);

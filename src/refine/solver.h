@@ -33,6 +33,12 @@ struct PendingDiag {
   std::string category, message;
 };
 
+/// The autocast context ops run in (Options::autocast) and the version whose lists apply.
+struct AutocastIn {
+  AutocastContext ctx;
+  TorchVersion torch;
+};
+
 /// The result of running one reading of a node's arguments.
 struct Evaluation {
   const Schema *schema = nullptr;
@@ -75,6 +81,8 @@ public:
   const ir::Graph &g;
   const Options &opts;
   const Semantics &semantics_; ///< Options::torch's
+  /// Options::autocast with the version, or null outside autocast.
+  const AutocastIn *autocastIn() const { return autocast_ ? &*autocast_ : nullptr; }
 
 private:
   // --- control flow (solver.cpp) -----------------------------------------
@@ -132,6 +140,7 @@ private:
 
   std::optional<GraphPlan> ownPlan_; ///< built here when Options::plan is null
   const GraphPlan *plan_;
+  std::optional<AutocastIn> autocast_;
   std::shared_ptr<EvalMemo> memo_; ///< opts.memo, or one of this run's own
   std::vector<Value> args_, matchArgs_, wargs_; ///< scratch of transferOp (not re-entrant)
   std::vector<const Value *> argPtrs_;

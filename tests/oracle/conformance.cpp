@@ -7,6 +7,7 @@
 #include "dtype/scalar_conversion.h"
 #include "ops/infer.h"
 #include "torch_runner.h"
+#include "autocast_guard.h"
 
 #include <chrono>
 #include <span>
@@ -369,22 +370,25 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       if (!built) { ++tally.skipped; continue; }
       theirsArgs.insert(theirsArgs.end(), extraArgs.begin(), extraArgs.end());
       ++tally.cases;
-      InferOutcome mine = infer(registry, *rule.schema, ours);
+      // --autocast: both sides inside the context (autocast_guard.h); otherwise plain, with the meta
+      // kernels and the any-CPU answers measured beside.
+      InferOutcome mine = inferUnderAutocast(registry, kOracleTorch, opts.autocast, *rule.schema, ours);
       std::optional<TorchOutcome> onMetaDevice;
-      if (opts.meta) {
+      if (opts.meta && !opts.autocast) {
         try {
           onMetaDevice = runTorch(*op, onMeta(theirsArgs));
         } catch (const std::exception &) { // a value meta cannot hold: not measured
         }
       }
-      TorchOutcome theirs = runTorch(*op, std::move(theirsArgs));
+      TorchOutcome theirs = opts.autocast ? runTorchUnderAutocast(*op, std::move(theirsArgs), *opts.autocast)
+                                          : runTorch(*op, std::move(theirsArgs));
       if (onMetaDevice) {
         InferOutcome onMetaOurs = opts.metaRegistry ? infer(*opts.metaRegistry, *rule.schema, ours) : mine;
         compareMeta(theirs, *onMetaDevice, onMetaOurs, tally,
                     [&] { return reproCommand(rule, space, pick, opts.reproOptions + "--kernels meta "); });
       }
       std::optional<InferOutcome> general;
-      if (opts.anyCpuRegistry) general = infer(*opts.anyCpuRegistry, *rule.schema, ours);
+      if (opts.anyCpuRegistry && !opts.autocast) general = infer(*opts.anyCpuRegistry, *rule.schema, ours);
 
       // The CLI notation has no sizes: rank and size-1 disagreements also
       // show the case as Python arguments, which carry the shapes.

@@ -1,6 +1,7 @@
 //===- tests/oracle/conformance.h - compare rules with libtorch -*- C++ -*-===//
 #pragma once
 
+#include "ops/autocast.h"
 #include "ops/registry.h"
 
 #include <cstdint>
@@ -87,6 +88,9 @@ struct RunOptions {
   const Registry *metaRegistry = nullptr;
   /// Options the repro commands need (`--rules FILE `).
   std::string reproOptions;
+  /// Run both sides inside this autocast context (libtorch: at::autocast on the
+  /// worker thread; dtypeflow: inferUnderAutocast). CPU only.
+  std::optional<AutocastContext> autocast;
 };
 
 /// Run every case of one rule.

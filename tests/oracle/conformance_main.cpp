@@ -126,7 +126,18 @@ int main(int argc, char **argv) {
   app.add_option("--known", knownPath,
                  "disagreements accepted for now (KEY WE_REJECT TORCH_REJECTS per line, or KEY config):\n"
                  "the run fails only on a wrong answer or on more disagreements than listed");
+  // --autocast: the ops of the version's CPU autocast list only, inside the context.
+  std::string autocastSpec;
+  app.add_option("--autocast", autocastSpec,
+                 "run the rules of the CPU autocast list's ops inside autocast, e.g. cpu:bfloat16 (both sides)");
   CLI11_PARSE(app, argc, argv);
+  if (!autocastSpec.empty()) {
+    std::string error;
+    opts.autocast = AutocastContext::parse(autocastSpec, kOracleTorch, error);
+    if (opts.autocast && opts.autocast->device != AutocastDevice::CPU) error = "--autocast: CPU only (no GPU here)";
+    if (!error.empty()) { fmt::print(stderr, "{}\n", error); return 2; }
+    opts.reproOptions += "--autocast " + autocastSpec + " ";
+  }
   std::map<std::string, Known, std::less<>> known;
   try {
     if (!knownPath.empty()) known = readKnown(knownPath);
@@ -183,6 +194,7 @@ int main(int argc, char **argv) {
   for (const auto &[key, rule] : reg.rules()) {
     if (!ops.empty() && std::find(ops.begin(), ops.end(), key) == ops.end()) continue;
     if (!rule.family.starts_with(family)) continue;
+    if (opts.autocast && !autocastPolicy(kOracleTorch, opts.autocast->device, key)) continue;
     selected.push_back(&rule);
   }
   for (const std::string &k : ops)

@@ -37,6 +37,7 @@ Loaded loadFor(CommonFlags &flags, const std::string &file, bool check) {
   api::ProgramOptions o = flags.program;
   o.check = check;
   l.opts = api::refineOptions(l.program, sem, o);
+  l.opts.autocast = autocastOf(*flags.torch);
   l.retyped = api::retypesArchive(l.program, o);
   return l;
 }
@@ -128,6 +129,7 @@ void printSummary(const ir::Graph &g, const refine::Result &r, const std::string
 
 void addCommon(CLI::App *sub, CommonFlags &f, bool several) {
   f.torch = addTorchOption(sub);
+  addAutocastOption(sub, *f.torch);
   const char *what = "TorchScript IR text (.ir; - reads stdin), a saved module (.pt) or a torch.export archive\n"
                      "(.pt2), told apart by content";
   if (several) sub->add_option("FILE", f.files, fmt::format("{}; one or more", what))->required();
@@ -273,6 +275,38 @@ std::string checkedValueText(const api::LoadedProgram &p, ir::ValueId v, const r
                      refine::describe(r.reasons[v]));
 }
 
+/// `check`'s one diagnostic for records made inside autocast.
+std::string autocastDiagnostic(const std::vector<AutocastContext> &ctxs) {
+  std::string msg = fmt::format("the recorded dtypes match {}, which the graph does not contain: rerun with "
+                                "--autocast {}", ctxs[0].str(), ctxs[0].spec());
+  for (size_t i = 1; i < ctxs.size(); ++i) msg += fmt::format(" ({} matches them too)", ctxs[i].str());
+  return msg;
+}
+
+/// Does any recorded tensor sit on `device` (autocast casts only tensors on its device)?
+/// An archive that records no device at all does not rule any out.
+bool recordsOnDevice(const pt2::Program &p, AutocastDevice device) {
+  bool anyDevice = false;
+  for (const auto &rec : p.recorded) {
+    if (!rec || rec->device.empty()) continue;
+    anyDevice = true;
+    if (rec->device == name(device)) return true;
+  }
+  return !anyDevice;
+}
+
+/// When a .pt2's records disagree with the inference in exactly the way one
+/// autocast context explains (refine::autocastExplaining), that context's
+/// diagnostic; empty otherwise.
+std::string autocastExplanation(const api::LoadedProgram &p, const refine::Options &opts, const api::CheckReport &r) {
+  if (!p.archive || !r.counts.wrong || r.retyped || opts.autocast) return {};
+  auto ctxs = refine::autocastExplaining(*p.graph, opts, [&](const refine::Result &under) {
+    return api::checkProgram(p, under, false).counts;
+  });
+  std::erase_if(ctxs, [&](const AutocastContext &c) { return !recordsOnDevice(*p.archive, c.device); });
+  return ctxs.empty() ? std::string() : autocastDiagnostic(ctxs);
+}
+
 } // namespace
 
 Action addCheck(CLI::App &app) {
@@ -312,14 +346,17 @@ Action addCheck(CLI::App &app) {
       refine::Result r = refine::refineGraph(g, l.opts);
       progress.pause();
       api::CheckReport report = api::checkProgram(p, r, l.retyped);
+      // Records made inside an autocast context the graph lacks: one diagnostic, not a list of wrong values.
+      const std::string autocastNote = autocastExplanation(p, l.opts, report);
       std::string text;
       nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
       for (const api::CheckedValue &c : report.values) {
         if (c.verdict == refine::Verdict::Correct) continue;
         const bool wrong = c.verdict == refine::Verdict::Wrong;
         if (json) (wrong ? wrongJ : unknownJ).push_back(checkedValueJson(p, c.value, r, wrong));
-        else text += checkedValueText(p, c.value, r, wrong);
+        else if (!wrong || autocastNote.empty()) text += checkedValueText(p, c.value, r, wrong);
       }
+      if (!json && !autocastNote.empty()) text += fmt::format("{}: error: {}\n", p.shown, autocastNote);
       if (p.archive) printArchiveDiagnostics(p.shown, *p.archive);
       printDiagnostics(p.shown, g, r, flags->verbose);
       const refine::CheckCounts &counts = report.counts;
@@ -341,6 +378,7 @@ Action addCheck(CLI::App &app) {
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
+        if (!autocastNote.empty()) j["autocast"] = autocastNote;
         j["torch"] = std::string(name(l.opts.torch));
         if (several) {
           j["file"] = file;

@@ -3,6 +3,7 @@
 
 #include "api/input_file.h"
 #include "api/program.h"
+#include "ops/autocast.h"
 #include "ops/semantics.h"
 
 #include <CLI/CLI.hpp>
@@ -32,9 +33,14 @@ struct SemanticsOption {
   std::string cpu;       ///< `--cpu KIND|host`; empty: any CPU
   std::string kernels;   ///< `--kernels cpu|meta`; empty: cpu
   api::SemanticsRef ref; ///< made by semanticsOf on first use (rule files, then --cpu/--kernels)
+  std::string autocast;  ///< --autocast DEVICE:DTYPE (addAutocastOption), empty: none
 };
 /// Adds both options (every subcommand has them).
 std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub);
+/// --autocast DEVICE:DTYPE (annotate, check, explain, audit, infer-op): run inside torch.autocast.
+void addAutocastOption(CLI::App *sub, SemanticsOption &option);
+/// The --autocast context for the option's version; nullopt without one; a UsageError when not one it takes.
+std::optional<AutocastContext> autocastOf(SemanticsOption &option);
 /// The version's semantics, with the rule files' rules layered on. A version
 /// not modelled is a UsageError; so is a rule file with problems, after each
 /// is printed as `file:line: error: ...` (exit 2).

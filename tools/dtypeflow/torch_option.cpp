@@ -78,4 +78,20 @@ std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) { r
 
 const Semantics &semanticsOf(SemanticsOption &option) { return *semanticsRef(option); }
 
+// --autocast: a separate option, on the commands that run ops (not on promote, ops, versions).
+void addAutocastOption(CLI::App *sub, SemanticsOption &option) {
+  sub->add_option("--autocast", option.autocast,
+                  "run inside torch.autocast(DEVICE, dtype=DTYPE): cpu:bfloat16, cuda:float16 ... (each op on that "
+                  "version's autocast list casts its floating arguments first; README)")
+      ->type_name("DEVICE:DTYPE");
+}
+
+std::optional<AutocastContext> autocastOf(SemanticsOption &option) {
+  if (option.autocast.empty()) return std::nullopt;
+  std::string error;
+  auto ctx = AutocastContext::parse(option.autocast, semanticsOf(option).version(), error);
+  if (!ctx) throw UsageError(error);
+  return ctx;
+}
+
 } // namespace dtf::cli

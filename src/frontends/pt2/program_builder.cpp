@@ -213,6 +213,9 @@ RecordedTensor Builder::tensorMeta(const Field &meta) {
     dtype.fail(fmt::format("unknown dtype number {} (schema 8.x numbers dtypes 0-13 and 28-35)", code));
   r.dtypeName = std::string(*torchName);
   r.dtype = modelledDType(*torchName, dtypes_);
+  // The device type ("cpu", "cuda", "meta"): which autocast could have cast it (refine/check_autocast.cpp).
+  if (auto device = meta.optional("device"))
+    if (auto type = device->optional("type"); type && type->json().is_string()) r.device = type->str();
   Field sizes = meta["sizes"];
   if (sizes.size() > static_cast<size_t>(Rank::kMaxRank))
     sizes.fail(fmt::format("{} dims: more than the {} accepted", sizes.size(), Rank::kMaxRank));
