@@ -90,8 +90,8 @@ LoadedProgram readFile(const std::string &file, const std::string &shown, const 
     return p;
   }
   case Reader::TorchMlir: // several functions per module: the CLI's annotate and check read it (cmd_torch_mlir.cpp)
-    throw fileError(shown, "Torch-dialect MLIR is read by annotate and check; explain, audit and the Python "
-                           "package do not read it yet");
+    throw fileError(shown, "Torch-dialect MLIR is read by annotate and check; explain and audit do not read it yet "
+                           "(nor the Python package)");
   case Reader::Text: {
     InputText in = readInput(file);
     if (!in.text) throw fileError(shown, "cannot read the file: " + in.error);

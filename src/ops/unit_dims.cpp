@@ -60,7 +60,7 @@ RuleFn keepingShape(RuleFn fn, std::string of) {
     std::vector<Value> outs = r.outputs();
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == self.rank()) o = o.withUnitDims(self.unitDims());
-    return outs;
+    return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
 }
 

@@ -232,13 +232,13 @@ int main(int argc, char **argv) {
 
   TallyTotals sum;
   for (const OpTally &t : tallies) sum.add(t);
-  fmt::print("conformance ({} CPU): {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
+  fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
              "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
-             "size-1 facts checked in {} cases; {} cases CPU-dependent, {} any-CPU answers contradicted; "
+             "size-1 facts checked in {} cases; CPU kind {}: {} cases CPU-dependent, {} any-CPU answers contradicted; "
              "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs, {} where --kernels "
              "meta answers another dtype\n",
-             name(*cpu), selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject,
-             sum.torchRejects, sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.cpuDependent,
+             selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
+             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, name(*cpu), sum.cpuDependent,
              sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
   if (!reportPath.empty()) {

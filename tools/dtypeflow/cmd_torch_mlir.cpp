@@ -7,7 +7,7 @@
 #include "frontends/torch_mlir/mlir_reader.h"
 #include "frontends/torch_mlir/mlir_refine.h"
 #include "frontends/torch_mlir/mlir_writer.h"
-#include "input_file.h"
+#include "api/input_file.h"
 #include "refine/check.h"
 
 #include <fmt/format.h>
@@ -39,7 +39,7 @@ MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
   if (!flags.model.empty()) throw UsageError("--model applies to .pt2 archives only");
   if (!flags.program.retype.params.empty() || !flags.program.retype.floatInputs.empty())
     throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
-  InputText in = readInput(file);
+  api::InputText in = api::readInput(file);
   if (!in.text) {
     fmt::print(stderr, "{}: error: cannot read the file: {}\n", shownName(file), in.error);
     out.exitCode = 2;

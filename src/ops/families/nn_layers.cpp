@@ -90,7 +90,7 @@ RuleFn leadingFacts(RuleFn fn, std::string in, int spatial, std::string sizes = 
     std::vector<Value> outs = r.outputs();
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == x.rank()) o = o.withUnitDims(u);
-    return outs;
+    return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
 }
 
@@ -114,7 +114,7 @@ RuleFn padFacts(RuleFn fn, std::string in, std::string pad) {
     std::vector<Value> outs = r.outputs();
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == x.rank()) o = o.withUnitDims({f.ones & keep, f.others & keep});
-    return outs;
+    return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
 }
 

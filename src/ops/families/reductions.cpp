@@ -117,7 +117,7 @@ RuleFn reducing(RuleFn fn) {
     std::vector<Value> outs = res.outputs();
     for (Value &o : outs)
       if (o.isTensor() && o.rank() == Rank::exact(outRank)) o = o.withUnitDims(out);
-    return outs;
+    return res.possibleError() ? RuleResult(std::move(outs), *res.possibleError()) : RuleResult(std::move(outs));
   };
 }
 
@@ -876,7 +876,7 @@ void registerReductions(Registry &r) {
     std::optional<bool> one = k ? std::optional<bool>(*k == 1) : std::nullopt;
     std::vector<Value> outs = r.takeOutputs();
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
-    return outs;
+    return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
   for (auto [scope, sortCheck, topkCheck, stableRule] :
        {std::tuple{until113, ArgCheck(), ArgCheck(), sortStable}, std::tuple{since214, sortable, topkable, sortStable214}}) {
