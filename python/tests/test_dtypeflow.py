@@ -226,7 +226,7 @@ class AnnotateTest(unittest.TestCase):
         self.assertEqual(dtypeflow.annotate(path, check=True).counts["wrong"], 69)
         for ctx in [("cpu", torch.bfloat16), "cpu:bfloat16"]:
             a = dtypeflow.annotate(path, check=True, autocast=ctx)
-            self.assertEqual(a.counts, {"correct": 69, "unknown": 0, "wrong": 0, "not_modelled": 0})
+            self.assertEqual(a.counts, {"correct": 69, "unknown": 0, "wrong": 0, "not_modelled": 0, "compared": True})
         with self.assertRaisesRegex(ValueError, "the device is cpu or cuda"):
             dtypeflow.annotate(path, autocast=("tpu", torch.bfloat16))
 
