@@ -17,22 +17,7 @@ constexpr TorchVersion k113 = TorchVersion::V1_13, k214 = TorchVersion::V2_14;
 /// run() (run_op.h) under PyTorch `version`, dtype names read as that version's.
 InferOutcome runAt(TorchVersion version, const std::string &key,
                    const std::vector<std::pair<std::string, std::string>> &named) {
-  const Schema *s = SchemaTable::of(version).find(key);
-  EXPECT_NE(s, nullptr) << key;
-  if (!s) return {};
-  std::vector<std::pair<std::string, Value>> args;
-  for (const auto &[n, text] : named) {
-    int i = s->argIndex(n);
-    EXPECT_GE(i, 0) << key << " has no argument " << n;
-    if (i < 0) return {};
-    auto v = parseNotation(text, s->args[i].type.get(), &Semantics::of(version).types());
-    EXPECT_TRUE(v.value.has_value()) << text << ": " << v.error;
-    if (!v.value) return {};
-    args.emplace_back(n, *v.value);
-  }
-  BindResult b = bindArguments(*s, {}, args);
-  EXPECT_TRUE(b.ok()) << b.error;
-  return infer(Semantics::of(version).registry(), *s, b.args);
+  return test::runIn(Semantics::of(version), key, named);
 }
 
 /// The call runs, and may raise an error of `kind`.
