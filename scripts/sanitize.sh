@@ -53,11 +53,7 @@ if [ "$seconds" -gt 0 ]; then
       -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-san/fuzz-artifacts/$t-" >"$work/$t.log" 2>&1
   }
-  # torch_mlir's corpus is replayed under ASan by ctest (fuzz.torch_mlir.corpus) but it is not fuzzed
-  # here yet: the reader is new and has been mutation-tested under g++ only (41,000 mutated modules);
-  # DTF_FUZZ_NEW=1 fuzzes it too.
-  targets=(ir_parser notation module_text pt2_json pt2_archive)
-  [ "${DTF_FUZZ_NEW:-0}" = 1 ] && targets+=(torch_mlir)
+  targets=(ir_parser notation module_text pt2_json pt2_archive torch_mlir)
   for t in "${targets[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     run_target "$t" &
