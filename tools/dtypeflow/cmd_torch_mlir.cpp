@@ -74,6 +74,17 @@ void diagnostics(const std::string &file, const MlirRun &run, bool verbose) {
   }
 }
 
+/// One file's JSON: alone on `out`, or (several files) appended to `files`
+/// with its name, in the ordered form the other readers' reports take.
+void writeJson(nlohmann::json j, const std::string &file, bool several, Output &out, nlohmann::ordered_json &files) {
+  if (!several) {
+    out.write(dumpJson(j, 2) + "\n");
+    return;
+  }
+  j["file"] = file;
+  files.push_back(nlohmann::ordered_json::parse(j.dump()));
+}
+
 } // namespace
 
 bool isTorchMlirFile(const std::string &file) {
@@ -98,12 +109,7 @@ int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const s
     nlohmann::json fns = nlohmann::json::array();
     for (size_t i = 0; i < m.functions.size(); ++i) fns.push_back(torch_mlir::functionJson(m.functions[i], r.results[i]));
     nlohmann::json j = {{"functions", std::move(fns)}, {"torch", std::string(name(r.torch))}};
-    if (several) {
-      j["file"] = file;
-      files.push_back(nlohmann::ordered_json::parse(j.dump()));
-    } else {
-      out.write(dumpJson(j, 2) + "\n");
-    }
+    writeJson(std::move(j), file, several, out, files);
   } else {
     if (several) out.write(fmt::format("// {}\n", ir::printable(file)));
     std::string text = torch_mlir::annotateModule(m, r.results);
@@ -177,12 +183,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
                         {"unknown", std::move(unknownJ)},
                         {"diagnostics", std::move(diags)},
                         {"torch", std::string(name(r.torch))}};
-    if (several) {
-      j["file"] = file;
-      files.push_back(nlohmann::ordered_json::parse(j.dump()));
-    } else {
-      out.write(dumpJson(j, 2) + "\n");
-    }
+    writeJson(std::move(j), file, several, out, files);
   } else {
     text += fmt::format("{}{} correct, {} unknown, {} wrong\n", several ? shownName(file) + ": " : "", counts.correct,
                         counts.unknown, counts.wrong);
