@@ -190,8 +190,12 @@ public:
     // inference, as `dtypeflow check` compares; nothing for a re-typed .pt2.
     std::vector<std::optional<refine::Verdict>> verdicts(g.values.size());
     py::object counts = py::none();
+    std::vector<std::string> onCpuOnly(g.values.size());
     if (check) {
       api::CheckReport report = api::checkProgram(p_, r, api::retypesArchive(p_, po));
+      // Recorded as the meta kernels compute them (FakeTensor), not as eager CPU: correct, named.
+      for (const api::MetaOnlyValue &m : api::settleByMetaKernels(p_, opts, r, report))
+        onCpuOnly[m.value] = m.cpu.str();
       for (const api::CheckedValue &c : report.values) verdicts[c.value] = c.verdict;
       size_t unmodelled = 0;
       for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
@@ -223,6 +227,7 @@ public:
         j["recorded_dtype"] = rec.dtypeName;
         j["recorded_rank"] = rec.rank();
       }
+      if (!onCpuOnly[v].empty()) j["cpu_answer"] = onCpuOnly[v];
       static constexpr const char *kVerdict[] = {"not-checked", "correct", "unknown", "wrong"};
       j["verdict"] =
           verdicts[v] ? py::object(py::str(kVerdict[static_cast<int>(*verdicts[v])])) : py::object(py::none());

@@ -57,6 +57,8 @@ class ValueInfo:
     recorded_dtype: Optional[str] = None  # .pt2: what torch.export recorded
     recorded_rank: Optional[int] = None
     verdict: Optional[str] = None         # check=True: "correct" / "unknown" / "wrong" against the record
+    cpu_answer: Optional[str] = None      # check=True, .pt2: eager CPU's answer ("float32:r2") where it differs
+                                          # from the meta kernels' (FakeTensor's), which the archive records
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,8 @@ def _annotation(r: dict) -> Annotation:
             name=v["name"], dtype=to_dtype(v["dtype"]), rank=v["rank"],
             possible=[to_dtype(d) for d in v["possible"]], node=v["node"], is_input=v["is_input"],
             reason=v["reason"], diagnostics=[diags[i] for i in v["diagnostics"]],
-            recorded_dtype=v.get("recorded_dtype"), recorded_rank=v.get("recorded_rank"), verdict=v["verdict"])
+            recorded_dtype=v.get("recorded_dtype"), recorded_rank=v.get("recorded_rank"), verdict=v["verdict"],
+            cpu_answer=v.get("cpu_answer"))
     return Annotation(r["torch"], values, diags, r["counts"])
 
 

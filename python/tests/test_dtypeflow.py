@@ -230,6 +230,18 @@ class AnnotateTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "the device is cpu or cuda"):
             dtypeflow.annotate(path, autocast=("tpu", torch.bfloat16))
 
+    def test_archive_meta_kernels(self):
+        # threshold_backward(int64 grad, float32 self): float32 on eager CPU, int64 on the meta
+        # kernels torch.export runs, which the archive records: correct, with the CPU answer named.
+        path = os.path.join(SRC, "tests", "pt2", "archives", "threshold_backward_mixed.pt2")
+        a = dtypeflow.annotate(path, check=True)
+        self.assertEqual(a.counts["wrong"], 0)
+        self.assertEqual(a["threshold_backward"].verdict, "correct")
+        self.assertEqual(a["threshold_backward"].cpu_answer, "float32:r2")
+        self.assertEqual(a["threshold_backward"].recorded_dtype, "int64")
+        self.assertIsNone(dtypeflow.annotate(path)["threshold_backward"].cpu_answer)  # no check=True: no comparison
+        self.assertEqual(dtypeflow.annotate(path, check=True, torch="1.13").counts["wrong"], 1)  # float32 on 1.13's meta
+
     def test_archive_retyping(self):
         path = os.path.join(SRC, "tests", "pt2", "archives", "mixed_int_float.pt2")
         a = dtypeflow.annotate(path)

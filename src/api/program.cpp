@@ -199,6 +199,32 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
   return out;
 }
 
+std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
+                                               const refine::Result &onCpu, CheckReport &report) {
+  if (!p.archive || report.retyped || !report.counts.wrong) return {};
+  std::shared_ptr<const Semantics> base = opts.semantics;
+  const Semantics &sem = base ? *base : Semantics::of(opts.torch);
+  if (sem.context().kernels == Kernels::Meta) return {};
+  refine::Options onMeta = opts;
+  const ExecContext meta{sem.context().cpu, Kernels::Meta};
+  onMeta.semantics = base ? Semantics::inContext(base, meta) : Semantics::inContext(sem, meta);
+  onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
+  onMeta.memo = nullptr;
+  const refine::Result r = refine::refineGraph(*p.graph, onMeta);
+  std::vector<bool> rightOnMeta(p.graph->values.size());
+  for (const ArchiveVerdict &a : compareArchive(*p.graph, *p.archive, r))
+    rightOnMeta[a.value] = a.verdict == refine::Verdict::Correct;
+  std::vector<MetaOnlyValue> out;
+  for (CheckedValue &c : report.values) {
+    if (c.verdict != refine::Verdict::Wrong || !rightOnMeta[c.value]) continue;
+    c.verdict = refine::Verdict::Correct;
+    --report.counts.wrong;
+    ++report.counts.correct;
+    out.push_back({c.value, onCpu.values[c.value], r.values[c.value]});
+  }
+  return out;
+}
+
 std::string recordedText(const LoadedProgram &p, ir::ValueId v) {
   if (p.archive) {
     if (v >= p.archive->recorded.size() || !p.archive->recorded[v]) return "";

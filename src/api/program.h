@@ -105,6 +105,20 @@ struct CheckReport {
 };
 CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool retyped);
 
+/// A value the CPU kernels' answer calls wrong and the meta kernels' answer
+/// matches: torch.export records what FakeTensor computes, which runs the
+/// meta kernels, so the archive and eager CPU differ there.
+struct MetaOnlyValue {
+  ir::ValueId value = ir::kNoId;
+  Value cpu, meta; ///< the two answers
+};
+/// `check` on a .pt2 whose semantics answer as the CPU kernels (the default):
+/// refine again as the meta kernels do (--kernels meta); each value wrong in
+/// `onCpu` that the meta answer gets right is counted correct and returned.
+/// Nothing for IR text, a re-typed archive, or semantics already on meta.
+std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
+                                               const refine::Result &onCpu, CheckReport &report);
+
 /// What a value was written or recorded as (`float32:r4`), empty if nothing.
 std::string recordedText(const LoadedProgram &p, ir::ValueId v);
 

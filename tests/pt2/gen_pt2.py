@@ -156,6 +156,14 @@ class MapModule(nn.Module):
         return hop_map(body, xs, y)
 
 
+class ThresholdBackwardMixed(torch.nn.Module):
+    """An int64 grad with a float32 self: float32 on eager CPU, int64 on the
+    meta kernels that torch.export runs (what the archive records)."""
+
+    def forward(self, grad, x):
+        return torch.ops.aten.threshold_backward.default(grad, x, 0.5)
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -170,6 +178,8 @@ def small_cases():
          {"x": {0: Dim("batch", min=2)}, "ids": {0: Dim("batch", min=2)}}, False),
         ("while_loop", WhileLoop().eval(), (torch.randn(3),), None, False),
         ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
+        ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
+         (torch.arange(6).reshape(2, 3), torch.randn(2, 3)), None, False),
     ]
 
 
@@ -212,14 +222,16 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--small", help="write the tiny test modules here")
     p.add_argument("--big", help="write the torchvision models here")
+    p.add_argument("--only", action="append", help="write only the cases of this name (repeatable)")
     a = p.parse_args()
     if not a.small and not a.big:
         p.error("give --small DIR and/or --big DIR")
     print(f"torch {torch.__version__}", file=sys.stderr)
+    pick = (lambda cases: [c for c in cases if c[0] in a.only]) if a.only else (lambda cases: cases)
     if a.small:
-        export_all(small_cases(), a.small)
+        export_all(pick(small_cases()), a.small)
     if a.big:
-        export_all(big_cases(), a.big)
+        export_all(pick(big_cases()), a.big)
 
 
 if __name__ == "__main__":

@@ -275,6 +275,26 @@ std::string checkedValueText(const api::LoadedProgram &p, ir::ValueId v, const r
                      refine::describe(r.reasons[v]));
 }
 
+/// A value the archive records as the meta kernels compute it, not as eager CPU does.
+std::string metaOnlyText(const api::LoadedProgram &p, const api::MetaOnlyValue &m) {
+  const ir::Graph &g = *p.graph;
+  return fmt::format("{}: note: %{} ({}): {} on CPU, {} on meta kernels and FakeTensor (what torch.export "
+                     "records): counted correct",
+                     p.shown, ir::printable(g.values[m.value].name), ir::printable(api::definedBy(g, m.value)),
+                     m.cpu.str(), m.meta.str());
+}
+
+nlohmann::json metaOnlyJson(const api::LoadedProgram &p, const std::vector<api::MetaOnlyValue> &metaOnly) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const api::MetaOnlyValue &m : metaOnly)
+    out.push_back({{"value", p.graph->values[m.value].name},
+                   {"node", api::definedBy(*p.graph, m.value)},
+                   {"recorded", api::recordedText(p, m.value)},
+                   {"cpu", m.cpu.str()},
+                   {"meta", m.meta.str()}});
+  return out;
+}
+
 /// `check`'s one diagnostic for records made inside autocast.
 std::string autocastDiagnostic(const std::vector<AutocastContext> &ctxs) {
   std::string msg = fmt::format("the recorded dtypes match {}, which the graph does not contain: rerun with "
@@ -346,6 +366,8 @@ Action addCheck(CLI::App &app) {
       refine::Result r = refine::refineGraph(g, l.opts);
       progress.pause();
       api::CheckReport report = api::checkProgram(p, r, l.retyped);
+      // A .pt2 records what the meta kernels compute: a value eager CPU gets otherwise is not wrong.
+      const std::vector<api::MetaOnlyValue> metaOnly = api::settleByMetaKernels(p, l.opts, r, report);
       // Records made inside an autocast context the graph lacks: one diagnostic, not a list of wrong values.
       const std::string autocastNote = autocastExplanation(p, l.opts, report);
       std::string text;
@@ -359,6 +381,7 @@ Action addCheck(CLI::App &app) {
       if (!json && !autocastNote.empty()) text += fmt::format("{}: error: {}\n", p.shown, autocastNote);
       if (p.archive) printArchiveDiagnostics(p.shown, *p.archive);
       printDiagnostics(p.shown, g, r, flags->verbose);
+      for (const api::MetaOnlyValue &m : metaOnly) fmt::print(stderr, "{}\n", metaOnlyText(p, m));
       const refine::CheckCounts &counts = report.counts;
       for (const auto &[dtype, n] : report.unmodelled)
         fmt::print(stderr, "{}: note: {} value{} {} {} (a dtype dtypeflow does not model) not compared\n", p.shown, n,
@@ -379,6 +402,7 @@ Action addCheck(CLI::App &app) {
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
         if (!autocastNote.empty()) j["autocast"] = autocastNote;
+        if (!metaOnly.empty()) j["meta_kernels"] = metaOnlyJson(p, metaOnly);
         j["torch"] = std::string(name(l.opts.torch));
         if (several) {
           j["file"] = file;
