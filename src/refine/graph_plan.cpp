@@ -139,6 +139,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
       else if (name.starts_with("prim::fork_")) kindClass[k] = KindClass::Fork;
     }
     if (name == "aten::wait") kindClass[k] = KindClass::Wait;
+    if (name == "higher_order::wrap_with_autocast") kindClass[k] = KindClass::AutocastRegion;
     if (kindClass[k] != KindClass::Op) continue;
     if (const std::string *pin = g.pinnedOverload(k)) { // the node named its overload (.pt2)
       overloads[k] = semantics_->schemas().pinnedSpan(pin->empty() ? name : name + "." + *pin);

@@ -29,6 +29,7 @@ enum class KindClass : uint8_t {
   Uninitialized, Passthrough, GetAttr, Unsupported, Coarse,
   Fork, ///< `prim::fork_N`: runs the graph's `with prim::fork_N = graph(...)` section (torch.jit.fork)
   Wait, ///< aten::wait: the value of the forked call
+  AutocastRegion, ///< higher_order::wrap_with_autocast (.pt2): its block runs in an autocast context
 };
 
 /// Where each value is used, for in-place tensor ops (mutation.cpp): does a

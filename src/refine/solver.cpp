@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace dtf::refine {
 
@@ -180,6 +181,7 @@ bool Solver::visitNode(ir::NodeId n, int depth) {
   case KindClass::Raise: return false;
   case KindClass::If: visitIf(n, depth); break;
   case KindClass::Loop: visitLoop(n, depth); break;
+  case KindClass::AutocastRegion: visitAutocastRegion(n, depth); break;
   default:
     if (!transferPrim(n)) transferOp(n);
   }
@@ -193,6 +195,14 @@ void Solver::markUnreached(ir::BlockId b, int depth) {
     for (ir::ValueId o : g.nodes[n].outputs) set(o, Value(), UnknownReason::Unreached);
     for (ir::BlockId inner : g.nodes[n].blocks) markUnreached(inner, depth + 1);
   }
+}
+
+void Solver::markUnsupported(ir::NodeId n, int depth) {
+  // What a construct not analysed defines is unknown, not unreached; nested blocks too (bounded depth).
+  if (depth > ir::kMaxNesting) return;
+  for (ir::ValueId o : g.nodes[n].outputs) set(o, coarse(o), UnknownReason::Unsupported);
+  for (ir::BlockId b : g.nodes[n].blocks)
+    for (ir::NodeId inner : g.blocks[b].nodes) markUnsupported(inner, depth + 1);
 }
 
 void Solver::visitIf(ir::NodeId n, int depth) {
@@ -222,6 +232,41 @@ void Solver::visitIf(ir::NodeId n, int depth) {
   for (size_t i = 0; i < joined.size(); ++i) {
     UnknownReason why = branchKnown[i] ? UnknownReason::BranchJoin : UnknownReason::UnknownInput;
     set(node.outputs[i], joined[i], why);
+  }
+}
+
+/// An autocast region inside the program (a .pt2's wrap_with_autocast): its
+/// block runs in the region's context (none when the region disables
+/// autocast), then the program's own context again. Its evaluations go to a
+/// memo of their own: a memo's entries hold no context.
+void Solver::visitAutocastRegion(ir::NodeId n, int depth) {
+  const ir::Node &node = g.nodes[n];
+  const std::string spec = node.attrs.size() == 1 && node.attrs[0].text.size() >= 2
+                               ? node.attrs[0].text.substr(1, node.attrs[0].text.size() - 2)
+                               : std::string("?");
+  std::optional<AutocastIn> inner;
+  std::string error = "a context the reader could not read";
+  if (!spec.empty()) {
+    std::optional<AutocastContext> ctx =
+        spec == "?" ? std::nullopt : AutocastContext::parse(spec, semantics_.version(), error);
+    if (!ctx || node.blocks.size() != 1) {
+      if (error.starts_with("--autocast ")) error.erase(0, error.find(": ") + 2); // the spec is named already
+      diag(Severity::Warning, n, "autocast-unknown",
+           fmt::format("higher_order::wrap_with_autocast({}): {}; its results are unknown", spec, error));
+      markUnsupported(n, depth);
+      return;
+    }
+    inner = AutocastIn{*ctx, semantics_.version()};
+  }
+  std::swap(autocast_, inner);
+  std::shared_ptr<EvalMemo> outerMemo = std::exchange(memo_, makeEvalMemo());
+  const bool falls = visitBlock(node.blocks[0], depth + 1);
+  memo_ = std::move(outerMemo);
+  std::swap(autocast_, inner);
+  const auto &rets = g.blocks[node.blocks[0]].returns;
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    if (falls && i < rets.size()) set(node.outputs[i], get(rets[i]), UnknownReason::UnknownInput);
+    else set(node.outputs[i], Value(), UnknownReason::Unreached);
   }
 }
 

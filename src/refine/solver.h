@@ -91,6 +91,8 @@ private:
   bool visitNode(ir::NodeId n, int depth);
   void visitIf(ir::NodeId n, int depth);
   void visitLoop(ir::NodeId n, int depth);
+  void visitAutocastRegion(ir::NodeId n, int depth);
+  void markUnsupported(ir::NodeId n, int depth);
   void checkWrittenType(ir::ValueId v);
   void markUnreached(ir::BlockId b, int depth);
   bool definedInside(ir::ValueId v, ir::BlockId b) const;

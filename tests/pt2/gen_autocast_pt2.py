@@ -45,9 +45,34 @@ class AutocastRegion(torch.nn.Module):
         return y.relu() + 1, self.lin(x)
 
 
-def main(out):
-    region = torch.export.export(AutocastRegion(), (torch.randn(2, 4),))
-    torch.export.save(region, os.path.join(out, "wrap_with_autocast.pt2"))
+class NestedAutocastRegions(torch.nn.Module):
+    """A region that disables autocast inside a bfloat16 one, then a float16 one."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = self.lin(x)
+            with torch.autocast("cpu", enabled=False):
+                z = torch.mm(x, x.t())
+            w = torch.mm(x, x.t())
+        with torch.autocast("cpu", dtype=torch.float16):
+            h = self.lin(x)
+        return y, z, w, h
+
+
+def main(out, only=None):
+    regions = [("wrap_with_autocast", AutocastRegion()), ("wrap_with_autocast_nested", NestedAutocastRegions())]
+    for name, module in regions:
+        if only and name != only:
+            continue
+        region = torch.export.export(module, (torch.randn(2, 4),))
+        torch.export.save(region, os.path.join(out, name + ".pt2"))
+        print(name, "written")
+    if only:
+        return
     m = torchvision.models.resnet18(weights=None).eval()
     x = torch.randn(1, 3, 64, 64)
     with torch.autocast("cpu", dtype=torch.bfloat16):
@@ -59,4 +84,5 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    # gen_autocast_pt2.py [OUT_DIR [ONLY_NAME]]: ONLY_NAME writes that one region archive only.
+    main(sys.argv[1] if len(sys.argv) > 1 else ".", sys.argv[2] if len(sys.argv) > 2 else None)

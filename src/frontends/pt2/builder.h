@@ -82,6 +82,7 @@ private:
   void buildCond(Scope &scope, const Field &node, ir::BlockId b);
   void buildWhileLoop(Scope &scope, const Field &node, ir::BlockId b);
   void buildMap(Scope &scope, const Field &node, ir::BlockId b);
+  void buildAutocastRegion(Scope &scope, const Field &node, ir::BlockId b);
   /// Emit sub-graph `graphArg` (an as_graph argument) into block `b`, its inputs
   /// bound to `inputs`; its outputs' values.
   std::vector<ir::ValueId> inlineGraph(Scope &outer, const Field &graphArg, const std::vector<ir::ValueId> &inputs,

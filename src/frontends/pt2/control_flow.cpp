@@ -13,9 +13,14 @@
 //   map_impl(body_fn, xs, args)   (torch._higher_order_ops.map)
 //     -> ys = []; prim::Loop(xs[0].size(0), true) block(i):
 //          ys.append(body_fn(xs[...][i], args)); then stack(ys)
+//   wrap_with_autocast(device, dtype, enabled, cache_enabled, fn, *args)
+//     -> higher_order::wrap_with_autocast[autocast="cpu:bfloat16"](args) { fn(args) }
+//        (the refinement runs the block inside that autocast context; an
+//        empty context: autocast disabled there; "?": a context not modelled)
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/pt2/builder.h"
+#include "frontends/pt2/serde_enums.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +33,7 @@ bool Builder::buildHigherOrder(Scope &scope, const Field &node, ir::BlockId b, c
   if (op == "cond") buildCond(scope, node, b);
   else if (op == "while_loop") buildWhileLoop(scope, node, b);
   else if (op == "map_impl") buildMap(scope, node, b);
+  else if (op == "wrap_with_autocast") buildAutocastRegion(scope, node, b);
   else return false;
   return true;
 }
@@ -244,6 +250,44 @@ void Builder::buildMap(Scope &scope, const Field &node, ir::BlockId b) {
     g_->values[out].def = n;
     g_->nodes[n].outputs.push_back(out);
   }
+}
+
+void Builder::buildAutocastRegion(Scope &scope, const Field &node, ir::BlockId b) {
+  Field inputs = node["inputs"];
+  if (inputs.size() < 5)
+    inputs.fail(fmt::format("wrap_with_autocast takes (device, dtype, enabled, cache_enabled, fn, *args), found {} "
+                            "arguments",
+                            inputs.size()));
+  Field device = inputs.at(0)["arg"], dtype = inputs.at(1)["arg"], enabled = inputs.at(2)["arg"];
+  if (device.unionTag() != "as_string") device.fail("wrap_with_autocast's device is not a string");
+  if (enabled.unionTag() != "as_bool") enabled.fail("wrap_with_autocast's enabled is not a bool");
+  // The context as --autocast spells it; the refinement checks it against the version's lists.
+  std::string context;
+  if (enabled.unionValue().boolean()) {
+    std::optional<DType> d;
+    if (dtype.unionTag() == "as_scalar_type")
+      if (auto torchName = serdeDTypeName(dtype.unionValue().integer())) d = modelledDType(*torchName, dtypes_);
+    // None: the device's default lower precision dtype, which this reader does not know; so "?".
+    context = d ? fmt::format("{}:{}", device.unionValue().str(), name(*d)) : "?";
+  }
+  std::vector<ir::ValueId> operands;
+  for (size_t i = 5; i < inputs.size(); ++i) operands.push_back(argument(scope, inputs.at(i)["arg"], nullptr, b));
+  ir::NodeId n = g_->addNode(b, "higher_order::wrap_with_autocast", {});
+  g_->nodes[n].inputs = operands;
+  ir::Attribute attr;
+  attr.name = "autocast";
+  attr.text = fmt::format("\"{}\"", context);
+  attr.kind = ir::Attribute::LitKind::String;
+  attr.literal = Value::string(context);
+  g_->nodes[n].attrs.push_back(std::move(attr));
+  ir::BlockId blk = g_->addBlock(n, {});
+  Field fn = inputs.at(4)["arg"], outputs = node["outputs"];
+  std::vector<ir::ValueId> results = inlineGraph(scope, fn, operands, blk);
+  if (results.size() != outputs.size())
+    fn.fail(fmt::format("the region returns {} values, wrap_with_autocast records {} results", results.size(),
+                        outputs.size()));
+  g_->blocks[blk].returns = std::move(results);
+  defineOutputs(scope, outputs, n, b);
 }
 
 } // namespace dtf::pt2

@@ -69,7 +69,7 @@ void Builder::buildNode(Scope &scope, const Field &node, ir::BlockId b) {
     if (!buildHigherOrder(scope, node, b, target))
       buildUnmapped(scope, node, b, target,
                     fmt::format("{}: a higher-order op the reader does not model (it knows cond, while_loop, "
-                                "map_impl); results unknown",
+                                "map_impl, wrap_with_autocast); results unknown",
                                 target));
     return;
   }
