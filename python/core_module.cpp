@@ -53,7 +53,8 @@ std::string pythonTerms(std::string m) {
       {std::regex(R"(--input ([^\s:;,()]+))"), "inputs[\"$1\"]"},
       {std::regex(R"(--params ([^\s:;,()]+):)"), "params=\"$1\":"},
       {std::regex(R"(--float-inputs ([^\s:;,()]+):)"), "float_inputs=\"$1\":"},
-      {std::regex(R"(--rules FILE)"), "rules=[FILE]"}};
+      {std::regex(R"(--rules FILE)"), "rules=[FILE]"},
+      {std::regex(R"(--autocast ([^\s;,()]+):)"), "autocast=\"$1\":"}};
   for (const auto &[flag, keyword] : kValued) m = std::regex_replace(m, flag, keyword);
   // An option named alone: its keyword.
   static const std::pair<std::string_view, std::string_view> kNamed[] = {
@@ -81,13 +82,13 @@ py::dict resultType(const std::vector<std::string> &operands, const std::string 
 
 py::dict inferOp(const std::string &op, const std::vector<std::string> &positional,
                  const std::vector<std::pair<std::string, std::string>> &named, const std::string &torch,
-                 const std::vector<std::string> &rules) {
+                 const std::vector<std::string> &rules, const std::string &autocast) {
   api::SemanticsRef ref = api::semantics(torch, rules);
   const Semantics &sem = *ref;
   std::vector<api::OpArg> args;
   for (const std::string &t : positional) args.push_back({"", t});
   for (const auto &[n, t] : named) args.push_back({n, t});
-  api::OpCall call = api::inferOp(sem, op, args);
+  api::OpCall call = api::inferOp(sem, op, args, autocast);
   py::list results;
   for (const Value &v : call.outcome.outputs) {
     py::dict r;
@@ -287,7 +288,7 @@ PYBIND11_MODULE(_core, m) {
   const auto noRules = std::vector<std::string>{};
   m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"), py::arg("rules") = noRules);
   m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"),
-        py::arg("rules") = noRules);
+        py::arg("rules") = noRules, py::arg("autocast") = std::string());
   // dynamic_attr: the package keeps how to read a loaded program again (for another torch=).
   py::class_<Program>(m, "Program", py::dynamic_attr())
       .def_static("read", &Program::read, py::arg("path"), py::arg("torch"), py::arg("model") = "",

@@ -158,13 +158,16 @@ def result_type(*operands: Any, torch: Optional[str] = None, rules: Any = None) 
                       error=r["error"], always_raises=r["always_raises"], torch=r["torch"])
 
 
-def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None, **kwargs: Any) -> OpResult:
+def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None, autocast: Any = None,
+             **kwargs: Any) -> OpResult:
     """The result dtypes of one op overload ("aten::add.Tensor") on these arguments, by
-    position or schema name; omitted arguments take their schema defaults."""
+    position or schema name; omitted arguments take their schema defaults. autocast=
+    ("cpu", torch.bfloat16) or "cpu:bfloat16" runs the call inside torch.autocast."""
     if not isinstance(op, str):
         raise TypeError(f"op must be an overload name such as 'aten::add.Tensor', not {type(op).__name__}")
     r = _core.infer_op(op, [operand_text(a) for a in args],
-                       [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules))
+                       [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules),
+                       _autocast_spec(autocast))
     msg = lambda e: e["message"] if e else None  # noqa: E731
     outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"]) for o in r["results"]]
     gap = next((e["gap"] for e in (r["error"], r["possible_error"]) if e and "gap" in e), None)

@@ -230,6 +230,14 @@ class AnnotateTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "the device is cpu or cuda"):
             dtypeflow.annotate(path, autocast=("tpu", torch.bfloat16))
 
+    def test_infer_op_under_autocast(self):
+        for ctx in [("cpu", torch.bfloat16), "cpu:bfloat16"]:
+            r = dtypeflow.infer_op("aten::mm", "float32:r2", "float32:r2", autocast=ctx)
+            self.assertEqual(r.dtype, torch.bfloat16)
+        self.assertEqual(dtypeflow.infer_op("aten::mm", "float32:r2", "float32:r2").dtype, torch.float32)
+        with self.assertRaisesRegex(ValueError, "autocast takes cpu:bfloat16"):
+            dtypeflow.infer_op("aten::mm", "float32:r2", "float32:r2", torch="1.13", autocast="cpu:float16")
+
     def test_archive_meta_kernels(self):
         # threshold_backward(int64 grad, float32 self): float32 on eager CPU, int64 on the meta
         # kernels torch.export runs, which the archive records: correct, with the CPU answer named.

@@ -4,6 +4,7 @@
 #include "frontends/pt2/serde_enums.h"
 #include "frontends/torch_mlir/mlir_reader.h"
 #include "graph/type_expr.h"
+#include "ops/autocast.h"
 #include "ops/custom_rules.h"
 #include "ops/notation.h"
 
@@ -109,7 +110,14 @@ std::string suggestOverloads(const SchemaTable &table, const Schema &schema, con
 
 } // namespace
 
-OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args) {
+OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args,
+               const std::string &autocast) {
+  std::optional<AutocastContext> context;
+  if (!autocast.empty()) {
+    std::string error;
+    context = AutocastContext::parse(autocast, sem.version(), error);
+    if (!context) throw InputError(error);
+  }
   const Schema &schema = lookupOp(sem, key);
   std::vector<Value> positional;
   std::vector<std::pair<std::string, Value>> named;
@@ -148,7 +156,7 @@ OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<O
     call.outcome.outputs.clear();
     return call;
   }
-  return {&schema, infer(sem.registry(), schema, bound.args)};
+  return {&schema, inferUnderAutocast(sem, context, schema, bound.args)};
 }
 
 std::string_view statusName(InferOutcome::Status s) {

@@ -70,7 +70,10 @@ struct OpCall {
 
 /// `infer-op`: bind the arguments (defaults filled) and run the op's rule; an
 /// argument value PyTorch refuses while binding it makes the outcome that error.
-OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args);
+/// `autocast` (a `cpu:bfloat16` spec as --autocast takes, empty: none) runs the
+/// call inside that autocast context (InputError for one the version lacks).
+OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<OpArg> &args,
+               const std::string &autocast = {});
 
 /// An outcome's status as the CLI's JSON and Python name it (`ok`, `error`,
 /// `no-rule`, `too-many-unknowns`).

@@ -64,6 +64,13 @@ expect(["infer-op", "--cpu", "avx9", *conv], 2, err="--cpu avx9: not a kind of C
 code, out, err = run("infer-op", *conv)
 if code != 0 or out.strip() != "float16" or "may raise" not in err or "avx512_fp16" not in err:
     failures.append(f"infer-op without --cpu: expected float16 and a may-raise warning naming avx512_fp16: {out!r} {err!r}")
+# --autocast: the call runs inside torch.autocast (as README shows): mm casts to bfloat16, stack
+# of bfloat16 and float16 raises, a context the version lacks is bad input.
+mm = ["aten::mm", "self=float32:r2", "mat2=float32:r2"]
+expect(["infer-op", "--autocast", "cpu:bfloat16", *mm], 0, out="bfloat16")
+expect(["infer-op", *mm], 0, out="float32")
+expect(["infer-op", "--autocast", "cpu:bfloat16", "aten::stack", "tensors=[bfloat16:r1, float16:r1]"], 1, out="error: ")
+expect(["infer-op", "--torch", "1.13", "--autocast", "cpu:float16", *mm], 2, err="autocast takes cpu:bfloat16")
 code, out, _ = run("ops", "--json", "--cpu", "avx2")
 if code != 0 or len(json.loads(out)) < 2000:
     failures.append("ops --json --cpu avx2: the rules are the version's whatever the CPU")

@@ -56,6 +56,7 @@ Action addInferOp(CLI::App &app) {
                 "\"kernels\"}; an error is {\"kind\", \"message\"}, and a CPU kernel gap (kind missing-kernel)\n"
                 "adds \"gap\": \"no CPU kernel for uint16 in 2.14\"");
   auto torch = addTorchOption(sub);
+  addAutocastOption(sub, *torch);
   return [=] {
     const Semantics &sem = semanticsOf(*torch);
     std::vector<api::OpArg> args;
@@ -66,7 +67,7 @@ Action addInferOp(CLI::App &app) {
       bool isNamed = eq != std::string::npos && eq > 0 && a[0] != '\'' && a[0] != '"' && a[0] != '[';
       args.push_back(isNamed ? api::OpArg{a.substr(0, eq), a.substr(eq + 1)} : api::OpArg{"", a});
     }
-    const api::OpCall call = api::inferOp(sem, *op, args);
+    const api::OpCall call = api::inferOp(sem, *op, args, torch->autocast);
     const Schema &schema = *call.schema;
     const InferOutcome &out = call.outcome;
 
