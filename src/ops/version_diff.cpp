@@ -2,6 +2,7 @@
 
 #include "ops/cpu_capability.h"
 #include "ops/autocast.h"
+#include "ops/meta_kernels.h"
 
 #include <fmt/format.h>
 
@@ -216,6 +217,7 @@ std::string versionDiffMarkdown(const VersionDiff &d, size_t listLimit) {
   for (const auto &c : d.schemasChanged) keys.push_back(c.what);
   keyList(md, keys, listLimit);
   md += autocastListsMarkdown(d.from, d.to); // ops/autocast.h
+  md += metaKernelsMarkdown(d.from, d.to);   // ops/meta_kernels.h
   return md;
 }
 

@@ -71,6 +71,14 @@ expect(["infer-op", "--autocast", "cpu:bfloat16", *mm], 0, out="bfloat16")
 expect(["infer-op", *mm], 0, out="float32")
 expect(["infer-op", "--autocast", "cpu:bfloat16", "aten::stack", "tensors=[bfloat16:r1, float16:r1]"], 1, out="error: ")
 expect(["infer-op", "--torch", "1.13", "--autocast", "cpu:float16", *mm], 2, err="autocast takes cpu:bfloat16")
+# An op whose meta kernel gives another dtype than its CPU kernel (data/meta-kernels-*.txt):
+# infer-op says so (stderr note, JSON meta_kernels); an op where they agree has null.
+code, out, err = run("infer-op", "--torch", "1.13", "aten::linear", "input=float32:r2", "weight=float32:r2")
+if code != 0 or out.strip() != "float32" or "meta kernel (FakeTensor, torch.export) gives another dtype" not in err:
+    failures.append(f"infer-op aten::linear --torch 1.13: expected float32 and a meta-kernel note: {out!r} {err!r}")
+expect(["infer-op", "--json", "--torch", "1.13", "aten::linear", "input=float32:r2", "weight=float32:r2"], 0,
+       out='"meta_kernels":{"another_dtype":17,"cases":5122}')
+expect(["infer-op", "--json", "aten::add.Tensor", "self=float32:r1", "other=float32:r1"], 0, out='"meta_kernels":null')
 code, out, _ = run("ops", "--json", "--cpu", "avx2")
 if code != 0 or len(json.loads(out)) < 2000:
     failures.append("ops --json --cpu avx2: the rules are the version's whatever the CPU")

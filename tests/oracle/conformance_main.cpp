@@ -103,6 +103,9 @@ int main(int argc, char **argv) {
   app.add_option("--op", ops, "only this overload key (repeatable)");
   app.add_option("--family", family, "only rules whose family starts with this");
   app.add_option("--report", reportPath, "write the Markdown report here (e.g. docs/conformance.md)");
+  std::string metaDataPath;
+  app.add_option("--meta-data", metaDataPath,
+                 "write where the meta kernels differ from the CPU's, as data (data/meta-kernels-VERSION.txt)");
   app.add_option("--targets", targets, "coverage floor list (torch-mlir ops)");
   app.add_option("--example-ops", exampleOps, "ops used by the bundled examples");
   app.add_option("--new-overloads", newOverloads, "overloads new in this version: the report gives each one left out and why");
@@ -252,6 +255,10 @@ int main(int argc, char **argv) {
     }
     std::ofstream(reportPath) << renderReport(in);
     fmt::print("report written to {}\n", reportPath);
+  }
+  if (!metaDataPath.empty()) {
+    if (!opts.meta) fmt::print(stderr, "--meta-data needs the meta runs (drop --no-meta)\n");
+    else std::ofstream(metaDataPath) << renderMetaData(tallies, *cpu);
   }
   if (knownPath.empty()) {
     bool fail = sum.wrong || sum.weReject || sum.torchRejects || sum.configErrors || sum.anyCpuContradicted;

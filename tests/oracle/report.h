@@ -26,4 +26,8 @@ struct ReportInputs {
 /// The Markdown conformance report.
 std::string renderReport(const ReportInputs &in);
 
+/// The meta-kernel measurements as data (data/meta-kernels-VERSION.txt, which
+/// `dtypeflow versions` lists): one line per op where the meta kernel differs.
+std::string renderMetaData(const std::vector<OpTally> &tallies, CpuKind cpu);
+
 } // namespace dtf::oracle

@@ -45,12 +45,8 @@ class AutocastRegion(torch.nn.Module):
         return y.relu() + 1, self.lin(x)
 
 
-class NestedAutocastRegions(torch.nn.Module):
+class NestedAutocastRegions(AutocastRegion):
     """A region that disables autocast inside a bfloat16 one, then a float16 one."""
-
-    def __init__(self):
-        super().__init__()
-        self.lin = torch.nn.Linear(4, 4)
 
     def forward(self, x):
         with torch.autocast("cpu", dtype=torch.bfloat16):

@@ -3,6 +3,7 @@
 
 #include "ops/infer.h"
 #include "ops/may_raise.h"
+#include "ops/meta_kernels.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -70,6 +71,8 @@ Action addInferOp(CLI::App &app) {
     const api::OpCall call = api::inferOp(sem, *op, args, torch->autocast);
     const Schema &schema = *call.schema;
     const InferOutcome &out = call.outcome;
+    std::optional<MetaKernelMeasure> metaDiffers = metaKernelMeasure(sem.version(), schema.key());
+    if (metaDiffers && !metaDiffers->anotherDtype) metaDiffers.reset();
 
     if (*asJson) {
       json j;
@@ -82,6 +85,8 @@ Action addInferOp(CLI::App &app) {
       j["torch"] = std::string(sem.versionName());
       j["cpu"] = sem.context().cpu ? json(std::string(name(*sem.context().cpu))) : json(nullptr);
       j["kernels"] = std::string(name(sem.context().kernels));
+      j["meta_kernels"] = nullptr; // where this version's meta kernel gives another dtype (measured)
+      if (metaDiffers) j["meta_kernels"] = {{"cases", metaDiffers->cases}, {"another_dtype", metaDiffers->anotherDtype}};
       fmt::print("{}\n", j.dump());
     } else if (out.status == InferOutcome::Status::Error) {
       fmt::print("error: {}\n", out.error ? out.error->message : "unknown error");
@@ -92,6 +97,15 @@ Action addInferOp(CLI::App &app) {
         fmt::print(stderr, "warning: too many unknown arguments to enumerate; results unknown\n");
       for (const Value &v : out.outputs) fmt::print("{}\n", api::resultText(v));
       if (out.possibleError) fmt::print(stderr, "warning: PyTorch may raise: {}\n", out.possibleError->message);
+      if (metaDiffers)
+        fmt::print(stderr,
+                   "note: PyTorch {}'s meta kernel (FakeTensor, torch.export) gives another dtype than its CPU kernel "
+                   "in {} of {} measured calls of {} ({})\n",
+                   sem.versionName(), metaDiffers->anotherDtype, metaDiffers->cases, schema.key(),
+                   metaDiffers->notModelled
+                       ? fmt::format("--kernels meta answers another dtype than it in {} of them: not modelled yet",
+                                     metaDiffers->notModelled)
+                       : std::string("--kernels meta answers as the meta kernel"));
     }
     return out.status == InferOutcome::Status::Error ? api::kRaises : api::kClean;
   };

@@ -1,0 +1,81 @@
+//===- ops/meta_kernels.cpp - where meta kernels differ, as measured ------===//
+#include "ops/meta_kernels.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace dtf {
+
+extern const char *const kMetaKernelsText_1_13; // generated from data/meta-kernels-1.13.txt
+extern const char *const kMetaKernelsText_2_14; // generated from data/meta-kernels-2.14.txt
+
+namespace {
+
+using Measures = std::map<std::string, MetaKernelMeasure, std::less<>>;
+
+/// `op cases another_dtype meta_raises not_modelled` per line; `#` comments.
+Measures parseMeasures(const char *text) {
+  Measures out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string key;
+    MetaKernelMeasure m;
+    if (fields >> key >> m.cases >> m.anotherDtype >> m.metaRaises >> m.notModelled) out.emplace(std::move(key), m);
+  }
+  return out;
+}
+
+const Measures &measuresOf(TorchVersion torch) {
+  static const Measures v113 = parseMeasures(kMetaKernelsText_1_13), v214 = parseMeasures(kMetaKernelsText_2_14);
+  return torch == TorchVersion::V1_13 ? v113 : v214;
+}
+
+std::string cell(const Measures &m, const std::string &key) {
+  auto it = m.find(key);
+  if (it == m.end()) return "same";
+  const MetaKernelMeasure &x = it->second;
+  return fmt::format("{} of {} another dtype{}", x.anotherDtype, x.cases,
+                     x.notModelled ? fmt::format(" ({} not modelled)", x.notModelled) : std::string());
+}
+
+} // namespace
+
+std::optional<MetaKernelMeasure> metaKernelMeasure(TorchVersion torch, std::string_view key) {
+  const Measures &m = measuresOf(torch);
+  auto it = m.find(key);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string metaKernelsMarkdown(TorchVersion from, TorchVersion to) {
+  std::string md = "## Meta kernels against CPU kernels (measured)\n\n"
+                   "FakeTensor and `torch.export` run the meta kernels; eager code the CPU kernels. The conformance "
+                   "harness ran every case of every rule on both (`data/meta-kernels-*.txt`, its `--meta-data`; "
+                   "per case in docs/conformance*.md). `--kernels meta` answers as the meta kernels do; `check` on "
+                   "a `.pt2` compares with both.\n\n";
+  std::set<std::string> dtypeOps;
+  for (TorchVersion v : {from, to}) {
+    uint64_t ops = 0, another = 0, raises = 0, notModelled = 0;
+    for (const auto &[key, x] : measuresOf(v)) {
+      ++ops, another += x.anotherDtype, raises += x.metaRaises, notModelled += x.notModelled;
+      if (x.anotherDtype) dtypeOps.insert(key);
+    }
+    md += fmt::format("- {}: {} ops whose meta kernel differs somewhere; {} cases with another result dtype, {} where "
+                      "the meta kernel raises and the CPU kernel runs (mostly ops that read a value: `item`, `nonzero`, "
+                      "`Int.Tensor`), {} cases where `--kernels meta` answers another dtype (not modelled)\n",
+                      name(v), ops, another, raises, notModelled);
+  }
+  md += fmt::format("\nOps whose meta kernel gives another result dtype ({}):\n\n| op | {} | {} |\n|---|---|---|\n",
+                    dtypeOps.size(), name(from), name(to));
+  for (const std::string &key : dtypeOps)
+    md += fmt::format("| `{}` | {} | {} |\n", key, cell(measuresOf(from), key), cell(measuresOf(to), key));
+  return md + "\n";
+}
+
+} // namespace dtf
