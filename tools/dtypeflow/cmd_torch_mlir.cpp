@@ -33,6 +33,7 @@ MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
   opts.torch = sem->version();
   opts.semantics = sem.withRules; // rule files, --cpu, --kernels; null without them
   opts.tensorConstants = api::tensorConstantPolicy(flags.program.tensorConstants, false);
+  opts.autocast = autocastOf(*flags.torch); // --autocast, as for the other readers
   api::addInputTypes(*sem, flags.program.inputs, opts);
   if (forCheck) opts = refine::checkOptions(opts);
   out.torch = opts.torch;
