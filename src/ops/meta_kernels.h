@@ -1,12 +1,14 @@
 //===- ops/meta_kernels.h - where meta kernels differ, as measured -*- C++ -*-===//
 //
 // FakeTensor and torch.export run an op's meta kernel, eager code its CPU
-// kernel; the two of one version mostly agree. Where they do not, the
-// conformance harness measured it over every case of every rule, once per
-// version (data/meta-kernels-VERSION.txt, written by its --meta-data). Those
-// measurements are facts about the version, listed by `dtypeflow versions`
-// and named by infer-op; what the meta kernels answer is modelled in the
-// rules themselves (--kernels meta).
+// kernel; the two of one version mostly agree. Where libtorch's C++ meta
+// kernel does not, the conformance harness measured it over every case of
+// every rule, once per version (data/meta-kernels-VERSION.txt, written by its
+// --meta-data). Those measurements are facts about the version, listed by
+// `dtypeflow versions` and named by infer-op. FakeTensor prefers a Python
+// meta function or decomposition where torch registers one, which the C++
+// run cannot see; what FakeTensor answers is modelled in the rules
+// themselves (--kernels meta), e.g. 2.14's threshold_backward.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
