@@ -82,6 +82,7 @@ void benchArchive(const std::string &path, int reps) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (!std::getenv("TZ")) setenv("TZ", ":/etc/localtime", 0); // as the CLI does (tools/dtypeflow/main.cpp)
   int reps = 30;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {

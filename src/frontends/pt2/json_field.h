@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,10 @@ class Field;
 /// A parsed JSON document and the path steps of the Fields read from it.
 class Document {
 public:
+  Document();
+  ~Document();
+  Document(const Document &) = delete;
+  Document &operator=(const Document &) = delete;
   /// Parse `text`; on invalid JSON, false and `error` says why (with line and column).
   bool parse(std::string_view text, std::string &error);
   /// The same, over a buffer with simdjson::SIMDJSON_PADDING readable bytes past its end (no copy).
@@ -51,7 +56,7 @@ private:
   const Step *step(const Step *parent, std::string_view key, size_t index) {
     return &steps_.emplace_back(Step{parent, key, index});
   }
-  simdjson::dom::parser parser_;
+  std::unique_ptr<simdjson::dom::parser> parser_; ///< the thread's spare one when there is one
   simdjson::dom::element root_;
   std::deque<Step> steps_;
 };
