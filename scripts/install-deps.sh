@@ -13,6 +13,7 @@ PKGS=(
   libcli11-dev                   # command line (tools)
   libgtest-dev libgmock-dev      # unit tests
   libbenchmark-dev               # benchmarks
+  hyperfine                      # the CLI's start time, whole process (scripts/bench.sh)
   libtorch-dev                   # TorchScript frontend and the ATen oracle
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
   debootstrap                    # the Debian sid root with PyTorch 2.14 (scripts/torch214-root.sh)
