@@ -58,18 +58,8 @@ Document::~Document() {
   if (!spareParser && parser_->capacity() <= kKeepBytes) spareParser = std::move(parser_);
 }
 
-bool Document::parse(std::string_view text, std::string &error) {
-  auto r = parser_->parse(text.data(), text.size(), /*realloc_if_needed=*/true);
-  if (r.error()) {
-    error = invalidJson(text, r.error());
-    return false;
-  }
-  root_ = r.value_unsafe();
-  return true;
-}
-
-bool Document::parsePadded(std::string_view text, std::string &error) {
-  auto r = parser_->parse(text.data(), text.size(), /*realloc_if_needed=*/false);
+bool Document::parse(std::string_view text, std::string &error, bool padded) {
+  auto r = parser_->parse(text.data(), text.size(), /*realloc_if_needed=*/!padded);
   if (r.error()) {
     error = invalidJson(text, r.error());
     return false;

@@ -40,9 +40,8 @@ public:
   Document(const Document &) = delete;
   Document &operator=(const Document &) = delete;
   /// Parse `text`; on invalid JSON, false and `error` says why (with line and column).
-  bool parse(std::string_view text, std::string &error);
-  /// The same, over a buffer with simdjson::SIMDJSON_PADDING readable bytes past its end (no copy).
-  bool parsePadded(std::string_view text, std::string &error);
+  /// `padded`: simdjson::SIMDJSON_PADDING bytes past its end are readable, so it is not copied.
+  bool parse(std::string_view text, std::string &error, bool padded = false);
   Field root();
 
 private:

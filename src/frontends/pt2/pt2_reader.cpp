@@ -91,7 +91,7 @@ ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
     return r;
   }
   Document doc;
-  if (!doc.parsePadded(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error)) {
+  if (!doc.parse(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error, /*padded=*/true)) {
     r.error = fmt::format("{}: invalid JSON: {}", it->second, error);
     return r;
   }
