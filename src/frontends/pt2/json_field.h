@@ -13,12 +13,12 @@
 #include <simdjson.h>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dtf::pt2 {
 
@@ -52,12 +52,22 @@ private:
     size_t index;         ///< an array element's index, or kKey for a member
   };
   static constexpr size_t kKey = SIZE_MAX;
+  /// A new step, in chunks of kChunk (a read of densenet121 makes ~10^5 steps:
+  /// a std::deque's 512-byte blocks were a malloc per dozen).
   const Step *step(const Step *parent, std::string_view key, size_t index) {
-    return &steps_.emplace_back(Step{parent, key, index});
+    if (used_ == kChunk) {
+      chunks_.emplace_back(new Step[kChunk]);
+      used_ = 0;
+    }
+    Step &s = chunks_.back()[used_++];
+    s = Step{parent, key, index};
+    return &s;
   }
+  static constexpr size_t kChunk = 4096;
   std::unique_ptr<simdjson::dom::parser> parser_; ///< the thread's spare one when there is one
   simdjson::dom::element root_;
-  std::deque<Step> steps_;
+  std::vector<std::unique_ptr<Step[]>> chunks_;
+  size_t used_ = kChunk; ///< steps used in the last chunk
 };
 
 class Field {
