@@ -7,11 +7,13 @@ PKGS=(
   libfmt-dev                     # formatting (core)
   nlohmann-json3-dev             # JSON output, .pt2 programs (core)
   libzip-dev                     # .pt2 archives are zip files (core)
+  libsimdjson-dev                # the .pt2 program's JSON, parsed fast (core)
   libtomlplusplus-dev            # rule files for custom ops (core)
   pkgconf                        # the installed package's pkg-config test
   libcli11-dev                   # command line (tools)
   libgtest-dev libgmock-dev      # unit tests
   libbenchmark-dev               # benchmarks
+  hyperfine                      # the CLI's start time, whole process (scripts/bench.sh)
   libtorch-dev                   # TorchScript frontend and the ATen oracle
   python3-torch python3-torchvision  # regenerating examples/schemas, Python cross-checks
   debootstrap                    # the Debian sid root with PyTorch 2.14 (scripts/torch214-root.sh)

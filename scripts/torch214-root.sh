@@ -45,6 +45,7 @@ PKGS=(
   g++ cmake ninja-build ccache                      # toolchain (g++ 16 in sid)
   libfmt-dev nlohmann-json3-dev libcli11-dev        # core and CLI
   libtomlplusplus-dev pkgconf                       # rule files (core); the installed package's pkg-config test
+  libsimdjson-dev                                   # the .pt2 program's JSON (core)
   libgtest-dev libgmock-dev libbenchmark-dev        # tests, benchmarks
   libzip-dev pybind11-dev python3-dev               # what libtorch-dev's CMake config looks for
 )

@@ -99,10 +99,10 @@ ExtendedSemantics Semantics::extend(TorchVersion v, const RuleSet &rules) {
   auto layer = std::shared_ptr<Semantics>(
       new Semantics(base, std::make_unique<const SchemaTable>(base.schemas(), std::move(extra))));
   for (const CustomRule &r : rules.rules())
-    layer->registry_.add(r.schema.key(), r.options.family, r.fn).withSamples(r.options.samples);
+    layer->registry_->add(r.schema.key(), r.options.family, r.fn).withSamples(r.options.samples);
   // The generic checks (dims, memory_format) of user rules, from their
   // schemas and the facts of the op they override, as for built-in rules.
-  layer->registry_.finalize();
+  layer->registry_->finalize();
   out.semantics = std::move(layer);
   return out;
 }

@@ -2,19 +2,33 @@
 
 namespace dtf {
 
-Semantics::Semantics(TorchVersion v)
-    : types_(DTypeSystem::of(v)), schemas_(SchemaTable::of(v)), registry_(schemas_, types_) {
-  registerAllFamilies(registry_);
-  registry_.finalize();
-}
+Semantics::Semantics(TorchVersion v) : types_(DTypeSystem::of(v)) {}
 
 Semantics::Semantics(const Semantics &base, std::unique_ptr<const SchemaTable> table)
-    : types_(base.types_), ownSchemas_(std::move(table)), schemas_(*ownSchemas_), registry_(*ownSchemas_, base.registry_),
-      base_(&base) {}
+    : types_(base.types_), ownSchemas_(std::move(table)), base_(&base) {
+  registry_.emplace(*ownSchemas_, base.registry());
+}
 
-Semantics::Semantics(const Semantics &base, ExecContext context)
-    : types_(base.types_), schemas_(base.schemas_), registry_(base.schemas_, base.registry_), base_(&base) {
-  registry_.setContext(context);
+Semantics::Semantics(const Semantics &base, ExecContext context) : types_(base.types_), base_(&base) {
+  registry_.emplace(base.schemas(), base.registry());
+  registry_->setContext(context);
+}
+
+const SchemaTable &Semantics::schemas() const {
+  if (ownSchemas_) return *ownSchemas_;
+  return base_ ? base_->schemas() : SchemaTable::of(version()); // built on first use
+}
+
+const Registry &Semantics::registry() const {
+  // Every family at once: registering them all takes a few ms, paid by the
+  // first question about an op, never by one about dtypes alone.
+  std::call_once(registered_, [&] {
+    if (registry_) return; // a layer's, made with it
+    registry_.emplace(schemas(), types_);
+    registerAllFamilies(*registry_);
+    registry_->finalize();
+  });
+  return *registry_;
 }
 
 std::shared_ptr<const Semantics> Semantics::inContext(const Semantics &builtIn, ExecContext context) {
@@ -29,11 +43,12 @@ std::shared_ptr<const Semantics> Semantics::inContext(std::shared_ptr<const Sema
 
 const Semantics &Semantics::of(TorchVersion v) {
   // Built separately: a process that asks for one version pays for that one.
+  // Never destroyed (freeing every rule at exit cost a one-question command a tenth of its time).
   if (v == TorchVersion::V1_13) {
-    static const Semantics v113(TorchVersion::V1_13);
+    static const Semantics &v113 = *new Semantics(TorchVersion::V1_13);
     return v113;
   }
-  static const Semantics v214(TorchVersion::V2_14);
+  static const Semantics &v214 = *new Semantics(TorchVersion::V2_14);
   return v214;
 }
 

@@ -19,6 +19,8 @@
 #include "ops/registry.h"
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string_view>
 
 namespace dtf {
@@ -29,7 +31,9 @@ struct ExtendedSemantics;  // ops/custom_rules.h
 class Semantics {
 public:
   /// The semantics of a modelled version: built on first use (thread-safe),
-  /// immutable afterwards.
+  /// immutable afterwards. Its schema table and registry are built when first
+  /// asked for, so a question about dtypes alone (`dtypeflow result-type`)
+  /// never pays for the rules of every op.
   static const Semantics &of(TorchVersion v);
   /// `v`'s semantics with the rules of `rules` layered on top (custom ops,
   /// overrides of built-in rules marked as such): immutable, shared by
@@ -46,10 +50,10 @@ public:
   TorchVersion version() const { return types_.version(); }
   std::string_view versionName() const { return name(version()); }
   const DTypeSystem &types() const { return types_; }
-  const SchemaTable &schemas() const { return schemas_; }
-  const Registry &registry() const { return registry_; }
+  const SchemaTable &schemas() const;
+  const Registry &registry() const;
   /// Where calls run (a kind of CPU): empty for any CPU.
-  const ExecContext &context() const { return registry_.context(); }
+  const ExecContext &context() const { return base_ ? registry_->context() : context_; }
   /// The built-in semantics user rules are layered on (null: built in).
   const Semantics *base() const { return base_; }
 
@@ -66,8 +70,10 @@ private:
 
   const DTypeSystem &types_;
   std::unique_ptr<const SchemaTable> ownSchemas_; ///< a layer's table
-  const SchemaTable &schemas_;
-  Registry registry_;
+  /// A layer's registry is made with the layer; a version's own on first use (registry()).
+  mutable std::optional<Registry> registry_;
+  mutable std::once_flag registered_;
+  ExecContext context_; ///< a version's own: any CPU (a layer's is its registry's)
   const Semantics *base_ = nullptr;
   std::shared_ptr<const Semantics> keptBase_; ///< an owned base (inContext)
 };

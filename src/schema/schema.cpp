@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <map>
+#include <atomic>
 #include <mutex>
 #include <tuple>
 #include <stdexcept>
@@ -282,15 +283,19 @@ SchemaParseResult parseSchema(std::string_view text) {
 }
 
 struct SchemaTable::Entry {
-  std::string key;
+  std::string_view key; ///< the line's text up to '(' (the text outlives the table, as `text` does)
   std::string_view text;
   size_t line = 0;
-  mutable std::once_flag once;
+  /// Set (release) once `schema` is parsed. Not a std::once_flag: glibc's
+  /// pthread_once makes a futex call per completed flag, and a registry
+  /// build parses ~2,400 declarations (a syscall each, ~2 us on a VM).
+  mutable std::atomic<bool> parsed{false};
   mutable std::optional<Schema> schema;
 };
 
 struct SchemaTable::SpanCache {
   std::mutex mu;
+  std::mutex parse; ///< held while an entry is parsed (at())
   std::map<std::string, std::vector<const Schema *>, std::less<>> byName; // nodes are stable
   std::map<std::string, std::vector<const Schema *>, std::less<>> byKey;  // pinned: one each
 };
@@ -305,13 +310,15 @@ SchemaTable::SchemaTable(std::string_view source) : spans_(std::make_unique<Span
     ++lineNo;
     if (!line.empty() && line[0] != '#') lines.emplace_back(line, lineNo);
   }
-  std::vector<std::tuple<std::string, std::string_view, size_t>> keyed;
-  for (auto &[text, no] : lines) keyed.emplace_back(std::string(text.substr(0, text.find('('))), text, no);
+  // Keys are views of the lines: no string made per declaration (this runs at every process start).
+  std::vector<std::tuple<std::string_view, std::string_view, size_t>> keyed;
+  keyed.reserve(lines.size());
+  for (auto &[text, no] : lines) keyed.emplace_back(text.substr(0, text.find('(')), text, no);
   std::sort(keyed.begin(), keyed.end());
   count_ = keyed.size();
   entries_ = std::make_unique<Entry[]>(count_);
   for (size_t i = 0; i < count_; ++i) {
-    entries_[i].key = std::move(std::get<0>(keyed[i]));
+    entries_[i].key = std::get<0>(keyed[i]);
     entries_[i].text = std::get<1>(keyed[i]);
     entries_[i].line = std::get<2>(keyed[i]);
   }
@@ -327,12 +334,16 @@ SchemaTable::~SchemaTable() = default;
 
 const Schema *SchemaTable::at(size_t i) const {
   const Entry &e = entries_[i];
-  std::call_once(e.once, [&] {
-    auto r = parseSchema(e.text);
-    if (!r.schema)
-      throw std::runtime_error(fmt::format("schema table line {}: {}: {}", e.line, r.error, e.text));
-    e.schema = std::move(*r.schema);
-  });
+  if (!e.parsed.load(std::memory_order_acquire)) {
+    std::lock_guard lock(spans_->parse);
+    if (!e.parsed.load(std::memory_order_relaxed)) {
+      auto r = parseSchema(e.text);
+      if (!r.schema)
+        throw std::runtime_error(fmt::format("schema table line {}: {}: {}", e.line, r.error, e.text));
+      e.schema = std::move(*r.schema);
+      e.parsed.store(true, std::memory_order_release);
+    }
+  }
   return &*e.schema;
 }
 
@@ -416,9 +427,16 @@ extern const char *const kSchemaText_1_13; // generated from data/torch_schemas.
 extern const char *const kSchemaText_2_14; // generated from data/torch_schemas_2.14.txt
 
 const SchemaTable &SchemaTable::of(TorchVersion v) {
-  // Each parsed lazily, per declaration, on first use.
-  static const SchemaTable v113(kSchemaText_1_13), v214(kSchemaText_2_14);
-  return v == TorchVersion::V1_13 ? v113 : v214;
+  // Each parsed lazily, per declaration, on first use; a version's table is
+  // made when first asked for, and kept to the end of the process (never
+  // destroyed: a one-question command would spend a tenth of its time
+  // freeing the table at exit).
+  if (v == TorchVersion::V1_13) {
+    static const SchemaTable &v113 = *new SchemaTable(kSchemaText_1_13);
+    return v113;
+  }
+  static const SchemaTable &v214 = *new SchemaTable(kSchemaText_2_14);
+  return v214;
 }
 
 } // namespace dtf

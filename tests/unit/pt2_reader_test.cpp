@@ -478,6 +478,48 @@ TEST(Pt2Errors, InvalidJson) {
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error"), std::string::npos) << rr.error;
 }
 
+TEST(Pt2Errors, InvalidJsonNamesLineAndColumn) {
+  ReadResult rr = readExportedProgram("{\"schema_version\":\n  {\"major\": 8,, \"minor\": 20}}", "m/models/model.json");
+  ASSERT_FALSE(rr.program);
+  EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error at line 2, column 15"), std::string::npos)
+      << rr.error;
+}
+
+TEST(Pt2Errors, IntegersPastInt64) {
+  Doc d;
+  d.user("x", kFloat32, {2}).ret("x");
+  std::string text = d.document().dump();
+  // Past int64 but within uint64: read, then refused by the field that wanted an int64.
+  std::string big = text;
+  big.replace(big.find("\"major\":8"), 9, "\"major\":18446744073709551615");
+  ReadResult rr = readExportedProgram(big, "m/models/model.json");
+  ASSERT_FALSE(rr.program);
+  EXPECT_NE(rr.error.find("schema_version.major: integer 18446744073709551615 does not fit in int64"), std::string::npos)
+      << rr.error;
+  // Past 64 bits: JSON, but not one simdjson reads (nlohmann would read a float): refused with simdjson's reason.
+  std::string huge = text;
+  huge.replace(huge.find("\"major\":8"), 9, "\"major\":184467440737095516150");
+  rr = readExportedProgram(huge, "m/models/model.json");
+  ASSERT_FALSE(rr.program);
+  EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error: "), std::string::npos) << rr.error;
+}
+
+TEST(Pt2Errors, RepeatedKeyInAUnionIsRefused) {
+  // {"as_tensor": ..., "as_tensor": ...}: two members, not a tagged union (the first of repeated keys is read elsewhere).
+  Doc d;
+  d.user("x", kFloat32, {2});
+  d.op("torch.ops.aten.relu.default", {named("self", tensor("x"))}, "y", kFloat32, {2}).ret("y");
+  std::string text = d.document().dump();
+  const std::string once = "{\"as_tensor\":{\"name\":\"x\"}}";
+  size_t at = text.find(once);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, once.size(), "{\"as_tensor\":{\"name\":\"x\"},\"as_tensor\":{\"name\":\"x\"}}");
+  ReadResult rr = readExportedProgram(text, "m/models/model.json");
+  ASSERT_FALSE(rr.program);
+  EXPECT_NE(rr.error.find("expected a tagged union (an object of one member), found 2 members"), std::string::npos)
+      << rr.error;
+}
+
 // --- archives -------------------------------------------------------------------
 
 /// A zip written with libzip (stored members, as torch writes them).

@@ -14,7 +14,10 @@
 #include "frontends/pt2/pt2_reader.h"
 #include "schema/schema.h"
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,6 +26,11 @@ namespace dtf::pt2 {
 
 class Builder {
 public:
+  /// Lets the maps keyed by std::string be searched with the string_views a Field holds.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   Builder(const SchemaTable &schemas, const DTypeSystem &types);
   /// The whole document (an ExportedProgram); throws FormatError.
   Program build(const Field &doc);
@@ -31,8 +39,10 @@ public:
   struct Scope {
     const Field *graph = nullptr;                         ///< its serialized Graph
     std::string prefix;                                   ///< IR names: prefix + serialized name
-    std::unordered_map<std::string, ir::ValueId> values; ///< serialized name -> IR value
+    std::unordered_map<std::string, ir::ValueId, NameHash, std::equal_to<>> values; ///< serialized name -> IR value
     int depth = 0;                                        ///< sub-graph nesting
+    /// The graph's tensor_values by name, made on first use (record()); a JSON object is searched linearly.
+    mutable std::optional<std::unordered_map<std::string_view, Field::Element>> metas;
   };
 
 private:
@@ -44,7 +54,9 @@ private:
   ir::ValueId fresh(ir::TypePtr type); ///< a value of the reader's own (numbered name)
   ir::ValueId lookup(const Scope &scope, const Field &nameField) const;
   /// Record the TensorMeta of `name` (in scope's tensor_values) for value `v`; false when it has none.
-  bool record(const Scope &scope, const std::string &name, ir::ValueId v);
+  bool record(const Scope &scope, std::string_view name, ir::ValueId v);
+  /// The TensorMeta of `name` in scope's tensor_values (through Scope::metas), or nullopt.
+  std::optional<Field> metaOf(const Scope &scope, std::string_view name);
   RecordedTensor tensorMeta(const Field &meta);
   ir::TypePtr inputTensorType(const RecordedTensor &t);
   ir::TypePtr type(std::string_view text); ///< int, float, bool, str, Device, NoneType, Any, X[], X?

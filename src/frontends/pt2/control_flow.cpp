@@ -88,7 +88,7 @@ std::vector<ir::ValueId> Builder::inlineGraph(Scope &outer, const Field &graphAr
   if (outer.depth + 1 > ir::kMaxNesting) ga.fail(fmt::format("sub-graphs nested deeper than {} levels are refused", ir::kMaxNesting));
   Scope s;
   s.graph = &graph;
-  s.prefix = outer.prefix + ga["name"].str() + ".";
+  s.prefix = fmt::format("{}{}.", outer.prefix, ga["name"].str());
   s.depth = outer.depth + 1;
   Field params = graph["inputs"];
   if (params.size() != inputs.size())
@@ -107,7 +107,7 @@ std::vector<ir::ValueId> Builder::inlineGraph(Scope &outer, const Field &graphAr
   buildNodes(s, graph["nodes"], b);
   Field outputs = graph["outputs"];
   std::vector<ir::ValueId> out;
-  for (size_t i = 0; i < outputs.size(); ++i) out.push_back(argument(s, outputs.at(i), nullptr, b));
+  for (Field o : outputs.items()) out.push_back(argument(s, o, nullptr, b));
   return out;
 }
 
@@ -163,7 +163,7 @@ void Builder::buildWhileLoop(Scope &scope, const Field &node, ir::BlockId b) {
                                 carried.size() + extra.size()));
   Scope names; // only to name the params: `<body graph>.<input>`
   names.graph = &bodyGraph;
-  names.prefix = scope.prefix + bodyFn.unionValue()["name"].str() + ".";
+  names.prefix = fmt::format("{}{}.", scope.prefix, bodyFn.unionValue()["name"].str());
   ir::ValueId index = fresh(type("int"));
   g_->values[index].paramOf = body;
   g_->blocks[body].params.push_back(index);

@@ -60,11 +60,11 @@ constexpr SymOp kSymOps[] = {
 } // namespace
 
 void Builder::buildNodes(Scope &scope, const Field &nodes, ir::BlockId b) {
-  for (size_t i = 0; i < nodes.size(); ++i) buildNode(scope, nodes.at(i), b);
+  for (Field node : nodes.items()) buildNode(scope, node, b);
 }
 
 void Builder::buildNode(Scope &scope, const Field &node, ir::BlockId b) {
-  const std::string &target = node["target"].str();
+  const std::string target(node["target"].str());
   if (target.starts_with("torch.ops.higher_order.")) {
     if (!buildHigherOrder(scope, node, b, target))
       buildUnmapped(scope, node, b, target,
@@ -244,14 +244,14 @@ ir::ValueId Builder::argument(Scope &scope, const Field &arg, const SchemaType *
       Field e = tagged ? slot.unionValue() : slot;
       std::string one;
       if (elemType == "float") {
-        double d = e.json().is_number_integer() ? static_cast<double>(e.integer()) : e.floating();
+        double d = e.isInteger() ? static_cast<double>(e.integer()) : e.floating();
         values.push_back(Value::floating(d));
         one = floatText(d);
       } else if (elemType == "bool") {
         values.push_back(Value::integer(e.boolean()));
         one = std::string(e.boolean() ? "1" : "0");
       } else if (elemType == "str") {
-        values.push_back(Value::string(e.str()));
+        values.push_back(Value::string(std::string(e.str())));
         one = fmt::format("\"{}\"", e.str());
       } else {
         values.push_back(Value::integer(e.integer()));
@@ -309,7 +309,7 @@ ir::ValueId Builder::argument(Scope &scope, const Field &arg, const SchemaType *
     return constant(b, Value::complexNumber(re, im), LK::Other, fmt::format("{}+{}j", re, im), type("complex"));
   }
   if (tag == "as_string" || tag == "as_operator")
-    return constant(b, Value::string(v.str()), LK::String, fmt::format("\"{}\"", v.str()), type("str"));
+    return constant(b, Value::string(std::string(v.str())), LK::String, fmt::format("\"{}\"", v.str()), type("str"));
   if (tag == "as_ints") return literalList(v, toFloat ? "float" : "int");
   if (tag == "as_floats") return literalList(v, "float");
   if (tag == "as_bools") return literalList(v, "bool");
@@ -333,7 +333,7 @@ ir::ValueId Builder::argument(Scope &scope, const Field &arg, const SchemaType *
     return c10 ? intConstant(b, *c10) : unknownConstant(b, type("int"));
   }
   if (tag == "as_device") {
-    std::string device = v["type"].str();
+    std::string device(v["type"].str());
     if (auto index = v.optional("index")) device += fmt::format(":{}", index->integer());
     return constant(b, Value::string(device), LK::String, fmt::format("\"{}\"", device), type("Device"));
   }

@@ -78,7 +78,7 @@ Program Builder::build(const Field &doc) {
   buildInputs(top, graph, module["signature"]);
   buildNodes(top, graph["nodes"], 0);
   Field outputs = graph["outputs"];
-  for (size_t i = 0; i < outputs.size(); ++i) g_->body().returns.push_back(argument(top, outputs.at(i), nullptr, 0));
+  for (Field o : outputs.items()) g_->body().returns.push_back(argument(top, o, nullptr, 0));
   prog_.recorded.resize(g_->values.size());
   return std::move(prog_);
 }
@@ -96,14 +96,16 @@ void Builder::buildInputs(Scope &top, const Field &graph, const Field &signature
   Field inputs = graph["inputs"], specs = signature["input_specs"];
   if (specs.size() != inputs.size())
     specs.fail(fmt::format("{} input specs for {} graph inputs", specs.size(), inputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    Field arg = inputs.at(i), spec = specs.at(i);
+  auto spec_ = specs.items().begin();
+  size_t i = 0;
+  for (auto arg_ = inputs.items().begin(); arg_ != inputs.items().end(); ++arg_, ++spec_, ++i) {
+    Field arg = *arg_, spec = *spec_;
     std::string_view specKind = spec.unionTag();
     Field body = spec.unionValue();
     GraphInput in;
     auto expectName = [&](const Field &specArg) { // the spec names the graph input it describes
       Field argValue = arg.unionValue();
-      if (argValue.json().is_object() && argValue.has("name") && argValue["name"].str() != specArg.str())
+      if (argValue.isObject() && argValue.has("name") && argValue["name"].str() != specArg.str())
         specArg.fail(fmt::format("names '{}', but graph input {} is '{}'", specArg.str(), i, argValue["name"].str()));
     };
     if (specKind == "user_input") {
@@ -140,11 +142,12 @@ void Builder::buildInputs(Scope &top, const Field &graph, const Field &signature
       v = argument(top, arg, nullptr, 0);
       Field nameField = body["name"];
       if (top.values.count(nameField.str())) nameField.fail(fmt::format("value '{}' is defined twice", nameField.str()));
-      top.values.emplace(nameField.str(), v);
+      top.values.emplace(std::string(nameField.str()), v);
     } else {
       if (tag == "as_tensor") {
         Field n = value["name"];
-        RecordedTensor r = tensorMeta(graph["tensor_values"][n.str()]);
+        std::optional<Field> meta = metaOf(top, n.str());
+        RecordedTensor r = tensorMeta(meta ? *meta : graph["tensor_values"][n.str()]); // the latter fails: no meta
         v = define(top, n, inputTensorType(r));
         prog_.recorded.resize(g_->values.size());
         prog_.recorded[v] = std::move(r);
@@ -165,7 +168,7 @@ void Builder::buildInputs(Scope &top, const Field &graph, const Field &signature
 }
 
 ir::ValueId Builder::define(Scope &scope, const Field &nameField, ir::TypePtr t) {
-  const std::string &name = nameField.str();
+  std::string name(nameField.str());
   if (scope.values.count(name)) nameField.fail(fmt::format("value '{}' is defined twice", name));
   std::string irName = scope.prefix + name;
   if (!usedNames_.insert(irName).second) // a sub-graph inlined twice (while_loop's condition)
@@ -192,13 +195,22 @@ ir::ValueId Builder::lookup(const Scope &scope, const Field &nameField) const {
   return it->second;
 }
 
-bool Builder::record(const Scope &scope, const std::string &name, ir::ValueId v) {
+std::optional<Field> Builder::metaOf(const Scope &scope, std::string_view name) {
   std::optional<Field> metas = scope.graph->optional("tensor_values");
-  if (!metas) return false;
-  const nlohmann::json &o = metas->object();
-  auto it = o.find(name);
-  if (it == o.end()) return false;
-  RecordedTensor r = tensorMeta(metas->member(it.key(), *it));
+  if (!metas) return std::nullopt;
+  if (!scope.metas) {
+    scope.metas.emplace();
+    for (auto [key, value] : metas->object()) scope.metas->emplace(key, value); // the first of repeated keys
+  }
+  auto it = scope.metas->find(name);
+  if (it == scope.metas->end()) return std::nullopt;
+  return metas->member(it->first, it->second);
+}
+
+bool Builder::record(const Scope &scope, std::string_view name, ir::ValueId v) {
+  std::optional<Field> meta = metaOf(scope, name);
+  if (!meta) return false;
+  RecordedTensor r = tensorMeta(*meta);
   if (prog_.recorded.size() < g_->values.size()) prog_.recorded.resize(g_->values.size());
   prog_.recorded[v] = std::move(r);
   return true;
@@ -215,7 +227,7 @@ RecordedTensor Builder::tensorMeta(const Field &meta) {
   r.dtype = modelledDType(*torchName, dtypes_);
   // The device type ("cpu", "cuda", "meta"): which autocast could have cast it (refine/check_autocast.cpp).
   if (auto device = meta.optional("device"))
-    if (auto type = device->optional("type"); type && type->json().is_string()) r.device = type->str();
+    if (auto type = device->optional("type"); type && type->isString()) r.device = type->str();
   Field sizes = meta["sizes"];
   if (sizes.size() > static_cast<size_t>(Rank::kMaxRank))
     sizes.fail(fmt::format("{} dims: more than the {} accepted", sizes.size(), Rank::kMaxRank));

@@ -21,29 +21,13 @@ std::optional<std::string> modelName(const std::string &member) {
   return rest;
 }
 
-/// nlohmann's message without its `[json.exception.parse_error.101] ` prefix.
-std::string parseMessage(const std::exception &e) {
-  std::string m = e.what();
-  if (m.starts_with("[json.exception.")) {
-    size_t close = m.find("] ");
-    if (close != std::string::npos) m = m.substr(close + 2);
-  }
-  return m;
-}
-
-ReadResult buildFrom(std::string_view text, const std::string &where, const ReadOptions &opts) {
+/// Build the program from a parsed document (`where` names it in errors).
+ReadResult buildFrom(Document &doc, const std::string &where, const ReadOptions &opts) {
   ReadResult r;
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception &e) {
-    r.error = fmt::format("{}: invalid JSON: {}", where, parseMessage(e));
-    return r;
-  }
   try {
     const Semantics &semantics = opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
     Builder b(semantics.schemas(), semantics.types());
-    r.program = b.build(Field(doc));
+    r.program = b.build(doc.root());
     r.program->member = where;
   } catch (const FormatError &e) {
     r.error = e.field.empty() ? fmt::format("{}: {}", where, e.what())
@@ -55,7 +39,10 @@ ReadResult buildFrom(std::string_view text, const std::string &where, const Read
 } // namespace
 
 ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts) {
-  return buildFrom(json, where, opts);
+  Document doc;
+  std::string error;
+  if (!doc.parse(json, error)) return ReadResult{std::nullopt, fmt::format("{}: invalid JSON: {}", where, error)};
+  return buildFrom(doc, where, opts);
 }
 
 ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
@@ -98,12 +85,17 @@ ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
     r.error = fmt::format("no model named '{}' (the archive has: {})", want, fmt::join(names, ", "));
     return r;
   }
-  auto text = zip->read(it->second, error);
+  auto text = zip->read(it->second, error, uint64_t{1} << 31, simdjson::SIMDJSON_PADDING);
   if (!text) {
     r.error = error;
     return r;
   }
-  return buildFrom(*text, it->second, opts);
+  Document doc;
+  if (!doc.parse(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error, /*padded=*/true)) {
+    r.error = fmt::format("{}: invalid JSON: {}", it->second, error);
+    return r;
+  }
+  return buildFrom(doc, it->second, opts);
 }
 
 FileKind sniffFile(const std::string &path, std::string *error) {

@@ -51,7 +51,8 @@ bool ZipArchive::contains(const std::string &name) const {
   return std::find(names_.begin(), names_.end(), name) != names_.end();
 }
 
-std::optional<std::string> ZipArchive::read(const std::string &name, std::string &error, uint64_t maxBytes) const {
+std::optional<std::string> ZipArchive::read(const std::string &name, std::string &error, uint64_t maxBytes,
+                                            size_t padding) const {
   zip_t *z = handle(zip_);
   zip_stat_t st;
   zip_stat_init(&st);
@@ -68,8 +69,8 @@ std::optional<std::string> ZipArchive::read(const std::string &name, std::string
     error = fmt::format("{}: cannot open the member: {}", name, zip_strerror(z));
     return std::nullopt;
   }
-  std::string data(static_cast<size_t>(st.size), '\0');
-  zip_int64_t got = data.empty() ? 0 : zip_fread(f, data.data(), data.size());
+  std::string data(static_cast<size_t>(st.size) + padding, '\0');
+  zip_int64_t got = st.size == 0 ? 0 : zip_fread(f, data.data(), st.size);
   // Reading to the end is what makes libzip check the CRC.
   char extra;
   zip_int64_t more = got >= 0 ? zip_fread(f, &extra, 1) : 0;

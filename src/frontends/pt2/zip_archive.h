@@ -26,9 +26,12 @@ public:
   /// Every member's name, in archive order.
   const std::vector<std::string> &names() const { return names_; }
   bool contains(const std::string &name) const;
-  /// A whole member (up to `maxBytes`); nullopt and `error` on failure.
+  /// A whole member (up to `maxBytes`) followed by `padding` zero bytes (a
+  /// parser that reads past the end, as simdjson does, needs no second copy);
+  /// nullopt and `error` on failure. libzip (1.7) offers no view of a stored
+  /// member's bytes in the file, so this is the one copy.
   std::optional<std::string> read(const std::string &name, std::string &error,
-                                  uint64_t maxBytes = uint64_t{1} << 31) const;
+                                  uint64_t maxBytes = uint64_t{1} << 31, size_t padding = 0) const;
 
 private:
   explicit ZipArchive(void *zip) : zip_(zip) {}
