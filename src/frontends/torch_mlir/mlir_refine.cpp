@@ -69,6 +69,7 @@ private:
   struct CallTarget {
     size_t callee = kNone;
     bool passes = false; ///< its arguments line up with the callee's (they may refine a private one)
+    bool declared = false; ///< the callee is a declaration: its declared result types are facts, as inputs' are
     std::string why;
   };
 
@@ -86,6 +87,7 @@ private:
         } else {
           t.callee = it->second;
           const Function &f = m_.functions[t.callee];
+          t.declared = f.declaration;
           if (f.declaration) t.why = fmt::format("@{} is a declaration (no body)", c.callee);
           else if (c.args.size() != f.graph->body().params.size())
             t.why = fmt::format("@{} takes {} argument(s), the call passes {}", c.callee, f.graph->body().params.size(),
@@ -160,8 +162,11 @@ private:
       ir::NodeId n = f.calls[c].node;
       s.callResults.emplace_back(n == ir::kNoId ? 0 : f.graph->nodes[n].outputs.size());
       if (!targets_[i][c].why.empty())
-        for (size_t k = 0; k < s.callResults.back().size(); ++k)
-          s.callResults.back()[k] = written(*f.graph, f.graph->nodes[n].outputs[k]);
+        for (size_t k = 0; k < s.callResults.back().size(); ++k) {
+          ir::ValueId v = f.graph->nodes[n].outputs[k];
+          s.callResults.back()[k] = targets_[i][c].declared ? ir::valueOfType(*f.graph->values[v].type, true)
+                                                            : written(*f.graph, v);
+        }
       if (targets_[i][c].passes) st_[targets_[i][c].callee].called = true;
     }
     if (f.graph) s.sites.resize(f.graph->body().params.size());
@@ -254,7 +259,8 @@ private:
       if (t.why.empty() || f.calls[c].node == ir::kNoId) continue;
       refine::Diagnostic d;
       d.category = "unsupported-op";
-      d.message = fmt::format("func.call: {}; its results are as written", t.why);
+      d.message = fmt::format("func.call: {}; its results are {}", t.why,
+                              t.declared ? "as the declaration states them" : "as written (dtype unknown)");
       d.node = f.calls[c].node;
       d.loc = f.calls[c].loc;
       r.diagnostics.push_back(std::move(d));
