@@ -41,7 +41,8 @@ public:
     for (size_t j : badSites_) st_[j].called = false;
   }
 
-  std::vector<refine::Result> run() {
+  RefinedModule run() {
+    options_.resize(m_.functions.size());
     std::vector<refine::Result> results(m_.functions.size());
     bool converged = false;
     for (int round = 0; round < kMaxRounds && !converged; ++round) {
@@ -54,7 +55,7 @@ public:
     }
     if (!converged) widen(results);
     for (size_t i = 0; i < m_.functions.size(); ++i) callDiagnostics(i, results[i]);
-    return results;
+    return {std::move(options_), std::move(results)};
   }
 
 private:
@@ -196,6 +197,7 @@ private:
       if (f.calls[c].node != ir::kNoId)
         for (size_t k = 0; k < s.callResults[c].size(); ++k)
           o.valueFacts.emplace_back(f.graph->nodes[f.calls[c].node].outputs[k], s.callResults[c][k]);
+    options_[i] = o;
     return refine::refineGraph(*f.graph, o);
   }
 
@@ -272,12 +274,17 @@ private:
   std::vector<State> st_;
   std::vector<std::vector<CallTarget>> targets_; ///< per function, per Call
   std::vector<size_t> order_;                    ///< callees before callers
+  std::vector<refine::Options> options_;          ///< per function: what it was last refined under
   std::vector<size_t> badSites_;                 ///< callees some call passes the wrong number of arguments
 };
 
 } // namespace
 
 std::vector<refine::Result> refineModule(const Module &m, const refine::Options &opts) {
+  return ModuleRefiner(m, opts).run().results;
+}
+
+RefinedModule refineModuleWithOptions(const Module &m, const refine::Options &opts) {
   return ModuleRefiner(m, opts).run();
 }
 

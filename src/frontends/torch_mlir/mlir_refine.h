@@ -34,4 +34,12 @@ namespace dtf::torch_mlir {
 /// function that has one, over what call sites say. One result per function.
 std::vector<refine::Result> refineModule(const Module &m, const refine::Options &opts);
 
+/// The same, with the options each function was refined under (its facts
+/// and call-site types in): explain and audit re-run the pass's reasoning on them.
+struct RefinedModule {
+  std::vector<refine::Options> options;
+  std::vector<refine::Result> results;
+};
+RefinedModule refineModuleWithOptions(const Module &m, const refine::Options &opts);
+
 } // namespace dtf::torch_mlir
