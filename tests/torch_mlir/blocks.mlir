@@ -75,3 +75,16 @@ func.func @two_targets(%c: i1, %a: !torch.vtensor<[2],f32>, %m: !torch.vtensor<[
 ^bb2(%y: !torch.vtensor):
   return %y : !torch.vtensor
 }
+
+// A raise ends its own block: the block after it is reached through the branch (neg is float32).
+func.func @raise_in_a_block(%c: i1, %a: !torch.vtensor<[2],f32>) -> !torch.vtensor {
+  %str = torch.constant.str "bad"
+  %none = torch.constant.none
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+  cf.br ^bb2
+^bb2:
+  %0 = torch.aten.neg %a : !torch.vtensor<[2],f32> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

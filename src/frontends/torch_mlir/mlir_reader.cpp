@@ -695,12 +695,14 @@ private:
       }
       b.preds.push_back(e.passed);
     }
-    // A raise ends its block only: in a region of several blocks the next ones run on their own
-    // (the pass would take the rest of the graph block for dead code).
-    if (cfg.labels.size() > 1)
-      for (size_t i = firstNode; i < g().blocks[block].nodes.size(); ++i)
-        if (ir::Node &n = g().nodes[g().blocks[block].nodes[i]]; g().kindName(n.kind) == "prim::RaiseException")
-          n.kind = g().internKind("cf::raise");
+    // A raise ends its block only: in a region of several blocks the next ones run on their own,
+    // but the pass would take the rest of the graph block for dead code. Such a raise (it has no
+    // results) leaves the graph: what runs after it is reached through branches alone.
+    if (cfg.labels.size() > 1) {
+      auto &nodes = g().blocks[block].nodes;
+      auto raise = [&](ir::NodeId n) { return g().kindOf(n) == "prim::RaiseException"; };
+      nodes.erase(std::remove_if(nodes.begin() + static_cast<std::ptrdiff_t>(firstNode), nodes.end(), raise), nodes.end());
+    }
   }
 
   // --- functions and modules ------------------------------------------------

@@ -62,3 +62,29 @@ func.func @loop_changes(%c: i1, %a: !torch.vtensor<[3],f32>, %i: !torch.vtensor<
   %r = torch.aten.neg %acc : !torch.vtensor -> !torch.vtensor
   return %r : !torch.vtensor
 }
+
+// One value passed to two blocks whose arguments print differently (<*,f32>: ranks 1 and 2 join;
+// unknown: float32 and float64 join): a cast to each.
+func.func @two_targets(%c: i1, %a: !torch.vtensor<[2],f32>, %m: !torch.vtensor<[2,2],f32>, %b: !torch.vtensor<[2],f64>) -> !torch.vtensor {
+  %a0 = torch.tensor_static_info_cast %a : !torch.vtensor<[2],f32> to !torch.vtensor
+  %m0 = torch.tensor_static_info_cast %m : !torch.vtensor<[2,2],f32> to !torch.vtensor
+  %b0 = torch.tensor_static_info_cast %b : !torch.vtensor<[2],f64> to !torch.vtensor
+  cf.cond_br %c, ^bb1(%a0 : !torch.vtensor), ^bb2(%a0 : !torch.vtensor)
+^bb1(%x: !torch.vtensor):
+  cf.cond_br %c, ^bb1(%m0 : !torch.vtensor), ^bb2(%b0 : !torch.vtensor)
+^bb2(%y: !torch.vtensor):
+  return %y : !torch.vtensor
+}
+
+// A raise ends its own block: the block after it is reached through the branch (neg is float32).
+func.func @raise_in_a_block(%c: i1, %a: !torch.vtensor<[2],f32>) -> !torch.vtensor {
+  %str = torch.constant.str "bad"
+  %none = torch.constant.none
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+  cf.br ^bb2
+^bb2:
+  %0 = torch.aten.neg %a : !torch.vtensor<[2],f32> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
