@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "api/api.h"
 #include "api/program.h"
+#include "api/mlir_program.h"
+#include "frontends/torch_mlir/mlir_reader.h"
 #include "ops/may_raise.h"
 
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <regex>
 
 namespace py = pybind11;
@@ -108,6 +111,79 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
   return d;
 }
 
+/// What annotate() gives Python, built per graph (a module's functions add to one).
+struct Report {
+  py::list values, diagnostics;
+  py::object counts = py::none();
+};
+
+py::dict countsDict(const api::CheckReport &report) {
+  size_t unmodelled = 0;
+  for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
+  py::dict c;
+  c["correct"] = report.counts.correct, c["unknown"] = report.counts.unknown, c["wrong"] = report.counts.wrong;
+  c["not_modelled"] = unmodelled;
+  c["compared"] = !report.retyped;
+  return c;
+}
+
+/// One value's entry (`name` as Python sees it; `diags`: indices into the diagnostics list).
+void addValue(const ir::Graph &g, const refine::Result &r, ir::ValueId v, const std::string &name, py::list diags,
+              std::optional<refine::Verdict> verdict, const pt2::Program *archive, Report &out) {
+  const Value &got = r.values[v];
+  py::dict j;
+  j["name"] = name;
+  j["dtype"] = dtypeOf(got);
+  j["rank"] = rankOf(got);
+  j["possible"] = got.isTensor() ? possibleOf(got.dtypes()) : py::list();
+  j["is_input"] = refine::isInputLike(g, v);
+  j["node"] = api::definedBy(g, v);
+  j["reason"] = refine::fullyKnown(got) || r.reasons[v] == refine::UnknownReason::None
+                    ? py::object(py::none())
+                    : py::object(py::str(std::string(refine::describe(r.reasons[v]))));
+  j["diagnostics"] = diags;
+  if (archive && v < archive->recorded.size() && archive->recorded[v]) {
+    const pt2::RecordedTensor &rec = *archive->recorded[v];
+    j["recorded_dtype"] = rec.dtypeName;
+    j["recorded_rank"] = rec.rank();
+  }
+  static constexpr const char *kVerdict[] = {"not-checked", "correct", "unknown", "wrong"};
+  j["verdict"] = verdict ? py::object(py::str(kVerdict[static_cast<int>(*verdict)])) : py::object(py::none());
+  out.values.append(j);
+}
+
+/// Every tensor value of `g` refined into `r`, and the diagnostics, appended to `out`.
+void addValues(const ir::Graph &g, const refine::Result &r, const std::vector<refine::Diagnostic> &diags,
+               const api::CheckReport &report, const std::string &prefix, const pt2::Program *archive, Report &out) {
+  std::vector<py::list> perValue(g.values.size());
+  for (const refine::Diagnostic &d : diags) {
+    const size_t i = py::len(out.diagnostics);
+    py::dict j;
+    j["severity"] = std::string(refine::name(d.severity));
+    j["category"] = d.category;
+    j["message"] = d.message;
+    j["node"] = d.node == ir::kNoId ? py::object(py::none()) : py::object(py::str(g.kindOf(d.node)));
+    j["line"] = d.loc.line ? py::object(py::int_(d.loc.line)) : py::object(py::none());
+    py::list names;
+    // A diagnostic belongs to the value it names, else to its node's results.
+    if (d.value != ir::kNoId) perValue[d.value].append(i);
+    else if (d.node != ir::kNoId)
+      for (ir::ValueId o : g.nodes[d.node].outputs) perValue[o].append(i);
+    if (d.value != ir::kNoId) names.append(prefix + g.values[d.value].name);
+    else if (d.node != ir::kNoId)
+      for (ir::ValueId o : g.nodes[d.node].outputs) names.append(prefix + g.values[o].name);
+    j["values"] = names;
+    out.diagnostics.append(j);
+  }
+  std::vector<std::optional<refine::Verdict>> verdicts(g.values.size());
+  for (const api::CheckedValue &c : report.values) verdicts[c.value] = c.verdict;
+  for (size_t i = 0; i < g.values.size(); ++i) {
+    const auto v = static_cast<ir::ValueId>(i);
+    if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
+    addValue(g, r, v, prefix + g.values[v].name, perValue[v], verdicts[v], archive, out);
+  }
+}
+
 /// A program read once (through the door, src/api/program.h) and refined as
 /// often as asked (the benchmark times refine() apart from reading).
 class Program {
@@ -133,6 +209,13 @@ public:
   /// (refine::Options::plan, ::memo): the benchmark's three ways, as in docs/performance.md.
   size_t refineCount(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
                      const std::string &tensorConstants, bool check, bool planned, bool warm) {
+    if (p_.mlir) { // a module: its functions refined together (no plan or memo kept between calls)
+      api::MlirProgram m = api::refineMlir(p_.mlir, p_.shown, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
+      size_t known = 0;
+      for (const refine::Result &r : m.results)
+        for (const Value &v : r.values) known += refine::fullyKnown(v);
+      return known;
+    }
     refine::Options o = api::refineOptions(p_, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
     if (planned || warm) {
       if (!plan_)
@@ -152,94 +235,65 @@ public:
 
   py::dict annotate(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
                     const std::string &tensorConstants, bool check, const std::string &autocast) {
-    const ir::Graph &g = *p_.graph;
     const api::ProgramOptions po{inputs, {params, floatInputs}, tensorConstants, check};
-    refine::Options opts = api::refineOptions(p_, sem_, po);
+    std::optional<AutocastContext> context;
     if (!autocast.empty()) { // `cpu:bfloat16`, as the CLI's --autocast
       std::string error;
-      opts.autocast = AutocastContext::parse(autocast, sem_->version(), error);
-      if (!opts.autocast) throw api::InputError(error);
+      context = AutocastContext::parse(autocast, sem_->version(), error);
+      if (!context) throw api::InputError(error);
     }
-    refine::Result r = refine::refineGraph(g, opts);
-    std::vector<refine::Diagnostic> diags;
-    if (p_.archive) diags = p_.archive->diagnostics; // the reader's (unknown targets ...) first, as the CLI's JSON
-    diags.insert(diags.end(), r.diagnostics.begin(), r.diagnostics.end());
-
-    std::vector<py::list> perValue(g.values.size());
-    py::list dlist;
-    for (size_t i = 0; i < diags.size(); ++i) {
-      const refine::Diagnostic &d = diags[i];
-      py::dict j;
-      j["severity"] = std::string(refine::name(d.severity));
-      j["category"] = d.category;
-      j["message"] = d.message;
-      j["node"] = d.node == ir::kNoId ? py::object(py::none()) : py::object(py::str(g.kindOf(d.node)));
-      j["line"] = d.loc.line ? py::object(py::int_(d.loc.line)) : py::object(py::none());
-      py::list names;
-      // A diagnostic belongs to the value it names, else to its node's results.
-      if (d.value != ir::kNoId) perValue[d.value].append(i);
-      else if (d.node != ir::kNoId)
-        for (ir::ValueId o : g.nodes[d.node].outputs) perValue[o].append(i);
-      if (d.value != ir::kNoId) names.append(g.values[d.value].name);
-      else if (d.node != ir::kNoId)
-        for (ir::ValueId o : g.nodes[d.node].outputs) names.append(g.values[o].name);
-      j["values"] = names;
-      dlist.append(j);
-    }
-
-    // check=True: every written (IR) or recorded (.pt2) type against the
-    // inference, as `dtypeflow check` compares; nothing for a re-typed .pt2.
-    std::vector<std::optional<refine::Verdict>> verdicts(g.values.size());
-    py::object counts = py::none();
-    std::vector<std::string> onCpuOnly(g.values.size());
-    if (check) {
-      api::CheckReport report = api::checkProgram(p_, r, api::retypesArchive(p_, po));
-      // Recorded as the meta kernels compute them (FakeTensor), not as eager CPU: correct, named.
-      for (const api::MetaOnlyValue &m : api::settleByMetaKernels(p_, opts, r, report))
-        onCpuOnly[m.value] = m.cpu.str();
-      for (const api::CheckedValue &c : report.values) verdicts[c.value] = c.verdict;
-      size_t unmodelled = 0;
-      for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
-      py::dict c;
-      c["correct"] = report.counts.correct, c["unknown"] = report.counts.unknown, c["wrong"] = report.counts.wrong;
-      c["not_modelled"] = unmodelled;
-      c["compared"] = !report.retyped;
-      counts = c;
-    }
-
-    py::list values;
-    for (size_t i = 0; i < g.values.size(); ++i) {
-      const auto v = static_cast<ir::ValueId>(i);
-      const Value &got = r.values[v];
-      if (!g.values[v].type->isTensor() && !got.isTensor()) continue;
-      py::dict j;
-      j["name"] = g.values[v].name;
-      j["dtype"] = dtypeOf(got);
-      j["rank"] = rankOf(got);
-      j["possible"] = got.isTensor() ? possibleOf(got.dtypes()) : py::list();
-      j["is_input"] = refine::isInputLike(g, v);
-      j["node"] = api::definedBy(g, v);
-      j["reason"] = refine::fullyKnown(got) || r.reasons[v] == refine::UnknownReason::None
-                        ? py::object(py::none())
-                        : py::object(py::str(std::string(refine::describe(r.reasons[v]))));
-      j["diagnostics"] = perValue[v];
-      if (p_.archive && v < p_.archive->recorded.size() && p_.archive->recorded[v]) {
-        const pt2::RecordedTensor &rec = *p_.archive->recorded[v];
-        j["recorded_dtype"] = rec.dtypeName;
-        j["recorded_rank"] = rec.rank();
+    Report out;
+    if (p_.mlir) { // Torch-dialect MLIR: every function, refined together (api/mlir_program.h)
+      api::MlirProgram m = api::refineMlir(p_.mlir, p_.shown, sem_, po, context);
+      api::CheckReport total;
+      for (size_t i = 0; i < m.size(); ++i) {
+        const torch_mlir::Function &f = m.function(i);
+        std::vector<refine::Diagnostic> diags = f.diagnostics; // the reader's first, as the CLI's JSON
+        diags.insert(diags.end(), m.results[i].diagnostics.begin(), m.results[i].diagnostics.end());
+        api::CheckReport report;
+        if (check) report = api::checkMlirFunction(m, i);
+        total.counts.correct += report.counts.correct, total.counts.unknown += report.counts.unknown;
+        total.counts.wrong += report.counts.wrong;
+        // A module of several functions names its values @f:name (SSA names repeat between functions).
+        std::string prefix = m.size() > 1 ? "@" + f.name + ":" : "";
+        addValues(*f.graph, m.results[i], diags, report, prefix, nullptr, out);
+        // Casts and copies name the data of their operand under an SSA name of their own.
+        for (const torch_mlir::SsaDef &d : f.defs)
+          if (d.name != f.graph->values[d.value].name && m.results[i].values[d.value].isTensor())
+            addValue(*f.graph, m.results[i], d.value, prefix + d.name, py::list(), std::nullopt, nullptr, out);
       }
-      if (!onCpuOnly[v].empty()) j["cpu_answer"] = onCpuOnly[v];
-      static constexpr const char *kVerdict[] = {"not-checked", "correct", "unknown", "wrong"};
-      j["verdict"] =
-          verdicts[v] ? py::object(py::str(kVerdict[static_cast<int>(*verdicts[v])])) : py::object(py::none());
-      values.append(j);
+      if (check) out.counts = countsDict(total);
+    } else {
+      const ir::Graph &g = *p_.graph;
+      refine::Options opts = api::refineOptions(p_, sem_, po);
+      opts.autocast = context;
+      refine::Result r = refine::refineGraph(g, opts);
+      std::vector<refine::Diagnostic> diags;
+      if (p_.archive) diags = p_.archive->diagnostics; // the reader's (unknown targets ...) first, as the CLI's JSON
+      diags.insert(diags.end(), r.diagnostics.begin(), r.diagnostics.end());
+      // check=True: every written (IR) or recorded (.pt2) type against the
+      // inference, as `dtypeflow check` compares; nothing for a re-typed .pt2.
+      api::CheckReport report;
+      std::map<std::string, std::string> cpuAnswers; // by value name
+      if (check) {
+        report = api::checkProgram(p_, r, api::retypesArchive(p_, po));
+        // Recorded as the meta kernels compute them (FakeTensor), not as eager CPU: correct, named.
+        for (const api::MetaOnlyValue &m : api::settleByMetaKernels(p_, opts, r, report))
+          cpuAnswers[g.values[m.value].name] = m.cpu.str();
+        out.counts = countsDict(report);
+      }
+      addValues(g, r, diags, report, "", p_.archive ? &*p_.archive : nullptr, out);
+      for (py::handle v : out.values) {
+        auto it = cpuAnswers.find(v["name"].cast<std::string>());
+        if (it != cpuAnswers.end()) v["cpu_answer"] = it->second;
+      }
     }
-    py::dict out;
-    out["torch"] = std::string(sem_->versionName());
-    out["values"] = values;
-    out["diagnostics"] = dlist;
-    out["counts"] = counts;
-    return out;
+    py::dict d;
+    d["torch"] = std::string(sem_->versionName());
+    d["values"] = out.values;
+    d["diagnostics"] = out.diagnostics;
+    d["counts"] = out.counts;
+    return d;
   }
 
   bool isArchive() const { return p_.archive.has_value(); }
@@ -286,6 +340,8 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("path"));
   const auto noRules = std::vector<std::string>{};
+  m.def("looks_like_mlir", [](const std::string &text) { return torch_mlir::looksLikeMlir(text); }, py::arg("text"),
+        "Does the text start as Torch-dialect MLIR does (module, func.func, their generic spellings)?");
   m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"), py::arg("rules") = noRules);
   m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"),
         py::arg("rules") = noRules, py::arg("autocast") = std::string());

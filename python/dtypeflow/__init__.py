@@ -236,7 +236,9 @@ def _load(obj: Any, torch: Optional[str], model: Optional[str], rules: List[str]
     torch = _version(torch)
     if isinstance(obj, (str, os.PathLike)):
         text = os.fspath(obj)
-        if isinstance(obj, str) and text.lstrip().startswith("graph("):
+        if isinstance(obj, str) and (text.lstrip().startswith("graph(") or
+                                     (not os.path.exists(text) and _core.looks_like_mlir(text))):
+            # IR text, or Torch-dialect MLIR text (str(torch_mlir_module)): read from the str itself.
             if model:
                 raise ValueError("model= applies to .pt2 archives only")
             return _core.Program.from_text(text, torch, rules=rules), {}
@@ -272,7 +274,9 @@ def annotate(obj: Any, torch: Optional[str] = None, inputs: Optional[Mapping[str
 
     obj: a torch.export ExportedProgram, a torch.fx.GraphModule (ATen-level: every call is a
       torch.ops.aten overload), a torch.jit ScriptModule or ScriptFunction, a path (.pt2 archive,
-      TorchScript IR text, saved .pt module), or IR text (a str starting with "graph(").
+      TorchScript IR text, saved .pt module, Torch-dialect .mlir), IR text (a str starting with
+      "graph("), or Torch-dialect MLIR text (a str starting with "module" or "func.func", as
+      str(torch_mlir_module) gives). A module of several functions names its values "@FUNCTION:NAME".
     inputs: {graph input name: dtype / tensor / notation}; a dtype alone keeps a .pt2's recorded rank.
     params, float_inputs: .pt2 only: re-type every floating parameter/buffer, every floating user
       input (as module.to(dtype) and casting the inputs would).

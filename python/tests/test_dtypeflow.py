@@ -416,6 +416,65 @@ except ImportError:
     HAS_QD = False
 
 
+class TorchMlirTest(unittest.TestCase):
+    """Torch-dialect MLIR through the same door as the CLI (api/mlir_program.h): a .mlir path, or
+    module text as str(torch_mlir_module) gives it."""
+    MODULE = ("module {\n"
+              "  func.func @forward(%x: !torch.vtensor<[2,3],f32>, %i: !torch.vtensor<[3],si64>) -> !torch.vtensor {\n"
+              "    %int1 = torch.constant.int 1\n"
+              "    %0 = torch.aten.add.Tensor %x, %i, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],si64>,"
+              " !torch.int -> !torch.vtensor<*,f32>\n"
+              "    %cast = torch.tensor_static_info_cast %0 : !torch.vtensor<*,f32> to !torch.vtensor\n"
+              "    return %cast : !torch.vtensor\n"
+              "  }\n"
+              "}\n")
+
+    def test_module_text(self):
+        # float32 + int64 is float32, as torch says; the cast names the same data under its own SSA name.
+        want = torch.result_type(torch.zeros(2, 3), torch.zeros(3, dtype=torch.int64))
+        a = dtypeflow.annotate(self.MODULE, torch=TV, check=True)
+        self.assertEqual((a["0"].dtype, a["0"].rank), (want, 2))
+        self.assertEqual((a["cast"].dtype, a["cast"].rank), (want, 2))
+        self.assertEqual(a["0"].verdict, "correct")
+        self.assertEqual(a.counts["correct"], 1)
+        self.assertEqual(a.counts["wrong"], 0)
+
+    def test_path_with_calls_and_blocks(self):
+        a = dtypeflow.annotate(os.path.join(SRC, "tests/torch_mlir/calls.mlir"), torch=TV)
+        # Several functions: values are @FUNCTION:NAME. @main's call result follows @scale -> @widen (to float64).
+        self.assertEqual((a["@main:0"].dtype, a["@main:0"].rank), (torch.float64, 2))
+        self.assertEqual((a["@calls_either:0"].dtype, a["@calls_either:0"].rank), (torch.float32, None))
+        # A recursive call's result stays unknown, with the diagnostic saying why.
+        self.assertIsNone(a["@rec:0"].dtype)
+        self.assertTrue(any("cycle of calls" in d.message for d in a["@rec:0"].diagnostics))
+        b = dtypeflow.annotate(os.path.join(SRC, "tests/torch_mlir/blocks.mlir"), torch=TV)
+        self.assertEqual((b["@loop:acc"].dtype, b["@loop:acc"].rank), (torch.float32, 1))
+        self.assertIsNone(b["@join_dtype:x"].dtype)
+
+    def test_bad_module_text(self):
+        with self.assertRaisesRegex(ValueError, r"<text>:3:12: error: use of undefined value %y"):
+            dtypeflow.annotate("module {\n  func.func @f(%x: !torch.vtensor) {\n    return %y : !torch.vtensor\n"
+                               "  }\n}\n", torch=TV)
+
+    def test_same_as_cli_json(self):
+        path = os.path.join(SRC, "tests/torch_mlir/blocks.mlir")
+        cli = os.environ.get("DTF_CLI")
+        if not cli:
+            self.skipTest("DTF_CLI not set")
+        out = subprocess.run([cli, "annotate", path, "--torch", TV, "--format", "json"], capture_output=True,
+                             text=True, check=True).stdout
+        import json
+        a = dtypeflow.annotate(path, torch=TV)
+        compared = 0
+        for f in json.loads(out)["functions"]:
+            for name, v in f["values"].items():
+                mine = a[f"@{f['name']}:{name}"]
+                self.assertEqual(str(mine.dtype).replace("torch.", "") if mine.dtype else None, v["dtype"], name)
+                self.assertEqual(mine.rank, v["rank"], name)
+                compared += 1
+        self.assertGreater(compared, 20)
+
+
 @unittest.skipUnless(HAS_QD, "quantized_decomposed ops need PyTorch 2.14 (python3-torch in the sid root)")
 class QuantizedDecomposedTest(unittest.TestCase):
     """quantized_decomposed's rules (src/ops/families/quantized_decomposed.cpp) against the real ops,

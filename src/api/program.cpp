@@ -2,6 +2,7 @@
 #include "api/program.h"
 
 #include "api/input_file.h"
+#include "api/mlir_program.h"
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/printable.h"
 #include "graph/type_expr.h"
@@ -10,6 +11,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace dtf::api {
@@ -68,6 +70,18 @@ struct TempFile {
   ~TempFile() { std::remove(path.c_str()); }
 };
 
+/// A module as a program: refined by refineMlir; `graph` its first function's (or an empty one).
+LoadedProgram fromMlir(std::shared_ptr<const torch_mlir::Module> m, const std::string &shown) {
+  LoadedProgram p;
+  p.reader = Reader::TorchMlir;
+  p.shown = shown;
+  p.graph = m->functions.empty()
+                ? std::make_shared<ir::Graph>()
+                : std::shared_ptr<ir::Graph>(std::const_pointer_cast<torch_mlir::Module>(m), m->functions[0].graph.get());
+  p.mlir = std::move(m);
+  return p;
+}
+
 LoadedProgram readFile(const std::string &file, const std::string &shown, const std::string &model,
                        const Semantics &sem, const ModuleImporter &importer, Reader reader) {
   if (reader != Reader::Archive && !model.empty()) throw InputError("--model applies to .pt2 archives only");
@@ -89,9 +103,8 @@ LoadedProgram readFile(const std::string &file, const std::string &shown, const 
     p.reader = Reader::Module;
     return p;
   }
-  case Reader::TorchMlir: // several functions per module: the CLI's annotate and check read it (cmd_torch_mlir.cpp)
-    throw fileError(shown, "Torch-dialect MLIR is read by annotate and check; explain and audit do not read it yet "
-                           "(nor the Python package)");
+  case Reader::TorchMlir:
+    return fromMlir(readMlirModule(file, sem), shown);
   case Reader::Text: {
     InputText in = readInput(file);
     if (!in.text) throw fileError(shown, "cannot read the file: " + in.error);
@@ -120,6 +133,7 @@ LoadedProgram readProgram(const std::string &file, const std::string &model, con
 }
 
 LoadedProgram programFromText(const std::string &text, const std::string &where, const Semantics &sem) {
+  if (torch_mlir::looksLikeMlir(text)) return fromMlir(mlirModuleFromText(text, where, sem), where);
   LoadedProgram p;
   p.shown = where;
   try {
@@ -144,6 +158,7 @@ LoadedProgram programFromExportJson(std::string_view json, const std::string &wh
 }
 
 refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, const ProgramOptions &o) {
+  if (p.mlir) throw std::logic_error("refineOptions: a Torch-dialect module is refined by refineMlir");
   refine::Options opts;
   opts.torch = sem->version();
   opts.semantics = sem.withRules; // null without rule files

@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace dtf::torch_mlir {
+struct Module;
+}
+
 namespace dtf::api {
 
 /// A program file that cannot be read (missing, malformed, a dtype the
@@ -58,6 +62,9 @@ using ModuleImporter = std::function<ImportedModule(const std::string &path)>;
 struct LoadedProgram {
   std::shared_ptr<ir::Graph> graph;
   std::optional<pt2::Program> archive; ///< a .pt2's inputs and recorded types (graph moved out)
+  /// Torch-dialect MLIR: the module, whose functions are refined together
+  /// (api/mlir_program.h: refineMlir); `graph` is then its first function's.
+  std::shared_ptr<const torch_mlir::Module> mlir;
   Reader reader = Reader::Text;
   std::string shown; ///< the file as messages name it (`<stdin>` for -)
 };
@@ -67,7 +74,7 @@ struct LoadedProgram {
 /// `importer` reads a saved module (none: such a file is refused).
 LoadedProgram readProgram(const std::string &file, const std::string &model, const Semantics &sem,
                           const ModuleImporter &importer = {});
-/// IR text (`where` names it in messages).
+/// IR text, or Torch-dialect MLIR told by content (`where` names it in messages).
 LoadedProgram programFromText(const std::string &text, const std::string &where, const Semantics &sem);
 /// An ExportedProgram's JSON alone.
 LoadedProgram programFromExportJson(std::string_view json, const std::string &where, const Semantics &sem);
@@ -81,7 +88,8 @@ struct ProgramOptions {
 };
 
 /// The refinement options for `p`; InputError on a bad option (an input the
-/// graph lacks, re-typing a program that is no .pt2 ...).
+/// graph lacks, re-typing a program that is no .pt2 ...). Not for a module
+/// (`p.mlir`): its functions are refined together by refineMlir.
 refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, const ProgramOptions &o);
 
 /// Do the options change the type of a .pt2's input? Then what torch.export

@@ -97,7 +97,7 @@ namespace {
 class Auditor {
 public:
   Auditor(const ir::Graph &g, const Result &r, const Options &opts)
-      : g(g), r(r), sem(semanticsOf(opts)), plan(g, sem, /*fixedValues=*/false) {}
+      : g(g), r(r), opts(opts), sem(semanticsOf(opts)), plan(g, sem, /*fixedValues=*/false) {}
 
   AuditReport run() {
     // The tracer records autocast's cast of an operand as aten::to, then the
@@ -137,9 +137,19 @@ private:
   void visit(ir::BlockId b, int depth) {
     if (depth > ir::kMaxNesting) return;
     for (ir::NodeId n : g.blocks[b].nodes) {
+      if (givenByFrontend(n)) continue; // a block argument or call result: its dtype changed where it was computed
       node(n);
       for (ir::BlockId inner : g.nodes[n].blocks) visit(inner, depth + 1);
     }
+  }
+
+  /// Are `n`'s outputs Options::valueFacts (the frontend's joins), not computed by `n`?
+  bool givenByFrontend(ir::NodeId n) const {
+    if (opts.valueFacts.empty() || g.nodes[n].outputs.empty()) return false;
+    for (ir::ValueId o : g.nodes[n].outputs)
+      if (std::none_of(opts.valueFacts.begin(), opts.valueFacts.end(), [&](const auto &f) { return f.first == o; }))
+        return false;
+    return true;
   }
 
   void addOperand(ir::ValueId v, std::vector<Operand> &out, int depth = 0) {
@@ -275,6 +285,7 @@ private:
 
   const ir::Graph &g;
   const Result &r;
+  const Options &opts;
   const Semantics &sem;
   GraphPlan plan;
   AuditReport report;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <unordered_set>
 
 namespace dtf::refine {
@@ -185,9 +187,27 @@ private:
     return p;
   }
 
+  /// A value the frontend gave (Options::valueFacts): a Torch-dialect block
+  /// argument or call result, the join its fixpoint found.
+  std::optional<ExplainStep> factStep(ir::ValueId v) const {
+    for (const auto &[fv, val] : opts.valueFacts) {
+      if (fv != v) continue;
+      const std::string kind = g.kindOf(g.values[v].def);
+      std::string what = kind == "cf::block_arguments" ? "a block argument: the join of what every branch to its block passes"
+                         : kind == "func::call"       ? "a call's result: the join of what the callee returns (its written type when the callee is not followed)"
+                                                      : "given by the program's reader";
+      // A call not followed (recursion, a declaration ...): its diagnostic says why.
+      if (std::string why = diagnosticOf(g.values[v].def, "unsupported-op"); !why.empty())
+        what = "the result of a call not followed (" + why + ")";
+      return step(v, "join", fmt::format("{} is {}: {}", ref(v), what, state(v)), !fullyKnown(r.values[v]));
+    }
+    return std::nullopt;
+  }
+
   ExplainStep knownStep(ir::ValueId v, Explanation &e) const {
     const ir::ValueInfo &info = g.values[v];
     if (info.def == ir::kNoId) return inputStep(v);
+    if (auto s = factStep(v)) return *s;
     const ir::NodeId n = info.def;
     switch (classOf(n)) {
     case KindClass::Constant: return step(v, "constant", fmt::format("{} is a constant: {}", ref(v), state(v)));
@@ -268,6 +288,7 @@ private:
     const ir::Node &node = g.nodes[n];
     const std::string kind = g.kindOf(n);
     const UnknownReason why = r.reasons[v];
+    if (auto s = factStep(v); s && !r.values[v].isBottom()) return *s;
     if (why == UnknownReason::Unreached || r.values[v].isBottom())
       return step(v, "unreached", fmt::format("{} is never computed: its node is not reached (a dead branch, or "
                                               "after a raise)", ref(v)), true);

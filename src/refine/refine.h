@@ -128,6 +128,12 @@ struct Options {
   /// How many forked sections (torch.jit.fork) enclose this call: each fork
   /// node refines its section as a nested call; past 8 its result is unknown.
   int forkDepth = 0;
+  /// Values a frontend knows from outside the graph, by value id: each is set
+  /// to its fact where its defining node is visited (the node's own transfer
+  /// does not run when every output has one). Torch-dialect block arguments
+  /// reached by branches and func.call results are computed so, by a fixpoint
+  /// around this pass (frontends/torch_mlir/mlir_refine.cpp). Sorted or not.
+  std::vector<std::pair<ir::ValueId, Value>> valueFacts;
 };
 
 struct Result {

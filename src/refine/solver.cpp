@@ -80,6 +80,11 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
   if (opts.semantics && opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
   for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
   argPtrs_.reserve(16);
+  if (!opts.valueFacts.empty()) {
+    factOf_.assign(g.values.size(), ir::kNoId);
+    for (size_t i = 0; i < opts.valueFacts.size(); ++i)
+      if (opts.valueFacts[i].first < factOf_.size()) factOf_[opts.valueFacts[i].first] = static_cast<uint32_t>(i);
+  }
 }
 
 void Solver::run() {
@@ -183,8 +188,18 @@ bool Solver::visitNode(ir::NodeId n, int depth) {
   case KindClass::Loop: visitLoop(n, depth); break;
   case KindClass::AutocastRegion: visitAutocastRegion(n, depth); break;
   default:
+    if (!factOf_.empty() && applyFacts(n)) break;
     if (!transferPrim(n)) transferOp(n);
   }
+  return true;
+}
+
+bool Solver::applyFacts(ir::NodeId n) {
+  const auto &outs = g.nodes[n].outputs;
+  bool all = !outs.empty();
+  for (ir::ValueId o : outs) all = all && factOf_[o] != ir::kNoId;
+  if (!all) return false;
+  for (ir::ValueId o : outs) set(o, opts.valueFacts[factOf_[o]].second, UnknownReason::BranchJoin);
   return true;
 }
 

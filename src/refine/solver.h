@@ -89,6 +89,8 @@ private:
   /// Returns false when the block ends in a raise (its returns are dead).
   bool visitBlock(ir::BlockId b, int depth);
   bool visitNode(ir::NodeId n, int depth);
+  /// Options::valueFacts: set `n`'s outputs that have one; true when all had one.
+  bool applyFacts(ir::NodeId n);
   void visitIf(ir::NodeId n, int depth);
   void visitLoop(ir::NodeId n, int depth);
   void visitAutocastRegion(ir::NodeId n, int depth);
@@ -154,6 +156,7 @@ private:
   Result &out_;
   std::vector<ir::ValueId> mutated_; ///< lists grown by mutation, in order (loop convergence)
   uint64_t visits_ = 0, visitBudget_ = 0;
+  std::vector<uint32_t> factOf_; ///< by value id: index into Options::valueFacts, or kNoId (empty: none)
   std::unordered_set<std::string> seen_; ///< dedup of diagnostics
   /// > 0 inside an If arm whose condition is unknown or a loop body that may
   /// not run: a raise found there is a warning (the arm may be dead code,

@@ -19,6 +19,7 @@
 #include "refine/refine.h"
 #include "pt_import.h"
 #include "torch_mlir_cli.h"
+#include "api/mlir_program.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -36,10 +37,25 @@ Loaded loadFor(CommonFlags &flags, const std::string &file, bool check) {
   });
   api::ProgramOptions o = flags.program;
   o.check = check;
+  if (l.program.mlir) return l; // a module's functions are refined together: refineLoaded
   l.opts = api::refineOptions(l.program, sem, o);
   l.opts.autocast = autocastOf(*flags.torch);
   l.retyped = api::retypesArchive(l.program, o);
   return l;
+}
+
+std::vector<RefinedUnit> refineLoaded(CommonFlags &flags, Loaded &l) {
+  std::vector<RefinedUnit> out;
+  if (!l.program.mlir) {
+    refine::Result r = refine::refineGraph(*l.program.graph, l.opts);
+    out.push_back({std::move(l.program), l.opts, std::move(r), ""});
+    return out;
+  }
+  api::MlirProgram m = api::refineMlir(l.program.mlir, l.program.shown, semanticsRef(*flags.torch), flags.program,
+                                       autocastOf(*flags.torch));
+  for (size_t i = 0; i < m.size(); ++i)
+    out.push_back({m.program(i), std::move(m.options[i]), std::move(m.results[i]), m.function(i).name});
+  return out;
 }
 
 /// Diagnostics on stderr: errors and unusual warnings one by one; the
@@ -186,6 +202,11 @@ Action addAnnotate(CLI::App &app) {
           loadOne(*flags, file, /*check=*/false, several, progress, *format == "json" ? &files : nullptr, exitCode);
       if (!loaded) continue;
       const Loaded &l = *loaded;
+      if (l.program.mlir) { // Torch-dialect MLIR on standard input
+        progress.pause();
+        exitCode = worst(exitCode, annotateTorchMlir(*flags, file, *format, several, out, files, l.program.mlir));
+        continue;
+      }
       const ir::Graph &g = *l.program.graph;
       const std::string &shown = l.program.shown;
       progress.phase(fmt::format("{}: refining {} nodes", shown, g.nodes.size()));
@@ -360,6 +381,11 @@ Action addCheck(CLI::App &app) {
           loadOne(*flags, file, /*check=*/true, several, progress, json ? &files : nullptr, exitCode);
       if (!loaded) continue;
       const Loaded &l = *loaded;
+      if (l.program.mlir) { // Torch-dialect MLIR on standard input
+        progress.pause();
+        exitCode = worst(exitCode, checkTorchMlir(*flags, file, json, several, out, files, l.program.mlir));
+        continue;
+      }
       const api::LoadedProgram &p = l.program;
       const ir::Graph &g = *p.graph;
       progress.phase(fmt::format("{}: refining {} nodes", p.shown, g.nodes.size()));

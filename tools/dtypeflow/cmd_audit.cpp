@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "refine/audit.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -276,62 +277,89 @@ Action addAudit(CLI::App &app) {
     Progress progress;
     progress.phase(fmt::format("{}: reading", shownName(flags->file)));
     Loaded l = loadFor(*flags, flags->file);
-    const std::string &file = l.program.shown;
-    const refine::Options &opts = l.opts;
-    const ir::Graph &g = *l.program.graph;
-    progress.phase(fmt::format("{}: refining {} nodes", file, g.nodes.size()));
-    refine::Result r = refine::refineGraph(g, opts);
+    const std::string file = l.program.shown;
+    progress.phase(fmt::format("{}: refining {} nodes", file, l.program.graph->nodes.size()));
+    // A Torch-dialect module: each function, refined with the module's facts, audited on its own.
+    std::vector<RefinedUnit> units = refineLoaded(*flags, l);
+    const bool picture = !dotFile->empty() || !svgFile->empty() || !pngFile->empty();
+    if (picture && units.size() != 1)
+      throw UsageError(fmt::format("--dot, --svg and --png draw one graph: this module has {} functions", units.size()));
     progress.phase(fmt::format("{}: auditing", file));
-    refine::AuditReport a = refine::audit(g, r, opts);
+    std::vector<refine::AuditReport> audits;
+    for (const RefinedUnit &u : units) audits.push_back(refine::audit(*u.program.graph, u.result, u.opts));
     progress.pause();
-    std::vector<const refine::Diagnostic *> errors;
-    for (const refine::Diagnostic &d : r.diagnostics)
-      if (d.category == "dtype-error") errors.push_back(&d);
     Output out(*outFile);
+    const std::string torch(name(semanticsOf(*flags->torch).version()));
+    size_t errorCount = 0;
     if (*asJson) {
-      json changes = json::array(), lossy = json::array();
-      for (const refine::DtypeChange &c : a.changes) {
-        changes.push_back(changeJson(g, c));
-        if (c.losesPrecision) lossy.push_back(g.values[c.output].name);
+      json changes = json::array(), lossy = json::array(), errorsJ = json::array();
+      std::array<size_t, static_cast<size_t>(ChangeKind::kCount)> total{};
+      for (size_t i = 0; i < units.size(); ++i) {
+        const ir::Graph &g = *units[i].program.graph;
+        auto tag = [&](json j) {
+          if (!units[i].function.empty()) j["function"] = units[i].function;
+          return j;
+        };
+        for (const refine::DtypeChange &c : audits[i].changes) {
+          changes.push_back(tag(changeJson(g, c)));
+          if (c.losesPrecision) lossy.push_back(units[i].function.empty() ? json(g.values[c.output].name)
+                                                                           : json(units[i].function + ":" + g.values[c.output].name));
+        }
+        for (const refine::Diagnostic &d : units[i].result.diagnostics)
+          if (d.category == "dtype-error") errorsJ.push_back(tag(errorJson(g, d))), ++errorCount;
+        for (size_t k = 0; k < total.size(); ++k) total[k] += audits[i].counts[k];
       }
-      json errorsJ = json::array();
-      for (const refine::Diagnostic *d : errors) errorsJ.push_back(errorJson(g, *d));
       json counts;
-      for (size_t k = 0; k < a.counts.size(); ++k) counts[std::string(name(static_cast<ChangeKind>(k)))] = a.counts[k];
+      for (size_t k = 0; k < total.size(); ++k) counts[std::string(name(static_cast<ChangeKind>(k)))] = total[k];
       out.write(dumpJson(json{{"changes", std::move(changes)},
                           {"counts", std::move(counts)},
                           {"loses_precision", std::move(lossy)},
                           {"errors", std::move(errorsJ)},
-                          {"torch", std::string(name(opts.torch))}},
+                          {"torch", torch}},
                          2) +
                 "\n");
     } else {
-      std::string text;
-      for (const refine::DtypeChange &c : a.changes)
-        if (c.kind != ChangeKind::Result || *showResults)
-          text += fmt::format("{}: {}\n", location(file, g, c.node), changeText(g, c));
+      std::string text, lossyText, errorsText;
+      size_t changeCount = 0, autocast = 0, lossyCount = 0;
+      std::array<size_t, static_cast<size_t>(ChangeKind::kCount)> total{};
+      for (size_t i = 0; i < units.size(); ++i) {
+        const ir::Graph &g = *units[i].program.graph;
+        const refine::AuditReport &a = audits[i];
+        const std::string in = units.size() > 1 ? fmt::format(" @{}", units[i].function) : "";
+        for (const refine::DtypeChange &c : a.changes) {
+          if (c.kind != ChangeKind::Result || *showResults)
+            text += fmt::format("{}{}: {}\n", location(file, g, c.node), in, changeText(g, c));
+          if (c.losesPrecision) lossyText += fmt::format("  {}{}: {}\n", location(file, g, c.node), in, changeText(g, c));
+          autocast += c.detail == "autocast";
+        }
+        changeCount += a.changes.size();
+        lossyCount += a.lossy;
+        for (size_t k = 0; k < total.size(); ++k) total[k] += a.counts[k];
+        for (const refine::Diagnostic &d : units[i].result.diagnostics)
+          if (d.category == "dtype-error") {
+            ++errorCount;
+            errorsText += fmt::format("  {}: {}\n", api::where(file, g, d.node), ir::printable(d.message, 2000));
+          }
+      }
       text += fmt::format("\n{} dtype changes: {} casts ({} by autocast), {} promotions, {} ops computing in another "
                           "dtype, {} results of another kind (bool, indices{})\n",
-                          a.changes.size(), a.counts[0],
-                          std::count_if(a.changes.begin(), a.changes.end(),
-                                        [](const refine::DtypeChange &c) { return c.detail == "autocast"; }),
-                          a.counts[1], a.counts[2], a.counts[3], *showResults ? "" : "; --all lists them");
-      text += fmt::format("{} lose precision{}\n", a.lossy, a.lossy ? ":" : "");
-      for (const refine::DtypeChange &c : a.changes)
-        if (c.losesPrecision) text += fmt::format("  {}: {}\n", location(file, g, c.node), changeText(g, c));
+                          changeCount, total[0], autocast, total[1], total[2], total[3],
+                          *showResults ? "" : "; --all lists them");
+      text += fmt::format("{} lose precision{}\n", lossyCount, lossyCount ? ":" : "") + lossyText;
       // The changes of a program PyTorch would not run to its end are only
       // the ones before the error: say so here too, not on stderr alone.
-      if (!errors.empty())
-        text += fmt::format("{} dtype error{} (PyTorch would raise):\n", errors.size(), errors.size() == 1 ? "" : "s");
-      for (const refine::Diagnostic *d : errors)
-        text += fmt::format("  {}: {}\n", api::where(file, g, d->node), ir::printable(d->message, 2000));
+      if (errorCount)
+        text += fmt::format("{} dtype error{} (PyTorch would raise):\n", errorCount, errorCount == 1 ? "" : "s") +
+                errorsText;
       out.write(text);
     }
     out.finish();
     if (out.toStdout()) std::fflush(stdout); // before the diagnostics on stderr
-    printDiagnostics(file, g, r, flags->verbose, /*errorsOnly=*/!flags->verbose);
-    if (!dotFile->empty() || !svgFile->empty() || !pngFile->empty()) {
-      std::string dot = toDot(g, r, a, fmt::format("{}: dtypes (PyTorch {})", file, name(opts.torch)));
+    for (const RefinedUnit &u : units)
+      printDiagnostics(file, *u.program.graph, u.result, flags->verbose, /*errorsOnly=*/!flags->verbose);
+    if (picture) {
+      const ir::Graph &g = *units[0].program.graph;
+      std::string dot = toDot(g, units[0].result, audits[0], fmt::format("{}: dtypes (PyTorch {})", file, torch));
       if (!dotFile->empty()) {
         Output d(*dotFile);
         d.write(dot);
@@ -348,7 +376,7 @@ Action addAudit(CLI::App &app) {
       }
       progress.pause();
     }
-    return errors.empty() ? api::kClean : api::kRaises;
+    return errorCount == 0 ? api::kClean : api::kRaises;
   };
 }
 

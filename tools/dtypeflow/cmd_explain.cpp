@@ -12,6 +12,7 @@
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
 #include "api/input_file.h"
+#include "api/mlir_program.h"
 #include "output.h"
 #include "refine/check.h"
 #include "refine/explain.h"
@@ -187,49 +188,70 @@ Action addExplain(CLI::App &app) {
   sub->add_option("-o,--output", *outFile, "write the result here instead of stdout");
   return [=] {
     Loaded l = loadFor(*flags, flags->file);
-    const api::LoadedProgram &p = l.program;
-    const std::string &file = p.shown;
-    const refine::Options &opts = l.opts;
-    const ir::Graph &g = *p.graph;
-    refine::Result r = refine::refineGraph(g, opts);
-    std::vector<ir::ValueId> asked;
-    for (const std::string &n : *names) asked.push_back(findValue(g, n));
-    const bool all = asked.empty();
-    if (all)
-      for (size_t v = 0; v < g.values.size(); ++v)
-        if (r.values[v].isTensor() && !refine::fullyKnown(r.values[v]) && !r.values[v].isBottom() &&
-            !refine::isInputLike(g, static_cast<ir::ValueId>(v)))
-          asked.push_back(static_cast<ir::ValueId>(v));
+    const std::string file = l.program.shown;
+    // A Torch-dialect module: each function, refined with the module's facts, explained on its own.
+    std::vector<RefinedUnit> units = refineLoaded(*flags, l);
+    std::vector<std::vector<ir::ValueId>> asked(units.size());
+    for (const std::string &n : *names) {
+      if (!l.program.mlir) {
+        asked[0].push_back(findValue(*units[0].program.graph, n));
+        continue;
+      }
+      auto [fn, v] = api::findMlirValue(*l.program.mlir, n);
+      asked[fn].push_back(v);
+    }
+    const bool all = names->empty();
     Output out(*outFile);
     json values = json::array();
     std::string text;
-    // Without VALUE: the first causes, each once, with the values they explain.
-    std::map<std::pair<ir::ValueId, std::string>, std::vector<ir::ValueId>> byCause;
-    for (ir::ValueId v : asked) {
-      refine::Explanation e = refine::explain(g, r, opts, v);
-      if (*asJson) values.push_back(explanationJson(p, r, e));
-      else if (!all) text += explanationText(p, r, e) + "\n";
-      else byCause[{e.chain.back().value, e.chain.back().text}].push_back(v);
-    }
-    if (*asJson) {
-      out.write(dumpJson(json{{"values", std::move(values)}, {"torch", std::string(name(opts.torch))}}, 2) + "\n");
-    } else if (all) {
-      if (byCause.empty()) text = "every tensor value is known (dtype and rank)\n";
+    bool raises = false;
+    for (size_t u = 0; u < units.size(); ++u) {
+      const RefinedUnit &unit = units[u];
+      const api::LoadedProgram &p = unit.program;
+      const ir::Graph &g = *p.graph;
+      const refine::Result &r = unit.result;
+      if (all)
+        for (size_t v = 0; v < g.values.size(); ++v)
+          if (r.values[v].isTensor() && !refine::fullyKnown(r.values[v]) && !r.values[v].isBottom() &&
+              !refine::isInputLike(g, static_cast<ir::ValueId>(v)))
+            asked[u].push_back(static_cast<ir::ValueId>(v));
+      const std::string in = unit.function.empty() || units.size() == 1 ? "" : fmt::format("@{}: ", unit.function);
+      // Without VALUE: the first causes, each once, with the values they explain.
+      std::map<std::pair<ir::ValueId, std::string>, std::vector<ir::ValueId>> byCause;
+      for (ir::ValueId v : asked[u]) {
+        refine::Explanation e = refine::explain(g, r, unit.opts, v);
+        if (*asJson) {
+          json j = explanationJson(p, r, e);
+          if (!unit.function.empty()) j["function"] = unit.function;
+          values.push_back(std::move(j));
+        } else if (!all) {
+          text += in + explanationText(p, r, e) + "\n";
+        } else {
+          byCause[{e.chain.back().value, e.chain.back().text}].push_back(v);
+        }
+      }
       for (const auto &[cause, vs] : byCause) {
         ir::NodeId def = g.values[cause.first].def;
         std::string at = where(file, g, def);
-        text += fmt::format("{}{}\n  explains {} unknown value{}:", ir::printable(cause.second, 2000),
+        text += fmt::format("{}{}{}\n  explains {} unknown value{}:", in, ir::printable(cause.second, 2000),
                             at.empty() ? "" : "  [" + at + "]", vs.size(), vs.size() == 1 ? "" : "s");
         for (size_t i = 0; i < vs.size() && i < 12; ++i) text += " %" + ir::printable(g.values[vs[i]].name);
         text += vs.size() > 12 ? " ...\n\n" : "\n\n";
       }
+      raises = raises || api::raises(r);
+    }
+    if (*asJson) {
+      out.write(dumpJson(json{{"values", std::move(values)}, {"torch", std::string(name(semanticsOf(*flags->torch).version()))}}, 2) + "\n");
+    } else if (all) {
+      if (text.empty()) text = "every tensor value is known (dtype and rank)\n";
       text += "(dtypeflow explain FILE VALUE shows one value's whole chain)\n";
     }
     out.write(text);
     out.finish();
     // Where PyTorch would raise, said on stderr; the exit code says it too.
-    printDiagnostics(file, g, r, flags->verbose, /*errorsOnly=*/true);
-    return api::raises(r) ? api::kRaises : api::kClean;
+    for (const RefinedUnit &unit : units)
+      printDiagnostics(file, *unit.program.graph, unit.result, flags->verbose, /*errorsOnly=*/true);
+    return raises ? api::kRaises : api::kClean;
   };
 }
 

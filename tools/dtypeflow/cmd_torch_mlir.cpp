@@ -8,6 +8,7 @@
 #include "frontends/torch_mlir/mlir_refine.h"
 #include "frontends/torch_mlir/mlir_writer.h"
 #include "api/input_file.h"
+#include "api/mlir_program.h"
 #include "refine/check.h"
 
 #include <fmt/format.h>
@@ -18,53 +19,33 @@
 namespace dtf::cli {
 namespace {
 
-/// A module read and each of its functions refined.
+/// A module read and each of its functions refined, through the door (api/mlir_program.h).
 struct MlirRun {
-  std::optional<torch_mlir::Module> module;
+  std::shared_ptr<const torch_mlir::Module> module;
   std::vector<refine::Result> results;
   TorchVersion torch = kNewestTorch;
   int exitCode = 0;
 };
 
-MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
+MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck,
+           std::shared_ptr<const torch_mlir::Module> read) {
   MlirRun out;
   const api::SemanticsRef &sem = semanticsRef(*flags.torch);
-  refine::Options opts;
-  opts.torch = sem->version();
-  opts.semantics = sem.withRules; // rule files, --cpu, --kernels; null without them
-  opts.tensorConstants = api::tensorConstantPolicy(flags.program.tensorConstants, false);
-  opts.autocast = autocastOf(*flags.torch); // --autocast, as for the other readers
-  api::addInputTypes(*sem, flags.program.inputs, opts);
-  if (forCheck) opts = refine::checkOptions(opts);
-  out.torch = opts.torch;
+  out.torch = sem->version();
   if (!flags.model.empty()) throw UsageError("--model applies to .pt2 archives only");
-  if (!flags.program.retype.params.empty() || !flags.program.retype.floatInputs.empty())
-    throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
-  api::InputText in = api::readInput(file);
-  if (!in.text) {
-    fmt::print(stderr, "{}: error: cannot read the file: {}\n", shownName(file), in.error);
-    out.exitCode = 2;
-    return out;
-  }
   try {
-    out.module = torch_mlir::readModule(std::move(*in.text), *sem);
-  } catch (const ir::IRSyntaxError &e) {
-    fmt::print(stderr, "{}:{}:{}: error: {}\n", shownName(file), e.line, e.col, ir::printable(e.what(), 2000));
+    out.module = read ? std::move(read) : api::readMlirModule(file, *sem);
+  } catch (const api::ProgramError &e) {
+    fmt::print(stderr, "{}\n", e.what());
     out.exitCode = 2;
     return out;
   }
-  // --input NAME=TYPE types the argument NAME of every function that has one.
-  for (const auto &[name, v] : opts.inputTypes) {
-    bool found = false;
-    for (const torch_mlir::Function &f : out.module->functions)
-      for (ir::ValueId p : f.graph->body().params)
-        found = found || f.graph->values[p].name == name || "%" + f.graph->values[p].name == name;
-    if (!found) throw UsageError(fmt::format("--input {}: no function has an argument of that name", name));
-  }
-  out.results = torch_mlir::refineModule(*out.module, opts);
+  api::ProgramOptions o = flags.program;
+  o.check = forCheck;
+  // UsageError: a bad --input
+  out.results = api::refineMlir(out.module, shownName(file), sem, o, autocastOf(*flags.torch)).results;
   return out;
 }
-
 
 void diagnostics(const std::string &file, const MlirRun &run, bool verbose) {
   for (size_t i = 0; i < run.module->functions.size(); ++i) {
@@ -102,8 +83,8 @@ bool isTorchMlirFile(const std::string &file) {
 }
 
 int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const std::string &format, bool several,
-                      Output &out, nlohmann::ordered_json &files) {
-  MlirRun r = run(flags, file, false);
+                      Output &out, nlohmann::ordered_json &files, std::shared_ptr<const torch_mlir::Module> read) {
+  MlirRun r = run(flags, file, false, std::move(read));
   if (r.exitCode) return r.exitCode;
   const torch_mlir::Module &m = *r.module;
   if (format == "json") {
@@ -141,8 +122,8 @@ int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const s
 }
 
 int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json, bool several, Output &out,
-                   nlohmann::ordered_json &files) {
-  MlirRun r = run(flags, file, true);
+                   nlohmann::ordered_json &files, std::shared_ptr<const torch_mlir::Module> read) {
+  MlirRun r = run(flags, file, true, std::move(read));
   if (r.exitCode) return r.exitCode;
   const torch_mlir::Module &m = *r.module;
   refine::CheckCounts counts;

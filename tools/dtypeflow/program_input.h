@@ -44,6 +44,18 @@ struct Loaded {
 /// Throws api::ProgramError (a file that cannot be read) or UsageError.
 Loaded loadFor(CommonFlags &flags, const std::string &file, bool check = false);
 
+/// A graph refined for a report (explain, audit): a file's program, or one
+/// function of a Torch-dialect module, refined with the module's facts.
+struct RefinedUnit {
+  api::LoadedProgram program;
+  refine::Options opts;
+  refine::Result result;
+  std::string function; ///< the module function's name; empty for a file's one program
+};
+/// Refine what `l` holds: its graph (moved out of `l`), or every function of
+/// its module (api::refineMlir; `l.program` stays).
+std::vector<RefinedUnit> refineLoaded(CommonFlags &flags, Loaded &l);
+
 /// Errors and unusual warnings one by one on stderr; frequent ones counted
 /// (`errorsOnly`: where PyTorch would raise, nothing else).
 void printDiagnostics(const std::string &shown, const ir::Graph &g, const refine::Result &r, bool verbose,

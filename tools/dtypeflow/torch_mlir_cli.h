@@ -11,6 +11,7 @@
 #include "output.h"
 #include "program_input.h"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -22,12 +23,14 @@ bool isTorchMlirFile(const std::string &file);
 /// `annotate` of one .mlir file: the module (format "ir") or JSON
 /// {"functions": [...]} written to `out` (or, with `several`, appended to
 /// `files`); diagnostics and a summary on stderr. The exit code.
+/// `read`: the module already read (standard input); null: read from `file`.
 int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const std::string &format, bool several,
-                      Output &out, nlohmann::ordered_json &files);
+                      Output &out, nlohmann::ordered_json &files,
+                      std::shared_ptr<const torch_mlir::Module> read = nullptr);
 
 /// `check` of one .mlir file: every result whose written type states a dtype.
 int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json, bool several, Output &out,
-                   nlohmann::ordered_json &files);
+                   nlohmann::ordered_json &files, std::shared_ptr<const torch_mlir::Module> read = nullptr);
 
 /// `annotate X.pt2 --format torch-mlir`: the refined program as Torch-dialect MLIR
 /// (torch_mlir/mlir_writer.h), or a message naming what is not written yet (exit 2).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace dtf::torch_mlir {
 namespace {
@@ -66,7 +67,8 @@ private:
       return;
     }
     // A cast back to the type the use requires, on the line before its op.
-    auto key = std::make_pair(u.opBegin, u.def);
+    // One cast per op, value and type (a cf.cond_br may pass one value to blocks typed differently).
+    auto key = std::make_tuple(u.opBegin, u.def, std::string(want));
     auto it = casts_.find(key);
     if (it == casts_.end()) {
       std::string base = f_.defs[u.def].name;
@@ -103,7 +105,7 @@ private:
   std::vector<Edit> &edits_;
   std::vector<std::string> printed_;
   std::set<std::string> taken_;
-  std::map<std::pair<size_t, size_t>, std::string> casts_;
+  std::map<std::tuple<size_t, size_t, std::string>, std::string> casts_;
 };
 
 } // namespace

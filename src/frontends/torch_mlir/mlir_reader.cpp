@@ -44,6 +44,9 @@ struct OpSyntax {
   std::vector<Span> operandTypes, resultTypes;
   std::vector<std::pair<std::string, std::string>> attrs; ///< name -> value text (`1 : i64`)
   Tok literal;                                            ///< pretty constants: the token after the name
+  std::vector<Tok> successors;                  ///< `^bb1` blocks the op may branch to, in order
+  std::vector<std::vector<size_t>> passed;      ///< per successor: the uses it passes (when `paired`)
+  bool paired = false;                          ///< `passed` pairs operands with successors (cf.br, cf.cond_br)
   const std::string *attr(std::string_view n) const {
     for (const auto &[k, v] : attrs)
       if (k == n) return &v;
@@ -311,6 +314,7 @@ private:
       if (op.name == "module" || op.name == "builtin.module") return parseModuleOp(op, block);
       if (op.name == "torch.prim.If") return parseIf(op, block);
       if (op.name == "torch.prim.Loop") return parseLoop(op, block);
+      if (op.name == "cf.br" || op.name == "cf.cond_br") return parseBranch(op, block);
       // Any other op (other dialects' too) is read by the common shape.
       parsePretty(op, block);
     } else {
@@ -360,6 +364,8 @@ private:
       if (tok_.kind == TK::End) fail(op.first, "the op never ends");
       if (tok_.kind == TK::Value) {
         op.uses.push_back(use(tok_, op.first, op.name, false));
+      } else if (tok_.kind == TK::BlockLabel) {
+        op.successors.push_back(tok_); // an op the reader does not pair operands with: opaque edges
       } else if (depth == 0 && isPunct('{')) {
         if (regionFollows()) break;
         parseAttrDict(op);
@@ -420,7 +426,7 @@ private:
       if (!isPunct(')')) expectPunct(',');
     }
     bump();
-    if (isPunct('[')) skipGroup(); // successors
+    if (isPunct('[')) genericSuccessors(op);
     if (isPunct('<') && nextIs('{')) {
       bump();
       parseAttrDict(op);
@@ -476,39 +482,33 @@ private:
       ir::ValueId v = make(name, typeAt(s, name));
       size_t d = defineSsa(name, v, false);
       fn().defs[d].writtenType = std::string(src_.substr(s.begin, s.end - s.begin));
+      fn().defs[d].typeBegin = s.begin; // refined only when a result (CFG block arguments: cfgBlock)
+      fn().defs[d].typeEnd = s.end;
       if (!isPunct(')')) expectPunct(',');
     }
     bump();
   }
   /// `{ ops }` whose ops go into `block`; the first block's label may give
-  /// arguments (`make`); later blocks (`^bb1(...)`, reached by cf.br) get
-  /// arguments of unknown value.
+  /// arguments (`make`); later blocks (`^bb1(...)`, entered by branches) are
+  /// read in place, in the order written (a value must be defined above its
+  /// uses), their arguments given by the branches to them (cfgBlock).
   template <class Make> void region(ir::BlockId block, Make make) {
     const Tok open = tok_;
     expectPunct('{');
     if (++depth_ > ir::kMaxNesting) fail(open, fmt::format("regions nested deeper than {} levels are refused", ir::kMaxNesting));
+    cfgs_.emplace_back();
+    const size_t firstNode = g().blocks[block].nodes.size();
     bool firstBlock = true;
     while (!isPunct('}')) {
       if (tok_.kind == TK::End) fail(open, "the region's '{' is never closed");
       if (tok_.kind == TK::BlockLabel) {
         Tok label = tok_;
         bump();
-        if (isPunct('(')) {
-          if (firstBlock) {
-            blockArgs(make);
-          } else {
-            ir::NodeId n = g().addNode(block, "unmapped::block_argument", loc(label));
-            note(refine::Severity::Warning, "unsupported-op",
-                 fmt::format("block {}: branches between blocks are not followed; its arguments are unknown",
-                             ir::printable(label.text, 80)),
-                 n, label);
-            blockArgs([&](const Tok &name, ir::TypePtr t) {
-              ir::ValueId v = g().addValue(std::string(name.text.substr(1)), t);
-              g().values[v].def = n;
-              g().nodes[n].outputs.push_back(v);
-              return v;
-            });
-          }
+        if (firstBlock) {
+          cfgs_.back().labels.emplace_back(std::string(label.text), kNone);
+          if (isPunct('(')) blockArgs(make);
+        } else {
+          cfgBlock(label, block);
         }
         expectPunct(':');
       }
@@ -518,6 +518,7 @@ private:
         parseOp(block);
       }
     }
+    resolveEdges(block, firstNode);
     bump();
     --depth_;
   }
@@ -534,6 +535,174 @@ private:
       return v;
     });
     frames_.pop_back();
+  }
+
+  // --- blocks and branches --------------------------------------------------
+  /// One region's block labels (kNone: its entry block) and the branches read in it.
+  struct Edge {
+    Tok label;
+    std::vector<size_t> passed; ///< the uses passed, one per argument
+    bool opaque = false;        ///< passed values not paired with the arguments
+  };
+  struct RegionCfg {
+    std::vector<std::pair<std::string, size_t>> labels;
+    std::vector<Edge> edges;
+  };
+  /// `^bb1(%x: T, ...):` after a region's first block: a CfgBlock whose
+  /// arguments are the outputs of a cf::block_arguments node.
+  void cfgBlock(const Tok &label, ir::BlockId block) {
+    for (const auto &[l, i] : cfgs_.back().labels)
+      if (l == label.text) fail(label, fmt::format("block {} is defined twice", ir::printable(label.text, 80)));
+    size_t index = fn().blocks.size();
+    cfgs_.back().labels.emplace_back(std::string(label.text), index);
+    fn().blocks.push_back(CfgBlock{std::string(label.text), {}, {}, false, ir::kNoId, loc(label)});
+    if (!isPunct('(')) return;
+    ir::NodeId n = g().addNode(block, "cf::block_arguments", loc(label));
+    fn().blocks[index].node = n;
+    size_t firstDef = fn().defs.size();
+    blockArgs([&](const Tok &name, ir::TypePtr t) {
+      ir::ValueId v = g().addValue(std::string(name.text.substr(1)), t);
+      g().values[v].def = n;
+      g().nodes[n].outputs.push_back(v);
+      return v;
+    });
+    for (size_t d = firstDef; d < fn().defs.size(); ++d) {
+      fn().defs[d].result = true; // refined (and printed) like an op result
+      fn().blocks[index].argDefs.push_back(d);
+    }
+  }
+  /// `cf.br ^bb1(%a, %b : T, T)` / `cf.cond_br %c, ^bb1(%a : T), ^bb2`.
+  void parseBranch(OpSyntax &op, ir::BlockId block) {
+    const bool cond = op.name == "cf.cond_br";
+    if (cond) {
+      if (tok_.kind != TK::Value) fail(tok_, fmt::format("expected the condition of cf.cond_br but found {}", describe(tok_)));
+      op.uses.push_back(use(tok_, op.first, op.name, false));
+      bump();
+      if (isIdent("weights") && nextIs('(')) { // branch weights (MLIR 19 and later)
+        bump();
+        skipGroup();
+      }
+    }
+    for (int i = 0; i < (cond ? 2 : 1); ++i) {
+      if (i || cond) expectPunct(',');
+      successor(op);
+    }
+    op.paired = true;
+    if (isPunct('{')) parseAttrDict(op);
+    skipLoc();
+    finishOp(op, block);
+  }
+  /// `^bb1` or `^bb1(%a, %b : T, T)` of a pretty branch: its uses typed where written.
+  void successor(OpSyntax &op) {
+    if (tok_.kind != TK::BlockLabel) fail(tok_, fmt::format("expected a block (^name) but found {}", describe(tok_)));
+    op.successors.push_back(tok_);
+    bump();
+    std::vector<size_t> passed;
+    if (isPunct('(')) {
+      bump();
+      while (tok_.kind == TK::Value) {
+        passed.push_back(use(tok_, op.first, op.name, false));
+        bump();
+        if (!isPunct(',')) break;
+        bump();
+      }
+      if (!passed.empty()) {
+        expectPunct(':');
+        for (size_t k = 0; k < passed.size(); ++k) {
+          if (k) expectPunct(',');
+          Span t = typeSpan();
+          fn().uses[passed[k]].typeBegin = t.begin;
+          fn().uses[passed[k]].typeEnd = t.end;
+        }
+      }
+      expectPunct(')');
+    }
+    op.uses.insert(op.uses.end(), passed.begin(), passed.end());
+    op.passed.push_back(std::move(passed));
+  }
+  /// `[^bb1, ^bb2]` of a generic op; cf.br and cf.cond_br pair their operands with them.
+  void genericSuccessors(OpSyntax &op) {
+    expectPunct('[');
+    while (tok_.kind == TK::BlockLabel) {
+      op.successors.push_back(tok_);
+      bump();
+      if (!isPunct(',')) break;
+      bump();
+    }
+    expectPunct(']');
+  }
+  /// What each successor of a generic cf.br / cf.cond_br is passed (operandSegmentSizes).
+  void pairGeneric(OpSyntax &op) {
+    if (op.name == "cf.br" && op.successors.size() == 1) {
+      op.passed = {op.uses};
+      op.paired = true;
+      return;
+    }
+    if (op.name != "cf.cond_br" || op.successors.size() != 2) return;
+    const std::string *seg = op.attr("operandSegmentSizes");
+    if (!seg) seg = op.attr("operand_segment_sizes");
+    if (!seg) return;
+    std::vector<size_t> sizes; // `array<i32: 1, 1, 0>` or `dense<[1, 1, 0]> : vector<3xi32>`
+    std::string_view t = *seg;
+    t = t.substr(0, t.find('>'));
+    if (size_t colon = t.find(':'); t.starts_with("array<") && colon != std::string_view::npos) t = t.substr(colon + 1);
+    else if (size_t br = t.find('['); br != std::string_view::npos) t = t.substr(br + 1);
+    else return;
+    for (size_t i = 0; i < t.size();) {
+      while (i < t.size() && (t[i] == ' ' || t[i] == ',' || t[i] == ']')) ++i;
+      if (i >= t.size()) break;
+      size_t v = 0;
+      auto [p, ec] = std::from_chars(t.data() + i, t.data() + t.size(), v);
+      if (ec != std::errc()) return;
+      sizes.push_back(v);
+      i = static_cast<size_t>(p - t.data());
+    }
+    if (sizes.size() != 3 || sizes[0] != 1 || 1 + sizes[1] + sizes[2] != op.uses.size()) return;
+    auto from = op.uses.begin() + 1;
+    op.passed = {std::vector<size_t>(from, from + static_cast<std::ptrdiff_t>(sizes[1])),
+                 std::vector<size_t>(from + static_cast<std::ptrdiff_t>(sizes[1]), op.uses.end())};
+    op.paired = true;
+  }
+  /// The op's branches, resolved at the end of its region (blocks may be named before they are written).
+  void branchEdges(OpSyntax &op) {
+    if (cfgs_.empty()) return;
+    if (op.generic) pairGeneric(op);
+    for (size_t i = 0; i < op.successors.size(); ++i) {
+      Edge e{op.successors[i], {}, !op.paired};
+      if (op.paired) e.passed = op.passed[i];
+      cfgs_.back().edges.push_back(std::move(e));
+    }
+  }
+  void resolveEdges(ir::BlockId block, size_t firstNode) {
+    RegionCfg cfg = std::move(cfgs_.back());
+    cfgs_.pop_back();
+    for (const Edge &e : cfg.edges) {
+      auto it = std::find_if(cfg.labels.begin(), cfg.labels.end(), [&](const auto &l) { return l.first == e.label.text; });
+      if (it == cfg.labels.end()) fail(e.label, fmt::format("branch to {}, a block not in this region", ir::printable(e.label.text, 80)));
+      if (it->second == kNone) fail(e.label, fmt::format("branch to {}, the region's entry block", ir::printable(e.label.text, 80)));
+      CfgBlock &b = fn().blocks[it->second];
+      if (e.opaque) {
+        b.opaque = true;
+        continue;
+      }
+      if (e.passed.size() != b.argDefs.size())
+        fail(e.label, fmt::format("branch to {} passes {} value(s) for {} argument(s)", ir::printable(e.label.text, 80),
+                                  e.passed.size(), b.argDefs.size()));
+      for (size_t k = 0; k < e.passed.size(); ++k) {
+        Use &u = fn().uses[e.passed[k]];
+        u.kind = UseKind::Yield; // its type must be the argument's, as printed
+        u.target = b.argDefs[k];
+      }
+      b.preds.push_back(e.passed);
+    }
+    // A raise ends its block only: in a region of several blocks the next ones run on their own,
+    // but the pass would take the rest of the graph block for dead code. Such a raise (it has no
+    // results) leaves the graph: what runs after it is reached through branches alone.
+    if (cfg.labels.size() > 1) {
+      auto &nodes = g().blocks[block].nodes;
+      auto raise = [&](ir::NodeId n) { return g().kindOf(n) == "prim::RaiseException"; };
+      nodes.erase(std::remove_if(nodes.begin() + static_cast<std::ptrdiff_t>(firstNode), nodes.end(), raise), nodes.end());
+    }
   }
 
   // --- functions and modules ------------------------------------------------
@@ -630,6 +799,7 @@ private:
         skipGroup();
       }
       skipLoc();
+      f.declaration = !isPunct('{') || declaration;
       if (isPunct('{') && !declaration) region(0, [&](const Tok &n, ir::TypePtr t) { return graphInput(n, std::move(t)); });
     });
     skipLoc();
@@ -808,6 +978,7 @@ private:
   }
   void finishOp(OpSyntax &op, ir::BlockId block) {
     operandTypes(op);
+    if (!op.successors.empty()) branchEdges(op);
     const std::string &name = op.name;
     if (name == "return" || name == "func.return" || name == "torch.prim.If.yield" ||
         name == "torch.prim.Loop.condition")
@@ -829,12 +1000,24 @@ private:
       return;
     }
     if (name == "torch.operator") return customOp(op, block);
-    if (name == "func.call" || name == "call") recordCall(op);
+    if (name == "func.call" || name == "call") return callOp(op, block);
     if (name.starts_with("torch.") && name.find('.', 6) != std::string::npos) return torchOp(op, block);
     if (op.results.empty()) return; // func.call @f without results, cf.br, asserts ...: nothing to infer
-    unmapped(op, block, fmt::format("{}: not an op dtypeflow models ({}); results unknown", name,
-                                    name == "func.call" || name == "call" ? "a call's results are not followed"
-                                                                         : "not a Torch-dialect op"));
+    unmapped(op, block, fmt::format("{}: not an op dtypeflow models (not a Torch-dialect op); results unknown", name));
+  }
+  /// A call: its results are the outputs of a `func::call` node whose values
+  /// mlir_refine gives from the callee's returns; their written types stay
+  /// (MLIR requires them to be the callee's declared ones).
+  void callOp(OpSyntax &op, ir::BlockId block) {
+    recordCall(op);
+    if (op.results.empty()) return;
+    ir::NodeId n = emit(op, block, g().internKind("func::call"), {});
+    for (const auto &r : op.results) {
+      SsaDef &d = fn().defs[names_.find(resultName(r).substr(1))->second];
+      d.typeBegin = d.typeEnd = kNone;
+    }
+    if (!fn().calls.empty() && fn().calls.back().loc.line == op.first.line && fn().calls.back().loc.col == op.first.col)
+      fn().calls.back().node = n;
   }
   /// `func.call @f(...)` / `"func.call"(...) <{callee = @f}>`: its arguments refine a private @f.
   void recordCall(const OpSyntax &op) {
@@ -844,7 +1027,7 @@ private:
     if (!callee.starts_with('@')) return;
     callee.erase(0, 1);
     if (callee.starts_with('"')) callee = ir::unquote(callee);
-    Call c{std::move(callee), {}};
+    Call c{std::move(callee), {}, ir::kNoId, loc(op.first)};
     for (size_t u : op.uses) c.args.push_back(valueOfUse(u));
     fn().calls.push_back(std::move(c));
   }
@@ -924,8 +1107,10 @@ private:
     Frame &f = frames_.back();
     ir::Block &b = g().blocks[f.block];
     if (f.kind == Frame::Func && op.name != "torch.prim.If.yield" && op.name != "torch.prim.Loop.condition") {
-      if (b.returns.empty())
-        for (size_t u : op.uses) b.returns.push_back(valueOfUse(u));
+      std::vector<ir::ValueId> site;
+      for (size_t u : op.uses) site.push_back(valueOfUse(u));
+      if (b.returns.empty()) b.returns = site;
+      fn().returnSites.push_back(std::move(site));
     } else if (f.kind == Frame::If && op.name == "torch.prim.If.yield") {
       if (op.uses.size() != f.resultDefs.size())
         fail(op.first, fmt::format("torch.prim.If.yield yields {} value(s) for {} result(s)", op.uses.size(),
@@ -1012,6 +1197,7 @@ private:
   Function *ctx_ = nullptr;
   NameMap names_;
   std::vector<Frame> frames_;
+  std::vector<RegionCfg> cfgs_; ///< one per region being read, innermost last
   std::vector<Function> functions_;
   std::vector<std::unique_ptr<Function>> pending_;
   std::unordered_map<std::string, ir::TypePtr> types_;

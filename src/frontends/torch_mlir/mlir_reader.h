@@ -15,7 +15,12 @@
 //    `torch.tensor_static_info_cast`, `torch.copy.*` and `torch.derefine` are
 //    the value they read (same data, other static type);
 //  - `torch.operator "ns.op"` is the op `ns::op` (known through --rules);
-//    func.call, cf.br and other dialects' ops have unknown results.
+//    other dialects' ops have unknown results;
+//  - blocks after a region's first (`^bb1(%x: T):`) are read in place, their
+//    arguments outputs of a `cf::block_arguments` node; `cf.br`/`cf.cond_br`
+//    (pretty or generic) record what each branch passes them (CfgBlock), and
+//    func.call the callee and its results' node (Call): mlir_refine.h gives
+//    both their values by a fixpoint around the pass.
 //
 // Every written result type and every written operand type is recorded with
 // its place in the text, so that the module can be printed back exactly as
@@ -75,12 +80,30 @@ struct Use {
 struct Call {
   std::string callee;
   std::vector<ir::ValueId> args;
+  ir::NodeId node = ir::kNoId; ///< the node whose outputs are the call's results (kNoId: it has none)
+  ir::SourceLoc loc;
+};
+
+/// A block after a region's first (`^bb1(%x: T):`), entered by branches.
+struct CfgBlock {
+  std::string label;                     ///< `^bb1`
+  std::vector<size_t> argDefs;           ///< its arguments (Function::defs)
+  std::vector<std::vector<size_t>> preds; ///< each branch to it: the uses it passes, one per argument
+  /// Also entered from an op whose passed values the reader does not pair with
+  /// the arguments (cf.switch, another dialect's branch): its arguments are as written.
+  bool opaque = false;
+  ir::NodeId node = ir::kNoId; ///< the cf::block_arguments node defining the arguments (kNoId: none)
+  ir::SourceLoc loc;
 };
 
 struct Function {
   std::string name; ///< the symbol, without '@'
   bool isPrivate = false; ///< `func.func private`: called only from this module
   std::vector<Call> calls;
+  std::vector<CfgBlock> blocks; ///< blocks after a region's first, of every region
+  /// The operands of every `return` of the body (one per block that returns).
+  std::vector<std::vector<ir::ValueId>> returnSites;
+  bool declaration = false; ///< `func.func private @f(T) -> T` without a body
   int split = 0;    ///< which `// -----` part of the file
   ir::SourceLoc loc;
   std::unique_ptr<ir::Graph> graph;
