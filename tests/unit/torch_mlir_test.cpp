@@ -114,6 +114,17 @@ TEST(TorchMlirTypes, RefinedSpelling) {
   EXPECT_EQ(elementName(DType::UInt8), "ui8");
 }
 
+TEST(TorchMlirTypes, SameTypeIsSqueezedEquality) {
+  // sameType(a, b) answers squeeze(a) == squeeze(b) without making either: whitespace outside
+  // strings does not count, inside them it does; the prefix may be longer than eight bytes.
+  const char *types[] = {"!torch.vtensor", "!torch.vtensor<[2,3],f32>", "!torch.vtensor<[2, 3], f32>",
+                         " !torch.vtensor<[2,3],f32> ", "!torch.vtensor<[2,3],f64>", "!torch.vtensor<*,f32>",
+                         "!torch.nn.Module<\"a b\">", "!torch.nn.Module<\"ab\">", "!torch.nn.Module< \"a b\" >",
+                         "!torch.vtensor<[2,3],f32>x", "", " ", "!torch.vtensor<[2,3],f3 2>"};
+  for (const char *a : types)
+    for (const char *b : types) EXPECT_EQ(sameType(a, b), squeeze(a) == squeeze(b)) << a << " vs " << b;
+}
+
 TEST(TorchMlirReader, PrettyFormFunctionsAndOps) {
   Module m = readModule(readFile("tests/torch_mlir/basic.mlir"), sem());
   ASSERT_EQ(m.functions.size(), 3u);

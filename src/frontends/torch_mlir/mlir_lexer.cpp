@@ -1,35 +1,57 @@
 #include "frontends/torch_mlir/mlir_lexer.h"
 
-#include <cctype>
+#include <array>
+#include <cstring>
 
 namespace dtf::torch_mlir {
 namespace {
 
-bool alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool digit(char c) { return c >= '0' && c <= '9'; }
-/// MLIR's suffix-id and bare-id characters (`%int-1`, `%arg0`, `torch.aten.add.Tensor`, `$` in names).
-bool idChar(char c) { return alpha(c) || digit(c) || c == '$' || c == '.' || c == '-'; }
-bool bareChar(char c) { return alpha(c) || digit(c) || c == '$' || c == '.'; }
+// Character classes by table: the lexer looks at every byte of a module, and
+// <cctype>'s calls (locale-aware, out of line) were a tenth of reading one.
+enum : uint8_t { kAlpha = 1, kDigit = 2, kId = 4, kBare = 8, kHex = 16 };
+constexpr std::array<uint8_t, 256> makeClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    bool digit = c >= '0' && c <= '9';
+    bool hex = digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    // MLIR's suffix-id and bare-id characters (`%int-1`, `%arg0`, `torch.aten.add.Tensor`, `$` in names).
+    bool bare = alpha || digit || c == '$' || c == '.';
+    bool id = bare || c == '-';
+    t[c] = (alpha ? kAlpha : 0) | (digit ? kDigit : 0) | (id ? kId : 0) | (bare ? kBare : 0) | (hex ? kHex : 0);
+  }
+  return t;
+}
+constexpr std::array<uint8_t, 256> kClasses = makeClasses();
+bool is(char c, uint8_t cls) { return kClasses[static_cast<unsigned char>(c)] & cls; }
 
 } // namespace
 
 void Lexer::advance(size_t n) {
-  for (size_t i = 0; i < n && pos_ < src_.size(); ++i) {
-    if (src_[pos_] == '\n') { ++line_; col_ = 1; }
-    else ++col_;
-    ++pos_;
-  }
+  // Only strings, comments and `{-#` sections can hold a newline where advance is used.
+  size_t end = std::min(src_.size(), pos_ + n);
+  for (; pos_ < end; ++pos_)
+    if (src_[pos_] == '\n') {
+      ++line_;
+      lineStart_ = pos_ + 1;
+    }
 }
 
-void Lexer::fail(const char *msg) const { throw ir::IRSyntaxError(line_, col_, msg); }
+void Lexer::fail(const char *msg) const { throw ir::IRSyntaxError(line_, col(), msg); }
 
 void Lexer::skipSpaceAndComments() {
-  while (pos_ < src_.size()) {
-    char c = peek();
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      advance();
+  const size_t n = src_.size();
+  while (pos_ < n) {
+    char c = src_[pos_];
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++pos_;
+    } else if (c == '\n') {
+      ++pos_;
+      ++line_;
+      lineStart_ = pos_;
     } else if (c == '/' && peek(1) == '/') {
-      while (pos_ < src_.size() && peek() != '\n') advance();
+      const void *nl = std::memchr(src_.data() + pos_, '\n', n - pos_);
+      pos_ = nl ? static_cast<size_t>(static_cast<const char *>(nl) - src_.data()) : n;
     } else if (c == '{' && peek(1) == '-' && peek(2) == '#') {
       // `{-# dialect_resources: {...} #-}`: blobs of resource literals, not ops.
       size_t close = src_.find("#-}", pos_);
@@ -45,42 +67,50 @@ Tok Lexer::next() {
   skipSpaceAndComments();
   Tok t;
   t.line = line_;
-  t.col = col_;
+  t.col = col();
   t.begin = pos_;
-  if (pos_ >= src_.size()) {
+  const size_t n = src_.size();
+  if (pos_ >= n) {
     t.end = pos_;
     return t;
   }
   using K = Tok::Kind;
-  char c = peek();
+  const char *s = src_.data();
+  char c = s[pos_];
   auto finish = [&](K kind) {
     t.kind = kind;
     t.end = pos_;
     t.text = src_.substr(t.begin, t.end - t.begin);
     return t;
   };
+  auto skipWhile = [&](uint8_t cls) {
+    while (pos_ < n && is(s[pos_], cls)) ++pos_;
+  };
   auto quoted = [&] { // a string at pos_, escapes kept
-    advance();
+    ++pos_;
     while (true) {
-      char q = peek();
-      if (pos_ >= src_.size() || q == '\n') fail("unterminated string");
-      advance();
-      if (q == '\\') advance();
-      else if (q == '"') break;
+      if (pos_ >= n || s[pos_] == '\n') fail("unterminated string");
+      char q = s[pos_++];
+      if (q == '\\') {
+        if (pos_ < n && s[pos_] == '\n') advance(); // an escaped newline still counts as a line
+        else if (pos_ < n) ++pos_;
+      } else if (q == '"') {
+        break;
+      }
     }
   };
   if (c == '%' || c == '@' || c == '^' || c == '!' || c == '#') {
-    advance();
+    ++pos_;
     if (c == '@' && peek() == '"') {
       quoted();
       return finish(K::Symbol);
     }
     size_t start = pos_;
-    while (pos_ < src_.size() && idChar(peek())) advance();
+    skipWhile(kId);
     if (pos_ == start) fail(c == '%' ? "expected a value name after '%'" : "expected a name after the sigil");
-    if (c == '%' && peek() == '#' && digit(peek(1))) { // `%0#1`: a result of a multi-result op
-      advance();
-      while (digit(peek())) advance();
+    if (c == '%' && peek() == '#' && is(peek(1), kDigit)) { // `%0#1`: a result of a multi-result op
+      ++pos_;
+      skipWhile(kDigit);
     }
     return finish(c == '%' ? K::Value : c == '@' ? K::Symbol : c == '^' ? K::BlockLabel : c == '!' ? K::Bang : K::Hash);
   }
@@ -88,37 +118,38 @@ Tok Lexer::next() {
     quoted();
     return finish(K::String);
   }
-  if (digit(c) || (c == '-' && digit(peek(1)))) {
-    if (c == '-') advance();
+  if (is(c, kDigit) || (c == '-' && is(peek(1), kDigit))) {
+    if (c == '-') ++pos_;
     if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
-      advance(2);
-      while (std::isxdigit(static_cast<unsigned char>(peek()))) advance();
+      pos_ += 2;
+      skipWhile(kHex);
       return finish(K::Number);
     }
-    while (digit(peek())) advance();
+    skipWhile(kDigit);
     if (peek() == '.') {
-      advance();
-      while (digit(peek())) advance();
+      ++pos_;
+      skipWhile(kDigit);
     }
-    if ((peek() == 'e' || peek() == 'E') && (digit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && digit(peek(2))))) {
-      advance(2);
-      while (digit(peek())) advance();
+    if ((peek() == 'e' || peek() == 'E') &&
+        (is(peek(1), kDigit) || ((peek(1) == '+' || peek(1) == '-') && is(peek(2), kDigit)))) {
+      pos_ += 2;
+      skipWhile(kDigit);
     }
     return finish(K::Number);
   }
-  if (alpha(c)) {
-    while (pos_ < src_.size() && bareChar(peek())) advance();
+  if (is(c, kAlpha)) {
+    skipWhile(kBare);
     return finish(K::Ident);
   }
   if (c == '-' && peek(1) == '>') {
-    advance(2);
+    pos_ += 2;
     return finish(K::Arrow);
   }
   switch (c) {
   case '(': case ')': case '[': case ']': case '{': case '}': case '<': case '>': case ',': case ':': case '=':
   case '*': case '?': case '+': case '-': case '|': case '.':
     t.punct = c;
-    advance();
+    ++pos_;
     return finish(K::Punct);
   default: break;
   }

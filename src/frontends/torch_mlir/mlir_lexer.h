@@ -34,11 +34,13 @@ private:
   void skipSpaceAndComments();
   char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
   void advance(size_t n = 1);
+  /// The column of pos_ (1-based, in bytes).
+  uint32_t col() const { return static_cast<uint32_t>(pos_ - lineStart_ + 1); }
   [[noreturn]] void fail(const char *msg) const;
 
   std::string_view src_;
-  size_t pos_ = 0;
-  uint32_t line_ = 1, col_ = 1;
+  size_t pos_ = 0, lineStart_ = 0;
+  uint32_t line_ = 1;
 };
 
 } // namespace dtf::torch_mlir
