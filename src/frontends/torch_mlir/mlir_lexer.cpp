@@ -8,7 +8,7 @@ namespace {
 
 // Character classes by table: the lexer looks at every byte of a module, and
 // <cctype>'s calls (locale-aware, out of line) were a tenth of reading one.
-enum : uint8_t { kAlpha = 1, kDigit = 2, kId = 4, kBare = 8, kHex = 16 };
+enum : uint8_t { kAlpha = 1, kDigit = 2, kId = 4, kBare = 8, kHex = 16, kBlank = 32 };
 constexpr std::array<uint8_t, 256> makeClasses() {
   std::array<uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -18,7 +18,9 @@ constexpr std::array<uint8_t, 256> makeClasses() {
     // MLIR's suffix-id and bare-id characters (`%int-1`, `%arg0`, `torch.aten.add.Tensor`, `$` in names).
     bool bare = alpha || digit || c == '$' || c == '.';
     bool id = bare || c == '-';
-    t[c] = (alpha ? kAlpha : 0) | (digit ? kDigit : 0) | (id ? kId : 0) | (bare ? kBare : 0) | (hex ? kHex : 0);
+    bool blank = c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    t[c] = (alpha ? kAlpha : 0) | (digit ? kDigit : 0) | (id ? kId : 0) | (bare ? kBare : 0) | (hex ? kHex : 0) |
+           (blank ? kBlank : 0);
   }
   return t;
 }
@@ -39,28 +41,37 @@ void Lexer::advance(size_t n) {
 
 void Lexer::fail(const char *msg) const { throw ir::IRSyntaxError(line_, col(), msg); }
 
+bool Lexer::skipCommentOrResources() {
+  const size_t n = src_.size();
+  const char *s = src_.data();
+  size_t p = pos_;
+  if (p + 1 < n && s[p] == '/' && s[p + 1] == '/') {
+    const void *nl = std::memchr(s + p, '\n', n - p);
+    pos_ = nl ? static_cast<size_t>(static_cast<const char *>(nl) - s) : n;
+    return true;
+  }
+  if (p + 2 < n && s[p] == '{' && s[p + 1] == '-' && s[p + 2] == '#') {
+    // `{-# dialect_resources: {...} #-}`: blobs of resource literals, not ops.
+    size_t close = src_.find("#-}", p);
+    if (close == std::string_view::npos) fail("unterminated '{-#' section");
+    advance(close + 3 - p);
+    return true;
+  }
+  return false;
+}
+
 void Lexer::skipSpaceAndComments() {
   const size_t n = src_.size();
-  while (pos_ < n) {
-    char c = src_[pos_];
-    if (c == ' ' || c == '\t' || c == '\r') {
-      ++pos_;
-    } else if (c == '\n') {
-      ++pos_;
-      ++line_;
-      lineStart_ = pos_;
-    } else if (c == '/' && peek(1) == '/') {
-      const void *nl = std::memchr(src_.data() + pos_, '\n', n - pos_);
-      pos_ = nl ? static_cast<size_t>(static_cast<const char *>(nl) - src_.data()) : n;
-    } else if (c == '{' && peek(1) == '-' && peek(2) == '#') {
-      // `{-# dialect_resources: {...} #-}`: blobs of resource literals, not ops.
-      size_t close = src_.find("#-}", pos_);
-      if (close == std::string_view::npos) fail("unterminated '{-#' section");
-      advance(close + 3 - pos_);
-    } else {
-      break;
-    }
-  }
+  const char *s = src_.data();
+  do {
+    size_t p = pos_;
+    for (; p < n && is(s[p], kBlank); ++p)
+      if (s[p] == '\n') {
+        ++line_;
+        lineStart_ = p + 1;
+      }
+    pos_ = p;
+  } while (pos_ < n && (s[pos_] == '/' || s[pos_] == '{') && skipCommentOrResources());
 }
 
 Tok Lexer::next() {
@@ -84,7 +95,9 @@ Tok Lexer::next() {
     return t;
   };
   auto skipWhile = [&](uint8_t cls) {
-    while (pos_ < n && is(s[pos_], cls)) ++pos_;
+    size_t p = pos_;
+    while (p < n && is(s[p], cls)) ++p;
+    pos_ = p;
   };
   auto quoted = [&] { // a string at pos_, escapes kept
     ++pos_;

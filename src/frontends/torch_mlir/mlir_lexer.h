@@ -32,6 +32,8 @@ public:
 
 private:
   void skipSpaceAndComments();
+  /// A comment or `{-# ... #-}` at pos_: skipped (true), else false. Kept out of the hot loop.
+  [[gnu::noinline]] bool skipCommentOrResources();
   char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
   void advance(size_t n = 1);
   /// The column of pos_ (1-based, in bytes).
