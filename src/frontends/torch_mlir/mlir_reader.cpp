@@ -48,6 +48,7 @@ struct OpSyntax {
   std::vector<Span> operandTypes, resultTypes;
   std::vector<std::pair<std::string, std::string>> attrs; ///< name -> value text (`1 : i64`)
   Tok literal;                                            ///< pretty constants: the token after the name
+  bool resultsImplied = false; ///< the types written are the operands' only (the op implies its results')
   const std::string *attr(std::string_view n) const {
     for (const auto &[k, v] : attrs)
       if (k == n) return &v;
@@ -126,6 +127,25 @@ public:
     return true;
   }
 
+  /// Removes `name` (backward-shift deletion: no tombstones, probes stay short).
+  void erase(std::string_view name) {
+    if (slots_.empty()) return;
+    const size_t mask = slots_.size() - 1;
+    size_t i = hash(name) & mask;
+    while (slots_[i].key.data() && slots_[i].key != name) i = (i + 1) & mask;
+    if (!slots_[i].key.data()) return;
+    for (size_t j = (i + 1) & mask; slots_[j].key.data(); j = (j + 1) & mask) {
+      size_t home = hash(slots_[j].key) & mask;
+      // Slot j may move to the hole at i when its home is not cyclically in (i, j].
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --size_;
+  }
+
 private:
   struct Slot {
     std::string_view key; ///< data() null: empty
@@ -161,7 +181,13 @@ public:
     Function scratch; // ops outside any function (globals ...): read, not kept
     scratch.graph = std::make_unique<ir::Graph>();
     ctx_ = &scratch;
+    size_t part = 0;
     while (tok_.kind != TK::End) {
+      // Each `// -----` part is a module of its own: top-level names start afresh.
+      for (; part < splitAt_.size() && splitAt_[part] < tok_.begin; ++part) {
+        names_.clear();
+        scopeNames_.clear();
+      }
       if (tok_.kind == TK::Hash) { // `#loc1 = loc(...)`, `#map = affine_map<...>`
         bump();
         expectPunct('=');
@@ -307,6 +333,15 @@ private:
       if (!isPunct(',')) break;
       bump();
     }
+    // `T, (T, T) -> T` (torch.prim.CallMethod: the receiver's type, then its arguments'): one list.
+    if (!out.empty() && prev_.kind == TK::Punct && prev_.punct == ',' && isPunct('(')) {
+      bump();
+      while (!isPunct(')')) {
+        out.push_back(typeSpan());
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+    }
     (void)opLine;
   }
   ir::TypePtr typeAt(Span s, const Tok &where) {
@@ -338,10 +373,28 @@ private:
   ir::Graph &g() { return *ctx_->graph; }
   size_t defineSsa(const Tok &name, ir::ValueId v, bool result) {
     std::string_view n = name.text.substr(1);
-    if (!names_.insert(n, fn().defs.size())) fail(name, fmt::format("value {} is defined twice", ir::printable(name.text, 80)));
+    if (!defineName(n, fn().defs.size())) fail(name, fmt::format("value {} is defined twice", ir::printable(name.text, 80)));
     fn().defs.push_back(SsaDef{std::string(n), v, "", kNone, kNone, loc(name), result});
     return fn().defs.size() - 1;
   }
+  /// A name for the rest of the current region (MLIR's scoping: a region's
+  /// values are not seen outside it, so sibling regions may reuse names).
+  bool defineName(std::string_view key, size_t def) {
+    if (!names_.insert(key, def)) return false;
+    scopeNames_.push_back(key);
+    return true;
+  }
+  struct NameScope {
+    explicit NameScope(Parser &p) : parser(p), mark(p.scopeNames_.size()) {}
+    ~NameScope() {
+      for (size_t i = mark; i < parser.scopeNames_.size(); ++i) parser.names_.erase(parser.scopeNames_[i]);
+      parser.scopeNames_.resize(mark);
+    }
+    NameScope(const NameScope &) = delete;
+    NameScope &operator=(const NameScope &) = delete;
+    Parser &parser;
+    size_t mark;
+  };
   /// A use of `%x` by the op starting at `op`.
   size_t use(const Tok &name, const Tok &op, std::string_view opName, bool generic) {
     std::string_view n = name.text.substr(1);
@@ -454,7 +507,7 @@ private:
     op.literal = tok_;
     int depth = 0;
     // Operands: every `%x` before the first `:` at depth 0 (attribute dicts skipped).
-    while (!(depth == 0 && (isPunct(':') || opEnds()))) {
+    while (!(depth == 0 && (isPunct(':') || tok_.kind == TK::Arrow || (opEnds() && !operandsOnNextLine(op))))) {
       if (tok_.kind == TK::End) fail(op.first, "the op never ends");
       if (tok_.kind == TK::Value) {
         op.uses.push_back(use(tok_, op.first, op.name, false));
@@ -471,24 +524,59 @@ private:
       bump();
     }
     if (isPunct(':')) {
+      prettyTypes(op);
+    } else if (tok_.kind == TK::Arrow) { // operand types written beside them: `keys(%k : T) values(%v : T) -> T`
       bump();
-      typeList(op.first.line, op.operandTypes);
-      if (tok_.kind == TK::Arrow || isIdent("to")) {
-        bump();
-        typeList(op.first.line, op.resultTypes);
-      } else if (!op.results.empty()) {
-        op.resultTypes.clear();
-        std::swap(op.resultTypes, op.operandTypes);
-      }
+      typeList(op.first.line, op.resultTypes);
     }
     skipLoc();
-    // Regions after the types (torch.operator "onnx.If" ... { ... }): their ops are read in place.
-    while (isPunct('{')) {
+    // Regions after the types (torch.operator "onnx.If" ... { ... }): their ops are read in place;
+    // a keyword may name the next one (torch.dtype.calculate { ... } dtypes { ... }).
+    bool regions = false;
+    while (isPunct('{') || (regions && tok_.kind == TK::Ident && tok_.line == prev_.line && nextIs('{'))) {
+      if (tok_.kind == TK::Ident) bump();
       inlineRegion(block);
+      regions = true;
       if (isPunct(',')) bump();
     }
+    // Types after the regions: `torch.nn_module { ... } : !torch.nn.Module<"c">`.
+    if (regions && isPunct(':') && tok_.line == prev_.line) prettyTypes(op);
     skipLoc();
     finishOp(op, block);
+  }
+  /// `: T, T [-> T | to T]` after an op's operands (or its regions).
+  void prettyTypes(OpSyntax &op) {
+    bump();
+    typeList(op.first.line, op.operandTypes);
+    if (tok_.kind == TK::Arrow || isIdent("to")) {
+      bump();
+      typeList(op.first.line, op.resultTypes);
+    } else if (!op.results.empty() && op.operandTypes.size() == op.uses.size() &&
+               op.operandTypes.size() != op.results.size()) {
+      op.resultsImplied = true; // `%p = torch.linear_params.create %w, %b : T, T`: the types are the operands'
+    } else if (!op.results.empty()) {
+      op.resultTypes.clear();
+      std::swap(op.resultTypes, op.operandTypes);
+    }
+  }
+  /// `%x = torch.op` ending its line, its operands on the next (as hand-written tests wrap long ops)?
+  bool operandsOnNextLine(const OpSyntax &op) const {
+    if (op.results.empty() || prev_.begin != op.nameTok.begin || tok_.kind != TK::Value) return false;
+    // Not when the next line defines values of its own: `%a, %b:2 = ...`.
+    Lexer ahead = lex_;
+    for (Tok t = ahead.next();; t = ahead.next()) {
+      if (t.kind == TK::Punct && t.punct == '=') return false;
+      if (t.kind == TK::Punct && t.punct == ':') {
+        t = ahead.next();
+        if (t.kind != TK::Number) return true;
+        continue;
+      }
+      if (t.kind == TK::Punct && t.punct == ',') {
+        if (ahead.next().kind != TK::Value) return true;
+        continue;
+      }
+      return true;
+    }
   }
   /// At a `{` in an op: does a region follow (ops), not an attribute dict?
   bool regionFollows() const {
@@ -582,6 +670,7 @@ private:
   template <class Make> void region(ir::BlockId block, Make make) {
     const Tok open = tok_;
     expectPunct('{');
+    NameScope scope(*this);
     if (++depth_ > ir::kMaxNesting) fail(open, fmt::format("regions nested deeper than {} levels are refused", ir::kMaxNesting));
     bool firstBlock = true;
     while (!isPunct('}')) {
@@ -668,6 +757,7 @@ private:
   }
   template <class Body> void withFunction(Function &f, Body body) {
     Function *savedCtx = ctx_;
+    const size_t scopeMark = scopeNames_.size(); // a function's names are its own (isolated from above)
     auto savedNames = std::move(names_);
     auto savedFrames = std::move(frames_);
     ctx_ = &f;
@@ -677,6 +767,7 @@ private:
     frames_.push_back(Frame{Frame::Func, 0, {}});
     body();
     ctx_ = savedCtx;
+    scopeNames_.resize(scopeMark);
     names_ = std::move(savedNames);
     frames_ = std::move(savedFrames);
   }
@@ -793,7 +884,7 @@ private:
   size_t defineNamed(std::string_view name, const Tok &at, ir::ValueId v) {
     if (name.data() < src_.data() || name.data() + name.size() > src_.data() + src_.size())
       name = ownedNames_.emplace_back(name);
-    if (!names_.insert(name.substr(1), fn().defs.size()))
+    if (!defineName(name.substr(1), fn().defs.size()))
       fail(at, fmt::format("value {} is defined twice", ir::printable(name, 80)));
     fn().defs.push_back(SsaDef{std::string(name.substr(1)), v, "", kNone, kNone, loc(at), true});
     return fn().defs.size() - 1;
@@ -804,6 +895,7 @@ private:
     return store = resultName(r);
   }
   void setResultTypes(const std::vector<size_t> &defs, const std::vector<Span> &types, const Tok &at, bool refinable) {
+    if (defs.empty()) return; // results MLIR leaves unnamed (a value nothing uses): nothing to type
     if (types.size() != defs.size())
       fail(at, fmt::format("{} result(s) named but {} result type(s) written", defs.size(), types.size()));
     for (size_t i = 0; i < defs.size(); ++i) {
@@ -1057,6 +1149,7 @@ private:
     // Another dialect's op may imply its result types (`arith.constant 1 : i64` writes one for two
     // ...): when they do not pair up, its results stay untyped (unknown anyway).
     bool paired = op.resultTypes.size() == defs.size();
+    if (op.resultsImplied) return n;
     if (paired || op.name.starts_with("torch.") || op.generic) setResultTypes(defs, op.resultTypes, op.first, true);
     return n;
   }
@@ -1098,9 +1191,11 @@ private:
       a.literal = Value::string(ir::unquote(text));
       type = what == "str" ? "!torch.str" : "!torch.Device";
     } else if (what == "bool") {
-      if (text != "true" && text != "false") fail(op.literal, "torch.constant.bool needs true or false");
+      // Its value is an I1Attr: `true`/`false` as MLIR prints it, `1`/`0` as it also reads it.
+      if (text != "true" && text != "false" && text != "1" && text != "0")
+        fail(op.literal, "torch.constant.bool needs true or false");
       a.kind = LK::Int;
-      a.literal = Value::integer(text == "true");
+      a.literal = Value::integer(text == "true" || text == "1");
       type = "!torch.bool";
     } else if (what == "int" || what == "float" || what == "number") {
       bool isFloat = what == "float" || text.find_first_of(".eE") != std::string::npos ||
@@ -1154,6 +1249,7 @@ private:
   std::vector<size_t> splitAt_;
   Function *ctx_ = nullptr;
   NameMap names_;
+  std::vector<std::string_view> scopeNames_; ///< names_'s keys in the order defined (NameScope pops them)
   std::deque<std::string> ownedNames_; ///< names the source does not spell (`%0#1` of `%0:2`), kept for names_
   std::vector<Frame> frames_;
   std::vector<Function> functions_;

@@ -73,6 +73,8 @@ public:
         size_t e = pos_;
         if (!skipBalancedUntilClose()) return nullptr;
         t->dtype = elementDType(s_.substr(e, pos_ - e));
+        // A sparse encoding (`<[64,64],f32,#CSR>`, torch-mlir's sparse tensors): the dtype is the element's.
+        if (take(",") && !skipBalancedUntilClose(false)) return nullptr;
         if (!take(">")) return nullptr;
       }
     } else if (name == "int") t->kind = K::Int;
@@ -241,6 +243,7 @@ std::optional<TensorSpelling> tensorSpelling(std::string_view text) {
   size_t comma = rest.starts_with('[') ? rest.find(']') + 1 : rest.find(',');
   if (comma == 0 || comma >= rest.size() || rest[comma] != ',') return std::nullopt;
   std::string_view sizes = rest.substr(0, comma), elem = rest.substr(comma + 1);
+  if (elem.find(',') != std::string_view::npos) return std::nullopt; // an encoding after it: printed as written
   if (sizes != "*") out.sizes = std::string(sizes);
   if (elem != "unk") out.element = std::string(elem);
   return out;
