@@ -30,6 +30,11 @@ import sys
 import tempfile
 
 MIRROR = "/work/.mirror/llvm+torch-mlir/repo"
+# torch-mlir's element types, as PyTorch names the dtype (mlir_types.cpp's table).
+ELEMENTS = {"i1": "bool", "ui8": "uint8", "si8": "int8", "si16": "int16", "si32": "int32", "si64": "int64",
+            "ui16": "uint16", "ui32": "uint32", "ui64": "uint64", "f16": "float16", "bf16": "bfloat16",
+            "f32": "float32", "f64": "float64", "complex<f16>": "complex32", "complex<f32>": "complex64",
+            "complex<f64>": "complex128"}
 TIMEOUT = 30
 
 
@@ -84,7 +89,7 @@ def main():
     counts = collections.Counter()
     refused = collections.defaultdict(list)
     defects, differs, wrongs = [], [], []
-    functions = values = known = 0
+    functions = values = known = rank_only = 0
     for path in files:
         rel = os.path.relpath(path, root)
         rc, out, err = run([a.dtypeflow, "annotate", path, "--format", "json"])
@@ -113,6 +118,11 @@ def main():
             if c_rc in (0, 1) and c_out:
                 cj = json.loads(c_out)
                 for w in cj.get("wrong", []):
+                    m = re.search(r",\s*([^,>]+)>\s*$", w["written"])
+                    written = ELEMENTS.get(m.group(1).strip()) if m else None
+                    if written is None or written == w["dtype"]:
+                        rank_only += 1  # the dtype agrees: a rank (sizes) the test wrote otherwise
+                        continue
                     wrongs.append(f"{rel}:{w['line']}: %{w['value']} ({w['node']}): written {w['written']}, "
                                   f"dtypeflow {w['dtype']}")
         if a.verbose:
@@ -140,7 +150,8 @@ def main():
         print(f"output differs from the baseline: {len(differs)} file(s)")
         for d in differs:
             print(f"  {d}")
-    print(f"dtypes contradicting a written one (test/Dialect/Torch, `check`): {len(wrongs)}")
+    print(f"test/Dialect/Torch, `check`: {len(wrongs)} dtype(s) contradicting a written one "
+          f"({rank_only} more results written with another rank, same dtype)")
     for w in wrongs:
         print(f"  {w}")
     return 1 if defects else 0

@@ -169,4 +169,59 @@ Tok Lexer::next() {
   fail("unexpected character");
 }
 
+std::optional<Tok> Lexer::skipBalanced(char open) {
+  const size_t n = src_.size(), start = pos_, startLine = lineStart_;
+  const uint32_t line0 = line_;
+  auto giveUp = [&]() -> std::optional<Tok> {
+    pos_ = start, lineStart_ = startLine, line_ = line0;
+    return std::nullopt;
+  };
+  auto closerOf = [](char c) { return c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>'; };
+  char closers[64];
+  int depth = 0;
+  closers[depth++] = closerOf(open);
+  const char *s = src_.data();
+  while (pos_ < n) {
+    char c = s[pos_];
+    if (c == '\n') {
+      ++line_;
+      lineStart_ = ++pos_;
+    } else if (is(c, kBare) || c == ' ' || c == '\t' || c == '\r' || c == ',' || c == ':' || c == '?' || c == '*' ||
+               c == '=') {
+      ++pos_;
+    } else if (c == '-') { // `->`, or a negative number; anything else is the tokens' to judge
+      if (pos_ + 1 < n && s[pos_ + 1] == '>') pos_ += 2;
+      else if (pos_ + 1 < n && is(s[pos_ + 1], kDigit)) ++pos_;
+      else return giveUp();
+    } else if (c == '!' || c == '#' || c == '%') { // a sigil starts a name
+      if (pos_ + 1 >= n || !is(s[pos_ + 1], kId)) return giveUp();
+      ++pos_;
+    } else if (c == '"') {
+      for (++pos_;; ++pos_) {
+        if (pos_ >= n || s[pos_] == '\n' || s[pos_] == '\\') return giveUp();
+        if (s[pos_] == '"') break;
+      }
+      ++pos_;
+    } else if (c == '(' || c == '[' || c == '<' || (c == '{' && !(pos_ + 1 < n && s[pos_ + 1] == '-'))) {
+      if (depth == 64) return giveUp();
+      closers[depth++] = closerOf(c);
+      ++pos_;
+    } else if (c == ')' || c == ']' || c == '>' || c == '}') {
+      if (closers[depth - 1] != c) return giveUp(); // the tokens name the mismatch
+      Tok t;
+      t.kind = Tok::Kind::Punct;
+      t.punct = c;
+      t.line = line_;
+      t.col = col();
+      t.begin = pos_++;
+      t.end = pos_;
+      t.text = src_.substr(t.begin, 1);
+      if (--depth == 0) return t;
+    } else {
+      return giveUp();
+    }
+  }
+  return giveUp(); // never closed: the tokens say where it opened
+}
+
 } // namespace dtf::torch_mlir

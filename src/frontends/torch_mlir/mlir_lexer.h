@@ -12,6 +12,7 @@
 #include "frontends/text/ir_lexer.h" // IRSyntaxError
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace dtf::torch_mlir {
@@ -29,6 +30,13 @@ class Lexer {
 public:
   explicit Lexer(std::string_view src) : src_(src) {}
   Tok next();
+  /// Just after an opening bracket (the last token read): past its balanced
+  /// closer, as reading the tokens one by one would go, returning the
+  /// closer's token. A byte scan: a type's `<[1,64,112,112],f32>` is a dozen
+  /// tokens. Nothing is consumed and nullopt returned where the scan does not
+  /// judge the text (a comment, a character outside types' and attributes'
+  /// usual ones, a mismatched bracket, deep nesting): the caller reads tokens.
+  std::optional<Tok> skipBalanced(char open);
 
 private:
   void skipSpaceAndComments();

@@ -219,6 +219,12 @@ private:
   /// Skip one bracketed group starting at the current token (which opens it);
   /// a bracket closed by the wrong one is refused there.
   void skipGroup() {
+    if (tok_.kind == TK::Punct && (tok_.punct == '(' || tok_.punct == '[' || tok_.punct == '{' || tok_.punct == '<'))
+      if (std::optional<Tok> close = lex_.skipBalanced(tok_.punct)) { // the common case, by bytes
+        prev_ = *close;
+        tok_ = lex_.next();
+        return;
+      }
     std::string closers;
     const Tok open = tok_;
     do {
