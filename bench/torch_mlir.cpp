@@ -101,28 +101,23 @@ void BM_TorchMlirRefine(benchmark::State &state) {
   opsPerSecond(state, static_cast<double>(state.range(0)));
 }
 
-void BM_TorchMlirReadRefine(benchmark::State &state) {
+/// Read and refine; with `print`, print the module back refined too (annotate).
+void readRefine(benchmark::State &state, bool print) {
   const std::string text = makeModule(static_cast<int>(state.range(0)));
   const refine::Options opts = options();
   for (auto _ : state) {
     torch_mlir::Module m = readUntimedCopy(state, text);
     std::vector<refine::Result> r = torch_mlir::refineModule(m, opts);
     benchmark::DoNotOptimize(r.data());
+    if (print) {
+      std::string out = torch_mlir::annotateModule(m, r);
+      benchmark::DoNotOptimize(out.data());
+    }
   }
   opsPerSecond(state, static_cast<double>(state.range(0)));
 }
-
-void BM_TorchMlirReadRefinePrint(benchmark::State &state) {
-  const std::string text = makeModule(static_cast<int>(state.range(0)));
-  const refine::Options opts = options();
-  for (auto _ : state) {
-    torch_mlir::Module m = readUntimedCopy(state, text);
-    std::vector<refine::Result> r = torch_mlir::refineModule(m, opts);
-    std::string out = torch_mlir::annotateModule(m, r);
-    benchmark::DoNotOptimize(out.data());
-  }
-  opsPerSecond(state, static_cast<double>(state.range(0)));
-}
+void BM_TorchMlirReadRefine(benchmark::State &state) { readRefine(state, false); }
+void BM_TorchMlirReadRefinePrint(benchmark::State &state) { readRefine(state, true); }
 
 BENCHMARK(BM_TorchMlirRead)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TorchMlirRefine)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
