@@ -129,7 +129,7 @@ TEST(TorchMlirReader, NamesAreScopedByRegion) {
   // 400 torch.prim.If ops whose branches reuse the names %t0..%t6 (MLIR's scoping), each If using
   // earlier results named outside it: the names a region drops from the reader's table must be
   // its own only (the table deletes by shifting its probes; a wrong shift would lose %o<k>).
-  std::string text = "func.func @f(%c: !torch.bool, %a: !torch.vtensor<[2],f32>) -> !torch.vtensor {\n"
+  std::string text = "func.func @f(%c: !torch.bool, %a: !torch.vtensor<[2],f32>, %l: !torch.list<int>) -> !torch.vtensor {\n"
                      "  %o0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor\n";
   uint32_t seed = 1;
   for (int i = 1; i <= 400; ++i) {
@@ -147,6 +147,14 @@ TEST(TorchMlirReader, NamesAreScopedByRegion) {
     }
     text += "  }\n";
   }
+  // Many names on few lines (the table is sized by lines): %u:300 in both branches of 3 Ifs, so
+  // that names collide in the table and a stale one would make the else branch's a redefinition.
+  std::string unpack = "    %u:300 = torch.prim.ListUnpack %l : !torch.list<int> -> !torch.int";
+  for (int k = 1; k < 300; ++k) unpack += ", !torch.int";
+  for (int i = 0; i < 3; ++i)
+    text += "  %p" + std::to_string(i) + " = torch.prim.If %c -> (!torch.int) {\n" + unpack +
+            "\n    torch.prim.If.yield %u#299 : !torch.int\n  } else {\n" + unpack +
+            "\n    torch.prim.If.yield %u#7 : !torch.int\n  }\n";
   text += "  return %o400 : !torch.vtensor\n}\n";
   Module m = readModule(text, sem());
   ASSERT_EQ(m.functions.size(), 1u);
