@@ -14,8 +14,9 @@ meant to keep output as it was).
 
 Each file is classified: read (exit 0, or 1 for dtype errors PyTorch raises),
 refused (exit 2: grouped by message with the file:line:col and quoted names
-taken out), or a defect: a crash, a timeout (30 s), or plain annotate
-disagreeing with --format json on the exit code. The plausibility check runs
+taken out), or a defect: a crash (a sanitizer's abort too: run it with an
+ASan build), a timeout (30 s), plain annotate disagreeing with --format json
+on the exit code, or `check` failing on a file annotate read. The plausibility check runs
 `dtypeflow check` on the files under test/Dialect/Torch: every result whose
 written dtype dtypeflow contradicts is listed (`wrong`), for a person to
 decide with PyTorch's answer. Exit status: 1 when a defect was found.
@@ -115,7 +116,9 @@ def main():
             known += sum(1 for v in f["values"].values() if v.get("dtype") not in (None, "unknown"))
         if rel.startswith("Dialect/Torch/"):
             c_rc, c_out, _ = run([a.dtypeflow, "check", path, "--format", "json"])
-            if c_rc in (0, 1) and c_out:
+            if c_rc not in (0, 1):  # it read the file above: check must too (a crash, a sanitizer's abort)
+                defects.append(f"{rel}: check --format json exits {c_rc}")
+            elif c_out:
                 cj = json.loads(c_out)
                 for w in cj.get("wrong", []):
                     m = re.search(r",\s*([^,>]+)>\s*$", w["written"])
@@ -135,7 +138,7 @@ def main():
         print(f"| read (exit 0 or 1) | {counts['read']}: {functions} functions, {values} SSA values, {known} with a dtype |")
         for msg, fs in sorted(refused.items(), key=lambda kv: -len(kv[1])):
             print(f"| refused: {msg} | {len(fs)}: {', '.join(os.path.basename(f) for f in fs)} |")
-        print(f"| crash, timeout, json/plain disagreement | {len(defects)} |")
+        print(f"| crash, sanitizer abort, timeout, json/plain disagreement, check failing | {len(defects)} |")
     else:
         print(f"{total} files with torch ops: {counts['read']} read ({functions} functions, {values} SSA values, "
               f"{known} with a dtype), "
