@@ -114,6 +114,65 @@ TEST(TorchMlirTypes, RefinedSpelling) {
   EXPECT_EQ(elementName(DType::UInt8), "ui8");
 }
 
+TEST(TorchMlirTypes, SameTypeIsSqueezedEquality) {
+  // sameType(a, b) answers squeeze(a) == squeeze(b) without making either: whitespace outside
+  // strings does not count, inside them it does; the prefix may be longer than eight bytes.
+  const char *types[] = {"!torch.vtensor", "!torch.vtensor<[2,3],f32>", "!torch.vtensor<[2, 3], f32>",
+                         " !torch.vtensor<[2,3],f32> ", "!torch.vtensor<[2,3],f64>", "!torch.vtensor<*,f32>",
+                         "!torch.nn.Module<\"a b\">", "!torch.nn.Module<\"ab\">", "!torch.nn.Module< \"a b\" >",
+                         "!torch.vtensor<[2,3],f32>x", "", " ", "!torch.vtensor<[2,3],f3 2>"};
+  for (const char *a : types)
+    for (const char *b : types) EXPECT_EQ(sameType(a, b), squeeze(a) == squeeze(b)) << a << " vs " << b;
+}
+
+TEST(TorchMlirReader, NamesAreScopedByRegion) {
+  // 400 torch.prim.If ops whose branches reuse the names %t0..%t6 (MLIR's scoping), each If using
+  // earlier results named outside it: the names a region drops from the reader's table must be
+  // its own only (the table deletes by shifting its probes; a wrong shift would lose %o<k>).
+  std::string text = "func.func @f(%c: !torch.bool, %a: !torch.vtensor<[2],f32>, %l: !torch.list<int>) -> !torch.vtensor {\n"
+                     "  %o0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor\n";
+  uint32_t seed = 1;
+  for (int i = 1; i <= 400; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    std::string src = "%o" + std::to_string((seed >> 8) % i); // an earlier result, in a scattered order
+    text += "  %o" + std::to_string(i) + " = torch.prim.If %c -> (!torch.vtensor) {\n";
+    for (int branch = 0; branch < 2; ++branch) {
+      if (branch) text += "  } else {\n";
+      std::string prev = src;
+      for (int t = 0; t < 7; ++t) {
+        text += "    %t" + std::to_string(t) + " = torch.aten.neg " + prev + " : !torch.vtensor -> !torch.vtensor\n";
+        prev = "%t" + std::to_string(t);
+      }
+      text += "    torch.prim.If.yield " + prev + " : !torch.vtensor\n";
+    }
+    text += "  }\n";
+  }
+  // Many names on few lines (the table is sized by lines): %u:300 in both branches of 3 Ifs, so
+  // that names collide in the table and a stale one would make the else branch's a redefinition.
+  std::string unpack = "    %u:300 = torch.prim.ListUnpack %l : !torch.list<int> -> !torch.int";
+  for (int k = 1; k < 300; ++k) unpack += ", !torch.int";
+  for (int i = 0; i < 3; ++i)
+    text += "  %p" + std::to_string(i) + " = torch.prim.If %c -> (!torch.int) {\n" + unpack +
+            "\n    torch.prim.If.yield %u#299 : !torch.int\n  } else {\n" + unpack +
+            "\n    torch.prim.If.yield %u#7 : !torch.int\n  }\n";
+  text += "  return %o400 : !torch.vtensor\n}\n";
+  Module m = readModule(text, sem());
+  ASSERT_EQ(m.functions.size(), 1u);
+  refine::Result r = refine::refineGraph(*m.functions[0].graph, opts());
+  EXPECT_EQ(valueOf(m.functions[0], r, "o400").dtype(), DType::Float32);
+  // A name used after the region that defined it is undefined there.
+  EXPECT_THROW(readModule("func.func @g(%c: !torch.bool, %a: !torch.int) -> !torch.int {\n"
+                          "  %0 = torch.prim.If %c -> (!torch.int) {\n"
+                          "    %1 = torch.aten.add.int %a, %a : !torch.int, !torch.int -> !torch.int\n"
+                          "    torch.prim.If.yield %1 : !torch.int\n"
+                          "  } else {\n"
+                          "    torch.prim.If.yield %a : !torch.int\n"
+                          "  }\n"
+                          "  return %1 : !torch.int\n}\n",
+                          sem()),
+               ir::IRSyntaxError);
+}
+
 TEST(TorchMlirReader, PrettyFormFunctionsAndOps) {
   Module m = readModule(readFile("tests/torch_mlir/basic.mlir"), sem());
   ASSERT_EQ(m.functions.size(), 3u);

@@ -158,8 +158,11 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
   diagnostics(file, r, flags.verbose);
   if (json) {
     nlohmann::json diags = nlohmann::json::array();
-    for (size_t i = 0; i < m.functions.size(); ++i)
-      for (auto &d : torch_mlir::functionJson(m.functions[i], r.results[i])["diagnostics"]) diags.push_back(d);
+    for (size_t i = 0; i < m.functions.size(); ++i) {
+      // Named: a range-for over a temporary's member would read it after its end (ASan found it).
+      nlohmann::json fj = torch_mlir::functionJson(m.functions[i], r.results[i]);
+      for (auto &d : fj["diagnostics"]) diags.push_back(d);
+    }
     nlohmann::json j = {{"counts", {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}}},
                         {"wrong", std::move(wrongJ)},
                         {"unknown", std::move(unknownJ)},

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
-#include <set>
+#include <deque>
 #include <tuple>
+#include <unordered_set>
 
 namespace dtf::torch_mlir {
 namespace {
@@ -30,9 +32,7 @@ std::pair<size_t, std::string> lineStart(std::string_view text, size_t at) {
 class FunctionPrinter {
 public:
   FunctionPrinter(std::string_view text, const Function &f, const refine::Result &r, std::vector<Edit> &edits)
-      : text_(text), f_(f), r_(r), edits_(edits) {
-    for (const SsaDef &d : f.defs) taken_.insert(d.name);
-  }
+      : text_(text), f_(f), r_(r), edits_(edits) {}
 
   void run() {
     printed_.resize(f_.defs.size());
@@ -42,7 +42,7 @@ public:
       if (!d.result || d.typeBegin == kNone) continue;
       if (d.impliedBy != kNone && printed_[d.impliedBy] == f_.defs[d.impliedBy].writtenType) continue;
       printed_[i] = refinedTypeText(d.writtenType, r_.values[d.value]);
-      if (squeeze(printed_[i]) != squeeze(d.writtenType)) edits_.push_back({d.typeBegin, d.typeEnd, printed_[i]});
+      if (!sameType(printed_[i], d.writtenType)) edits_.push_back({d.typeBegin, d.typeEnd, printed_[i]});
     }
     for (const Use &u : f_.uses) use(u);
   }
@@ -58,8 +58,8 @@ private:
     std::string_view want = written; // the type this use must see
     if (u.kind == UseKind::Yield && u.target != kNone) want = printed_[u.target];
     if (now.empty() || want.empty()) return; // a type no text states (constants, other dialects' ops): never refined
-    if (squeeze(now) == squeeze(want)) {
-      if (typed && squeeze(written) != squeeze(want)) edits_.push_back({u.typeBegin, u.typeEnd, std::string(want)});
+    if (sameType(now, want)) {
+      if (typed && !sameType(written, want)) edits_.push_back({u.typeBegin, u.typeEnd, std::string(want)});
       return;
     }
     if (u.kind == UseKind::Follows && typed) {
@@ -79,9 +79,13 @@ private:
         std::string n = digits ? "cast" + base : base + "_cast";
         return i ? fmt::format("{}_{}", n, i) : n;
       };
+      if (taken_.empty()) { // the names in use, gathered once a cast needs a new one
+        taken_.reserve(f_.defs.size());
+        for (const SsaDef &d : f_.defs) taken_.insert(d.name);
+      }
       std::string name = candidate(0);
       for (int i = 1; taken_.count(name); ++i) name = candidate(i);
-      taken_.insert(name);
+      taken_.insert(castNames_.emplace_back(name));
       auto [start, indent] = lineStart(text_, u.opBegin);
       std::string operand(text_.substr(u.nameBegin, u.nameEnd - u.nameBegin));
       std::string line = u.generic ? fmt::format("{}%{} = \"torch.tensor_static_info_cast\"({}) : ({}) -> {}\n", indent,
@@ -96,7 +100,7 @@ private:
       it = casts_.emplace(key, "%" + name).first;
     }
     edits_.push_back({u.nameBegin, u.nameEnd, it->second});
-    if (typed && squeeze(written) != squeeze(want)) edits_.push_back({u.typeBegin, u.typeEnd, std::string(want)});
+    if (typed && !sameType(written, want)) edits_.push_back({u.typeBegin, u.typeEnd, std::string(want)});
   }
 
   std::string_view text_;
@@ -104,7 +108,8 @@ private:
   const refine::Result &r_;
   std::vector<Edit> &edits_;
   std::vector<std::string> printed_;
-  std::set<std::string> taken_;
+  std::unordered_set<std::string_view> taken_; ///< views of the defs' names and castNames_
+  std::deque<std::string> castNames_;
   std::map<std::tuple<size_t, size_t, std::string>, std::string> casts_;
 };
 

@@ -20,8 +20,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <bit>
 #include <cstring>
+#include <deque>
 #include <unordered_map>
+#include <utility>
 
 namespace dtf::torch_mlir {
 namespace {
@@ -36,7 +39,8 @@ struct Span {
 
 /// One op as read, before it becomes a node.
 struct OpSyntax {
-  std::string name;
+  std::string_view name; ///< into the source (or nameStore: a generic name with escapes)
+  std::string nameStore;
   Tok first, nameTok;
   bool generic = false;
   std::vector<std::pair<Tok, size_t>> results; ///< `%0#1` names (expanded), in order
@@ -47,6 +51,7 @@ struct OpSyntax {
   std::vector<Tok> successors;                  ///< `^bb1` blocks the op may branch to, in order
   std::vector<std::vector<size_t>> passed;      ///< per successor: the uses it passes (when `paired`)
   bool paired = false;                          ///< `passed` pairs operands with successors (cf.br, cf.cond_br)
+  bool resultsImplied = false; ///< the types written are the operands' only (the op implies its results')
   const std::string *attr(std::string_view n) const {
     for (const auto &[k, v] : attrs)
       if (k == n) return &v;
@@ -74,6 +79,7 @@ bool isIdentityOp(std::string_view name) {
 /// Ops whose written operand types may be rewritten to the refined ones
 /// (torch-mlir's value-semantics ops); every other use keeps its type.
 UseKind useKindOf(std::string_view op) {
+  if (op.starts_with("torch.aten.")) return UseKind::Follows; // the common case first: none of the others below
   if (op == "torch.prim.If.yield") return UseKind::Yield;
   if (op == "torch.copy.to_vtensor" || op == "torch.copy.to_tensor") return UseKind::Implied;
   if (op == "torch.prim.Loop.condition" || op == "torch.prim.Loop" || op == "torch.overwrite.tensor.contents" ||
@@ -85,12 +91,86 @@ UseKind useKindOf(std::string_view op) {
   return UseKind::Fixed;
 }
 
-/// SSA names are looked up by the token's text, without making a string.
+/// Strings looked up by a token's text, without making a string.
 struct NameHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-using NameMap = std::unordered_map<std::string, size_t, NameHash, std::equal_to<>>;
+
+/// SSA names (without '%') to their defs. The keys are views into the
+/// module's text (or into storage the parser keeps), the table one array
+/// probed linearly: a function of 10^5 ops looks a name up per operand, and
+/// std::unordered_map (an allocation per name, a node to chase per lookup)
+/// was a sixth of reading one.
+class NameMap {
+public:
+  void reserve(size_t n) {
+    if (2 * n > slots_.size()) rehash(std::bit_ceil(std::max<size_t>(16, 2 * n)));
+  }
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+  }
+  /// The def named `name`, or kNone.
+  size_t find(std::string_view name) const {
+    if (slots_.empty()) return kNone;
+    for (size_t i = hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot &s = slots_[i];
+      if (!s.key.data()) return kNone;
+      if (s.key == name) return s.def;
+    }
+  }
+  /// Adds `name` (which must outlive the table) -> `def`; false when the name is taken.
+  bool insert(std::string_view name, size_t def) {
+    if (2 * (size_ + 1) > slots_.size()) rehash(std::max<size_t>(16, 2 * slots_.size()));
+    Slot *s = probe(name);
+    if (s->key.data()) return false;
+    *s = Slot{name, def};
+    ++size_;
+    return true;
+  }
+
+  /// Removes `name` (backward-shift deletion: no tombstones, probes stay short).
+  void erase(std::string_view name) {
+    if (slots_.empty()) return;
+    const size_t mask = slots_.size() - 1;
+    size_t i = hash(name) & mask;
+    while (slots_[i].key.data() && slots_[i].key != name) i = (i + 1) & mask;
+    if (!slots_[i].key.data()) return;
+    for (size_t j = (i + 1) & mask; slots_[j].key.data(); j = (j + 1) & mask) {
+      size_t home = hash(slots_[j].key) & mask;
+      // Slot j may move to the hole at i when its home is not cyclically in (i, j].
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    --size_;
+  }
+
+private:
+  struct Slot {
+    std::string_view key; ///< data() null: empty
+    size_t def = kNone;
+  };
+  static size_t hash(std::string_view s) { // FNV-1a: names are short
+    uint64_t h = 1469598103934665603ull;
+    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+  Slot *probe(std::string_view name) {
+    for (size_t i = hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
+      if (!slots_[i].key.data() || slots_[i].key == name) return &slots_[i];
+  }
+  void rehash(size_t capacity) {
+    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(capacity));
+    for (const Slot &s : old)
+      if (s.key.data()) *probe(s.key) = s;
+  }
+  std::vector<Slot> slots_; ///< a power of two long, at most half full
+  size_t size_ = 0;
+};
 
 class Parser {
 public:
@@ -104,7 +184,13 @@ public:
     Function scratch; // ops outside any function (globals ...): read, not kept
     scratch.graph = std::make_unique<ir::Graph>();
     ctx_ = &scratch;
+    size_t part = 0;
     while (tok_.kind != TK::End) {
+      // Each `// -----` part is a module of its own: top-level names start afresh.
+      for (; part < splitAt_.size() && splitAt_[part] < tok_.begin; ++part) {
+        names_.clear();
+        scopeNames_.clear();
+      }
       if (tok_.kind == TK::Hash) { // `#loc1 = loc(...)`, `#map = affine_map<...>`
         bump();
         expectPunct('=');
@@ -136,6 +222,12 @@ private:
   /// Skip one bracketed group starting at the current token (which opens it);
   /// a bracket closed by the wrong one is refused there.
   void skipGroup() {
+    if (tok_.kind == TK::Punct && (tok_.punct == '(' || tok_.punct == '[' || tok_.punct == '{' || tok_.punct == '<'))
+      if (std::optional<Tok> close = lex_.skipBalanced(tok_.punct)) { // the common case, by bytes
+        prev_ = *close;
+        tok_ = lex_.next();
+        return;
+      }
     std::string closers;
     const Tok open = tok_;
     do {
@@ -227,6 +319,12 @@ private:
   /// `T, T` or `(T, T)`; stops before `->`, `to`, `{`, `loc(`, or the op's end.
   std::vector<Span> typeList(uint32_t opLine) {
     std::vector<Span> out;
+    typeList(opLine, out);
+    return out;
+  }
+  /// typeList into `out` (cleared first; its room reused).
+  void typeList(uint32_t opLine, std::vector<Span> &out) {
+    out.clear();
     if (isPunct('(')) {
       bump();
       while (!isPunct(')')) {
@@ -234,7 +332,7 @@ private:
         if (!isPunct(')')) expectPunct(',');
       }
       bump();
-      return out;
+      return;
     }
     while (tok_.kind == TK::Bang || (tok_.kind == TK::Ident && !isIdent("to") && !isIdent("loc"))) {
       if (tok_.line != prev_.line && !(prev_.kind == TK::Punct && prev_.punct == ',') && prev_.kind != TK::Arrow &&
@@ -244,12 +342,20 @@ private:
       if (!isPunct(',')) break;
       bump();
     }
+    // `T, (T, T) -> T` (torch.prim.CallMethod: the receiver's type, then its arguments'): one list.
+    if (!out.empty() && prev_.kind == TK::Punct && prev_.punct == ',' && isPunct('(')) {
+      bump();
+      while (!isPunct(')')) {
+        out.push_back(typeSpan());
+        if (!isPunct(')')) expectPunct(',');
+      }
+      bump();
+    }
     (void)opLine;
-    return out;
   }
   ir::TypePtr typeAt(Span s, const Tok &where) {
     std::string_view text = src_.substr(s.begin, s.end - s.begin);
-    auto it = types_.find(std::string(text));
+    auto it = types_.find(text);
     if (it != types_.end()) return it->second;
     ir::TypePtr t = parseType(text);
     if (!t) fail(where, fmt::format("malformed type '{}'", ir::printable(text, 120)));
@@ -265,45 +371,96 @@ private:
     types_.emplace(std::string(text), t);
     return t;
   }
-  static ir::TypePtr implied(std::string_view text) {
-    static std::unordered_map<std::string, ir::TypePtr> cache;
-    auto it = cache.find(std::string(text));
-    if (it != cache.end()) return it->second;
-    return cache.emplace(std::string(text), parseType(text)).first->second;
+  ir::TypePtr implied(std::string_view text) {
+    auto it = implied_.find(text);
+    if (it != implied_.end()) return it->second;
+    return implied_.emplace(std::string(text), parseType(text)).first->second;
   }
 
   // --- values ---------------------------------------------------------------
   Function &fn() { return *ctx_; }
   ir::Graph &g() { return *ctx_->graph; }
   size_t defineSsa(const Tok &name, ir::ValueId v, bool result) {
-    std::string n(name.text.substr(1));
-    auto [it, fresh] = names_.try_emplace(n, fn().defs.size());
-    if (!fresh) fail(name, fmt::format("value {} is defined twice", ir::printable(name.text, 80)));
-    fn().defs.push_back(SsaDef{std::move(n), v, "", kNone, kNone, loc(name), result});
-    return it->second;
+    std::string_view n = name.text.substr(1);
+    if (!defineName(n, fn().defs.size())) fail(name, fmt::format("value {} is defined twice", ir::printable(name.text, 80)));
+    fn().defs.push_back(SsaDef{std::string(n), v, "", kNone, kNone, loc(name), result});
+    return fn().defs.size() - 1;
   }
+  /// A name for the rest of the current region (MLIR's scoping: a region's
+  /// values are not seen outside it, so sibling regions may reuse names).
+  bool defineName(std::string_view key, size_t def) {
+    if (!names_.insert(key, def)) return false;
+    scopeNames_.push_back(key);
+    return true;
+  }
+  struct NameScope {
+    explicit NameScope(Parser &p) : parser(p), mark(p.scopeNames_.size()) {}
+    ~NameScope() {
+      for (size_t i = mark; i < parser.scopeNames_.size(); ++i) parser.names_.erase(parser.scopeNames_[i]);
+      parser.scopeNames_.resize(mark);
+    }
+    NameScope(const NameScope &) = delete;
+    NameScope &operator=(const NameScope &) = delete;
+    Parser &parser;
+    size_t mark;
+  };
   /// A use of `%x` by the op starting at `op`.
   size_t use(const Tok &name, const Tok &op, std::string_view opName, bool generic) {
     std::string_view n = name.text.substr(1);
-    auto it = names_.find(n);
-    if (it == names_.end()) fail(name, fmt::format("use of undefined value {}", ir::printable(name.text, 80)));
-    Use u{it->second, name.begin, name.end, kNone, kNone, useKindOf(opName), kNone, op.begin, generic};
+    size_t def = names_.find(n);
+    if (def == kNone) fail(name, fmt::format("use of undefined value {}", ir::printable(name.text, 80)));
+    Use u{def, name.begin, name.end, kNone, kNone, useKindOf(opName), kNone, op.begin, generic};
     fn().uses.push_back(u);
     return fn().uses.size() - 1;
   }
   ir::ValueId valueOfUse(size_t u) { return fn().defs[fn().uses[u].def].value; }
 
   // --- ops ------------------------------------------------------------------
+  /// A fresh OpSyntax for an op read at the current nesting depth of ops (an
+  /// op's regions hold ops): one per depth, reused, so that its lists keep
+  /// their room from op to op instead of being allocated for each.
+  struct OpLease {
+    explicit OpLease(Parser &p) : parser(p), op(p.freshOp()) {}
+    ~OpLease() { --parser.opDepth_; }
+    OpLease(const OpLease &) = delete;
+    OpLease &operator=(const OpLease &) = delete;
+    Parser &parser;
+    OpSyntax &op;
+  };
+  OpSyntax &freshOp() {
+    if (opDepth_ == opPool_.size()) opPool_.push_back(std::make_unique<OpSyntax>());
+    OpSyntax &op = *opPool_[opDepth_++];
+    // Every field as new (fields added later included), the lists' room kept.
+    auto results = std::move(op.results);
+    auto uses = std::move(op.uses);
+    auto operandTypes = std::move(op.operandTypes), resultTypes = std::move(op.resultTypes);
+    op = OpSyntax();
+    op.results = std::move(results);
+    op.uses = std::move(uses);
+    op.operandTypes = std::move(operandTypes);
+    op.resultTypes = std::move(resultTypes);
+    op.results.clear();
+    op.uses.clear();
+    op.operandTypes.clear();
+    op.resultTypes.clear();
+    return op;
+  }
   void parseOp(ir::BlockId block) {
-    OpSyntax op;
+    OpLease lease(*this);
+    OpSyntax &op = lease.op;
     op.first = tok_;
     if (tok_.kind == TK::Value) parseResultNames(op);
     op.nameTok = tok_;
     if (tok_.kind == TK::String) {
       op.generic = true;
-      op.name = ir::unquote(tok_.text);
+      if (tok_.text.find('\\') == std::string_view::npos) {
+        op.name = tok_.text.substr(1, tok_.text.size() - 2);
+      } else {
+        op.nameStore = ir::unquote(tok_.text);
+        op.name = op.nameStore;
+      }
     } else if (tok_.kind == TK::Ident) {
-      op.name = std::string(tok_.text);
+      op.name = tok_.text;
     } else {
       fail(tok_, fmt::format("expected an operation but found {}", describe(tok_)));
     }
@@ -360,7 +517,7 @@ private:
     op.literal = tok_;
     int depth = 0;
     // Operands: every `%x` before the first `:` at depth 0 (attribute dicts skipped).
-    while (!(depth == 0 && (isPunct(':') || opEnds()))) {
+    while (!(depth == 0 && (isPunct(':') || tok_.kind == TK::Arrow || (opEnds() && !operandsOnNextLine(op))))) {
       if (tok_.kind == TK::End) fail(op.first, "the op never ends");
       if (tok_.kind == TK::Value) {
         op.uses.push_back(use(tok_, op.first, op.name, false));
@@ -379,26 +536,59 @@ private:
       bump();
     }
     if (isPunct(':')) {
+      prettyTypes(op);
+    } else if (tok_.kind == TK::Arrow) { // operand types written beside them: `keys(%k : T) values(%v : T) -> T`
       bump();
-      std::vector<Span> first = typeList(op.first.line);
-      if (tok_.kind == TK::Arrow || isIdent("to")) {
-        bump();
-        op.operandTypes = std::move(first);
-        op.resultTypes = typeList(op.first.line);
-      } else if (!op.results.empty()) {
-        op.resultTypes = std::move(first);
-      } else {
-        op.operandTypes = std::move(first);
-      }
+      typeList(op.first.line, op.resultTypes);
     }
     skipLoc();
-    // Regions after the types (torch.operator "onnx.If" ... { ... }): their ops are read in place.
-    while (isPunct('{')) {
+    // Regions after the types (torch.operator "onnx.If" ... { ... }): their ops are read in place;
+    // a keyword may name the next one (torch.dtype.calculate { ... } dtypes { ... }).
+    bool regions = false;
+    while (isPunct('{') || (regions && tok_.kind == TK::Ident && tok_.line == prev_.line && nextIs('{'))) {
+      if (tok_.kind == TK::Ident) bump();
       inlineRegion(block);
+      regions = true;
       if (isPunct(',')) bump();
     }
+    // Types after the regions: `torch.nn_module { ... } : !torch.nn.Module<"c">`.
+    if (regions && isPunct(':') && tok_.line == prev_.line) prettyTypes(op);
     skipLoc();
     finishOp(op, block);
+  }
+  /// `: T, T [-> T | to T]` after an op's operands (or its regions).
+  void prettyTypes(OpSyntax &op) {
+    bump();
+    typeList(op.first.line, op.operandTypes);
+    if (tok_.kind == TK::Arrow || isIdent("to")) {
+      bump();
+      typeList(op.first.line, op.resultTypes);
+    } else if (!op.results.empty() && op.operandTypes.size() == op.uses.size() &&
+               op.operandTypes.size() != op.results.size()) {
+      op.resultsImplied = true; // `%p = torch.linear_params.create %w, %b : T, T`: the types are the operands'
+    } else if (!op.results.empty()) {
+      op.resultTypes.clear();
+      std::swap(op.resultTypes, op.operandTypes);
+    }
+  }
+  /// `%x = torch.op` ending its line, its operands on the next (as hand-written tests wrap long ops)?
+  bool operandsOnNextLine(const OpSyntax &op) const {
+    if (op.results.empty() || prev_.begin != op.nameTok.begin || tok_.kind != TK::Value) return false;
+    // Not when the next line defines values of its own: `%a, %b:2 = ...`.
+    Lexer ahead = lex_;
+    for (Tok t = ahead.next();; t = ahead.next()) {
+      if (t.kind == TK::Punct && t.punct == '=') return false;
+      if (t.kind == TK::Punct && t.punct == ':') {
+        t = ahead.next();
+        if (t.kind != TK::Number) return true;
+        continue;
+      }
+      if (t.kind == TK::Punct && t.punct == ',') {
+        if (ahead.next().kind != TK::Value) return true;
+        continue;
+      }
+      return true;
+    }
   }
   /// At a `{` in an op: does a region follow (ops), not an attribute dict?
   bool regionFollows() const {
@@ -495,6 +685,7 @@ private:
   template <class Make> void region(ir::BlockId block, Make make) {
     const Tok open = tok_;
     expectPunct('{');
+    NameScope scope(*this);
     if (++depth_ > ir::kMaxNesting) fail(open, fmt::format("regions nested deeper than {} levels are refused", ir::kMaxNesting));
     cfgs_.emplace_back();
     const size_t firstNode = g().blocks[block].nodes.size();
@@ -724,18 +915,24 @@ private:
     // Room for the function's ops up front (a line is about an op): growing the lists
     // one op at a time dominated reading a 10^5-op function.
     size_t end = src_.find("func.func", at.end);
-    size_t lines = static_cast<size_t>(std::count(src_.begin() + at.begin, end == std::string_view::npos ? src_.end() : src_.begin() + end, '\n'));
-    lines = std::min(lines + 8, ir::kMaxNodes);
+    std::string_view body = src_.substr(at.begin, end == std::string_view::npos ? end : end - at.begin);
+    size_t lines = std::min(count(body, '\n') + 8, ir::kMaxNodes);
     f->defs.reserve(lines);
-    f->uses.reserve(2 * lines);
+    f->uses.reserve(std::min(count(body, '%'), 8 * ir::kMaxNodes)); // every use is a '%' (unused room costs no memory)
     f->graph->nodes.reserve(lines);
     f->graph->values.reserve(lines);
     f->graph->body().nodes.reserve(lines);
     pending_.push_back(std::move(f));
     return *pending_.back();
   }
+  static size_t count(std::string_view s, char c) {
+    size_t n = 0;
+    for (const char *p = s.data(), *end = p + s.size(); (p = static_cast<const char *>(std::memchr(p, c, end - p))); ++p) ++n;
+    return n;
+  }
   template <class Body> void withFunction(Function &f, Body body) {
     Function *savedCtx = ctx_;
+    const size_t scopeMark = scopeNames_.size(); // a function's names are its own (isolated from above)
     auto savedNames = std::move(names_);
     auto savedFrames = std::move(frames_);
     ctx_ = &f;
@@ -745,6 +942,7 @@ private:
     frames_.push_back(Frame{Frame::Func, 0, {}});
     body();
     ctx_ = savedCtx;
+    scopeNames_.resize(scopeMark);
     names_ = std::move(savedNames);
     frames_ = std::move(savedFrames);
   }
@@ -858,15 +1056,22 @@ private:
     }
     return n;
   }
-  size_t defineNamed(const std::string &name, const Tok &at, ir::ValueId v) {
-    Tok t = at;
-    std::string owned = name;
-    auto [it, fresh] = names_.try_emplace(owned.substr(1), fn().defs.size());
-    if (!fresh) fail(t, fmt::format("value {} is defined twice", ir::printable(name, 80)));
-    fn().defs.push_back(SsaDef{owned.substr(1), v, "", kNone, kNone, loc(at), true});
-    return it->second;
+  /// `name` (with '%'): a view into the source, or copied so that the name table may keep it.
+  size_t defineNamed(std::string_view name, const Tok &at, ir::ValueId v) {
+    if (name.data() < src_.data() || name.data() + name.size() > src_.data() + src_.size())
+      name = ownedNames_.emplace_back(name);
+    if (!defineName(name.substr(1), fn().defs.size()))
+      fail(at, fmt::format("value {} is defined twice", ir::printable(name, 80)));
+    fn().defs.push_back(SsaDef{std::string(name.substr(1)), v, "", kNone, kNone, loc(at), true});
+    return fn().defs.size() - 1;
+  }
+  /// resultName without a string made for a plain `%x`.
+  static std::string_view resultKey(const std::pair<Tok, size_t> &r, std::string &store) {
+    if (!r.second) return r.first.text;
+    return store = resultName(r);
   }
   void setResultTypes(const std::vector<size_t> &defs, const std::vector<Span> &types, const Tok &at, bool refinable) {
+    if (defs.empty()) return; // results MLIR leaves unnamed (a value nothing uses): nothing to type
     if (types.size() != defs.size())
       fail(at, fmt::format("{} result(s) named but {} result type(s) written", defs.size(), types.size()));
     for (size_t i = 0; i < defs.size(); ++i) {
@@ -979,14 +1184,15 @@ private:
   void finishOp(OpSyntax &op, ir::BlockId block) {
     operandTypes(op);
     if (!op.successors.empty()) branchEdges(op);
-    const std::string &name = op.name;
+    std::string_view name = op.name;
+    if (name.starts_with("torch.aten.")) return torchOp(op, block); // the common case (none of the others below)
     if (name == "return" || name == "func.return" || name == "torch.prim.If.yield" ||
         name == "torch.prim.Loop.condition")
       return terminator(op);
     if (name.starts_with("torch.constant.")) return constant(op, block);
     if (name == "torch.vtensor.literal" || name == "torch.tensor.literal") {
       ir::Attribute a{"value", "<literal>", LK::TensorLiteral, Value()};
-      return (void)emit(op, block, g().internKind("prim::Constant"), {std::move(a)});
+      return (void)emit(op, block, constantKind(), {std::move(a)});
     }
     if (isIdentityOp(name) && op.uses.size() == 1 && op.results.size() == 1) {
       size_t d = defineNamed(resultName(op.results[0]), op.results[0].first, valueOfUse(op.uses[0]));
@@ -1001,7 +1207,7 @@ private:
     }
     if (name == "torch.operator") return customOp(op, block);
     if (name == "func.call" || name == "call") return callOp(op, block);
-    if (name.starts_with("torch.") && name.find('.', 6) != std::string::npos) return torchOp(op, block);
+    if (name.starts_with("torch.") && name.find('.', 6) != std::string_view::npos) return torchOp(op, block);
     if (op.results.empty()) return; // func.call @f without results, cf.br, asserts ...: nothing to infer
     unmapped(op, block, fmt::format("{}: not an op dtypeflow models (not a Torch-dialect op); results unknown", name));
   }
@@ -1013,7 +1219,7 @@ private:
     if (op.results.empty()) return;
     ir::NodeId n = emit(op, block, g().internKind("func::call"), {});
     for (const auto &r : op.results) {
-      SsaDef &d = fn().defs[names_.find(resultName(r).substr(1))->second];
+      SsaDef &d = fn().defs[names_.find(std::string_view(resultName(r)).substr(1))];
       d.typeBegin = d.typeEnd = kNone;
     }
     if (!fn().calls.empty() && fn().calls.back().loc.line == op.first.line && fn().calls.back().loc.col == op.first.col)
@@ -1031,29 +1237,57 @@ private:
     for (size_t u : op.uses) c.args.push_back(valueOfUse(u));
     fn().calls.push_back(std::move(c));
   }
+  /// What torchOp makes of an op name: the same for every op of that name, so
+  /// worked out (the schema table searched) once per name, not per op.
+  struct TorchTarget {
+    enum How : uint8_t { Pinned, Plain, UnknownTarget, Unmodelled } how = Unmodelled;
+    std::string opName, overload, key;
+    const ir::Graph *graph = nullptr; ///< whose KindId `kind` is (each function's graph interns its own)
+    ir::KindId kind = 0;
+  };
   /// torch.NS.OP[.OVERLOAD] -> NS::OP pinned to OVERLOAD when the schema table has it.
-  void torchOp(OpSyntax &op, ir::BlockId block) {
-    std::string_view rest = std::string_view(op.name).substr(6);
+  TorchTarget &torchTarget(std::string_view name) {
+    auto it = torchTargets_.find(name);
+    if (it != torchTargets_.end()) return it->second;
+    TorchTarget t;
+    std::string_view rest = name.substr(6);
     size_t dot = rest.find('.');
-    std::string ns(rest.substr(0, dot));
+    std::string_view ns = rest.substr(0, dot);
     std::string_view tail = rest.substr(dot + 1);
     size_t dot2 = tail.find('.');
-    std::string opName = ns + "::" + std::string(tail.substr(0, dot2));
-    std::string overload = dot2 == std::string_view::npos ? "" : std::string(tail.substr(dot2 + 1));
-    if (overload.find('.') != std::string::npos) overload.clear(), opName.clear();
+    t.opName = fmt::format("{}::{}", ns, tail.substr(0, dot2));
+    if (dot2 != std::string_view::npos) t.overload = std::string(tail.substr(dot2 + 1));
+    if (t.overload.find('.') != std::string::npos) t.overload.clear(), t.opName.clear();
     const SchemaTable &table = sem_.schemas();
-    if (!opName.empty()) {
-      std::string key = overload.empty() ? opName : opName + "." + overload;
-      if (table.find(key)) return (void)emit(op, block, g().internPinnedKind(opName, overload), {});
-      if (ns == "prim" && overload.empty() && structuralPrim(tail)) return (void)emit(op, block, g().internKind(opName), {});
-      if (ns == "prim" && !table.overloads(opName).empty()) return (void)emit(op, block, g().internKind(opName), {});
-      if (op.results.empty()) return;
-      if (ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized" || ns == "torchvision")
-        return unmapped(op, block, fmt::format("{}: {} is not in PyTorch {}'s schema table; results unknown", op.name,
-                                               key, sem_.versionName()), "unknown-target");
+    if (!t.opName.empty()) {
+      t.key = t.overload.empty() ? t.opName : t.opName + "." + t.overload;
+      if (table.find(t.key)) t.how = TorchTarget::Pinned;
+      else if (ns == "prim" && t.overload.empty() && structuralPrim(tail)) t.how = TorchTarget::Plain;
+      else if (ns == "prim" && !table.overloads(t.opName).empty()) t.how = TorchTarget::Plain;
+      else if (ns == "aten" || ns == "prims" || ns == "prim" || ns == "quantized" || ns == "torchvision")
+        t.how = TorchTarget::UnknownTarget;
+    }
+    return torchTargets_.emplace(std::string(name), std::move(t)).first->second;
+  }
+  void torchOp(OpSyntax &op, ir::BlockId block) {
+    TorchTarget &t = torchTarget(op.name);
+    if (t.how == TorchTarget::Pinned || t.how == TorchTarget::Plain) {
+      if (t.graph != &g()) {
+        t.kind = t.how == TorchTarget::Pinned ? g().internPinnedKind(t.opName, t.overload) : g().internKind(t.opName);
+        t.graph = &g();
+      }
+      return (void)emit(op, block, t.kind, {});
     }
     if (op.results.empty()) return;
+    if (t.how == TorchTarget::UnknownTarget)
+      return unmapped(op, block, fmt::format("{}: {} is not in PyTorch {}'s schema table; results unknown", op.name,
+                                             t.key, sem_.versionName()), "unknown-target");
     unmapped(op, block, fmt::format("{}: a Torch-dialect op dtypeflow does not model; results unknown", op.name));
+  }
+  /// prim::Constant's KindId in the current graph.
+  ir::KindId constantKind() {
+    if (constantKind_.first != &g()) constantKind_ = {&g(), g().internKind("prim::Constant")};
+    return constantKind_.second;
   }
   /// `torch.operator "ns.op[.overload]"(...)`: the op `ns::op`, known through --rules files.
   void customOp(OpSyntax &op, ir::BlockId block) {
@@ -1081,24 +1315,30 @@ private:
              "unknown-target");
   }
   void unmapped(OpSyntax &op, ir::BlockId block, std::string why, std::string category = "unsupported-op") {
-    std::string shortName = op.name.starts_with("torch.") ? op.name.substr(6) : op.name;
-    ir::NodeId n = emit(op, block, g().internKind("unmapped::" + shortName), {});
+    std::string_view shortName = op.name.starts_with("torch.") ? op.name.substr(6) : op.name;
+    ir::NodeId n = emit(op, block, g().internKind(fmt::format("unmapped::{}", shortName)), {});
     note(refine::Severity::Warning, std::move(category), std::move(why), n, op.first);
   }
   ir::NodeId emit(OpSyntax &op, ir::BlockId block, ir::KindId kind, std::vector<ir::Attribute> attrs) {
     ir::NodeId n = g().addNode(block, kind, loc(op.first));
+    g().nodes[n].inputs.reserve(op.uses.size());
     for (size_t u : op.uses) g().nodes[n].inputs.push_back(valueOfUse(u));
     g().nodes[n].attrs = std::move(attrs);
-    std::vector<size_t> defs;
+    std::vector<size_t> &defs = emitDefs_; // emit never nests: one list, its room reused
+    defs.clear();
+    g().nodes[n].outputs.reserve(op.results.size());
+    std::string store;
     for (const auto &r : op.results) {
-      ir::ValueId v = g().addValue(resultName(r).substr(1), ir::tensorType());
+      std::string_view name = resultKey(r, store);
+      ir::ValueId v = g().addValue(std::string(name.substr(1)), ir::tensorType());
       g().values[v].def = n;
       g().nodes[n].outputs.push_back(v);
-      defs.push_back(defineNamed(resultName(r), r.first, v));
+      defs.push_back(defineNamed(name, r.first, v));
     }
     // Another dialect's op may imply its result types (`arith.constant 1 : i64` writes one for two
     // ...): when they do not pair up, its results stay untyped (unknown anyway).
     bool paired = op.resultTypes.size() == defs.size();
+    if (op.resultsImplied) return n;
     if (paired || op.name.starts_with("torch.") || op.generic) setResultTypes(defs, op.resultTypes, op.first, true);
     return n;
   }
@@ -1142,9 +1382,11 @@ private:
       a.literal = Value::string(ir::unquote(text));
       type = what == "str" ? "!torch.str" : "!torch.Device";
     } else if (what == "bool") {
-      if (text != "true" && text != "false") fail(op.literal, "torch.constant.bool needs true or false");
+      // Its value is an I1Attr: `true`/`false` as MLIR prints it, `1`/`0` as it also reads it.
+      if (text != "true" && text != "false" && text != "1" && text != "0")
+        fail(op.literal, "torch.constant.bool needs true or false");
       a.kind = LK::Int;
-      a.literal = Value::integer(text == "true");
+      a.literal = Value::integer(text == "true" || text == "1");
       type = "!torch.bool";
     } else if (what == "int" || what == "float" || what == "number") {
       bool isFloat = what == "float" || text.find_first_of(".eE") != std::string::npos ||
@@ -1166,12 +1408,14 @@ private:
     } else {
       return unmapped(op, block, fmt::format("{}: a constant dtypeflow does not model; its value is unknown", op.name));
     }
-    ir::NodeId n = g().addNode(block, "prim::Constant", loc(op.first));
+    ir::NodeId n = g().addNode(block, constantKind(), loc(op.first));
     if (a.kind != LK::Other) g().nodes[n].attrs.push_back(std::move(a));
-    ir::ValueId v = g().addValue(resultName(op.results[0]).substr(1), implied(type));
+    std::string store;
+    std::string_view name = resultKey(op.results[0], store);
+    ir::ValueId v = g().addValue(std::string(name.substr(1)), implied(type));
     g().values[v].def = n;
     g().nodes[n].outputs.push_back(v);
-    size_t d = defineNamed(resultName(op.results[0]), op.results[0].first, v);
+    size_t d = defineNamed(name, op.results[0].first, v);
     fn().defs[d].writtenType = std::string(type);
   }
   double floatLiteral(const std::string &text, const Tok &at) {
@@ -1196,12 +1440,19 @@ private:
   std::vector<size_t> splitAt_;
   Function *ctx_ = nullptr;
   NameMap names_;
+  std::vector<std::string_view> scopeNames_; ///< names_'s keys in the order defined (NameScope pops them)
+  std::deque<std::string> ownedNames_; ///< names the source does not spell (`%0#1` of `%0:2`), kept for names_
   std::vector<Frame> frames_;
   std::vector<RegionCfg> cfgs_; ///< one per region being read, innermost last
   std::vector<Function> functions_;
   std::vector<std::unique_ptr<Function>> pending_;
-  std::unordered_map<std::string, ir::TypePtr> types_;
+  std::unordered_map<std::string, ir::TypePtr, NameHash, std::equal_to<>> types_, implied_;
+  std::unordered_map<std::string, TorchTarget, NameHash, std::equal_to<>> torchTargets_;
+  std::pair<const ir::Graph *, ir::KindId> constantKind_{nullptr, 0};
   int depth_ = 0;
+  std::vector<std::unique_ptr<OpSyntax>> opPool_; ///< by op nesting depth (OpLease)
+  size_t opDepth_ = 0;
+  std::vector<size_t> emitDefs_;
 };
 
 } // namespace

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 
 namespace dtf::torch_mlir {
@@ -70,6 +73,8 @@ public:
         size_t e = pos_;
         if (!skipBalancedUntilClose()) return nullptr;
         t->dtype = elementDType(s_.substr(e, pos_ - e));
+        // A sparse encoding (`<[64,64],f32,#CSR>`, torch-mlir's sparse tensors): the dtype is the element's.
+        if (take(",") && !skipBalancedUntilClose(false)) return nullptr;
         if (!take(">")) return nullptr;
       }
     } else if (name == "int") t->kind = K::Int;
@@ -170,6 +175,34 @@ std::string squeeze(std::string_view written) {
   return out;
 }
 
+bool sameType(std::string_view a, std::string_view b) {
+  // The common prefix, eight bytes at a time: types are compared once or twice per use.
+  const size_t n = std::min(a.size(), b.size());
+  size_t k = 0;
+  for (uint64_t x, y; k + 8 <= n; k += 8) {
+    std::memcpy(&x, a.data() + k, 8);
+    std::memcpy(&y, b.data() + k, 8);
+    if (x != y) break;
+  }
+  while (k < n && a[k] == b[k]) ++k;
+  if (k == a.size() && k == b.size()) return true;
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  // Where they part, neither at whitespace: their squeezed forms part there too.
+  if ((k == a.size() || !space(a[k])) && (k == b.size() || !space(b[k]))) return false;
+  size_t i = k, j = k;
+  bool quoted = std::count(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(k), '"') % 2; // as squeeze: whitespace in strings counts
+  while (true) {
+    if (!quoted) {
+      while (i < a.size() && space(a[i])) ++i;
+      while (j < b.size() && space(b[j])) ++j;
+    }
+    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+    if (a[i] != b[j]) return false;
+    if (a[i] == '"') quoted = !quoted;
+    ++i, ++j;
+  }
+}
+
 ir::TypePtr parseType(std::string_view text) {
   std::string s = squeeze(text);
   if (s.empty()) return nullptr;
@@ -210,17 +243,19 @@ std::optional<TensorSpelling> tensorSpelling(std::string_view text) {
   size_t comma = rest.starts_with('[') ? rest.find(']') + 1 : rest.find(',');
   if (comma == 0 || comma >= rest.size() || rest[comma] != ',') return std::nullopt;
   std::string_view sizes = rest.substr(0, comma), elem = rest.substr(comma + 1);
+  if (elem.find(',') != std::string_view::npos) return std::nullopt; // an encoding after it: printed as written
   if (sizes != "*") out.sizes = std::string(sizes);
   if (elem != "unk") out.element = std::string(elem);
   return out;
 }
 
 std::string refinedTypeText(std::string_view written, const Value &v) {
-  auto spelling = tensorSpelling(written);
-  if (!spelling || !v.isTensor()) return std::string(written);
+  if (!v.isTensor()) return std::string(written);
   auto d = v.dtype();
   if (!d || elementName(*d).empty()) return std::string(written); // only a known dtype refines
-  std::string element(elementName(*d));
+  auto spelling = tensorSpelling(written);
+  if (!spelling) return std::string(written);
+  std::string_view element = elementName(*d);
   std::string sizes;
   if (spelling->sizes) {
     sizes = *spelling->sizes; // written sizes are kept
@@ -232,7 +267,10 @@ std::string refinedTypeText(std::string_view written, const Value &v) {
     sizes = "*";
   }
   if (spelling->element == element && (spelling->sizes || sizes == "*")) return std::string(written);
-  return fmt::format("!torch.{}<{},{}>", spelling->valueSemantics ? "vtensor" : "tensor", sizes, element);
+  std::string out = spelling->valueSemantics ? "!torch.vtensor<" : "!torch.tensor<";
+  out.reserve(out.size() + sizes.size() + element.size() + 2);
+  out.append(sizes).append(",").append(element).append(">");
+  return out;
 }
 
 } // namespace dtf::torch_mlir

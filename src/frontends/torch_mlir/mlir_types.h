@@ -47,5 +47,7 @@ std::string refinedTypeText(std::string_view written, const Value &v);
 
 /// `written` without whitespace (types are compared this way).
 std::string squeeze(std::string_view written);
+/// squeeze(a) == squeeze(b), without making either (the printer compares a type per use).
+bool sameType(std::string_view a, std::string_view b);
 
 } // namespace dtf::torch_mlir
