@@ -15,10 +15,8 @@
 namespace dtf::api {
 
 SemanticsRef semantics(std::string_view torch, const std::vector<std::string> &ruleFiles) {
-  SemanticsRef s;
-  s.withRules = semanticsWithRules(torch, ruleFiles);
-  s.semantics = s.withRules ? s.withRules.get() : &semanticsOf(torch);
-  return s;
+  if (SemanticsRef withRules = semanticsWithRules(torch, ruleFiles)) return withRules;
+  return semanticsOf(torch).shared_from_this();
 }
 
 namespace {
@@ -145,8 +143,7 @@ LoadedProgram programFromExportJson(std::string_view json, const std::string &wh
 
 refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, const ProgramOptions &o) {
   refine::Options opts;
-  opts.torch = sem->version();
-  opts.semantics = sem.withRules; // null without rule files
+  opts.semantics = sem;
   opts.tensorConstants = tensorConstantPolicy(o.tensorConstants, p.reader == Reader::Module);
   addInputTypes(*sem, o.inputs, opts);
   resolveInputNames(*p.graph, opts);
@@ -202,12 +199,10 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
 std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
                                                const refine::Result &onCpu, CheckReport &report) {
   if (!p.archive || report.retyped || !report.counts.wrong) return {};
-  std::shared_ptr<const Semantics> base = opts.semantics;
-  const Semantics &sem = base ? *base : Semantics::of(opts.torch);
+  const Semantics &sem = refine::semanticsOf(opts);
   if (sem.context().kernels == Kernels::Meta) return {};
   refine::Options onMeta = opts;
-  const ExecContext meta{sem.context().cpu, Kernels::Meta};
-  onMeta.semantics = base ? Semantics::inContext(base, meta) : Semantics::inContext(sem, meta);
+  onMeta.semantics = Semantics::inContext(opts.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
   onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
   onMeta.memo = nullptr;
   const refine::Result r = refine::refineGraph(*p.graph, onMeta);

@@ -302,7 +302,7 @@ Action addAudit(CLI::App &app) {
                           {"counts", std::move(counts)},
                           {"loses_precision", std::move(lossy)},
                           {"errors", std::move(errorsJ)},
-                          {"torch", std::string(name(opts.torch))}},
+                          {"torch", std::string(opts.semantics->versionName())}},
                          2) +
                 "\n");
     } else {
@@ -331,7 +331,7 @@ Action addAudit(CLI::App &app) {
     if (out.toStdout()) std::fflush(stdout); // before the diagnostics on stderr
     printDiagnostics(file, g, r, flags->verbose, /*errorsOnly=*/!flags->verbose);
     if (!dotFile->empty() || !svgFile->empty() || !pngFile->empty()) {
-      std::string dot = toDot(g, r, a, fmt::format("{}: dtypes (PyTorch {})", file, name(opts.torch)));
+      std::string dot = toDot(g, r, a, fmt::format("{}: dtypes (PyTorch {})", file, opts.semantics->versionName()));
       if (!dotFile->empty()) {
         Output d(*dotFile);
         d.write(dot);

@@ -212,7 +212,7 @@ Action addExplain(CLI::App &app) {
       else byCause[{e.chain.back().value, e.chain.back().text}].push_back(v);
     }
     if (*asJson) {
-      out.write(dumpJson(json{{"values", std::move(values)}, {"torch", std::string(name(opts.torch))}}, 2) + "\n");
+      out.write(dumpJson(json{{"values", std::move(values)}, {"torch", std::string(opts.semantics->versionName())}}, 2) + "\n");
     } else if (all) {
       if (byCause.empty()) text = "every tensor value is known (dtype and rank)\n";
       for (const auto &[cause, vs] : byCause) {

@@ -30,12 +30,11 @@ MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck) {
   MlirRun out;
   const api::SemanticsRef &sem = semanticsRef(*flags.torch);
   refine::Options opts;
-  opts.torch = sem->version();
-  opts.semantics = sem.withRules; // rule files, --cpu, --kernels; null without them
+  opts.semantics = sem; // with rule files, --cpu, --kernels
   opts.tensorConstants = api::tensorConstantPolicy(flags.program.tensorConstants, false);
   api::addInputTypes(*sem, flags.program.inputs, opts);
   if (forCheck) opts = refine::checkOptions(opts);
-  out.torch = opts.torch;
+  out.torch = sem->version();
   if (!flags.model.empty()) throw UsageError("--model applies to .pt2 archives only");
   if (!flags.program.retype.params.empty() || !flags.program.retype.floatInputs.empty())
     throw UsageError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
