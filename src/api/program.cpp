@@ -74,8 +74,7 @@ LoadedProgram readFile(const std::string &file, const std::string &shown, const 
     if (std::string why = unreadable(file); !why.empty()) throw fileError(shown, "cannot read the file: " + why);
     pt2::ReadOptions o;
     o.model = model;
-    o.torch = sem.version();
-    o.semantics = &sem;
+    o.semantics = sem.shared_from_this();
     return fromArchive(pt2::readArchive(file, o), shown);
   }
   case Reader::Module: {
@@ -136,8 +135,7 @@ LoadedProgram programFromText(const std::string &text, const std::string &where,
 
 LoadedProgram programFromExportJson(std::string_view json, const std::string &where, const Semantics &sem) {
   pt2::ReadOptions o;
-  o.torch = sem.version();
-  o.semantics = &sem;
+  o.semantics = sem.shared_from_this();
   return fromArchive(pt2::readExportedProgram(json, where, o), where);
 }
 

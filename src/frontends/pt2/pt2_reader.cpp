@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include <map>
+#include <stdexcept>
 
 namespace dtf::pt2 {
 namespace {
@@ -41,7 +42,7 @@ ReadResult buildFrom(std::string_view text, const std::string &where, const Read
     return r;
   }
   try {
-    const Semantics &semantics = opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
+    const Semantics &semantics = *opts.semantics;
     Builder b(semantics.schemas(), semantics.types());
     r.program = b.build(Field(doc));
     r.program->member = where;
@@ -52,13 +53,22 @@ ReadResult buildFrom(std::string_view text, const std::string &where, const Read
   return r;
 }
 
+/// A caller's mistake, not the archive's: refused before reading anything.
+void requireSemantics(const ReadOptions &opts) {
+  if (!opts.semantics)
+    throw std::invalid_argument("pt2::ReadOptions::semantics is not set: hand in the semantics to read with "
+                                "(Semantics::shared(TorchVersion::V2_14), or one with user rules)");
+}
+
 } // namespace
 
 ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts) {
+  requireSemantics(opts);
   return buildFrom(json, where, opts);
 }
 
 ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
+  requireSemantics(opts);
   ReadResult r;
   std::string error;
   auto zip = ZipArchive::open(path, error);
