@@ -61,7 +61,7 @@ void BM_TorchMlirReadRefinePrint(benchmark::State &state) {
   const std::string text = makeModule(static_cast<int>(state.range(0)));
   const Semantics &sem = Semantics::of(TorchVersion::V2_14);
   refine::Options opts;
-  opts.torch = TorchVersion::V2_14;
+  opts.semantics = Semantics::shared(TorchVersion::V2_14);
   for (auto _ : state) {
     torch_mlir::Module m = torch_mlir::readModule(text, sem);
     std::vector<refine::Result> r = torch_mlir::refineModule(m, opts);

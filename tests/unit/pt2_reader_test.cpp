@@ -132,20 +132,23 @@ struct Read {
   }
 };
 
+/// Read with the newest version's semantics, as the CLI does by default.
+ReadOptions newest() { return {.semantics = Semantics::shared(kNewestTorch)}; }
+
 Read readDoc(const json &doc, TorchVersion torch = kNewestTorch) {
   ReadOptions ro;
-  ro.torch = torch;
+  ro.semantics = Semantics::shared(torch);
   ReadResult rr = readExportedProgram(doc.dump(), "model.json", ro);
   if (!rr.program) throw std::runtime_error(rr.error);
   Read out{std::move(*rr.program), {}};
   refine::Options o;
-  o.torch = torch;
+  o.semantics = Semantics::shared(torch);
   out.r = refine::refineGraph(*out.p.graph, refine::checkOptions(o));
   return out;
 }
 
 std::string errorOf(const json &doc) {
-  ReadResult rr = readExportedProgram(doc.dump(), "model.json");
+  ReadResult rr = readExportedProgram(doc.dump(), "model.json", newest());
   EXPECT_FALSE(rr.program.has_value());
   return rr.error;
 }
@@ -356,7 +359,7 @@ dtype = { same_as = "x" }
   EXPECT_FALSE(plain["r"].dtype().has_value());
 
   ReadOptions ro;
-  ro.semantics = ext.semantics.get();
+  ro.semantics = ext.semantics;
   ReadResult rr = readExportedProgram(d.document().dump(), "model.json", ro);
   ASSERT_TRUE(rr.program) << rr.error;
   Read withRules{std::move(*rr.program), {}};
@@ -473,7 +476,7 @@ TEST(Pt2Errors, DocumentsThatDoNotMatchTheSchema) {
 }
 
 TEST(Pt2Errors, InvalidJson) {
-  ReadResult rr = readExportedProgram("{\"schema_version\": {", "m/models/model.json");
+  ReadResult rr = readExportedProgram("{\"schema_version\": {", "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error"), std::string::npos) << rr.error;
 }
@@ -503,7 +506,7 @@ std::string validDocument() {
 
 TEST(Pt2Archive, ReadsTheModelMember) {
   std::string path = writeZip("ok.pt2", {{"m/archive_format", "pt2"}, {"m/models/model.json", validDocument()}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_TRUE(rr.program) << rr.error;
   EXPECT_EQ(rr.program->member, "m/models/model.json");
   EXPECT_EQ(sniffFile(path), FileKind::Pt2);
@@ -515,7 +518,7 @@ TEST(Pt2Archive, TruncatedZip) {
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   std::string cut = path + ".cut";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  ReadResult rr = readArchive(cut);
+  ReadResult rr = readArchive(cut, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("not a readable zip archive"), std::string::npos) << rr.error;
   std::string why;
@@ -525,14 +528,14 @@ TEST(Pt2Archive, TruncatedZip) {
 
 TEST(Pt2Archive, MissingModelJson) {
   std::string path = writeZip("nomodel.pt2", {{"m/archive_format", "pt2"}, {"m/data/weights/weight_0", "1234"}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("no NAME/models/*.json member"), std::string::npos) << rr.error;
 }
 
 TEST(Pt2Archive, BadJsonMember) {
   std::string path = writeZip("badjson.pt2", {{"m/archive_format", "pt2"}, {"m/models/model.json", "{not json"}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON"), std::string::npos) << rr.error;
 }
@@ -540,7 +543,7 @@ TEST(Pt2Archive, BadJsonMember) {
 TEST(Pt2Archive, NotAnExportArchive) {
   std::string path = writeZip("module.pt", {{"m/data.pkl", "x"}, {"m/code/m.py", "y"}});
   EXPECT_EQ(sniffFile(path), FileKind::TorchScript);
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("not a torch.export archive"), std::string::npos) << rr.error;
   std::string other = writeZip("other.zip", {{"readme.txt", "hi"}});
@@ -551,8 +554,8 @@ TEST(Pt2Archive, ChoosesTheModelByName) {
   std::string path = writeZip("two.pt2", {{"a/archive_format", "pt2"},
                                           {"a/models/encoder.json", validDocument()},
                                           {"a/models/decoder.json", validDocument()}});
-  EXPECT_NE(readArchive(path).error.find("no model named 'model' (the archive has: decoder, encoder)"), std::string::npos);
-  ReadOptions o;
+  EXPECT_NE(readArchive(path, newest()).error.find("no model named 'model' (the archive has: decoder, encoder)"), std::string::npos);
+  ReadOptions o = newest();
   o.model = "decoder";
   EXPECT_TRUE(readArchive(path, o).program);
 }
@@ -565,10 +568,10 @@ TEST(Pt2Archive, CommittedArchivesHaveNoWrongValue) {
   for (const auto &entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".pt2") continue;
     ++archives;
-    ReadResult rr = readArchive(entry.path().string());
+    ReadResult rr = readArchive(entry.path().string(), newest());
     ASSERT_TRUE(rr.program) << entry.path() << ": " << rr.error;
     Read r{std::move(*rr.program), {}};
-    r.r = refine::refineGraph(*r.p.graph, refine::checkOptions());
+    r.r = refine::refineGraph(*r.p.graph, refine::checkOptions({.semantics = Semantics::shared(kNewestTorch)}));
     refine::CheckCounts c = r.check();
     EXPECT_EQ(c.wrong, 0u) << entry.path();
     EXPECT_GT(c.correct, 0u) << entry.path();
