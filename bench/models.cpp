@@ -16,6 +16,7 @@
 
 #include "dtype/dtype.h"
 #include "frontends/text/ir_parser.h"
+#include "ops/semantics.h"
 #include "refine/check.h"
 
 #include <benchmark/benchmark.h>
@@ -149,7 +150,7 @@ void prepare(Model &m) {
     m.torchError = msg.substr(0, msg.find('\n'));
   }
   // Truth comparison, once.
-  refine::Result r = refine::refineGraph(*m.g, refine::checkOptions(refine::Options{.torch = TorchVersion::V1_13}));
+  refine::Result r = refine::refineGraph(*m.g, refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)}));
   for (size_t v = 0; v < m.g->values.size(); ++v) {
     auto id = static_cast<ir::ValueId>(v);
     Verdict ours = refine::checkWritten(*m.g, id, r.values[v]);
@@ -216,7 +217,7 @@ std::string warmName(const Model &m) { return "refine/dtypeflow-warm/" + m.name;
 std::string torchFirstName(const Model &m) { return "refine/DtypePropagation-first/" + m.name; }
 
 void benchDtypeflow(benchmark::State &state, Model *m) {
-  refine::Options opts = refine::checkOptions(refine::Options{.torch = TorchVersion::V1_13});
+  refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
   for (auto _ : state) {
     refine::Result r = refine::refineGraph(*m->g, opts);
     benchmark::DoNotOptimize(r.values.data());
@@ -229,8 +230,8 @@ void benchDtypeflow(benchmark::State &state, Model *m) {
 /// timed), as a parsed TorchScript graph keeps each node's resolved operator
 /// between DtypePropagation runs; each call still starts with a fresh memo.
 void benchDtypeflowPlanned(benchmark::State &state, Model *m) {
-  refine::Options opts = refine::checkOptions(refine::Options{.torch = TorchVersion::V1_13});
-  opts.plan = refine::makeGraphPlan(*m->g, opts.torch);
+  refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
+  opts.plan = refine::makeGraphPlan(*m->g, opts.semantics);
   for (auto _ : state) {
     refine::Result r = refine::refineGraph(*m->g, opts);
     benchmark::DoNotOptimize(r.values.data());
@@ -242,8 +243,8 @@ void benchDtypeflowPlanned(benchmark::State &state, Model *m) {
 /// would use them: after one warm-up call every op evaluation of this graph
 /// is a memo hit.
 void benchDtypeflowWarm(benchmark::State &state, Model *m) {
-  refine::Options opts = refine::checkOptions(refine::Options{.torch = TorchVersion::V1_13});
-  opts.plan = refine::makeGraphPlan(*m->g, opts.torch);
+  refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
+  opts.plan = refine::makeGraphPlan(*m->g, opts.semantics);
   opts.memo = refine::makeEvalMemo();
   refine::refineGraph(*m->g, opts); // warm-up, not timed
   for (auto _ : state) {

@@ -12,6 +12,7 @@
 #include "common.h"
 
 #include "graph/graph.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <benchmark/benchmark.h>
@@ -167,7 +168,7 @@ void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_
   ScaleRow row;
   {
     trackHeap(true);
-    refine::Result r = refine::refineGraph(*g, {.torch = TorchVersion::V1_13});
+    refine::Result r = refine::refineGraph(*g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
     row.peakHeapPerNode = static_cast<double>(heapPeak()) / g->nodes.size();
     trackHeap(false);
     for (const Value &v : r.values)
@@ -178,7 +179,7 @@ void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_
   row.stateBytesPerNode = static_cast<double>((sizeof(Value) + sizeof(refine::UnknownReason)) * row.values) / row.nodes;
   rows()[name] = row;
   for (auto _ : state) {
-    refine::Result r = refine::refineGraph(*g, {.torch = TorchVersion::V1_13});
+    refine::Result r = refine::refineGraph(*g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
     benchmark::DoNotOptimize(r.values.data());
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * g->nodes.size()));

@@ -66,7 +66,7 @@ const Semantics &sem() { return Semantics::of(TorchVersion::V2_14); }
 
 refine::Options options() {
   refine::Options opts;
-  opts.torch = TorchVersion::V2_14;
+  opts.semantics = Semantics::shared(TorchVersion::V2_14);
   return opts;
 }
 

@@ -219,8 +219,7 @@ public:
     refine::Options o = api::refineOptions(p_, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
     if (planned || warm) {
       if (!plan_)
-        plan_ = sem_.withRules ? refine::makeGraphPlan(*p_.graph, sem_.withRules)
-                               : refine::makeGraphPlan(*p_.graph, sem_->version());
+        plan_ = refine::makeGraphPlan(*p_.graph, sem_);
       o.plan = plan_;
     }
     if (warm) {

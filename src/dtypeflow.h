@@ -18,6 +18,6 @@
 #include "ops/custom_rules.h"     // RuleSet, Semantics::extend: rules for custom ops
 #include "ops/infer.h"            // infer: one op call
 #include "ops/notation.h"         // parseNotation: "float32:r4" -> Value
-#include "ops/semantics.h"        // Semantics::of(TorchVersion)
+#include "ops/semantics.h"        // Semantics::shared(TorchVersion): the handle the analyses take
 #include "ops/vocabulary.h"       // rule builders for rules written in code
 #include "refine/refine.h"        // refine::refineGraph

@@ -45,8 +45,7 @@ MlirProgram refineMlir(std::shared_ptr<const torch_mlir::Module> m, const std::s
   if (!o.retype.params.empty() || !o.retype.floatInputs.empty())
     throw InputError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
   refine::Options opts;
-  opts.torch = sem->version();
-  opts.semantics = sem.withRules; // null without rule files
+  opts.semantics = sem; // with rule files, --cpu, --kernels
   opts.tensorConstants = tensorConstantPolicy(o.tensorConstants, false);
   opts.autocast = std::move(autocast);
   addInputTypes(*sem, o.inputs, opts);

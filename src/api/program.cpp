@@ -17,10 +17,8 @@
 namespace dtf::api {
 
 SemanticsRef semantics(std::string_view torch, const std::vector<std::string> &ruleFiles) {
-  SemanticsRef s;
-  s.withRules = semanticsWithRules(torch, ruleFiles);
-  s.semantics = s.withRules ? s.withRules.get() : &semanticsOf(torch);
-  return s;
+  if (SemanticsRef withRules = semanticsWithRules(torch, ruleFiles)) return withRules;
+  return semanticsOf(torch).shared_from_this();
 }
 
 namespace {
@@ -90,8 +88,7 @@ LoadedProgram readFile(const std::string &file, const std::string &shown, const 
     if (std::string why = unreadable(file); !why.empty()) throw fileError(shown, "cannot read the file: " + why);
     pt2::ReadOptions o;
     o.model = model;
-    o.torch = sem.version();
-    o.semantics = &sem;
+    o.semantics = sem.shared_from_this();
     return fromArchive(pt2::readArchive(file, o), shown);
   }
   case Reader::Module: {
@@ -152,16 +149,14 @@ LoadedProgram programFromText(const std::string &text, const std::string &where,
 
 LoadedProgram programFromExportJson(std::string_view json, const std::string &where, const Semantics &sem) {
   pt2::ReadOptions o;
-  o.torch = sem.version();
-  o.semantics = &sem;
+  o.semantics = sem.shared_from_this();
   return fromArchive(pt2::readExportedProgram(json, where, o), where);
 }
 
 refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, const ProgramOptions &o) {
   if (p.mlir) throw std::logic_error("refineOptions: a Torch-dialect module is refined by refineMlir");
   refine::Options opts;
-  opts.torch = sem->version();
-  opts.semantics = sem.withRules; // null without rule files
+  opts.semantics = sem;
   opts.tensorConstants = tensorConstantPolicy(o.tensorConstants, p.reader == Reader::Module);
   addInputTypes(*sem, o.inputs, opts);
   resolveInputNames(*p.graph, opts);
@@ -217,12 +212,10 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
 std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
                                                const refine::Result &onCpu, CheckReport &report) {
   if (!p.archive || report.retyped || !report.counts.wrong) return {};
-  std::shared_ptr<const Semantics> base = opts.semantics;
-  const Semantics &sem = base ? *base : Semantics::of(opts.torch);
+  const Semantics &sem = refine::semanticsOf(opts);
   if (sem.context().kernels == Kernels::Meta) return {};
   refine::Options onMeta = opts;
-  const ExecContext meta{sem.context().cpu, Kernels::Meta};
-  onMeta.semantics = base ? Semantics::inContext(base, meta) : Semantics::inContext(sem, meta);
+  onMeta.semantics = Semantics::inContext(opts.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
   onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
   onMeta.memo = nullptr;
   const refine::Result r = refine::refineGraph(*p.graph, onMeta);

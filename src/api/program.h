@@ -40,14 +40,9 @@ enum ExitCode : int {
   kInternal = 3, ///< a bug in dtypeflow
 };
 
-/// The semantics a call answers with: a version's, or one with rule files
-/// layered on (kept alive here).
-struct SemanticsRef {
-  std::shared_ptr<const Semantics> withRules; ///< null without rule files
-  const Semantics *semantics = nullptr;
-  const Semantics &operator*() const { return *semantics; }
-  const Semantics *operator->() const { return semantics; }
-};
+/// The semantics a call answers with, as the analyses take them
+/// (refine::Options::semantics): a version's, or one with rule files layered on.
+using SemanticsRef = std::shared_ptr<const Semantics>;
 /// `--torch` and `--rules`: InputError as semanticsOf and semanticsWithRules.
 SemanticsRef semantics(std::string_view torch, const std::vector<std::string> &ruleFiles = {});
 

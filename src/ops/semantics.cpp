@@ -1,5 +1,7 @@
 #include "ops/semantics.h"
 
+#include <stdexcept>
+
 namespace dtf {
 
 Semantics::Semantics(TorchVersion v) : types_(DTypeSystem::of(v)) {}
@@ -31,25 +33,26 @@ const Registry &Semantics::registry() const {
   return *registry_;
 }
 
-std::shared_ptr<const Semantics> Semantics::inContext(const Semantics &builtIn, ExecContext context) {
-  return std::shared_ptr<const Semantics>(new Semantics(builtIn, context));
-}
-
 std::shared_ptr<const Semantics> Semantics::inContext(std::shared_ptr<const Semantics> base, ExecContext context) {
+  if (!base) throw std::invalid_argument("Semantics::inContext: null base semantics");
   auto layer = std::shared_ptr<Semantics>(new Semantics(*base, context));
   layer->keptBase_ = std::move(base);
   return layer;
 }
 
-const Semantics &Semantics::of(TorchVersion v) {
+const std::shared_ptr<const Semantics> &Semantics::builtIn(TorchVersion v) {
   // Built separately: a process that asks for one version pays for that one.
   // Never destroyed (freeing every rule at exit cost a one-question command a tenth of its time).
   if (v == TorchVersion::V1_13) {
-    static const Semantics &v113 = *new Semantics(TorchVersion::V1_13);
+    static const auto &v113 = *new std::shared_ptr<const Semantics>(new Semantics(TorchVersion::V1_13));
     return v113;
   }
-  static const Semantics &v214 = *new Semantics(TorchVersion::V2_14);
+  static const auto &v214 = *new std::shared_ptr<const Semantics>(new Semantics(TorchVersion::V2_14));
   return v214;
 }
+
+std::shared_ptr<const Semantics> Semantics::shared(TorchVersion v) { return builtIn(v); }
+
+const Semantics &Semantics::of(TorchVersion v) { return *builtIn(v); }
 
 } // namespace dtf

@@ -4,8 +4,10 @@
 // dtypes and promotion (dtype/dtype_system.h), its operator schemas
 // (schema/schema.h) and its rule registry (ops/registry.h), whose rules
 // carry the version's kernel facts. Every command and analysis is handed one
-// explicitly (refine::Options::torch, the CLI's --torch); nothing below it
-// reaches for a process-wide table. A new version is a dtypes.def column, a
+// explicitly, as one handle (std::shared_ptr<const Semantics>:
+// refine::Options::semantics, pt2::ReadOptions::semantics); only the door
+// (src/api: the CLI's --torch, Python's torch=) picks a version, and nothing
+// below it reaches for a process-wide table. A new version is a dtypes.def column, a
 // schema table and the rules that differ (Registry::since / until).
 //
 // Users add rules for their own ops (TORCH_LIBRARY ops, fused kernels) with
@@ -28,13 +30,18 @@ namespace dtf {
 class RuleSet;             // ops/custom_rules.h
 struct ExtendedSemantics;  // ops/custom_rules.h
 
-class Semantics {
+/// Every Semantics is owned by a shared_ptr (the built-in ones for the
+/// whole process), so whoever holds one by reference can hand it on as the
+/// handle (shared_from_this).
+class Semantics : public std::enable_shared_from_this<Semantics> {
 public:
   /// The semantics of a modelled version: built on first use (thread-safe),
-  /// immutable afterwards. Its schema table and registry are built when first
-  /// asked for, so a question about dtypes alone (`dtypeflow result-type`)
-  /// never pays for the rules of every op.
+  /// immutable afterwards, alive until the process ends. Its schema table and
+  /// registry are built when first asked for, so a question about dtypes
+  /// alone (`dtypeflow result-type`) never pays for the rules of every op.
   static const Semantics &of(TorchVersion v);
+  /// The same, as the handle the analyses take (refine::Options::semantics).
+  static std::shared_ptr<const Semantics> shared(TorchVersion v);
   /// `v`'s semantics with the rules of `rules` layered on top (custom ops,
   /// overrides of built-in rules marked as such): immutable, shared by
   /// whoever analyses with it (refine::Options::semantics). Problems (an
@@ -43,9 +50,8 @@ public:
   static ExtendedSemantics extend(TorchVersion v, const RuleSet &rules);
   /// `base` (a version's semantics, or one extended with user rules) run in
   /// `context`: the same schemas and rules, answering as on that kind of CPU
-  /// (ops/cpu_capability.h). Kept alive by the result when owned.
+  /// (ops/cpu_capability.h). Kept alive by the result.
   static std::shared_ptr<const Semantics> inContext(std::shared_ptr<const Semantics> base, ExecContext context);
-  static std::shared_ptr<const Semantics> inContext(const Semantics &builtIn, ExecContext context);
 
   TorchVersion version() const { return types_.version(); }
   std::string_view versionName() const { return name(version()); }
@@ -57,11 +63,13 @@ public:
   /// The built-in semantics user rules are layered on (null: built in).
   const Semantics *base() const { return base_; }
 
-  explicit Semantics(TorchVersion v);
   Semantics(const Semantics &) = delete;
   Semantics &operator=(const Semantics &) = delete;
 
 private:
+  /// A version's built-in semantics, made once (of, shared).
+  explicit Semantics(TorchVersion v);
+  static const std::shared_ptr<const Semantics> &builtIn(TorchVersion v);
   /// A layer over `base` with schemas `table` (layered on base's); its
   /// registry is empty until extend adds the rules.
   Semantics(const Semantics &base, std::unique_ptr<const SchemaTable> table);
@@ -75,7 +83,7 @@ private:
   mutable std::once_flag registered_;
   ExecContext context_; ///< a version's own: any CPU (a layer's is its registry's)
   const Semantics *base_ = nullptr;
-  std::shared_ptr<const Semantics> keptBase_; ///< an owned base (inContext)
+  std::shared_ptr<const Semantics> keptBase_; ///< the base (inContext)
 };
 
 } // namespace dtf

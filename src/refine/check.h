@@ -44,7 +44,7 @@ std::vector<AutocastContext> autocastExplaining(const ir::Graph &g, const Option
                                                 const std::function<CheckCounts(const Result &)> &count);
 
 /// The options `check` refines with.
-inline Options checkOptions(Options o = {}) {
+inline Options checkOptions(Options o) {
   o.reportTypeConflicts = false;
   return o;
 }

@@ -18,8 +18,7 @@ std::vector<AutocastContext> autocastExplaining(const ir::Graph &g, const Option
                                                 const std::function<CheckCounts(const Result &)> &count) {
   std::vector<AutocastContext> out;
   if (opts.autocast) return out; // the user gave the context
-  const TorchVersion torch = opts.semantics ? opts.semantics->version() : opts.torch;
-  for (const AutocastContext &ctx : autocastContexts(torch)) {
+  for (const AutocastContext &ctx : autocastContexts(semanticsOf(opts).version())) {
     Options o = opts;
     o.autocast = ctx;
     o.plan = nullptr; // a plan holds no context, but keep this run apart from the caller's

@@ -53,10 +53,6 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   return {coarse()};
 }
 
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch) {
-  return std::make_shared<GraphPlan>(g, Semantics::of(torch));
-}
-
 std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics) {
   if (!semantics) throw std::invalid_argument("makeGraphPlan: null semantics");
   return std::make_shared<GraphPlan>(g, std::move(semantics));

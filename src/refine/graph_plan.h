@@ -75,7 +75,7 @@ public:
   /// for a plan that is kept; a plan of one call leaves them to the solver,
   /// which computes them as it meets them, in its single pass over the nodes).
   GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues = true);
-  /// A kept plan of semantics with user rules: it keeps them alive.
+  /// A kept plan (makeGraphPlan): it keeps its semantics alive.
   GraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics)
       : GraphPlan(g, *semantics) {
     keptSemantics_ = std::move(semantics);
@@ -163,7 +163,7 @@ private:
 
   const ir::Graph *graph_;
   const Semantics *semantics_;
-  std::shared_ptr<const Semantics> keptSemantics_; ///< set for semantics with user rules
+  std::shared_ptr<const Semantics> keptSemantics_; ///< set for a kept plan
   size_t numNodes_, numValues_;
   static constexpr uint32_t kNotFixed = UINT32_MAX;
   std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)

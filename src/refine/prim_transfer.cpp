@@ -140,7 +140,6 @@ void Solver::transferFork(ir::NodeId n) {
                                kind, node.inputs.size(), node.outputs.size(), params.size(), sub->body().returns.size()));
   if (opts.forkDepth >= 8) return unknown(fmt::format("{}: forks nested deeper than 8; result unknown", kind));
   Options inner;
-  inner.torch = opts.torch;
   inner.semantics = opts.semantics;
   inner.reportTypeConflicts = opts.reportTypeConflicts;
   inner.tensorConstants = opts.tensorConstants;

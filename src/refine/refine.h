@@ -93,18 +93,16 @@ std::shared_ptr<EvalMemo> makeEvalMemo();
 /// types, a compiler re-running the pass) can build it once and pass it in
 /// Options::plan. Immutable, so it may be shared between threads. It belongs
 /// to one graph: build it after the graph is final.
+/// The plan keeps `semantics` (the Options::semantics it is used with) alive.
 class GraphPlan;
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, TorchVersion torch);
-/// The same, for semantics with user rules (Options::semantics), which the plan keeps alive.
 std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics);
 
 struct Options {
-  /// The PyTorch version whose semantics the pass applies (dtypes, promotion,
-  /// schemas, rules): ops/semantics.h.
-  TorchVersion torch = kNewestTorch;
-  /// Semantics to apply instead of `torch`'s built-in ones: a version's rules
-  /// with user rules layered on (Semantics::extend, ops/custom_rules.h). When
-  /// set, it decides the version and `torch` is not read.
+  /// The semantics the pass applies (ops/semantics.h): a PyTorch version's
+  /// dtypes, promotion, schemas and rules (Semantics::shared(TorchVersion::V2_14)),
+  /// or such with user rules layered on (Semantics::extend, ops/custom_rules.h)
+  /// or run in a context (Semantics::inContext). Required: the pass never picks
+  /// a version itself; without it refineGraph throws std::invalid_argument.
   std::shared_ptr<const Semantics> semantics;
   /// Use the dtype/rank written on non-input values as facts? Never: they are
   /// only compared (type-conflict diagnostics) when this is true.
@@ -122,7 +120,7 @@ struct Options {
   std::shared_ptr<EvalMemo> memo;
   /// The graph's plan (see GraphPlan); null: built for this call. A plan of
   /// another graph (or of this graph before it changed), or of other
-  /// semantics (another `torch` version, other user rules), is refused
+  /// semantics (another version, other user rules), is refused
   /// (std::invalid_argument).
   std::shared_ptr<const GraphPlan> plan;
   /// How many forked sections (torch.jit.fork) enclose this call: each fork
@@ -144,13 +142,13 @@ struct Result {
 
 /// Refine every value of `g`. Graph inputs (and GetAttr results, constants)
 /// are typed from what is written; everything else is inferred.
-Result refineGraph(const ir::Graph &g, const Options &opts = {});
+Result refineGraph(const ir::Graph &g, const Options &opts);
 
 /// True for a tensor known in both dtype and rank.
 bool fullyKnown(const Value &v);
 
-/// The semantics `opts` applies: opts.semantics when set, else `torch`'s
-/// built-in ones (what the pass, explain and audit all answer with).
+/// The semantics `opts` applies (what the pass, explain and audit all answer
+/// with); std::invalid_argument naming Options::semantics when it is unset.
 const Semantics &semanticsOf(const Options &opts);
 
 } // namespace dtf::refine

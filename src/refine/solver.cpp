@@ -42,7 +42,10 @@ std::string_view describe(UnknownReason r) {
 bool fullyKnown(const Value &v) { return v.isTensor() && v.dtype() && v.rank().isExact(); }
 
 const Semantics &semanticsOf(const Options &opts) {
-  return opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
+  if (!opts.semantics)
+    throw std::invalid_argument("refine::Options::semantics is not set: hand in the semantics to apply "
+                                "(Semantics::shared(TorchVersion::V2_14), or one with user rules)");
+  return *opts.semantics;
 }
 
 
@@ -77,7 +80,7 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
   visitBudget_ = 16 * static_cast<uint64_t>(g.nodes.size()) + 1'000'000;
   if (opts.autocast) autocast_ = AutocastIn{*opts.autocast, semantics_.version()};
   memo_ = opts.memo && !opts.autocast ? opts.memo : makeEvalMemo();
-  if (opts.semantics && opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
+  if (opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
   for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
   argPtrs_.reserve(16);
   if (!opts.valueFacts.empty()) {

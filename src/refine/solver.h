@@ -80,7 +80,7 @@ public:
 
   const ir::Graph &g;
   const Options &opts;
-  const Semantics &semantics_; ///< Options::torch's
+  const Semantics &semantics_; ///< Options::semantics
   /// Options::autocast with the version, or null outside autocast.
   const AutocastIn *autocastIn() const { return autocast_ ? &*autocast_ : nullptr; }
 

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   }
   // The .pt2 reader is in the package too (libzip with it, for static users):
   // a missing archive is an error value, never an exception.
-  dtf::pt2::ReadResult missing = dtf::pt2::readArchive("no-such-model.pt2");
+  dtf::pt2::ReadResult missing = dtf::pt2::readArchive("no-such-model.pt2", {.semantics = dtf::Semantics::shared(dtf::kNewestTorch)});
   if (missing.program || missing.error.empty()) {
     std::cerr << "readArchive of a missing file gave no error\n";
     ++wrong;

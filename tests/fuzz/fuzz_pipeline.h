@@ -3,6 +3,7 @@
 
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
+#include "ops/semantics.h"
 #include "refine/audit.h"
 #include "refine/explain.h"
 #include "refine/refine.h"
@@ -18,7 +19,7 @@ namespace dtf::fuzz {
 inline void refineAll(const ir::Graph &g, refine::TensorConstantPolicy policy) {
   for (TorchVersion v : kTorchVersions) {
     refine::Options opts;
-    opts.torch = v;
+    opts.semantics = Semantics::shared(v);
     opts.tensorConstants = policy;
     refine::Result r = refine::refineGraph(g, opts);
     (void)ir::printIR(g, &r);

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) return 0;
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   (void)dtf::pt2::sniffFile(path);
-  dtf::pt2::ReadResult r = dtf::pt2::readArchive(path);
+  dtf::pt2::ReadResult r = dtf::pt2::readArchive(path, {.semantics = dtf::Semantics::shared(dtf::kNewestTorch)});
   if (r.program) dtf::fuzz::refineAll(*r.program->graph, dtf::refine::TensorConstantPolicy::Runtime);
   return 0;
 }

@@ -15,7 +15,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view json(reinterpret_cast<const char *>(data), size);
-  dtf::pt2::ReadResult r = dtf::pt2::readExportedProgram(json, "fuzz/models/model.json");
+  dtf::pt2::ReadResult r = dtf::pt2::readExportedProgram(json, "fuzz/models/model.json",
+                                                               {.semantics = dtf::Semantics::shared(dtf::kNewestTorch)});
   if (r.program) dtf::fuzz::refineAll(*r.program->graph, dtf::refine::TensorConstantPolicy::Runtime);
   return 0;
 }

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       return 0; // refused with a message: fine
     }
     refine::Options opts;
-    opts.torch = v;
+    opts.semantics = Semantics::shared(v);
     std::vector<refine::Result> results = torch_mlir::refineModule(m, opts);
     for (size_t i = 0; i < m.functions.size(); ++i) {
       (void)torch_mlir::compareStated(m.functions[i], results[i]);

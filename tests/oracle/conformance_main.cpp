@@ -178,16 +178,15 @@ int main(int argc, char **argv) {
     for (const std::string &f : ruleFiles) opts.reproOptions += "--rules " + f + " ";
   }
   // With --rules, the rule files' rules only (the layer over the built-in ones).
-  const Registry &reg = withRules ? withRules->registry() : oracleSemantics().registry();
+  const std::shared_ptr<const Semantics> base = withRules ? withRules : oracleSemantics().shared_from_this();
+  const Registry &reg = base->registry();
   // Rules answer as on this CPU (ops/cpu_capability.h); their answers for
   // any CPU are checked against those.
-  std::shared_ptr<const Semantics> onThisCpu =
-      withRules ? Semantics::inContext(withRules, ExecContext{cpu}) : Semantics::inContext(oracleSemantics(), ExecContext{cpu});
+  std::shared_ptr<const Semantics> onThisCpu = Semantics::inContext(base, ExecContext{cpu});
   opts.anyCpuRegistry = &reg;
   opts.registry = &onThisCpu->registry();
   const ExecContext onMeta{cpu, Kernels::Meta};
-  std::shared_ptr<const Semantics> metaKernels =
-      withRules ? Semantics::inContext(withRules, onMeta) : Semantics::inContext(oracleSemantics(), onMeta);
+  std::shared_ptr<const Semantics> metaKernels = Semantics::inContext(base, onMeta);
   opts.metaRegistry = &metaKernels->registry();
   opts.reproOptions += fmt::format("--cpu {} ", name(*cpu));
   if (!quiet)

@@ -3,6 +3,7 @@
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/ir_printer.h"
 #include "frontends/torchscript/module_loader.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <torch/csrc/jit/ir/irparser.h>
@@ -27,7 +28,7 @@ std::string readFile(const std::string &path) {
 
 std::string annotated(const std::string &text) {
   auto g = ir::parseIR(text);
-  refine::Result r = refine::refineGraph(*g, {.torch = TorchVersion::V1_13});
+  refine::Result r = refine::refineGraph(*g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
   return ir::printIR(*g, &r);
 }
 
@@ -44,7 +45,7 @@ std::unique_ptr<ir::Graph> savedAndLoaded(torch::jit::Module &m, const std::stri
 /// TorchScript runs a saved module, the CLI's default for .pt files).
 std::string returnTypeWith(const ir::Graph &g, Value x) {
   refine::Options opts;
-  opts.torch = TorchVersion::V1_13;
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
   opts.tensorConstants = refine::TensorConstantPolicy::Runtime;
   opts.inputTypes.emplace_back("x.1", x);
   refine::Result r = refine::refineGraph(g, opts);
@@ -98,7 +99,7 @@ TEST(ModuleLoader, LowersParametersToTypedInputs) {
   std::string text = torchscript::loadModuleAsIR(path);
   auto g = ir::parseIR(text);
   refine::Options opts;
-  opts.torch = TorchVersion::V1_13;
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
   opts.inputTypes.emplace_back("x.1", Value::tensor(DType::Float32, Rank::exact(1)));
   refine::Result r = refine::refineGraph(*g, opts);
   const ir::Block &body = g->body();

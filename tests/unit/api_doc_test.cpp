@@ -17,7 +17,7 @@ constexpr const char *kProgram = R"(graph(%x : Tensor, %y : Long(3)):
 TEST(ApiDoc, ParseRefineRead) {
   std::unique_ptr<dtf::ir::Graph> g = dtf::ir::parseIR("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
   dtf::refine::Options opts;
-  opts.torch = dtf::TorchVersion::V2_14;
+  opts.semantics = dtf::Semantics::shared(dtf::TorchVersion::V2_14);
   opts.inputTypes = {{"x", dtf::Value::tensor(dtf::DType::Float16, dtf::Rank::exact(4))}};
   dtf::refine::Result r = dtf::refine::refineGraph(*g, opts);
   int tensors = 0;
@@ -31,6 +31,34 @@ TEST(ApiDoc, ParseRefineRead) {
   }
   EXPECT_EQ(tensors, 2);
   EXPECT_NE(dtf::ir::printIR(*g, &r).find("Half(*, *, *, *) = aten::relu"), std::string::npos);
+}
+
+// "Nothing picks a version for you": an Options or ReadOptions without
+// semantics is refused, naming the field; the built-in handle is the version's
+// one semantics, whichever way it is asked for.
+TEST(ApiDoc, TheSemanticsAreHandedIn) {
+  std::unique_ptr<dtf::ir::Graph> g = dtf::ir::parseIR("graph(%x : Float(2)):\n  return (%x)\n");
+  auto refusal = [](auto call) {
+    try {
+      call();
+    } catch (const std::invalid_argument &e) {
+      return std::string(e.what());
+    }
+    return std::string("no std::invalid_argument");
+  };
+  EXPECT_NE(refusal([&] { dtf::refine::refineGraph(*g, dtf::refine::Options{}); }).find("refine::Options::semantics"),
+            std::string::npos);
+  EXPECT_NE(refusal([&] { dtf::refine::makeGraphPlan(*g, nullptr); }).find("semantics"), std::string::npos);
+  EXPECT_NE(refusal([] { dtf::pt2::readArchive("model.pt2", {}); }).find("pt2::ReadOptions::semantics"),
+            std::string::npos);
+  EXPECT_NE(refusal([] { dtf::pt2::readExportedProgram("{}", "model.json", {}); }).find("pt2::ReadOptions::semantics"),
+            std::string::npos);
+  for (dtf::TorchVersion v : dtf::kTorchVersions) {
+    std::shared_ptr<const dtf::Semantics> handle = dtf::Semantics::shared(v);
+    EXPECT_EQ(handle.get(), &dtf::Semantics::of(v));
+    EXPECT_EQ(dtf::Semantics::of(v).shared_from_this(), handle);
+    EXPECT_EQ(handle->version(), v);
+  }
 }
 
 TEST(ApiDoc, OneOpCall) {

@@ -17,7 +17,9 @@ using test::runIn;
 
 const Semantics &v113() { return Semantics::of(TorchVersion::V1_13); }
 const Semantics &v214() { return Semantics::of(TorchVersion::V2_14); }
-std::shared_ptr<const Semantics> on(const Semantics &s, CpuKind k) { return Semantics::inContext(s, ExecContext{k}); }
+std::shared_ptr<const Semantics> on(const Semantics &s, CpuKind k) {
+  return Semantics::inContext(s.shared_from_this(), ExecContext{k});
+}
 
 TEST(CpuCapability, NamesRoundTripAndUnknownNamesAreRefused) {
   for (CpuKind k : kCpuKinds) EXPECT_EQ(parseCpuKind(name(k)), k);

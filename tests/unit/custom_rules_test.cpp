@@ -315,7 +315,7 @@ TEST(CustomRules, RefineWithUserRules) {
       if (g->values[v].name == name) return r.values[v].str();
     return std::string("no value");
   };
-  refine::Options plain;
+  refine::Options plain{.semantics = Semantics::shared(TorchVersion::V2_14)};
   refine::Result before = refine::refineGraph(*g, plain);
   EXPECT_EQ(valueOf(before, "g"), "?:r?"); // an unknown op, and what is computed from it
   EXPECT_NE(valueOf(before, "u"), "float32:r2");

@@ -2,6 +2,7 @@
 // value, reason and diagnostic equal to a plain refineGraph call, on every
 // bundled example and corpus module, on the first and on a repeated use.
 #include "frontends/text/ir_parser.h"
+#include "ops/semantics.h"
 #include "refine/check.h"
 #include "refine/refine.h"
 
@@ -55,9 +56,10 @@ TEST(GraphPlan, KeptPlanGivesTheSameResultsEverywhere) {
   for (const fs::path &p : files) {
     auto g = load(p);
     for (bool check : {false, true}) { // both option sets the tools use
-      Options opts = check ? checkOptions(Options{.torch = TorchVersion::V1_13}) : Options{.torch = TorchVersion::V1_13};
+      const Options v113{.semantics = Semantics::shared(TorchVersion::V1_13)};
+      Options opts = check ? checkOptions(v113) : v113;
       Result plain = refineGraph(*g, opts);
-      opts.plan = makeGraphPlan(*g, opts.torch);
+      opts.plan = makeGraphPlan(*g, opts.semantics);
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (first use)");
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (reused)");
       opts.memo = makeEvalMemo(); // plan and memo together (the warm benchmark)
@@ -79,10 +81,10 @@ TEST(GraphPlan, OneMemoSharedByEveryGraphAndPlanChangesNothing) {
   for (int round = 0; round < 2; ++round)
     for (const fs::path &p : files) {
       auto g = load(p);
-      Options opts = checkOptions(Options{.torch = TorchVersion::V1_13});
+      Options opts = checkOptions(Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
       Result plain = refineGraph(*g, opts);
       opts.memo = memo;
-      opts.plan = makeGraphPlan(*g, opts.torch);
+      opts.plan = makeGraphPlan(*g, opts.semantics);
       expectSame(*g, plain, refineGraph(*g, opts), p.filename().string() + " (shared memo, round " +
                                                        std::to_string(round) + ")");
       opts.plan = nullptr; // and without a plan, on the same memo
@@ -97,8 +99,8 @@ TEST(GraphPlan, InputTypesStillOverrideTheWrittenOnes) {
   return (%z)
 )");
   Options opts;
-  opts.torch = TorchVersion::V1_13;
-  opts.plan = makeGraphPlan(*g, opts.torch);
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
+  opts.plan = makeGraphPlan(*g, opts.semantics);
   opts.inputTypes = {{"x", Value::tensor(DType::Float64, Rank::exact(2))}};
   Result r = refineGraph(*g, opts);
   EXPECT_EQ(r.values[g->body().returns[0]].str(), "float64:r2");
@@ -129,9 +131,9 @@ TEST(GraphPlan, AListAnOpMayGrowIsNeverASiteConstant) {
   %s4 : Tensor = aten::sum(%y, %k, %f, %n)
   return (%s1, %s2, %s3, %s4, %m)
 )");
-  Options opts = checkOptions(Options{.torch = TorchVersion::V1_13});
+  Options opts = checkOptions(Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
   Result plain = refineGraph(*g, opts);
-  opts.plan = makeGraphPlan(*g, opts.torch);
+  opts.plan = makeGraphPlan(*g, opts.semantics);
   Result planned = refineGraph(*g, opts);
   expectSame(*g, plain, planned, "list mutation");
   const auto &ret = g->body().returns;
@@ -147,8 +149,8 @@ TEST(GraphPlan, APlanOfAnotherGraphIsRefused) {
 )";
   auto a = ir::parseIR(text), b = ir::parseIR(text);
   Options opts;
-  opts.torch = TorchVersion::V1_13;
-  opts.plan = makeGraphPlan(*a, opts.torch);
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
+  opts.plan = makeGraphPlan(*a, opts.semantics);
   EXPECT_NO_THROW(refineGraph(*a, opts));
   try {
     refineGraph(*b, opts);

@@ -1,5 +1,6 @@
 // The refinement pass on small graphs (expected dtypes checked with torch 1.13).
 #include "frontends/text/ir_parser.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <gtest/gtest.h>
@@ -23,12 +24,12 @@ struct Refined {
   }
 };
 
-Refined run(const std::string &text, Options opts = {.torch = TorchVersion::V1_13}) {
+Refined run(const std::string &text, Options opts = {.semantics = Semantics::shared(TorchVersion::V1_13)}) {
   Refined out;
   out.g = ir::parseIR(text);
   out.r = refineGraph(*out.g, opts);
   // A kept plan (Options::plan) must not change any value.
-  opts.plan = makeGraphPlan(*out.g, opts.torch);
+  opts.plan = makeGraphPlan(*out.g, opts.semantics);
   Result planned = refineGraph(*out.g, opts);
   for (size_t v = 0; v < out.r.values.size(); ++v)
     EXPECT_TRUE(planned.values[v].identical(out.r.values[v])) << "%" << out.g->values[v].name << " with a plan";
@@ -54,7 +55,7 @@ TEST(GraphRefine, TracedScalarConstantIsAPythonScalar) {
   return (%2)
 )";
   EXPECT_EQ(run(ir)["2"].str(), "float32:r2");
-  Options strict;
+  Options strict{.semantics = Semantics::shared(kNewestTorch)};
   strict.tensorConstants = TensorConstantPolicy::Strict;
   auto s = run(ir, strict);
   EXPECT_FALSE(s["2"].dtype().has_value()); // float32 or float64: unknown
@@ -125,7 +126,7 @@ TEST(GraphRefine, IsNoneTestOnAnOptionalArgumentIsDecided) {
       -> (%38)
   return (%40, %5)
 )";
-  Options none;
+  Options none{.semantics = Semantics::shared(kNewestTorch)};
   none.inputTypes = {{"x.1", Value::tensor(DType::Int32, Rank::exact(2))}, {"w.1", Value::none()}};
   auto r = run(ir, none);
   EXPECT_EQ(r["4"].boolValue(), std::optional<bool>(true));
@@ -133,7 +134,7 @@ TEST(GraphRefine, IsNoneTestOnAnOptionalArgumentIsDecided) {
   EXPECT_EQ(r["40"].str(), "int64:r0"); // sum of int32 is int64
   EXPECT_FALSE(r.has("no-overload"));   // the mul arm is never analysed with a None w
 
-  Options given;
+  Options given{.semantics = Semantics::shared(kNewestTorch)};
   given.inputTypes = {{"x.1", Value::tensor(DType::Int32, Rank::exact(2))},
                       {"w.1", Value::tensor(DType::Float64, Rank::exact(2))}};
   auto g = run(ir, given);
@@ -573,7 +574,7 @@ TEST(GraphRefine, ConstantOnlyArithmeticStaysATensorOp) {
 // (torch.add(5.0, 1.5) is float32) while a traced float64 0-dim tensor stays
 // float64: the constants may be either, so both.
 TEST(GraphRefine, ConstantOnlyArithmeticUnder214) {
-  auto r = run(kConstantOnlyArithmetic, {.torch = TorchVersion::V2_14});
+  auto r = run(kConstantOnlyArithmetic, {.semantics = Semantics::shared(TorchVersion::V2_14)});
   EXPECT_EQ(r["sum"].str(), "{float32|float64}:r0");
   EXPECT_EQ(r["prod"].str(), "{float32|float64}:r0");
   EXPECT_EQ(r["mixed"].str(), "{float32|float64}:r0");
@@ -638,7 +639,7 @@ with prim::fork_1 = graph(%b : Tensor):
 // into `other.item()` whatever its dtype; every other use is a tensor.
 TEST(GraphRefine, RuntimePolicyReadsConstantsAsTorchScriptRunsThem) {
   Options o;
-  o.torch = TorchVersion::V1_13;
+  o.semantics = Semantics::shared(TorchVersion::V1_13);
   o.tensorConstants = TensorConstantPolicy::Runtime;
   auto r = run(R"(graph(%x : Char(), %i : Int(3), %h : Half()):
   %one : int = prim::Constant[value=1]()

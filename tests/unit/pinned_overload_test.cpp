@@ -1,6 +1,7 @@
 // Pinned overloads (Graph::internPinnedKind): a node kind that names its
 // overload, as torch.export's targets do, is resolved to that overload alone.
 #include "graph/graph.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 #include "schema/schema.h"
 
@@ -56,7 +57,7 @@ TEST(PinnedOverload, ResolutionTakesThePinnedOverload) {
   ir::ValueId matched = sub(g.internKind("aten::sub"), "matched");
   ir::ValueId other = sub(g.internPinnedKind("aten::sub", "int"), "other"); // sub.int(int, int): x is a tensor
   g.body().returns = {pinned};
-  refine::Options o;
+  refine::Options o{.semantics = Semantics::shared(kNewestTorch)};
   o.inputTypes = {{"x", Value::tensor(DType::Int8, Rank::exact(1))}, {"n", Value::number(NumKind::Float)}};
   o.memo = refine::makeEvalMemo(); // one memo for the three: their keys must differ
   refine::Result r = refine::refineGraph(g, o);
@@ -91,9 +92,9 @@ TEST(PinnedOverload, ConstantNumbersForTensorsWithAKeptPlan) {
   g.nodes[mul].outputs.push_back(y);
   g.body().returns = {y};
   for (bool kept : {false, true}) {
-    refine::Options o;
+    refine::Options o{.semantics = Semantics::shared(kNewestTorch)};
     o.inputTypes = {{"x", Value::tensor(DType::Int64, Rank::exact(2))}};
-    if (kept) o.plan = refine::makeGraphPlan(g, o.torch);
+    if (kept) o.plan = refine::makeGraphPlan(g, o.semantics);
     EXPECT_EQ(refine::refineGraph(g, o).values[y].str(), "float32:r2") << (kept ? "kept plan" : "own plan");
   }
 }

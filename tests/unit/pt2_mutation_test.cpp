@@ -4,6 +4,7 @@
 // never an exception or a crash. Deterministic (fixed seeds).
 #include "frontends/pt2/pt2_reader.h"
 #include "frontends/pt2/zip_archive.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <gtest/gtest.h>
@@ -60,20 +61,21 @@ void damage(json &doc, std::mt19937 &rng) {
 TEST(Pt2Mutation, DamagedDocumentsGiveErrorsNotCrashes) {
   for (const char *archive : {"mixed_int_float.pt2", "cond.pt2", "while_loop.pt2", "map.pt2", "dynamic.pt2"}) {
     const json original = json::parse(modelJson(archive));
+    const std::shared_ptr<const Semantics> sem = Semantics::shared(kNewestTorch);
     size_t programs = 0, errors = 0;
     for (unsigned seed = 0; seed < 150; ++seed) {
       std::mt19937 rng(seed);
       json doc = original;
       for (int k = std::uniform_int_distribution<int>(1, 3)(rng); k > 0; --k) damage(doc, rng);
       ReadResult r;
-      ASSERT_NO_THROW(r = readExportedProgram(doc.dump(), "model.json")) << archive << " seed " << seed;
+      ASSERT_NO_THROW(r = readExportedProgram(doc.dump(), "model.json", {.semantics = sem})) << archive << " seed " << seed;
       if (!r.program) {
         EXPECT_FALSE(r.error.empty());
         ++errors;
         continue;
       }
       ++programs;
-      EXPECT_NO_THROW(refine::refineGraph(*r.program->graph)) << archive << " seed " << seed;
+      EXPECT_NO_THROW(refine::refineGraph(*r.program->graph, {.semantics = sem})) << archive << " seed " << seed;
     }
     EXPECT_GT(errors, 0u) << archive;
     EXPECT_GT(programs, 0u) << archive; // damage in metadata, stack traces ... is harmless

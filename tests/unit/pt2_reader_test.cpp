@@ -133,20 +133,23 @@ struct Read {
   }
 };
 
+/// Read with the newest version's semantics, as the CLI does by default.
+ReadOptions newest() { return {.semantics = Semantics::shared(kNewestTorch)}; }
+
 Read readDoc(const json &doc, TorchVersion torch = kNewestTorch) {
   ReadOptions ro;
-  ro.torch = torch;
+  ro.semantics = Semantics::shared(torch);
   ReadResult rr = readExportedProgram(doc.dump(), "model.json", ro);
   if (!rr.program) throw std::runtime_error(rr.error);
   Read out{std::move(*rr.program), {}};
   refine::Options o;
-  o.torch = torch;
+  o.semantics = Semantics::shared(torch);
   out.r = refine::refineGraph(*out.p.graph, refine::checkOptions(o));
   return out;
 }
 
 std::string errorOf(const json &doc) {
-  ReadResult rr = readExportedProgram(doc.dump(), "model.json");
+  ReadResult rr = readExportedProgram(doc.dump(), "model.json", newest());
   EXPECT_FALSE(rr.program.has_value());
   return rr.error;
 }
@@ -357,7 +360,7 @@ dtype = { same_as = "x" }
   EXPECT_FALSE(plain["r"].dtype().has_value());
 
   ReadOptions ro;
-  ro.semantics = ext.semantics.get();
+  ro.semantics = ext.semantics;
   ReadResult rr = readExportedProgram(d.document().dump(), "model.json", ro);
   ASSERT_TRUE(rr.program) << rr.error;
   Read withRules{std::move(*rr.program), {}};
@@ -474,13 +477,13 @@ TEST(Pt2Errors, DocumentsThatDoNotMatchTheSchema) {
 }
 
 TEST(Pt2Errors, InvalidJson) {
-  ReadResult rr = readExportedProgram("{\"schema_version\": {", "m/models/model.json");
+  ReadResult rr = readExportedProgram("{\"schema_version\": {", "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error"), std::string::npos) << rr.error;
 }
 
 TEST(Pt2Errors, InvalidJsonNamesLineAndColumn) {
-  ReadResult rr = readExportedProgram("{\"schema_version\":\n  {\"major\": 8,, \"minor\": 20}}", "m/models/model.json");
+  ReadResult rr = readExportedProgram("{\"schema_version\":\n  {\"major\": 8,, \"minor\": 20}}", "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error at line 2, column 15"), std::string::npos)
       << rr.error;
@@ -493,14 +496,14 @@ TEST(Pt2Errors, IntegersPastInt64) {
   // Past int64 but within uint64: read, then refused by the field that wanted an int64.
   std::string big = text;
   big.replace(big.find("\"major\":8"), 9, "\"major\":18446744073709551615");
-  ReadResult rr = readExportedProgram(big, "m/models/model.json");
+  ReadResult rr = readExportedProgram(big, "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("schema_version.major: integer 18446744073709551615 does not fit in int64"), std::string::npos)
       << rr.error;
   // Past 64 bits: JSON, but not one simdjson reads (nlohmann would read a float): refused with simdjson's reason.
   std::string huge = text;
   huge.replace(huge.find("\"major\":8"), 9, "\"major\":184467440737095516150");
-  rr = readExportedProgram(huge, "m/models/model.json");
+  rr = readExportedProgram(huge, "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON: parse error: "), std::string::npos) << rr.error;
 }
@@ -515,7 +518,7 @@ TEST(Pt2Errors, RepeatedKeyInAUnionIsRefused) {
   size_t at = text.find(once);
   ASSERT_NE(at, std::string::npos) << text;
   text.replace(at, once.size(), "{\"as_tensor\":{\"name\":\"x\"},\"as_tensor\":{\"name\":\"x\"}}");
-  ReadResult rr = readExportedProgram(text, "m/models/model.json");
+  ReadResult rr = readExportedProgram(text, "m/models/model.json", newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("expected a tagged union (an object of one member), found 2 members"), std::string::npos)
       << rr.error;
@@ -546,7 +549,7 @@ std::string validDocument() {
 
 TEST(Pt2Archive, ReadsTheModelMember) {
   std::string path = writeZip("ok.pt2", {{"m/archive_format", "pt2"}, {"m/models/model.json", validDocument()}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_TRUE(rr.program) << rr.error;
   EXPECT_EQ(rr.program->member, "m/models/model.json");
   EXPECT_EQ(sniffFile(path), FileKind::Pt2);
@@ -558,7 +561,7 @@ TEST(Pt2Archive, TruncatedZip) {
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   std::string cut = path + ".cut";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  ReadResult rr = readArchive(cut);
+  ReadResult rr = readArchive(cut, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("not a readable zip archive"), std::string::npos) << rr.error;
   std::string why;
@@ -568,14 +571,14 @@ TEST(Pt2Archive, TruncatedZip) {
 
 TEST(Pt2Archive, MissingModelJson) {
   std::string path = writeZip("nomodel.pt2", {{"m/archive_format", "pt2"}, {"m/data/weights/weight_0", "1234"}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("no NAME/models/*.json member"), std::string::npos) << rr.error;
 }
 
 TEST(Pt2Archive, BadJsonMember) {
   std::string path = writeZip("badjson.pt2", {{"m/archive_format", "pt2"}, {"m/models/model.json", "{not json"}});
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("m/models/model.json: invalid JSON"), std::string::npos) << rr.error;
 }
@@ -583,7 +586,7 @@ TEST(Pt2Archive, BadJsonMember) {
 TEST(Pt2Archive, NotAnExportArchive) {
   std::string path = writeZip("module.pt", {{"m/data.pkl", "x"}, {"m/code/m.py", "y"}});
   EXPECT_EQ(sniffFile(path), FileKind::TorchScript);
-  ReadResult rr = readArchive(path);
+  ReadResult rr = readArchive(path, newest());
   ASSERT_FALSE(rr.program);
   EXPECT_NE(rr.error.find("not a torch.export archive"), std::string::npos) << rr.error;
   std::string other = writeZip("other.zip", {{"readme.txt", "hi"}});
@@ -594,8 +597,8 @@ TEST(Pt2Archive, ChoosesTheModelByName) {
   std::string path = writeZip("two.pt2", {{"a/archive_format", "pt2"},
                                           {"a/models/encoder.json", validDocument()},
                                           {"a/models/decoder.json", validDocument()}});
-  EXPECT_NE(readArchive(path).error.find("no model named 'model' (the archive has: decoder, encoder)"), std::string::npos);
-  ReadOptions o;
+  EXPECT_NE(readArchive(path, newest()).error.find("no model named 'model' (the archive has: decoder, encoder)"), std::string::npos);
+  ReadOptions o = newest();
   o.model = "decoder";
   EXPECT_TRUE(readArchive(path, o).program);
 }

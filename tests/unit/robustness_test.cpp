@@ -9,6 +9,7 @@
 #include "frontends/text/ir_printer.h"
 #include "frontends/text/printable.h"
 #include "ops/notation.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <gtest/gtest.h>
@@ -126,7 +127,7 @@ TEST(IRPrinter, SaysWhatTheTypesCannot) {
                    "  %y : Tensor = aten::relu(%x) # model.py:3:0\n"
                    "  return (%y)\n");
   refine::Options opts;
-  opts.torch = TorchVersion::V1_13;
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
   opts.inputTypes = {{"x", Value::tensor(DType::BFloat16, Rank::top())}};
   refine::Result r = refine::refineGraph(*g, opts);
   std::string text = ir::printIR(*g, &r);
@@ -152,7 +153,7 @@ TEST(PythonOps, RegisteredRulesAnswerIntegerArithmeticAndIndexing) {
                    "  %k : int = aten::add(%one, %one)\n"
                    "  return (%s, %p, %k)\n");
   refine::Options opts;
-  opts.torch = TorchVersion::V1_13;
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
   refine::Result r = refine::refineGraph(*g, opts);
   auto value = [&](const char *name) {
     for (size_t v = 0; v < g->values.size(); ++v)

@@ -41,7 +41,7 @@ Value valueOf(const Function &f, const refine::Result &r, std::string_view name)
 
 refine::Options opts() {
   refine::Options o;
-  o.torch = TorchVersion::V2_14;
+  o.semantics = Semantics::shared(TorchVersion::V2_14);
   return o;
 }
 

@@ -2,6 +2,7 @@
 // squeeze ranks they decide (shapes as torch 1.13 computes them).
 #include "frontends/text/ir_parser.h"
 #include "ops/unit_dims.h"
+#include "ops/semantics.h"
 #include "refine/refine.h"
 
 #include <gtest/gtest.h>
@@ -43,7 +44,7 @@ struct Refined {
 Refined run(const std::string &text) {
   Refined out;
   out.g = ir::parseIR(text);
-  out.r = refine::refineGraph(*out.g, {.torch = TorchVersion::V1_13});
+  out.r = refine::refineGraph(*out.g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
   return out;
 }
 

@@ -227,7 +227,7 @@ Action addAnnotate(CLI::App &app) {
         } else {
           j = ir::reportJson(g, r);
         }
-        j["torch"] = std::string(name(l.opts.torch));
+        j["torch"] = std::string(l.opts.semantics->versionName());
         if (several) {
           j["file"] = file;
           files.push_back(std::move(j));
@@ -429,7 +429,7 @@ Action addCheck(CLI::App &app) {
         j["unknown"] = std::move(unknownJ);
         if (!autocastNote.empty()) j["autocast"] = autocastNote;
         if (!metaOnly.empty()) j["meta_kernels"] = metaOnlyJson(p, metaOnly);
-        j["torch"] = std::string(name(l.opts.torch));
+        j["torch"] = std::string(l.opts.semantics->versionName());
         if (several) {
           j["file"] = file;
           files.push_back(std::move(j));

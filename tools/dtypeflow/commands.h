@@ -45,9 +45,7 @@ std::optional<AutocastContext> autocastOf(SemanticsOption &option);
 /// not modelled is a UsageError; so is a rule file with problems, after each
 /// is printed as `file:line: error: ...` (exit 2).
 const Semantics &semanticsOf(SemanticsOption &option);
-/// The same, as refine::Options::semantics takes it (null: no rule files, no --cpu).
-std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option);
-/// Both, as the door (src/api) takes them.
+/// The same, as the door (src/api) and refine::Options::semantics take it.
 const api::SemanticsRef &semanticsRef(SemanticsOption &option);
 
 Action addResultType(CLI::App &app);

@@ -48,7 +48,7 @@ CpuKind cpuOf(const SemanticsOption &option) {
 /// line each, the count is the error (exit 2); --cpu and --kernels set the
 /// context over the version's (or the rule files') semantics.
 const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
-  if (option.ref.semantics) return option.ref;
+  if (option.ref) return option.ref;
   api::SemanticsRef ref;
   try {
     ref = api::semantics(option.torch, option.ruleFiles);
@@ -67,14 +67,11 @@ const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
       if (!k) throw UsageError(fmt::format("--kernels {}: expected cpu or meta", option.kernels.substr(0, 40)));
       context.kernels = *k;
     }
-    ref.withRules = ref.withRules ? Semantics::inContext(ref.withRules, context) : Semantics::inContext(*ref, context);
-    ref.semantics = ref.withRules.get();
+    ref = Semantics::inContext(std::move(ref), context);
   }
   option.ref = std::move(ref);
   return option.ref;
 }
-
-std::shared_ptr<const Semantics> semanticsWithRules(SemanticsOption &option) { return semanticsRef(option).withRules; }
 
 const Semantics &semanticsOf(SemanticsOption &option) { return *semanticsRef(option); }
 

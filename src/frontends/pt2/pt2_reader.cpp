@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include <map>
+#include <stdexcept>
 
 namespace dtf::pt2 {
 namespace {
@@ -25,7 +26,7 @@ std::optional<std::string> modelName(const std::string &member) {
 ReadResult buildFrom(Document &doc, const std::string &where, const ReadOptions &opts) {
   ReadResult r;
   try {
-    const Semantics &semantics = opts.semantics ? *opts.semantics : Semantics::of(opts.torch);
+    const Semantics &semantics = *opts.semantics;
     Builder b(semantics.schemas(), semantics.types());
     r.program = b.build(doc.root());
     r.program->member = where;
@@ -36,9 +37,17 @@ ReadResult buildFrom(Document &doc, const std::string &where, const ReadOptions 
   return r;
 }
 
+/// A caller's mistake, not the archive's: refused before reading anything.
+void requireSemantics(const ReadOptions &opts) {
+  if (!opts.semantics)
+    throw std::invalid_argument("pt2::ReadOptions::semantics is not set: hand in the semantics to read with "
+                                "(Semantics::shared(TorchVersion::V2_14), or one with user rules)");
+}
+
 } // namespace
 
 ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts) {
+  requireSemantics(opts);
   Document doc;
   std::string error;
   if (!doc.parse(json, error)) return ReadResult{std::nullopt, fmt::format("{}: invalid JSON: {}", where, error)};
@@ -46,6 +55,7 @@ ReadResult readExportedProgram(std::string_view json, const std::string &where, 
 }
 
 ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
+  requireSemantics(opts);
   ReadResult r;
   std::string error;
   auto zip = ZipArchive::open(path, error);

@@ -79,13 +79,12 @@ struct Program {
 struct ReadOptions {
   /// Which models/NAME.json of the archive: empty for `model`, or the only one.
   std::string model;
-  /// The PyTorch version whose schema table places arguments and names
-  /// targets (an archive written by 2.14 is read with 2.14's).
-  TorchVersion torch = kNewestTorch;
-  /// Semantics to read with instead of `torch`'s built-in ones (a version's
-  /// with user rules, Semantics::extend), so targets of custom ops map to
-  /// their rule files' schemas. Not owned; `torch` is not read when set.
-  const Semantics *semantics = nullptr;
+  /// The semantics whose schema table places arguments and names targets (an
+  /// archive written by 2.14 is read with Semantics::shared(TorchVersion::V2_14));
+  /// one with user rules (Semantics::extend) maps targets of custom ops to
+  /// their rule files' schemas. Required: readArchive and readExportedProgram
+  /// throw std::invalid_argument without it (they never pick a version).
+  std::shared_ptr<const Semantics> semantics;
 };
 
 /// Errors are values: `error` names the archive member and JSON field at fault.
@@ -95,10 +94,10 @@ struct ReadResult {
 };
 
 /// Read a .pt2 archive.
-ReadResult readArchive(const std::string &path, const ReadOptions &opts = {});
+ReadResult readArchive(const std::string &path, const ReadOptions &opts);
 
 /// Read the ExportedProgram JSON alone (`where` names it in errors).
-ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts = {});
+ReadResult readExportedProgram(std::string_view json, const std::string &where, const ReadOptions &opts);
 
 /// What a file is, by its content (not its name).
 enum class FileKind : uint8_t {
