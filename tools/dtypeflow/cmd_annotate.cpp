@@ -175,10 +175,10 @@ void addCommon(CLI::App *sub, CommonFlags &f, bool several) {
 Action addAnnotate(CLI::App &app) {
   auto *sub = app.add_subcommand(
       "annotate", "Infer the dtype and rank of every tensor in a TorchScript program (.ir text, - for\n"
-                  "stdin, a saved .pt module) or a torch.export archive (.pt2) and print it annotated (IR,\n"
-                  "or JSON {\"values\", \"diagnostics\"}; several files: {\"files\": [...]}, an object per\n"
-                  "file with its \"file\"). A summary and every point where PyTorch would raise a dtype\n"
-                  "error go to stderr.");
+                  "stdin, a saved .pt module), a torch.export archive (.pt2) or torch-mlir's Torch dialect\n"
+                  "(.mlir, told by content) and print it annotated (IR or the module, or JSON {\"values\",\n"
+                  "\"diagnostics\"}; several files: {\"files\": [...]}, an object per file with its \"file\").\n"
+                  "A summary and every point where PyTorch would raise a dtype error go to stderr.");
   auto flags = std::make_shared<CommonFlags>();
   auto format = std::make_shared<std::string>("ir");
   auto outFile = std::make_shared<std::string>();
@@ -352,9 +352,10 @@ std::string autocastExplanation(const api::LoadedProgram &p, const refine::Optio
 
 Action addCheck(CLI::App &app) {
   auto *sub = app.add_subcommand(
-      "check", "Check inference against a fully typed graph (as torch.jit.trace prints it) or a\n"
-               "torch.export archive (.pt2, whose TensorMeta records every value): every type but\n"
-               "the graph inputs' is dropped, inferred, and compared value by value.\n"
+      "check", "Check inference against a fully typed graph (as torch.jit.trace prints it), a\n"
+               "torch.export archive (.pt2, whose TensorMeta records every value; a value only the meta\n"
+               "kernels' answer matches counts right, named in a note) or Torch-dialect MLIR (.mlir):\n"
+               "every type but the inputs' is dropped, inferred, and compared value by value.\n"
                "Prints each wrong and unknown value, then 'N correct, N unknown, N wrong' (or JSON\n"
                "{\"counts\", \"wrong\", \"unknown\", \"diagnostics\"}); exit 1 on any wrong value or\n"
                "where PyTorch would raise. A .pt2 whose inputs are re-typed (--input, --params,\n"
