@@ -44,10 +44,17 @@ bool knownOpaqueType(std::string_view name) {
 
 class Parser {
 public:
-  Parser(std::string_view src, const ParseLimits &limits) : src_(src), lex_(src), limits_(limits) { tok_ = lex_.next(); }
+  Parser(std::string_view src, const ParseLimits &limits) : src_(src), lex_(src), limits_(limits) {
+    ids_.reserve(src.size() / 32); // at most about one value per line of 32 bytes or more: no rehash
+    tok_ = lex_.next();
+  }
 
   std::unique_ptr<Graph> parseGraph() {
     g_ = std::make_unique<Graph>();
+    // At most about one node and one value per line of 32 bytes or more: the big vectors grow once, not by copies.
+    g_->nodes.reserve(src_.size() / 32);
+    g_->values.reserve(src_.size() / 32);
+    g_->blocks[0].nodes.reserve(src_.size() / 32);
     parseBody();
     if (isIdent("with")) parseSubgraphs();
     if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
@@ -97,15 +104,14 @@ private:
 
   // --- values -------------------------------------------------------------
   ValueId define(const Token &name, TypePtr type) {
-    std::string n(name.text);
-    if (ids_.count(n)) fail(name, fmt::format("value %{} is defined twice", printable(n, 80)));
-    ValueId v = g_->addValue(n, std::move(type));
-    ids_.emplace(std::move(n), v);
-    return v;
+    auto [it, fresh] = ids_.try_emplace(name.text, kNoId);
+    if (!fresh) fail(name, fmt::format("value %{} is defined twice", printable(name.text, 80)));
+    it->second = g_->addValue(std::string(name.text), std::move(type));
+    return it->second;
   }
   ValueId use() {
     if (tok_.kind != TK::ValueName) fail(tok_, fmt::format("expected a value (%name) but found {}", describe(tok_)));
-    auto it = ids_.find(std::string(tok_.text));
+    auto it = ids_.find(tok_.text);
     if (it == ids_.end()) fail(tok_, fmt::format("use of undefined value %{}", printable(tok_.text, 80)));
     bump();
     return it->second;
@@ -509,7 +515,8 @@ private:
   uint32_t lastLine_ = 0; ///< line of the last token consumed
   int nestDepth_ = 0;
   std::unique_ptr<Graph> g_;
-  std::unordered_map<std::string, ValueId> ids_;
+  /// Value names as views into the text (it outlives the parse): no copy per definition or use.
+  std::unordered_map<std::string_view, ValueId> ids_;
   std::unordered_map<std::string, TypePtr> types_;
   std::unordered_map<std::string, uint32_t> sourceIds_;
 };
