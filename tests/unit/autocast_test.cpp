@@ -5,6 +5,8 @@
 #include "ops/notation.h"
 #include "ops/semantics.h"
 
+#include "run_op.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,20 +22,8 @@ constexpr AutocastContext kCpuBf16{AutocastDevice::CPU, DType::BFloat16};
 InferOutcome runUnder(TorchVersion v, const std::optional<AutocastContext> &ctx, const std::string &key,
                       const std::vector<std::pair<std::string, std::string>> &named) {
   const Semantics &sem = Semantics::of(v);
-  const Schema *s = sem.schemas().find(key);
-  EXPECT_NE(s, nullptr) << key;
-  if (!s) return {};
-  std::vector<std::pair<std::string, Value>> args;
-  for (const auto &[n, text] : named) {
-    int i = s->argIndex(n);
-    EXPECT_GE(i, 0) << key << " " << n;
-    auto parsed = parseNotation(text, s->args[i].type.get(), &sem.types());
-    EXPECT_TRUE(parsed.value) << text;
-    args.emplace_back(n, *parsed.value);
-  }
-  BindResult b = bindArguments(*s, {}, args);
-  EXPECT_TRUE(b.ok()) << b.error;
-  return inferUnderAutocast(sem, ctx, *s, b.args);
+  std::optional<test::BoundCall> c = test::bindIn(sem, key, named);
+  return c ? inferUnderAutocast(sem, ctx, *c->schema, c->args) : InferOutcome{};
 }
 
 std::optional<DType> dtypeOf(const InferOutcome &o) {

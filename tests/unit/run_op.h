@@ -7,33 +7,48 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace dtf::test {
 
-/// Run the rule for `key` under `sem` with named arguments written in the CLI
-/// notation (omitted arguments take their schema defaults), as `infer-op` does.
+/// A call of `key` under `sem`: its schema and its arguments bound (omitted
+/// ones take their schema defaults), read from named arguments in the CLI
+/// notation as `infer-op` reads them; nullopt after a failed expectation.
 /// (`checkNames`: dtype names the version lacks are refused, as infer-op does.)
-inline InferOutcome runIn(const Semantics &sem, const std::string &key,
-                          const std::vector<std::pair<std::string, std::string>> &named, bool checkNames = true) {
+struct BoundCall {
+  const Schema *schema;
+  std::vector<Value> args;
+};
+inline std::optional<BoundCall> bindIn(const Semantics &sem, const std::string &key,
+                                       const std::vector<std::pair<std::string, std::string>> &named,
+                                       bool checkNames = true) {
   const Schema *s = sem.schemas().find(key);
   EXPECT_NE(s, nullptr) << key;
-  if (!s) return {};
+  if (!s) return std::nullopt;
   std::vector<std::pair<std::string, Value>> args;
   for (const auto &[n, text] : named) {
     int i = s->argIndex(n);
     EXPECT_GE(i, 0) << key << " has no argument " << n;
-    if (i < 0) return {};
+    if (i < 0) return std::nullopt;
     auto v = parseNotation(text, s->args[i].type.get(), checkNames ? &sem.types() : nullptr);
     EXPECT_TRUE(v.value.has_value()) << text << ": " << v.error;
-    if (!v.value) return {};
+    if (!v.value) return std::nullopt;
     args.emplace_back(n, *v.value);
   }
   BindResult b = bindArguments(*s, {}, args);
   EXPECT_TRUE(b.ok()) << b.error;
-  return infer(sem.registry(), *s, b.args);
+  if (!b.ok()) return std::nullopt;
+  return BoundCall{s, std::move(b.args)};
+}
+
+/// Run the rule for `key` under `sem` (bindIn's arguments), as `infer-op` does.
+inline InferOutcome runIn(const Semantics &sem, const std::string &key,
+                          const std::vector<std::pair<std::string, std::string>> &named, bool checkNames = true) {
+  std::optional<BoundCall> c = bindIn(sem, key, named, checkNames);
+  return c ? infer(sem.registry(), *c->schema, c->args) : InferOutcome{};
 }
 
 /// The same under PyTorch 1.13 (where these tests' expectations were measured).
