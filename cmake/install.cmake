@@ -17,7 +17,7 @@ set(DTF_PUBLIC_HEADERS
   schema/schema.h
   ops/rule.h ops/cpu_capability.h ops/cpu_kinds.def ops/cpu_kernels.h ops/op_facts.h ops/registry.h ops/vocabulary.h ops/semantics.h ops/infer.h ops/notation.h
   ops/rule_spec.h ops/custom_rules.h ops/autocast.h
-  graph/type_expr.h graph/graph.h
+  graph/type_expr.h graph/small_ids.h graph/graph.h
   refine/refine.h
   frontends/text/ir_lexer.h frontends/text/ir_parser.h frontends/text/ir_printer.h
   frontends/pt2/pt2_reader.h)

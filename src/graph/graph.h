@@ -10,6 +10,7 @@
 #pragma once
 
 #include "dtype/lattice.h"
+#include "graph/small_ids.h"
 #include "graph/type_expr.h"
 
 #include <cstdint>
@@ -60,8 +61,9 @@ struct ValueInfo {
 
 struct Node {
   KindId kind = 0;
-  std::vector<ValueId> inputs, outputs;
-  std::vector<BlockId> blocks;
+  SmallIds<ValueId, 4> inputs; ///< in place up to 4 (graph/small_ids.h)
+  SmallIds<ValueId, 2> outputs;
+  SmallIds<BlockId, 2> blocks;
   std::vector<Attribute> attrs;
   BlockId parent = 0;
   SourceLoc loc;

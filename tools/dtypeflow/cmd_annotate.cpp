@@ -235,10 +235,8 @@ Action addAnnotate(CLI::App &app) {
           out.write(dumpJson(j, 2) + "\n");
         }
       } else {
-        std::string text = ir::printIR(g, &r);
-        if (!text.empty() && text.back() != '\n') text += '\n';
         if (several) out.write(fmt::format("# {}\n", ir::printable(file)));
-        out.write(text);
+        ir::printIR(g, &r, [&out](std::string_view piece) { out.write(piece); }); // ends with a newline
       }
       if (out.toStdout()) std::fflush(stdout); // before the summary on stderr
       progress.pause();

@@ -1,6 +1,8 @@
 #include "frontends/text/ir_parser.h"
+#include "graph/name_map.h"
 #include "frontends/text/printable.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -44,17 +46,19 @@ bool knownOpaqueType(std::string_view name) {
 
 class Parser {
 public:
-  Parser(std::string_view src, const ParseLimits &limits) : src_(src), lex_(src), limits_(limits) {
-    ids_.reserve(src.size() / 32); // at most about one value per line of 32 bytes or more: no rehash
+  Parser(std::string_view src, const ParseLimits &limits)
+      : src_(src), lex_(src), limits_(limits), lines_(std::count(src.begin(), src.end(), '\n') + 1) {
+    ids_.reserve(lines_); // at most about one value definition per line: no rehash
     tok_ = lex_.next();
   }
 
   std::unique_ptr<Graph> parseGraph() {
     g_ = std::make_unique<Graph>();
-    // At most about one node and one value per line of 32 bytes or more: the big vectors grow once, not by copies.
-    g_->nodes.reserve(src_.size() / 32);
-    g_->values.reserve(src_.size() / 32);
-    g_->blocks[0].nodes.reserve(src_.size() / 32);
+    // About one node and one value per line (counting lines costs ~1 % of
+    // reading them): the big vectors grow once, not by copies.
+    g_->nodes.reserve(lines_);
+    g_->values.reserve(lines_);
+    g_->blocks[0].nodes.reserve(lines_);
     parseBody();
     if (isIdent("with")) parseSubgraphs();
     if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
@@ -104,17 +108,16 @@ private:
 
   // --- values -------------------------------------------------------------
   ValueId define(const Token &name, TypePtr type) {
-    auto [it, fresh] = ids_.try_emplace(name.text, kNoId);
-    if (!fresh) fail(name, fmt::format("value %{} is defined twice", printable(name.text, 80)));
-    it->second = g_->addValue(std::string(name.text), std::move(type));
-    return it->second;
+    const auto id = static_cast<ValueId>(g_->values.size()); // what addValue gives it
+    if (!ids_.insert(name.text, id)) fail(name, fmt::format("value %{} is defined twice", printable(name.text, 80)));
+    return g_->addValue(std::string(name.text), std::move(type));
   }
   ValueId use() {
     if (tok_.kind != TK::ValueName) fail(tok_, fmt::format("expected a value (%name) but found {}", describe(tok_)));
-    auto it = ids_.find(tok_.text);
-    if (it == ids_.end()) fail(tok_, fmt::format("use of undefined value %{}", printable(tok_.text, 80)));
+    size_t id = ids_.find(tok_.text);
+    if (id == kNoName) fail(tok_, fmt::format("use of undefined value %{}", printable(tok_.text, 80)));
     bump();
-    return it->second;
+    return static_cast<ValueId>(id);
   }
   /// `(%a, %b)` after the opening point.
   std::vector<ValueId> parseUses() {
@@ -516,7 +519,8 @@ private:
   int nestDepth_ = 0;
   std::unique_ptr<Graph> g_;
   /// Value names as views into the text (it outlives the parse): no copy per definition or use.
-  std::unordered_map<std::string_view, ValueId> ids_;
+  size_t lines_;
+  NameMap ids_;
   std::unordered_map<std::string, TypePtr> types_;
   std::unordered_map<std::string, uint32_t> sourceIds_;
 };

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+#include <span>
+
 namespace dtf::ir {
 namespace {
 
@@ -9,19 +12,23 @@ constexpr std::string_view kNotePrefix = "dtypeflow: ";
 
 class Printer {
 public:
-  Printer(const Graph &g, const refine::Result *r) : g_(g), r_(r) {}
+  /// With a sink, the text goes out in pieces of about kChunk bytes as it is
+  /// made (a 10^6-node graph's text is ~100 MB: never held whole); without
+  /// one, run() returns it.
+  Printer(const Graph &g, const refine::Result *r, const TextSink *sink = nullptr) : g_(g), r_(r), sink_(sink) {}
 
   std::string run() {
     const Block &body = g_.body();
     out_ += "graph(";
     for (size_t i = 0; i < body.params.size(); ++i) {
       if (i) out_ += ",\n      ";
-      out_ += fmt::format("%{} : {}", g_.values[body.params[i]].name, inputTypeOf(body.params[i]));
+      fmt::format_to(std::back_inserter(out_), "%{} : {}", g_.values[body.params[i]].name, inputTypeOf(body.params[i]));
     }
     out_ += "):\n";
     nodes(0, 2, 0);
     out_ += "  return (" + uses(body.returns) + ")\n";
     if (!g_.subgraphText.empty()) out_ += g_.subgraphText + "\n";
+    flush(0);
     return std::move(out_);
   }
 
@@ -60,7 +67,7 @@ private:
     if (def != kNoId && g_.kindOf(def) == "prim::Constant") return t.text;
     return annotatedTypeText(t, r_->values[v]);
   }
-  std::string uses(const std::vector<ValueId> &vs) {
+  std::string uses(std::span<const ValueId> vs) {
     std::string s;
     for (size_t i = 0; i < vs.size(); ++i) s += (i ? ", %" : "%") + g_.values[vs[i]].name;
     return s;
@@ -69,17 +76,25 @@ private:
     if (depth > kMaxNesting) return; // the parser refuses deeper graphs
     for (NodeId n : g_.blocks[b].nodes) node(n, indent, depth);
   }
+  static constexpr size_t kChunk = 1 << 20;
+  /// Hands the text made so far to the sink once it holds `atLeast` bytes.
+  void flush(size_t atLeast) {
+    if (!sink_ || out_.size() < atLeast) return;
+    (*sink_)(out_);
+    out_.clear();
+  }
   void node(NodeId n, int indent, int depth) {
+    flush(kChunk);
     const Node &node = g_.nodes[n];
     out_.append(indent, ' ');
     for (size_t i = 0; i < node.outputs.size(); ++i)
-      out_ += fmt::format("{}%{} : {}", i ? ", " : "", g_.values[node.outputs[i]].name, typeOf(node.outputs[i]));
+      fmt::format_to(std::back_inserter(out_), "{}%{} : {}", i ? ", " : "", g_.values[node.outputs[i]].name, typeOf(node.outputs[i]));
     out_ += " = "; // as torch prints it, also for nodes without outputs
     out_ += g_.kindName(node.kind);
     if (!node.attrs.empty()) {
       out_ += "[";
       for (size_t i = 0; i < node.attrs.size(); ++i)
-        out_ += fmt::format("{}{}={}", i ? ", " : "", node.attrs[i].name, node.attrs[i].text);
+        fmt::format_to(std::back_inserter(out_), "{}{}={}", i ? ", " : "", node.attrs[i].name, node.attrs[i].text);
       out_ += "]";
     }
     out_ += "(" + uses(node.inputs) + ")";
@@ -88,14 +103,14 @@ private:
     std::string note = dtypeOnlyNote(node);
     if (!source.empty() || !note.empty()) out_ += " # ";
     out_ += source;
-    if (!note.empty()) out_ += fmt::format("{}{}{}", source.empty() ? "" : "; ", kNotePrefix, note);
+    if (!note.empty()) fmt::format_to(std::back_inserter(out_), "{}{}{}", source.empty() ? "" : "; ", kNotePrefix, note);
     out_ += "\n";
     for (size_t k = 0; k < node.blocks.size(); ++k) {
       const Block &blk = g_.blocks[node.blocks[k]];
       out_.append(indent + 2, ' ');
-      out_ += fmt::format("block{}(", k);
+      fmt::format_to(std::back_inserter(out_), "block{}(", k);
       for (size_t i = 0; i < blk.params.size(); ++i)
-        out_ += fmt::format("{}%{} : {}", i ? ", " : "", g_.values[blk.params[i]].name, typeOf(blk.params[i]));
+        fmt::format_to(std::back_inserter(out_), "{}%{} : {}", i ? ", " : "", g_.values[blk.params[i]].name, typeOf(blk.params[i]));
       out_ += "):\n";
       nodes(node.blocks[k], indent + 4, depth + 1);
       out_.append(indent + 4, ' ');
@@ -105,12 +120,17 @@ private:
 
   const Graph &g_;
   const refine::Result *r_;
+  const TextSink *sink_;
   std::string out_;
 };
 
 } // namespace
 
 std::string printIR(const Graph &g, const refine::Result *refined) { return Printer(g, refined).run(); }
+
+void printIR(const Graph &g, const refine::Result *refined, const TextSink &sink) {
+  Printer(g, refined, &sink).run();
+}
 
 nlohmann::json dtypeJson(const Value &v) {
   if (v.isTensor() && v.dtype()) return std::string(name(*v.dtype()));

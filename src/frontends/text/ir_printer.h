@@ -5,7 +5,9 @@
 #include "refine/refine.h"
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace dtf::ir {
 
@@ -18,6 +20,12 @@ namespace dtf::ir {
 /// Nodes keep torch's source comments (`# model.py:12:0`). Without
 /// `refined`, types as written.
 std::string printIR(const Graph &g, const refine::Result *refined = nullptr);
+
+/// Where printIR's streaming form sends its text, piece by piece, in order.
+using TextSink = std::function<void(std::string_view)>;
+/// The same text handed to `sink` in pieces of about 1 MB as it is made:
+/// memory stays flat however large the graph.
+void printIR(const Graph &g, const refine::Result *refined, const TextSink &sink);
 
 /// `{"values": {NAME: {"dtype", "rank"}}, "diagnostics": [...]}` over every
 /// tensor-typed value (graph inputs too), in graph order (an ordered_json

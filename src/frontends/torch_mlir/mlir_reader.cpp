@@ -14,6 +14,7 @@
 #include "frontends/text/printable.h"
 #include "frontends/torch_mlir/mlir_lexer.h"
 #include "frontends/torch_mlir/mlir_types.h"
+#include "graph/name_map.h"
 #include "ops/semantics.h"
 
 #include <fmt/format.h>
@@ -97,80 +98,7 @@ struct NameHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-/// SSA names (without '%') to their defs. The keys are views into the
-/// module's text (or into storage the parser keeps), the table one array
-/// probed linearly: a function of 10^5 ops looks a name up per operand, and
-/// std::unordered_map (an allocation per name, a node to chase per lookup)
-/// was a sixth of reading one.
-class NameMap {
-public:
-  void reserve(size_t n) {
-    if (2 * n > slots_.size()) rehash(std::bit_ceil(std::max<size_t>(16, 2 * n)));
-  }
-  void clear() {
-    slots_.clear();
-    size_ = 0;
-  }
-  /// The def named `name`, or kNone.
-  size_t find(std::string_view name) const {
-    if (slots_.empty()) return kNone;
-    for (size_t i = hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      const Slot &s = slots_[i];
-      if (!s.key.data()) return kNone;
-      if (s.key == name) return s.def;
-    }
-  }
-  /// Adds `name` (which must outlive the table) -> `def`; false when the name is taken.
-  bool insert(std::string_view name, size_t def) {
-    if (2 * (size_ + 1) > slots_.size()) rehash(std::max<size_t>(16, 2 * slots_.size()));
-    Slot *s = probe(name);
-    if (s->key.data()) return false;
-    *s = Slot{name, def};
-    ++size_;
-    return true;
-  }
-
-  /// Removes `name` (backward-shift deletion: no tombstones, probes stay short).
-  void erase(std::string_view name) {
-    if (slots_.empty()) return;
-    const size_t mask = slots_.size() - 1;
-    size_t i = hash(name) & mask;
-    while (slots_[i].key.data() && slots_[i].key != name) i = (i + 1) & mask;
-    if (!slots_[i].key.data()) return;
-    for (size_t j = (i + 1) & mask; slots_[j].key.data(); j = (j + 1) & mask) {
-      size_t home = hash(slots_[j].key) & mask;
-      // Slot j may move to the hole at i when its home is not cyclically in (i, j].
-      if (((j - home) & mask) >= ((j - i) & mask)) {
-        slots_[i] = slots_[j];
-        i = j;
-      }
-    }
-    slots_[i] = Slot{};
-    --size_;
-  }
-
-private:
-  struct Slot {
-    std::string_view key; ///< data() null: empty
-    size_t def = kNone;
-  };
-  static size_t hash(std::string_view s) { // FNV-1a: names are short
-    uint64_t h = 1469598103934665603ull;
-    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-  Slot *probe(std::string_view name) {
-    for (size_t i = hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
-      if (!slots_[i].key.data() || slots_[i].key == name) return &slots_[i];
-  }
-  void rehash(size_t capacity) {
-    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(capacity));
-    for (const Slot &s : old)
-      if (s.key.data()) *probe(s.key) = s;
-  }
-  std::vector<Slot> slots_; ///< a power of two long, at most half full
-  size_t size_ = 0;
-};
+using ir::NameMap;
 
 class Parser {
 public:
