@@ -41,7 +41,7 @@ std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
 /// for a float16, bfloat16 or float8 result, nor an imaginary part outside
 /// complex32; a real number into a complex result fits its parts' type
 /// (1e39 does not fit complex64). nullopt: no check.
-std::optional<DType> whereNumberTarget214(const Value &number, DType r) {
+std::optional<DType> whereNumberCheckedType(const Value &number, DType r) {
   if (r == DType::Complex32) return r;
   if (isComplex(r) && number.numKind() != NumKind::Complex) return r;
   if (number.numKind() == NumKind::Int && isIntegral(r)) return r;
@@ -57,7 +57,7 @@ template <bool NumbersIntoResult> RuleResult where(const OpCall &c) {
   DType r = promoteArgs(c, {"self", "other"});
   for (const char *n : {"self", "other"}) { // a number operand is converted into the result's dtype
     std::optional<DType> into = r;
-    if (!NumbersIntoResult) into = c.arg(n).isNumber() ? whereNumberTarget214(c.arg(n), r) : std::nullopt;
+    if (!NumbersIntoResult) into = c.arg(n).isNumber() ? whereNumberCheckedType(c.arg(n), r) : std::nullopt;
     if (into)
       if (auto e = checkedConversion(c, n, *into, ComplexHalfParts::AsHalf)) return *e;
   }
@@ -197,7 +197,7 @@ RuleFn addc(bool isDiv, bool halfParts) {
 } // namespace
 
 void registerTernary(Registry &r) {
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(where<true>)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(where<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(where<false>)}}) {
     scope.add("aten::where.self", "where", rule);
     scope.add("aten::where.Scalar", "where", rule);
@@ -208,49 +208,53 @@ void registerTernary(Registry &r) {
   }
   r.add("aten::where", "where", whereNonzero);
 
-  for (const char *n : {"clamp", "clip"}) {
-    std::string b = std::string("aten::") + n;
+  struct Clamp { const char *key, *tensorKey, *inPlaceKey, *inPlaceTensorKey; };
+  for (Clamp k : {Clamp{"aten::clamp", "aten::clamp.Tensor", "aten::clamp_", "aten::clamp_.Tensor"},
+                  Clamp{"aten::clip", "aten::clip.Tensor", "aten::clip_", "aten::clip_.Tensor"}}) {
     // (size-1 facts: a [2,1] self keeps its 1, broadcast with a [3] bound it becomes 3)
-    r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
+    r.add(k.key, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}})
         .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "None"}})
         .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "nan"}});
-    r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
+    r.add(k.tensorKey, "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "float32[3]"}, {"max", "None"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "int64[1]"}, {"max", "None"}});
-    r.add(b + "_", "clamp", inPlace(clampRule(false, true)))
+    r.add(k.inPlaceKey, "clamp", inPlace(clampRule(false, true)))
         .variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{"min", "max"}}))
+    r.add(k.inPlaceTensorKey, "clamp", inPlace(clampRule(true), {{"min", "max"}}))
         .variant({{"min", "None"}, {"max", "sweep"}});
   }
-  for (const char *n : {"clamp_min", "clamp_max"}) {
-    std::string b = std::string("aten::") + n;
-    r.add(b, "clamp", clampRule(false)).variant({{"self", "sweep![2]"}, {n[7] == 'i' ? "min" : "max", "magnitudes"}});
-    r.add(b + ".Tensor", "clamp", clampRule(true));
-    r.add(b + "_", "clamp", inPlace(clampRule(false)));
-    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{n[7] == 'i' ? "min" : "max"}}));
+  for (auto [k, bound] : {std::pair{Clamp{"aten::clamp_min", "aten::clamp_min.Tensor", "aten::clamp_min_",
+                                           "aten::clamp_min_.Tensor"}, "min"},
+                          std::pair{Clamp{"aten::clamp_max", "aten::clamp_max.Tensor", "aten::clamp_max_",
+                                           "aten::clamp_max_.Tensor"}, "max"}}) {
+    r.add(k.key, "clamp", clampRule(false)).variant({{"self", "sweep![2]"}, {bound, "magnitudes"}});
+    r.add(k.tensorKey, "clamp", clampRule(true));
+    r.add(k.inPlaceKey, "clamp", inPlace(clampRule(false)));
+    r.add(k.inPlaceTensorKey, "clamp", inPlace(clampRule(true), {{bound}}));
   }
 
   // One registration per mask rule: 1.13's any mask dtype, 2.14's bool only.
   auto masked = [&](Registry::Scoped scope, RuleFn fill, RuleFn scatter) {
-    for (const char *ov : {".Scalar", ".Tensor"}) {
-      Registry::Entry e = scope.add(std::string("aten::masked_fill") + ov, "masked", fill).sample("mask", "sweep");
-      if (ov == std::string_view(".Scalar")) e.variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
-      scope.add(std::string("aten::masked_fill_") + ov, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
-    }
+    scope.add("aten::masked_fill.Scalar", "masked", fill).sample("mask", "sweep")
+        .variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
+    scope.add("aten::masked_fill.Tensor", "masked", fill).sample("mask", "sweep");
+    for (const char *k : {"aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor"})
+      scope.add(k, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
     scope.add("aten::masked_scatter", "masked", scatter).sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
     scope.add("aten::masked_scatter_", "masked", inPlace(scatter, {{"mask"}, false}))
         .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
   };
-  masked(r.until(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
+  masked(r.since(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
   masked(r.since(TorchVersion::V2_14), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
-  for (const char *ov : {".Scalar", ".Tensor"}) {
-    for (auto [scope, rule, castToSelf] : {std::tuple{r.until(TorchVersion::V1_13), RuleFn(lerp<false>), false},
+  for (auto [key, inKey, scalarWeight] : {std::tuple{"aten::lerp.Scalar", "aten::lerp_.Scalar", true},
+                                          std::tuple{"aten::lerp.Tensor", "aten::lerp_.Tensor", false}}) {
+    for (auto [scope, rule, castToSelf] : {std::tuple{r.since(TorchVersion::V1_13), RuleFn(lerp<false>), false},
                                            std::tuple{r.since(TorchVersion::V2_14), RuleFn(lerp<true>), true}}) {
-      Registry::Entry e = scope.add(std::string("aten::lerp") + ov, "lerp", rule);
-      scope.add(std::string("aten::lerp_") + ov, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
-      if (ov == std::string_view(".Scalar")) // the weight is converted: magnitudes per floating dtype
+      Registry::Entry e = scope.add(key, "lerp", rule);
+      scope.add(inKey, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
+      if (scalarWeight) // the weight is converted: magnitudes per floating dtype
         for (const char *d : {"float16[2]", "bfloat16[2]", "float32[2]", "complex64[2]"})
           e.variant({{"self", d}, {"end", d}, {"weight", "magnitudes"}});
     }
@@ -259,7 +263,7 @@ void registerTernary(Registry &r) {
   // (bool tensors promote to self's dtype: the value is converted into it)
   const std::map<std::string, std::string, std::less<>> magnitudes{
       {"self", "sweep![2]"}, {"tensor1", "bool[2]"}, {"tensor2", "bool[2]"}, {"value", "magnitudes"}};
-  for (auto [scope, halfParts] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, halfParts] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
     scope.add("aten::addcmul", "addc", addc(false, halfParts)).variant(magnitudes);
     scope.add("aten::addcmul_", "addc", inPlace(addc(false, halfParts), {{"tensor1", "tensor2"}})).variant(magnitudes);
     scope.add("aten::addcdiv", "addc", addc(true, halfParts));
