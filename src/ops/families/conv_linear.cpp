@@ -751,6 +751,76 @@ std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view
   return std::nullopt;
 }
 
+/// The `.dtype` matmuls' out_dtype on the meta device (Python's meta kernels,
+/// measured in 2.14.1): the inputs' dtype, or float32 for float16/bfloat16 ones.
+std::optional<RuleError> outDtypeAllowed(const OpCall &c, std::string_view input) {
+  DType in = c.dtype(input), out = *c.dtypeArg("out_dtype");
+  if (out == in || (out == DType::Float32 && (in == DType::Float16 || in == DType::BFloat16))) return std::nullopt;
+  return c.semantic("out_dtype must be the same as input dtype or fp32 for fp16/bf16 inputs");
+}
+
+/// A `.dtype` matmul on the meta device: mm.dtype (2-D, mat2's dtype
+/// unchecked), bmm.dtype (3-D, one input dtype), addmm.dtype (mm.dtype, then
+/// `alpha * mm + beta * self.to(out_dtype)`: a float alpha or beta makes an
+/// integral result float, left unknown).
+RuleResult outDtypeMatmulOnMeta(const OpCall &c) {
+  const bool batched = c.has("batch1");
+  const char *a = batched ? "batch1" : c.has("mat1") ? "mat1" : "self";
+  const char *b = batched ? "batch2" : "mat2";
+  const bool bmm = c.schema().name == "aten::bmm";
+  const int rank = bmm || batched ? 3 : 2;
+  if (auto e = requireRank(c, a, rank)) return *e;
+  if (auto e = requireRank(c, b, rank)) return *e;
+  if (bmm && c.dtype(a) != c.dtype(b))
+    return c.semantic("expected scalar type {} but found {}", name(c.dtype(a)), name(c.dtype(b)));
+  if (auto e = outDtypeAllowed(c, a)) return *e;
+  DType out = *c.dtypeArg("out_dtype");
+  if (batched) return Value::tensor(DTypeSet::all(), Rank::exact(3)); // 2.14.1's baddbmm.dtype meta raises a TypeError
+  if (c.has("mat1")) {
+    for (const char *f : {"alpha", "beta"})
+      if (auto k = c.arg(f).numKind(); isIntegral(out, true) && (!k || *k == NumKind::Float || *k == NumKind::Complex))
+        return Value::unknownTensor();
+    if (auto rk = c.rank("self").value(); !rk || *rk > 2) return Value::tensor(DTypeSet{out}, Rank::top());
+  }
+  return tensorOf(out, Rank::exact(rank));
+}
+
+/// The `.dtype` matmuls (new in 2.14; low-precision training's matmuls with
+/// an output dtype) have CUDA and XPU kernels only: on CPU every call raises
+/// "Could not run 'aten::mm.dtype' with arguments from the 'CPU' backend"
+/// (measured, 2.14.1). On the meta device (FakeTensor, torch.export) they run
+/// Python's meta kernels; their dtype_out forms want out of the result's
+/// dtype exactly (out_wrapper(exact_dtype=True)).
+RuleResult outDtypeMatmul(const OpCall &c) {
+  if (!c.onMeta()) return c.missingKernel("no CPU kernel (CUDA and XPU only)");
+  RuleResult r = outDtypeMatmulOnMeta(c);
+  if (!r.ok() || !c.has("out")) return r;
+  auto d = r.outputs()[0].dtype();
+  if (!d) return Value::unknownTensor();
+  if (c.dtype("out") != *d)
+    return c.semantic("Expected out tensor to have dtype {}, but got {} instead", name(*d), name(c.dtype("out")));
+  return tensorOf(*d, r.outputs()[0].rank());
+}
+
+/// The `.dtype` matmuls and their out forms (a sweep of one operand's dtype
+/// and out_dtype each: every call raises on CPU).
+void registerOutDtypeMatmuls(Registry &r, const char *fam) {
+  struct Form { const char *key, *a, *b, *shape; };
+  for (const Form &f : std::vector<Form>{{"aten::mm.dtype", "self", "mat2", "[2,2]"},
+                                         {"aten::mm.dtype_out", "self", "mat2", "[2,2]"},
+                                         {"aten::bmm.dtype", "self", "mat2", "[1,2,2]"},
+                                         {"aten::bmm.dtype_out", "self", "mat2", "[1,2,2]"},
+                                         {"aten::addmm.dtype", "mat1", "mat2", "[2,2]"},
+                                         {"aten::addmm.dtype_out", "mat1", "mat2", "[2,2]"},
+                                         {"aten::baddbmm.dtype", "batch1", "batch2", "[1,2,2]"},
+                                         {"aten::baddbmm.dtype_out", "batch1", "batch2", "[1,2,2]"}}) {
+    const std::string fixed = std::string("float32") + f.shape, swept = std::string("sweep!") + f.shape;
+    auto e = r.add(f.key, fam, outDtypeMatmul).sample(f.a, swept).sample(f.b, fixed).variant({{f.a, fixed}, {f.b, swept}});
+    if (std::string_view(f.a) != "self") e.sample("self", fixed);
+    if (std::string_view(f.key).ends_with("_out")) e.sample("out", fixed);
+  }
+}
+
 } // namespace
 
 void registerConvLinear(Registry &r) {
@@ -1018,6 +1088,7 @@ void registerConvLinear(Registry &r) {
         .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
         .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
         .sample("output_mask", "[True,True,True]");
+  registerOutDtypeMatmuls(r, fam);
 }
 
 } // namespace dtf
