@@ -143,7 +143,9 @@ void sampleFrom(Registry::Entry &e, const ForEachOp &op, const OpRule &base, con
     const std::string spec = it == base.samples.args.end() ? "sweep" : it->second;
     const SchemaType &t = *schema.args[static_cast<size_t>(schema.argIndex(f.arg))].type;
     if (f.take == Take::Item) e.sample(f.arg, "sweep![1]");
-    else if (f.take == Take::Whole) e.sample(f.arg, spec);
+    else if (f.take == Take::Whole) { // a tensor's or a number's spec; others keep their default
+      if (t.kind == SchemaType::Kind::Tensor || t.kind == SchemaType::Kind::Number) e.sample(f.arg, spec);
+    }
     else if (t.inner() && t.inner()->isTensorLike()) e.sample(f.arg, "[" + spec + "]");
     else // a Scalar[]: one number of each kind, a case set each
       e.sample(f.arg, "[2]").variant({{f.arg, "[True]"}}).variant({{f.arg, "[2.5]"}}).variant({{f.arg, "[1j]"}});

@@ -13,7 +13,10 @@
 //   - state_steps and a tensor lr take any dtype (read with item());
 //   - every list has self's length, but max_exp_avg_sqs is empty unless
 //     amsgrad and momentum_buffer_list empty when momentum is 0; an empty
-//     self raises ("There were no tensor arguments").
+//     self raises ("There were no tensor arguments");
+//   - a found_inf of value 1 (an overflow found) makes the step a no-op
+//     before any check but the two above: with found_inf given, a later
+//     check that fails leaves the answer unknown.
 // The in-place forms return nothing; the functional forms return the
 // updated copies of their lists, each element of its input's dtype and
 // rank; the `.out` forms copy self's update into `out` (one tensor per
@@ -51,12 +54,22 @@ std::optional<bool> optionalInUse(const OpCall &c, const FusedStep &s) {
   return std::nullopt;
 }
 
-/// The step's checks, in the kernel's order per parameter; nullopt when
-/// they pass. `known` turns false where a value the checks need is unknown.
+/// The checks a found_inf of value 1 returns before (the dispatcher's
+/// and the kernel's first ones).
+std::optional<RuleError> firstChecks(const OpCall &c) {
+  if (c.arg("self").elements().empty()) return c.semantic("There were no tensor arguments to this function");
+  for (const char *t : {"grad_scale", "found_inf"})
+    if (c.isTensor(t) && c.dtype(t) != DType::Float32)
+      return c.semantic("expected scalar type Float but found {} ({})", name(c.dtype(t)), t);
+  return std::nullopt;
+}
+
+/// The step's checks after those, in the kernel's order per parameter;
+/// nullopt when they pass. `known` turns false where a value the checks
+/// need is unknown.
 std::optional<RuleError> stepChecks(const OpCall &c, const FusedStep &s, bool &known) {
   const auto &self = c.arg("self").elements();
   const size_t n = self.size();
-  if (n == 0) return c.semantic("There were no tensor arguments to this function");
   std::vector<const char *> full = s.lists;
   if (s.steps) full.push_back(s.steps);
   if (s.optional) {
@@ -70,9 +83,6 @@ std::optional<RuleError> stepChecks(const OpCall &c, const FusedStep &s, bool &k
   }
   for (const char *l : full)
     if (c.arg(l).elements().size() != n) return c.semantic("Expected {}.size() == n_tensors to be true", l);
-  for (const char *t : {"grad_scale", "found_inf"})
-    if (c.isTensor(t) && c.dtype(t) != DType::Float32)
-      return c.semantic("expected scalar type Float but found {} ({})", name(c.dtype(t)), t);
   for (size_t i = 0; i < n; ++i) {
     DType p = *self[i].dtype();
     if (!paramDtype(p)) return c.missingKernel("\"{}\" not implemented for {}", s.kernel, name(p));
@@ -93,8 +103,9 @@ RuleFn fusedStep(FusedStep s) {
     };
     for (const SchemaArg &a : schema.args) // every list of known length
       if (a.type->kind == SchemaType::Kind::List && !c.arg(a.name).lengthKnown()) return unknown();
+    if (auto e = firstChecks(c)) return *e;
     bool known = true;
-    if (auto e = stepChecks(c, s, known)) return *e;
+    if (auto e = stepChecks(c, s, known)) return c.isTensor("found_inf") ? unknown() : RuleResult(*e);
     if (!known) return unknown();
     if (c.has("out")) { // self's update, copied into out of the same dtypes
       const auto &out = c.arg("out").elements(), &self = c.arg("self").elements();
@@ -125,6 +136,7 @@ void fusedSamples(Registry::Entry e, const Schema &schema, const FusedStep &s,
   if (s.optional) fixed[s.optional] = "[float32[2]]";
   if (s.steps) fixed[s.steps] = "[float32[]]";
   if (schema.argIndex("out") >= 0) fixed["out"] = "[float32[2]]";
+  fixed["grad_scale"] = fixed["found_inf"] = "None";
   const bool tensorLr = schema.args[schema.argIndex("lr")].type->kind == SchemaType::Kind::Tensor;
   if (tensorLr) fixed["lr"] = "float32[]";
   for (const auto &[arg, spec] : fixed) e.sample(arg, spec);
