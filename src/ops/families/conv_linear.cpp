@@ -851,6 +851,38 @@ void registerConvLinear(Registry &r) {
      return tensorOf(a, Rank::exact(2));
    }).sample("self", "sweep![16,16]").sample("mat2", "sweep![16,16]").sample("scale_a", "float32[]")
       .sample("scale_b", "float32[]");
+  // 2.14's _scaled_mm_v2 takes its scales as lists with a recipe each. The
+  // per-tensor recipe ([0]: one float32 scale each, no swizzle, no bias) is
+  // _scaled_mm's; other recipes check sizes and layouts not modelled here
+  // (unknown). An operand neither float8 nor float4 raises "Expected both
+  // inputs to be fp8 or fp4 types" (measured on 2.14.1's CPU kernel).
+  r.add("aten::_scaled_mm_v2", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireRank(c, "self", 2)) return *e;
+     if (auto e = requireRank(c, "mat2", 2)) return *e;
+     DType a = c.dtype("self"), b = c.dtype("mat2");
+     auto low = [](DType d) { return isFloat8(d) || d == DType::Float4E2M1FNx2; };
+     if (!low(a) || !low(b))
+       return c.semantic("Expected both inputs to be fp8 or fp4 types but got {} and {}", name(a), name(b));
+     const Value unknown = Value::tensor(DTypeSet::all(), Rank::exact(2));
+     if (!isFloat8(a) || !isFloat8(b) || c.isTensor("bias")) return unknown;
+     for (const char *s : {"a", "b"}) {
+       const Value &scales = c.arg(std::string("scale_") + s), &recipe = c.arg(std::string("recipe_") + s),
+                   &swizzle = c.arg(std::string("swizzle_") + s);
+       auto only = [](const Value &l, int64_t v) {
+         return l.lengthKnown() && l.elements().size() == 1 && l.elements()[0].intValue() == v;
+       };
+       if (!only(recipe, 0) || !only(swizzle, 0) || !scales.lengthKnown() || scales.elements().size() != 1 ||
+           scales.elements()[0].dtype() != DType::Float32)
+         return unknown;
+     }
+     if (c.arg("contraction_dim").elements().size() != 0 || !c.arg("contraction_dim").lengthKnown()) return unknown;
+     return tensorOf(c.dtypeArg("out_dtype").value_or(a), Rank::exact(2));
+   }).sample("self", "sweep![16,16]").sample("mat2", "float8_e4m3fn[16,16]").sample("scale_a", "[float32[]]")
+      .sample("recipe_a", "[0]").sample("swizzle_a", "[0]").sample("scale_b", "[float32[]]").sample("recipe_b", "[0]")
+      .sample("swizzle_b", "[0]").sample("bias", "None").sample("out_dtype", "None")
+      .variant({{"self", "float8_e5m2[16,16]"}, {"mat2", "sweep![16,16]"}})
+      .variant({{"self", "float8_e5m2[16,16]"}, {"out_dtype", "sweep"}})
+      .variant({{"self", "float8_e4m3fn[16,16]"}, {"scale_a", "[sweep![]]"}});
   r.add("aten::bmm", fam, fixedMatmul("mat2", 3, 3, 3))
       .sample("self", "sweep![1,2,2]").sample("mat2", "sweep![1,2,2]");
   r.add("aten::mv", fam, fixedMatmul("vec", 2, 1, 1)).sample("self", "sweep![2,2]").sample("vec", "sweep![2]");
