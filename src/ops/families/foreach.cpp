@@ -127,7 +127,9 @@ RuleFn forEach(ForEachOp op, const OpRule &base) {
         return returnsList ? RuleResult(unknown) : RuleResult(std::vector<Value>{});
       RuleResult r = base.fn(OpCall(c.types(), *base.schema, *args));
       if (!r.ok()) return c.error(r.error().kind, "element {}: {}", i, r.error().message);
-      if (r.possibleError()) return returnsList ? RuleResult(unknown) : RuleResult(std::vector<Value>{});
+      // An element that may raise, or of unknown dtype (which may raise): nothing is known.
+      if (r.possibleError() || !r.outputs().at(0).dtype())
+        return returnsList ? RuleResult(Value::top()) : RuleResult(std::vector<Value>{});
       results.push_back(r.outputs().at(0));
     }
     if (!returnsList) return std::vector<Value>{};
@@ -243,6 +245,9 @@ void registerForEach(Registry &r) {
       {"aten::_foreach_sign", "aten::sign", {self}},
       {"aten::_foreach_sign_", "aten::sign_", {self}},
       {"aten::_foreach_sign.out", "aten::sign", {self}},
+      // powsum: linalg__powsum of each whole tensor
+      {"aten::_foreach_powsum.Scalar", "aten::linalg__powsum", {self, {"ord", "ord", Take::Whole}, {"dtype", "dtype", Take::Whole}}},
+      {"aten::_foreach_powsum.Scalar_out", "aten::linalg__powsum", {self, {"ord", "ord", Take::Whole}, {"dtype", "dtype", Take::Whole}}},
   };
   for (const ForEachOp &op : ops) {
     const OpRule *base = r.find(op.base);
