@@ -66,6 +66,14 @@ void registerViewCopies(Registry &r) {
     if (!base->samples.skipReason.empty()) e.skipConformance(base->samples.skipReason);
     e.withBounds(base->intBounds); // same names, same positions (its variants already sample them)
   }
+  // 2.14's _reshape_copy(self, size): view_copy's rule (its arguments are named alike).
+  if (const OpRule *viewCopy = r.find("aten::view_copy"))
+    r.add("aten::_reshape_copy", viewCopy->family, viewCopy->fn).withSamples(viewCopy->samples);
+  // _lazy_clone (2.14): a copy-on-write clone, of self's dtype and rank.
+  if (const OpRule *clone = r.find("aten::clone"))
+    r.add("aten::_lazy_clone", clone->family, [](const OpCall &c) -> RuleResult {
+      return tensorOf(c.dtype("self"), c.rank("self")).withUnitDims(c.arg("self").unitDims());
+    });
 }
 
 } // namespace dtf
