@@ -20,6 +20,7 @@
 #include "ops/infer.h"
 #include "ops/registry.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -113,8 +114,11 @@ std::optional<std::vector<Value>> elementArgs(const OpCall &c, const ForEachOp &
 RuleFn forEach(ForEachOp op, const OpRule &base) {
   return [op = std::move(op), &base](const OpCall &c) -> RuleResult {
     const bool returnsList = !c.schema().returns.empty();
-    const Value unknown = Value::listOf(Value::unknownTensor());
-    if (!lengthsKnown(c, op)) return returnsList ? RuleResult(unknown) : RuleResult(std::vector<Value>{});
+    // Nothing known: an unknown list (no result to type for the forms returning nothing).
+    auto unknown = [&](Value list) {
+      return returnsList ? RuleResult(std::move(list)) : RuleResult(std::vector<Value>{});
+    };
+    if (!lengthsKnown(c, op)) return unknown(Value::listOf(Value::unknownTensor()));
     size_t n = 0;
     if (auto e = listChecks(c, op, n)) return *e;
     std::vector<Value> results;
@@ -124,12 +128,11 @@ RuleFn forEach(ForEachOp op, const OpRule &base) {
       if (!args || (!base.anyCategory && std::ranges::any_of(*args, [](const Value &v) {
                       return v.dtype() && category(*v.dtype()) == Category::Other;
                     })))
-        return returnsList ? RuleResult(unknown) : RuleResult(std::vector<Value>{});
+        return unknown(Value::top());
       RuleResult r = base.fn(OpCall(c.types(), *base.schema, *args));
       if (!r.ok()) return c.error(r.error().kind, "element {}: {}", i, r.error().message);
       // An element that may raise, or of unknown dtype (which may raise): nothing is known.
-      if (r.possibleError() || !r.outputs().at(0).dtype())
-        return returnsList ? RuleResult(Value::top()) : RuleResult(std::vector<Value>{});
+      if (r.possibleError() || !r.outputs().at(0).dtype()) return unknown(Value::top());
       results.push_back(r.outputs().at(0));
     }
     if (!returnsList) return std::vector<Value>{};
