@@ -79,6 +79,20 @@ if code != 0 or out.strip() != "float32" or "meta kernel (FakeTensor, torch.expo
 expect(["infer-op", "--json", "--torch", "1.13", "aten::linear", "input=float32:r2", "weight=float32:r2"], 0,
        out='"meta_kernels":{"another_dtype":17,"cases":5122}')
 expect(["infer-op", "--json", "aten::add.Tensor", "self=float32:r1", "other=float32:r1"], 0, out='"meta_kernels":null')
+# Rules for overloads new in 2.14 (issue 33): a matmul with an output dtype has no CPU kernel
+# (every call raises there) but answers on the meta device; _foreach_* answer a list per element;
+# the fused optimizer steps check each parameter's state dtypes.
+mmd = ["aten::mm.dtype", "self=bfloat16:r2", "mat2=bfloat16:r2", "out_dtype=float32"]
+expect(["infer-op", *mmd], 1, out="error: aten::mm.dtype: no CPU kernel")
+expect(["infer-op", "--kernels", "meta", *mmd], 0, out="float32")
+expect(["infer-op", "--torch", "1.13", *mmd], 2, err="unknown op 'aten::mm.dtype'")
+expect(["infer-op", "aten::_foreach_add.Tensor", "self=[int32:r1,float16:r2]", "other=float64:r0"], 0,
+       out="[float64:r1,float16:r2]")
+expect(["infer-op", "aten::linspace.Tensor_Tensor", "start=int64:r0", "end=complex128:r0", "steps=4"], 0,
+       out="complex64")
+expect(["infer-op", "aten::_fused_sgd_", "self=[float16:r1]", "grads=[float32:r1]", "momentum_buffer_list=[]",
+        "weight_decay=0.0", "momentum=0.0", "lr=0.1", "dampening=0.0", "nesterov=False", "maximize=False",
+        "is_first_step=False"], 1, out="expected scalar type float16 but found float32")
 code, out, _ = run("ops", "--json", "--cpu", "avx2")
 if code != 0 or len(json.loads(out)) < 2000:
     failures.append("ops --json --cpu avx2: the rules are the version's whatever the CPU")

@@ -233,12 +233,17 @@ std::optional<c10::IValue> toIValue(const Value &v, const SchemaType &type) {
     if (!v.lengthKnown()) return std::nullopt;
     const SchemaType &declared = *t.inner();
     if (isGenericElem(&declared)) return genericListIValue(v);
-    // Scalar[]: the element kind comes from the values.
+    // Scalar[] (`_foreach_pow.ScalarList`): a generic list of numbers, as
+    // TorchScript passes it (a List<int> does not cast to List<Scalar>).
     K ek = declared.kind;
-    if (ek == K::Number && !v.elements().empty()) {
-      auto k = v.elements()[0].numKind();
-      ek = !k ? K::Other : *k == NumKind::Int ? K::Int : *k == NumKind::Float ? K::Float
-           : *k == NumKind::Bool ? K::Bool : K::Other;
+    if (ek == K::Number) {
+      c10::impl::GenericList xs(c10::NumberType::get());
+      for (const Value &x : v.elements()) {
+        auto e = numberIValue(x);
+        if (!e) return std::nullopt;
+        xs.push_back(std::move(*e));
+      }
+      return c10::IValue(std::move(xs));
     }
     SchemaType e;
     e.kind = ek;

@@ -177,5 +177,91 @@ TEST(Deltas214, KernelGapsArePossibleErrorsOfTheirOwnKind) {
             "no CPU kernel for these dtypes in 1.13");
 }
 
+/// Result `i` is a list printed as `text` (`[float64:r1,float16:r2]`).
+void expectList(const InferOutcome &o, size_t i, const std::string &text) {
+  ASSERT_EQ(o.status, InferOutcome::Status::Ok) << (o.error ? o.error->message : "");
+  ASSERT_GT(o.outputs.size(), i);
+  EXPECT_EQ(o.outputs[i].str(), text);
+}
+
+// Overloads new in 2.14 (issue 33), each rule proven by the conformance harness.
+TEST(New214, ForeachRunsItsBaseOpPerElement) {
+  expectList(runAt(k214, "aten::_foreach_add.Tensor", {{"self", "[int32:r1,float16:r2]"}, {"other", "float64:r0"}}), 0,
+             "[float64:r1,float16:r2]");
+  expectError(runAt(k214, "aten::_foreach_add.Tensor", {{"self", "[int32:r1]"}, {"other", "float64:r1"}})); // 0-dim other
+  expectError(runAt(k214, "aten::_foreach_clamp_max.List", {{"self", "[float32:r1]"}, {"other", "[]"}}));  // lengths
+  expectError(runAt(k214, "aten::_foreach_div_.Tensor", {{"self", "[int32:r1]"}, {"other", "float32:r0"}})); // cast back
+  expectList(runAt(k214, "aten::_foreach_pow.ScalarAndTensor", {{"self", "2.5"}, {"exponent", "[int64:r1,bool:r0]"}}), 0,
+             "[float32:r1,float32:r0]");
+  // addcmul's packed scalars: 1-D, each element a number of its dtype's kind
+  expectList(runAt(k214, "aten::_foreach_addcmul.Tensor", {{"self", "[float16:r1]"}, {"tensor1", "[float16:r1]"},
+                                                           {"tensor2", "[float16:r1]"}, {"scalars", "float64:r1"}}),
+             0, "[float16:r1]");
+  expectError(runAt(k214, "aten::_foreach_addcmul.Tensor", {{"self", "[float16:r1]"}, {"tensor1", "[float16:r1]"},
+                                                            {"tensor2", "[float16:r1]"}, {"scalars", "float64:r0"}}));
+  EXPECT_EQ(runAt(k214, "aten::_foreach_sign_", {{"self", "[float32:r1]"}}).outputs.size(), 0u);
+}
+
+TEST(New214, LinspaceTensorBoundsAndOutDtypeMatmuls) {
+  expectTensor(runAt(k214, "aten::linspace.Tensor_Tensor", {{"start", "int64:r0"}, {"end", "complex128:r0"}, {"steps", "4"}}),
+               0, DType::Complex64, 1);
+  expectError(runAt(k214, "aten::logspace.Tensor_Scalar", {{"start", "float32:r1"}, {"end", "2"}, {"steps", "4"}}));
+  expectError(runAt(k214, "aten::linspace.Scalar_Tensor", {{"start", "0"}, {"end", "complex64:r0"}, {"steps", "4"},
+                                                          {"dtype", "float32"}}));
+  expectTensor(runAt(k214, "aten::linspace.Tensor_Scalar_out", {{"start", "float64:r0"}, {"end", "2"}, {"steps", "4"},
+                                                               {"out", "int8:r1"}}),
+               0, DType::Int8, 1);
+  // mm.dtype & co: CUDA/XPU kernels only; every CPU call raises
+  InferOutcome mm = runAt(k214, "aten::mm.dtype", {{"self", "bfloat16:r2"}, {"mat2", "bfloat16:r2"}, {"out_dtype", "float32"}});
+  expectError(mm);
+  ASSERT_TRUE(mm.error.has_value());
+  EXPECT_EQ(mm.error->kind, ErrorKind::MissingKernel);
+}
+
+TEST(New214, FusedOptimizerStateFollowsEachParameter) {
+  const std::vector<std::pair<std::string, std::string>> hyper = {
+      {"lr", "0.1"}, {"beta1", "0.9"}, {"beta2", "0.99"}, {"weight_decay", "0.0"}, {"eps", "1e-08"},
+      {"amsgrad", "False"}, {"maximize", "False"}};
+  auto adamw = [&](const char *self, const char *grads, std::vector<std::pair<std::string, std::string>> more = {}) {
+    auto args = hyper;
+    for (auto [k, v] : std::vector<std::pair<std::string, std::string>>{
+             {"self", self}, {"grads", grads}, {"exp_avgs", self}, {"exp_avg_sqs", self}, {"max_exp_avg_sqs", "[]"},
+             {"state_steps", "[float32:r0,int64:r0]"}})
+      args.emplace_back(k, v);
+    for (auto &m : more) args.push_back(m);
+    return runAt(k214, "aten::_fused_adamw", args);
+  };
+  expectList(adamw("[float16:r1,float64:r2]", "[float16:r1,float64:r2]"), 1, "[float16:r1,float64:r2]");
+  expectError(adamw("[float16:r1,float64:r2]", "[float16:r1,float32:r2]"));               // a grad of another dtype
+  expectError(adamw("[int64:r1,float64:r2]", "[int64:r1,float64:r2]"));                   // no integral kernel
+  expectError(adamw("[float16:r1,float64:r2]", "[float16:r1,float64:r2]", {{"grad_scale", "float16:r0"}}));
+  // a found_inf of value 1 skips the step before its checks: unknown, not an error
+  InferOutcome skipped = adamw("[float16:r1,float64:r2]", "[float16:r1,float32:r2]", {{"found_inf", "float32:r0"}});
+  ASSERT_EQ(skipped.status, InferOutcome::Status::Ok);
+  EXPECT_EQ(skipped.outputs[0].str(), "[?:r?...]");
+  // 1.13's _fused_adam_ has no CPU kernel: no rule there
+  EXPECT_EQ(Semantics::of(k113).registry().find("aten::_fused_adam_"), nullptr);
+  EXPECT_NE(Semantics::of(k214).registry().find("aten::_fused_adam_"), nullptr);
+}
+
+TEST(New214, ScaledMmV2AndFloat8Ldexp) {
+  const std::vector<std::pair<std::string, std::string>> tensorwise = {
+      {"scale_a", "[float32:r0]"}, {"recipe_a", "[0]"}, {"swizzle_a", "[0]"}, {"scale_b", "[float32:r0]"},
+      {"recipe_b", "[0]"}, {"swizzle_b", "[0]"}, {"bias", "None"}};
+  auto v2 = [&](const char *a, const char *b, const char *out) {
+    auto args = tensorwise;
+    args.insert(args.end(), {{"self", a}, {"mat2", b}, {"out_dtype", out}});
+    return runAt(k214, "aten::_scaled_mm_v2", args);
+  };
+  expectTensor(v2("float8_e5m2:r2", "float8_e4m3fn:r2", "None"), 0, DType::Float8E5M2, 2);
+  expectTensor(v2("float8_e5m2:r2", "float8_e4m3fn:r2", "bfloat16"), 0, DType::BFloat16, 2);
+  expectError(v2("float8_e5m2:r2", "bfloat16:r2", "None"));
+  // ldexp: a 0-dim float8 self yields to a dimensioned other; a float8 other raises
+  expectTensor(runAt(k214, "aten::ldexp.Tensor", {{"self", "float8_e5m2:r0"}, {"other", "float16:r1"}}), 0,
+               DType::Float16, 1);
+  expectError(runAt(k214, "aten::ldexp.Tensor", {{"self", "float8_e5m2:r1"}, {"other", "float16:r0"}}));
+  expectError(runAt(k214, "aten::ldexp.Tensor", {{"self", "float16:r1"}, {"other", "float8_e4m3fn:r0"}}));
+}
+
 } // namespace
 } // namespace dtf::test

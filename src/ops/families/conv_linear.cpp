@@ -751,6 +751,76 @@ std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view
   return std::nullopt;
 }
 
+/// The `.dtype` matmuls' out_dtype on the meta device (Python's meta kernels,
+/// measured in 2.14.1): the inputs' dtype, or float32 for float16/bfloat16 ones.
+std::optional<RuleError> outDtypeAllowed(const OpCall &c, std::string_view input) {
+  DType in = c.dtype(input), out = *c.dtypeArg("out_dtype");
+  if (out == in || (out == DType::Float32 && (in == DType::Float16 || in == DType::BFloat16))) return std::nullopt;
+  return c.semantic("out_dtype must be the same as input dtype or fp32 for fp16/bf16 inputs");
+}
+
+/// A `.dtype` matmul on the meta device: mm.dtype (2-D, mat2's dtype
+/// unchecked), bmm.dtype (3-D, one input dtype), addmm.dtype (mm.dtype, then
+/// `alpha * mm + beta * self.to(out_dtype)`: a float alpha or beta makes an
+/// integral result float, left unknown).
+RuleResult outDtypeMatmulOnMeta(const OpCall &c) {
+  const bool batched = c.has("batch1");
+  const char *a = batched ? "batch1" : c.has("mat1") ? "mat1" : "self";
+  const char *b = batched ? "batch2" : "mat2";
+  const bool bmm = c.schema().name == "aten::bmm";
+  const int rank = bmm || batched ? 3 : 2;
+  if (auto e = requireRank(c, a, rank)) return *e;
+  if (auto e = requireRank(c, b, rank)) return *e;
+  if (bmm && c.dtype(a) != c.dtype(b))
+    return c.semantic("expected scalar type {} but found {}", name(c.dtype(a)), name(c.dtype(b)));
+  if (auto e = outDtypeAllowed(c, a)) return *e;
+  DType out = *c.dtypeArg("out_dtype");
+  if (batched) return Value::tensor(DTypeSet::all(), Rank::exact(3)); // 2.14.1's baddbmm.dtype meta raises a TypeError
+  if (c.has("mat1")) {
+    for (const char *f : {"alpha", "beta"})
+      if (auto k = c.arg(f).numKind(); isIntegral(out, true) && (!k || *k == NumKind::Float || *k == NumKind::Complex))
+        return Value::unknownTensor();
+    if (auto rk = c.rank("self").value(); !rk || *rk > 2) return Value::tensor(DTypeSet{out}, Rank::top());
+  }
+  return tensorOf(out, Rank::exact(rank));
+}
+
+/// The `.dtype` matmuls (new in 2.14; low-precision training's matmuls with
+/// an output dtype) have CUDA and XPU kernels only: on CPU every call raises
+/// "Could not run 'aten::mm.dtype' with arguments from the 'CPU' backend"
+/// (measured, 2.14.1). On the meta device (FakeTensor, torch.export) they run
+/// Python's meta kernels; their dtype_out forms want out of the result's
+/// dtype exactly (out_wrapper(exact_dtype=True)).
+RuleResult outDtypeMatmul(const OpCall &c) {
+  if (!c.onMeta()) return c.missingKernel("no CPU kernel (CUDA and XPU only)");
+  RuleResult r = outDtypeMatmulOnMeta(c);
+  if (!r.ok() || !c.has("out")) return r;
+  auto d = r.outputs()[0].dtype();
+  if (!d) return Value::unknownTensor();
+  if (c.dtype("out") != *d)
+    return c.semantic("Expected out tensor to have dtype {}, but got {} instead", name(*d), name(c.dtype("out")));
+  return tensorOf(*d, r.outputs()[0].rank());
+}
+
+/// The `.dtype` matmuls and their out forms (a sweep of one operand's dtype
+/// and out_dtype each: every call raises on CPU).
+void registerOutDtypeMatmuls(Registry &r, const char *fam) {
+  struct Form { const char *key, *a, *b, *shape; };
+  for (const Form &f : std::vector<Form>{{"aten::mm.dtype", "self", "mat2", "[2,2]"},
+                                         {"aten::mm.dtype_out", "self", "mat2", "[2,2]"},
+                                         {"aten::bmm.dtype", "self", "mat2", "[1,2,2]"},
+                                         {"aten::bmm.dtype_out", "self", "mat2", "[1,2,2]"},
+                                         {"aten::addmm.dtype", "mat1", "mat2", "[2,2]"},
+                                         {"aten::addmm.dtype_out", "mat1", "mat2", "[2,2]"},
+                                         {"aten::baddbmm.dtype", "batch1", "batch2", "[1,2,2]"},
+                                         {"aten::baddbmm.dtype_out", "batch1", "batch2", "[1,2,2]"}}) {
+    const std::string fixed = std::string("float32") + f.shape, swept = std::string("sweep!") + f.shape;
+    auto e = r.add(f.key, fam, outDtypeMatmul).sample(f.a, swept).sample(f.b, fixed).variant({{f.a, fixed}, {f.b, swept}});
+    if (std::string_view(f.a) != "self") e.sample("self", fixed);
+    if (std::string_view(f.key).ends_with("_out")) e.sample("out", fixed);
+  }
+}
+
 /// mm, bmm, mv, dot, outer, matmul, addmm and addbmm.
 void registerMatmuls(Registry &r) {
   const char *fam = "nn.linear";
@@ -780,6 +850,38 @@ void registerMatmuls(Registry &r) {
      return tensorOf(a, Rank::exact(2));
    }).sample("self", "sweep![16,16]").sample("mat2", "sweep![16,16]").sample("scale_a", "float32[]")
       .sample("scale_b", "float32[]");
+  // 2.14's _scaled_mm_v2 takes its scales as lists with a recipe each. The
+  // per-tensor recipe ([0]: one float32 scale each, no swizzle, no bias) is
+  // _scaled_mm's; other recipes check sizes and layouts not modelled here
+  // (unknown). An operand neither float8 nor float4 raises "Expected both
+  // inputs to be fp8 or fp4 types" (measured on 2.14.1's CPU kernel).
+  r.add("aten::_scaled_mm_v2", fam, [](const OpCall &c) -> RuleResult {
+     if (auto e = requireRank(c, "self", 2)) return *e;
+     if (auto e = requireRank(c, "mat2", 2)) return *e;
+     DType a = c.dtype("self"), b = c.dtype("mat2");
+     auto low = [](DType d) { return isFloat8(d) || d == DType::Float4E2M1FNx2; };
+     if (!low(a) || !low(b))
+       return c.semantic("Expected both inputs to be fp8 or fp4 types but got {} and {}", name(a), name(b));
+     const Value unknown = Value::tensor(DTypeSet::all(), Rank::exact(2));
+     if (!isFloat8(a) || !isFloat8(b) || c.isTensor("bias")) return unknown;
+     for (const char *s : {"a", "b"}) {
+       const Value &scales = c.arg(std::string("scale_") + s), &recipe = c.arg(std::string("recipe_") + s),
+                   &swizzle = c.arg(std::string("swizzle_") + s);
+       auto only = [](const Value &l, int64_t v) {
+         return l.lengthKnown() && l.elements().size() == 1 && l.elements()[0].intValue() == v;
+       };
+       if (!only(recipe, 0) || !only(swizzle, 0) || !scales.lengthKnown() || scales.elements().size() != 1 ||
+           scales.elements()[0].dtype() != DType::Float32)
+         return unknown;
+     }
+     if (c.arg("contraction_dim").elements().size() != 0 || !c.arg("contraction_dim").lengthKnown()) return unknown;
+     return tensorOf(c.dtypeArg("out_dtype").value_or(a), Rank::exact(2));
+   }).sample("self", "sweep![16,16]").sample("mat2", "float8_e4m3fn[16,16]").sample("scale_a", "[float32[]]")
+      .sample("recipe_a", "[0]").sample("swizzle_a", "[0]").sample("scale_b", "[float32[]]").sample("recipe_b", "[0]")
+      .sample("swizzle_b", "[0]").sample("bias", "None").sample("out_dtype", "None")
+      .variant({{"self", "float8_e5m2[16,16]"}, {"mat2", "sweep![16,16]"}})
+      .variant({{"self", "float8_e5m2[16,16]"}, {"out_dtype", "sweep"}})
+      .variant({{"self", "float8_e4m3fn[16,16]"}, {"scale_a", "[sweep![]]"}});
   r.add("aten::bmm", fam, fixedMatmul("mat2", 3, 3, 3))
       .sample("self", "sweep![1,2,2]").sample("mat2", "sweep![1,2,2]");
   r.add("aten::mv", fam, fixedMatmul("vec", 2, 1, 1)).sample("self", "sweep![2,2]").sample("vec", "sweep![2]");
@@ -828,6 +930,7 @@ void registerMatmuls(Registry &r) {
       .variant({{"self", "sweep![]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "sweep![1,2,2]"}})
       .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}}),
       {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  registerOutDtypeMatmuls(r, fam);
 }
 
 /// baddbmm, addmv, linear, bilinear and einsum: rules 2.14 changed.

@@ -207,7 +207,10 @@ RuleFn ldexp(bool integralOtherKeepsSelf) {
         if (isComplex(s) && c.rank("other") == Rank::exact(0)) (void)c.promote(s, o);
         return tensorOf(s, broadcastRank({c.rank("self"), c.rank("other")}));
       }
-      if (isFloat8(s) || isFloat8(o)) (void)c.promote(s, o); // float8 meets the other whatever the ranks: raises
+      // float8 meets the other in a promotion (raises), but for a 0-dim
+      // float8 self with a dimensioned other, whose dtype wins (measured).
+      const bool selfYields = c.rank("self") == Rank::exact(0) && !c.rank("other").mayBeZero();
+      if (isFloat8(o) || (isFloat8(s) && !selfYields)) (void)c.promote(s, o);
     }
     DType pw = isIntegral(o, true) ? DType::Float32 : o;
     Rank ro = c.rank("other"), rs = c.rank("self");

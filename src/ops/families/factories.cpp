@@ -130,18 +130,50 @@ RuleResult full(const OpCall &c) {
   return tensorOf(d, sizeRank(c.arg("size")));
 }
 
+/// Whether a linspace bound is complex. 2.14's Tensor_Tensor, Tensor_Scalar
+/// and Scalar_Tensor overloads take a bound as a 0-dim tensor and read it
+/// with item() (measured: a complex tensor of either width counts as a
+/// complex bound, any other dtype as a real one; its value is unknown here).
+bool complexBound(const OpCall &c, std::string_view bound) {
+  if (c.isTensor(bound)) return isComplex(c.dtype(bound));
+  return kindOf(c, bound) == NumKind::Complex;
+}
+
 /// linspace / logspace: a complex end makes the default complex64; a
 /// complex end with a real dtype raises.
 RuleResult linspace(const OpCall &c) {
-  bool cplx = kindOf(c, "start") == NumKind::Complex || kindOf(c, "end") == NumKind::Complex;
+  for (const char *bound : {"start", "end"})
+    if (c.isTensor(bound) && !c.rank(bound).mayBeZero())
+      return c.semantic("only supports 0-dimensional start and end tensors");
+  bool cplx = complexBound(c, "start") || complexBound(c, "end");
   auto dt = c.dtypeArg("dtype");
   if (cplx && dt && !isComplex(*dt))
     return c.semantic("complex start/end need a complex dtype, got {}", name(*dt));
   DType d = dt.value_or(cplx ? DType::Complex64 : DType::Float32);
   if (auto n = c.arg("steps").intValue(); n && *n < 0)
     return c.error(ErrorKind::ValueDependent, "number of steps must be non-negative, got {}", *n);
-  for (const char *bound : {"start", "end"}) // converted into the result's dtype
-    if (auto e = checkedConversion(c, bound, d)) return *e;
+  for (const char *bound : {"start", "end"}) // a number is converted into the result's dtype
+    if (!c.isTensor(bound))
+      if (auto e = checkedConversion(c, bound, d)) return *e;
+  return tensorOf(d, Rank::exact(1));
+}
+
+/// The `_out` forms of linspace/logspace with tensor bounds: out's dtype,
+/// resized to 1-D (measured, 2.14). A bool out has no CPU kernel; a number
+/// bound is converted into out's dtype (1j into a real one overflows), a
+/// tensor bound's value is unknown here (a complex one of imaginary part 0
+/// fills a real out).
+RuleResult linspaceOut(const OpCall &c) {
+  for (const char *bound : {"start", "end"})
+    if (c.isTensor(bound) && !c.rank(bound).mayBeZero())
+      return c.semantic("only supports 0-dimensional start and end tensors");
+  DType d = c.dtype("out");
+  if (d == DType::Bool) return c.missingKernel("\"{}_cpu\" not implemented for 'Bool'", c.schema().name.substr(6));
+  if (auto n = c.arg("steps").intValue(); n && *n < 0)
+    return c.error(ErrorKind::ValueDependent, "number of steps must be non-negative, got {}", *n);
+  for (const char *bound : {"start", "end"})
+    if (!c.isTensor(bound))
+      if (auto e = checkedConversion(c, bound, d)) return *e;
   return tensorOf(d, Rank::exact(1));
 }
 
@@ -386,6 +418,33 @@ void registerFactories(Registry &r) {
       .variant({{"start", "0"}, {"end", "1"}, {"steps", "-1"}});
   r.add("aten::logspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}})
       .variant({{"start", "magnitudes"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}});
+  // The bounds as 0-dim tensors (new in 2.14): swept at rank 0 and 1 (1: raises).
+  for (const char *k : {"aten::linspace.Tensor_Tensor", "aten::logspace.Tensor_Tensor"})
+    r.add(k, fam, linspace).sample("start", "sweep![]").sample("end", "sweep").sample("steps", "4")
+        .variant({{"start", "float64[]"}, {"end", "complex64[]"}, {"steps", "4"}, {"dtype", "sweep"}});
+  for (const char *k : {"aten::linspace.Tensor_Scalar", "aten::logspace.Tensor_Scalar"})
+    r.add(k, fam, linspace).sample("start", "sweep").sample("steps", "4")
+        .variant({{"start", "sweep![]"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}});
+  for (const char *k : {"aten::linspace.Scalar_Tensor", "aten::logspace.Scalar_Tensor"})
+    r.add(k, fam, linspace).sample("end", "sweep").sample("steps", "4")
+        .variant({{"start", "magnitudes"}, {"end", "int64[]"}, {"steps", "4"}, {"dtype", "sweep"}});
+  // Their out forms: every out dtype with float32 bounds, every bound dtype into a float32 out.
+  struct Bounds { const char *key; bool startTensor, endTensor; };
+  for (const Bounds &b : std::vector<Bounds>{{"aten::linspace.Tensor_Tensor_out", true, true},
+                                             {"aten::logspace.Tensor_Tensor_out", true, true},
+                                             {"aten::linspace.Tensor_Scalar_out", true, false},
+                                             {"aten::logspace.Tensor_Scalar_out", true, false},
+                                             {"aten::linspace.Scalar_Tensor_out", false, true},
+                                             {"aten::logspace.Scalar_Tensor_out", false, true}}) {
+    auto e = r.add(b.key, fam, linspaceOut).sample("steps", "4").sample("out", "sweep![4]");
+    std::map<std::string, std::string, std::less<>> swept = {{"steps", "4"}, {"out", "float32[4]"}};
+    for (auto [arg, tensor] : {std::pair{"start", b.startTensor}, std::pair{"end", b.endTensor}})
+      if (tensor) {
+        e.sample(arg, "float32[]");
+        swept[arg] = "sweep";
+      }
+    e.variant(swept);
+  }
   r.add("aten::scalar_tensor", fam, scalarTensor).variant({{"s", "magnitudes"}, {"dtype", "sweep"}});
   for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
                         "aten::bartlett_window", "aten::kaiser_window"})

@@ -97,9 +97,45 @@ template <bool ScaleChecked> RuleResult fqPerChannel(const OpCall &c, bool mask)
   return tensorOf(c.dtype("self"), r);
 }
 
+/// torch.export's runtime asserts and their dependency tokens (2.14,
+/// measured): the asserts return nothing (raising on a false value), the
+/// functional forms return their dep_token, _make_dep_token makes a 0-dim
+/// tensor of dtype= (float32). _is_all_true/_is_any_true take bool only
+/// (another dtype trips an internal assert) and give a 0-dim bool.
+void registerExportAsserts(Registry &r) {
+  const char *fam = "misc.assert";
+  const RuleFn nothing = [](const OpCall &c) -> RuleResult {
+    if (c.has("self") && !c.isTensor("self"))
+      if (auto v = c.arg("self").intValue(); v && *v == 0) // a known false scalar: the assert raises
+        return c.error(ErrorKind::ValueDependent, "{}", c.arg("assert_msg").text().value_or("assertion failed"));
+    return std::vector<Value>{};
+  };
+  const RuleFn token = [](const OpCall &c) -> RuleResult { return tensorOf(c.dtype("dep_token"), c.rank("dep_token")); };
+  r.add("aten::_assert_scalar", fam, nothing).sample("self", "True").sample("assert_msg", "'m'")
+      .variant({{"self", "0"}, {"assert_msg", "'m'"}});
+  r.add("aten::_assert_async.msg", fam, nothing).sample("self", "sweep![]").sample("assert_msg", "'m'");
+  r.add("aten::sym_constrain_range", fam, nothing).sample("size", "3").sample("min", "0").sample("max", "5");
+  r.add("aten::sym_constrain_range_for_size", fam, nothing).sample("size", "3").sample("min", "0").sample("max", "5");
+  r.add("aten::_print", fam, nothing).sample("s", "'x'");
+  r.add("aten::_functional_assert_scalar", fam, token).sample("self", "True").sample("assert_msg", "'m'");
+  r.add("aten::_functional_assert_async.msg", fam, token).sample("self", "bool[]").sample("assert_msg", "'m'");
+  r.add("aten::_functional_sym_constrain_range", fam, token).sample("size", "3").sample("min", "0").sample("max", "5");
+  r.add("aten::_functional_sym_constrain_range_for_size", fam, token).sample("size", "3").sample("min", "0")
+      .sample("max", "5");
+  r.add("aten::_make_dep_token", fam, [](const OpCall &c) -> RuleResult {
+    return tensorOf(c.dtypeArg("dtype").value_or(DType::Float32), Rank::exact(0));
+  }).sample("memory_format", "None");
+  for (const char *k : {"aten::_is_all_true", "aten::_is_any_true"})
+    r.add(k, fam, [](const OpCall &c) -> RuleResult {
+      if (c.dtype("self") != DType::Bool) return c.semantic("self.scalar_type() == at::kBool INTERNAL ASSERT FAILED");
+      return tensorOf(DType::Bool, Rank::exact(0));
+    });
+}
+
 } // namespace
 
 void registerMiscCoverage(Registry &r) {
+  registerExportAsserts(r);
   r.add("aten::polar", "misc.polar", polar);
 
   for (const char *k : {"aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",

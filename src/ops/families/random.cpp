@@ -167,6 +167,13 @@ void registerRandom(Registry &r) {
       .refuse(fromBelowHigh, {{"high", "0"}});
   r.add("aten::randint_like.low_dtype", fam, keepingShape(randintLike)).sample("low", "0").sample("high", "2")
       .refuse(lowBelowHigh, {{"low", "2"}});
+  // 2.14's overloads taking a generator answer as their plain forms.
+  r.add("aten::rand_like.generator", fam, r.find("aten::rand_like")->fn).sample("generator", "None");
+  r.add("aten::randn_like.generator", fam, r.find("aten::randn_like")->fn).sample("generator", "None");
+  r.add("aten::randint_like.generator", fam, keepingShape(randintLike)).sample("high", "2").sample("generator", "None")
+      .variant({{"high", "3"}}).refuse(fromBelowHigh, {{"high", "0"}});
+  r.add("aten::randint_like.low_generator_dtype", fam, keepingShape(randintLike)).sample("low", "0").sample("high", "2")
+      .sample("generator", "None").refuse(lowBelowHigh, {{"low", "2"}});
   // bernoulli: self's dtype (p is read as a probability)
   r.add("aten::bernoulli", fam, keepSelf);
   const auto probability = checks::numberWithin("p", 0, 1, "bernoulli_ expects p to be in [0, 1]");

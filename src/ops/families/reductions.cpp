@@ -421,6 +421,30 @@ RuleResult vectorNorm(const OpCall &c) {
   return tensorOf(out, reduceArgs(c, "dim", "keepdim"));
 }
 
+/// linalg__powsum (2.14): sum(|x|**ord), linalg.vector_norm without the
+/// root, on a CPU kernel of its own (measured, 2.14.1): real, of dtype=
+/// (a complex one: its real type) or of self's real type. An integral or
+/// bool input without dtype=, or an integral dtype=, runs the kernel in
+/// int64, which it lacks. Dtypes not measured (float8, complex32, bcomplex32,
+/// uint16-64): unknown.
+RuleResult powsum(const OpCall &c) {
+  if (auto e = realScalar(c, "ord")) return *e;
+  auto measured = [](DType d) {
+    return d == DType::Bool || d == DType::UInt8 || d == DType::Int8 || d == DType::Int16 || d == DType::Int32 ||
+           d == DType::Int64 || d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 ||
+           d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128;
+  };
+  DType s = c.dtype("self");
+  auto dt = optDtype(c);
+  if (isComplex(s) && dt && isIntegral(*dt, true)) // any complex self, complex32 too
+    return c.semantic("Unknown Complex ScalarType for {}", name(*dt));
+  if (!measured(s) || (dt && !measured(*dt))) return Value::unknownTensor();
+  DType target = dt.value_or(s);
+  if (isIntegral(target, true)) return c.missingKernel("\"powsum_cpu\" not implemented for 'Long'");
+  if (auto e = checkDims(c, "dim")) return *e;
+  return tensorOf(toRealValueType(target), reduceArgs(c, "dim", "keepdim"));
+}
+
 /// linalg_norm: a vector norm over one dim (or the flattened input when
 /// neither ord nor dim is given), a matrix norm over two dims, over a 2-D
 /// input given an ord but no dim, or for a string ord. dim must have one or
@@ -815,6 +839,7 @@ void registerReductions(Registry &r) {
   add("aten::frobenius_norm", normLike("", ""));
   add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
   add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
+  add("aten::linalg__powsum", powsum).variant({{"dim", "[0]"}, {"ord", "1"}}).variant({{"ord", "2.5"}, {"dtype", "sweep"}});
   add("aten::linalg_norm", linalgNorm)
       .variant({{"dim", "[0]"}, {"ord", "2"}})
       .variant({{"self", "sweep[2,3]"}, {"ord", "2"}})

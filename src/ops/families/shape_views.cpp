@@ -712,6 +712,8 @@ void registerSlicesAndSqueezes(Registry &r) {
       .variant({{"dim", "1"}}).variant({{"self", "sweep![2,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
   r.add("aten::squeeze.dims", fam, squeezeDimsRule).sample("self", "sweep[1,2]").sample("dim", "[0]")
       .variant({{"dim", "[1]"}}).variant({{"dim", "[0,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "[-1,0]"}});
+  r.add("aten::squeeze_.dims", fam, squeezeDimsRule).sample("self", "sweep[1,2]").sample("dim", "[0]")
+      .variant({{"dim", "[1]"}}).variant({{"dim", "[0,1]"}}).variant({{"self", "sweep![2,1]"}, {"dim", "[-1,0]"}});
   // unsqueeze's dim may name the dim it adds (-1 of a 1-D x is 2-D's last).
   r.declare("aten::unsqueeze", OpFact::DimsIncludeNew);
   r.declare("aten::unsqueeze_", OpFact::DimsIncludeNew);

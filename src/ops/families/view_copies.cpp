@@ -40,6 +40,7 @@ void registerViewCopies(Registry &r) {
       {"aten::split_with_sizes", "aten::split_with_sizes_copy"},
       {"aten::squeeze", "aten::squeeze_copy"},
       {"aten::squeeze.dim", "aten::squeeze_copy.dim"},
+      {"aten::squeeze.dims", "aten::squeeze_copy.dims"}, // 2.x
       {"aten::t", "aten::t_copy"},
       {"aten::transpose.int", "aten::transpose_copy.int"},
       {"aten::unbind.int", "aten::unbind_copy.int"},
@@ -51,6 +52,7 @@ void registerViewCopies(Registry &r) {
   };
   for (const auto &[view, copy] : kPairs) {
     const OpRule *base = r.find(view);
+    if (!base && !r.schemas().find(view)) continue; // a view this version lacks (squeeze.dims in 1.13)
     if (!base) throw std::logic_error(std::string(copy) + ": its view " + view + " has no rule");
     Registry::Entry e = r.add(copy, base->family, base->fn);
     r.declare(std::string_view(copy).substr(0, std::string_view(copy).find('.')),
@@ -64,6 +66,14 @@ void registerViewCopies(Registry &r) {
     if (!base->samples.skipReason.empty()) e.skipConformance(base->samples.skipReason);
     e.withBounds(base->intBounds); // same names, same positions (its variants already sample them)
   }
+  // 2.14's _reshape_copy(self, size): view_copy's rule (its arguments are named alike).
+  if (const OpRule *viewCopy = r.find("aten::view_copy"))
+    r.add("aten::_reshape_copy", viewCopy->family, viewCopy->fn).withSamples(viewCopy->samples);
+  // _lazy_clone (2.14): a copy-on-write clone, of self's dtype and rank.
+  if (const OpRule *clone = r.find("aten::clone"))
+    r.add("aten::_lazy_clone", clone->family, [](const OpCall &c) -> RuleResult {
+      return tensorOf(c.dtype("self"), c.rank("self")).withUnitDims(c.arg("self").unitDims());
+    });
 }
 
 } // namespace dtf
