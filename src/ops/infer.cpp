@@ -20,7 +20,21 @@ struct Choice {
   std::vector<Value> alternatives;
 };
 
-std::vector<Value> tensorAlternatives(const DTypeSystem &types, const Value &v) {
+/// What an unknown dtype ranges over for one rule: the version's universe,
+/// and its quantized dtypes too for a rule that handles them (anyCategory).
+/// Other rules keep the universe, so their answers do not move.
+struct DTypeRange {
+  const DTypeSystem &types;
+  bool quantized = false;
+  DTypeSet candidates(DTypeSet s) const {
+    return quantized ? types.candidatesWithQuantized(s) : types.candidates(s);
+  }
+  DTypeSet dtypeArgs() const {
+    return quantized ? DTypeSet::join(types.universe(), types.quantized()) : types.universe();
+  }
+};
+
+std::vector<Value> tensorAlternatives(const DTypeRange &types, const Value &v) {
   Value t = v.isTensor() ? v : Value::unknownTensor();
   std::vector<Rank> ranks;
   if (t.rank().isTop()) ranks = {Rank::exact(0), Rank::atLeast1()};
@@ -37,10 +51,10 @@ bool needsTensorChoice(const Value &v) {
   return !v.isTensor() || !v.dtype() || v.rank().isTop();
 }
 
-std::vector<Value> dtypeArgAlternatives(const DTypeSystem &types, bool optional) {
+std::vector<Value> dtypeArgAlternatives(const DTypeRange &types, bool optional) {
   std::vector<Value> out;
   if (optional) out.push_back(Value::none());
-  for (DType d : types.universe()) out.push_back(Value::dtypeCode(d));
+  for (DType d : types.dtypeArgs()) out.push_back(Value::dtypeCode(d));
   return out;
 }
 
@@ -50,7 +64,7 @@ bool knownDtypeCode(const DTypeSystem &types, const Value &v) {
 }
 
 /// Alternatives for one argument, or empty when it is already concrete.
-std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &type, const Value &v) {
+std::vector<Value> alternativesFor(const DTypeRange &types, const SchemaType &type, const Value &v) {
   switch (type.kind) {
   case K::Tensor:
     return needsTensorChoice(v) ? tensorAlternatives(types, v) : std::vector<Value>{};
@@ -63,7 +77,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
       return out;
     }
   case K::ScalarType:
-    return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, false);
+    return v.isNumber() && knownDtypeCode(types.types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, false);
   case K::Optional: {
     const SchemaType &in = *type.inner();
     if (v.isNone()) return {};
@@ -74,7 +88,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
       return alts;
     }
     if (in.kind == K::ScalarType)
-      return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, true);
+      return v.isNumber() && knownDtypeCode(types.types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, true);
     if (in.kind == K::Number && v.isNumber()) return alternativesFor(types, in, v);
     return {};
   }
@@ -82,7 +96,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
   }
 }
 
-void collectChoices(const DTypeSystem &types, const Schema &schema, std::span<const Value> args,
+void collectChoices(const DTypeRange &types, const Schema &schema, std::span<const Value> args,
                     std::vector<Choice> &out) {
   for (size_t i = 0; i < args.size() && i < schema.args.size(); ++i) {
     const SchemaType &t = *schema.args[i].type;
@@ -487,7 +501,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   const DTypeSystem &types = registry.types();
   const ExecContext *context = &registry.context();
   std::vector<Choice> choices;
-  collectChoices(types, schema, args, choices);
+  collectChoices(DTypeRange{types, rule->anyCategory}, schema, args, choices);
   if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
     RuleResult r = runRule(types, context, *rule, schema, args);
     if (r.ok()) {
