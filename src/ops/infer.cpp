@@ -195,6 +195,48 @@ bool anyOtherCategory(std::span<const Value> args) {
   return false;
 }
 
+constexpr DTypeSet kQuantized = [] {
+  DTypeSet s;
+  for (DType d : kAllDTypes)
+    if (isQuantized(d)) s.insert(d);
+  return s;
+}();
+
+/// A tensor argument (or tensor list element) that may be quantized: its
+/// dtype set holds a quantized dtype and is not DTypeSet::all(), the unknown
+/// of an untyped tensor, which is taken to be a plain one.
+bool mayBeQuantized(const Value &v) {
+  if (v.isTensor()) return !v.dtypes().isAll() && !DTypeSet::meet(v.dtypes(), kQuantized).empty();
+  if (v.isList() && !v.lengthKnown()) return mayBeQuantized(v.elementSummary());
+  for (const Value &e : v.elements())
+    if (mayBeQuantized(e)) return true;
+  return false;
+}
+
+bool anyMayBeQuantized(std::span<const Value> args) {
+  return std::any_of(args.begin(), args.end(), [](const Value &a) { return mayBeQuantized(a); });
+}
+
+/// `v` (an unknown output) with every tensor in it of dtype set `s`.
+Value withTensorDTypes(const Value &v, DTypeSet s) {
+  if (v.isTensor()) return v.withDTypes(s);
+  if (v.isList() && !v.lengthKnown()) return Value::listOf(withTensorDTypes(v.elementSummary(), s));
+  if (!v.isList() && !v.isTuple()) return v;
+  std::vector<Value> elems;
+  for (const Value &e : v.elements()) elems.push_back(withTensorDTypes(e, s));
+  return v.isList() ? Value::list(std::move(elems)) : Value::tuple(std::move(elems));
+}
+
+/// Unknown outputs of an op given a tensor that may be quantized, by a rule
+/// written for plain tensors or by no rule: they may be quantized too (relu
+/// of a quint8 tensor is quint8), so the next such op answers unknown again
+/// instead of assuming a plain dtype (sigmoid: the floating ones).
+std::vector<Value> unknownMaybeQuantized(const DTypeSystem &types, const Schema &schema) {
+  std::vector<Value> out = unknownOutputs(schema);
+  for (Value &v : out) v = withTensorDTypes(v, DTypeSet::join(types.universe(), types.quantized()));
+  return out;
+}
+
 RuleResult runRule(const DTypeSystem &types, const ExecContext *context, const OpRule &rule, const Schema &schema,
                    std::span<const Value> args, std::span<const uint8_t> pending = {},
                    PendingArgument *firstPendingRead = nullptr) {
@@ -483,12 +525,19 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   const OpRule *rule = registry.find(schema);
   if (!rule) {
     out.status = InferOutcome::Status::NoRule;
-    out.outputs = unknownOutputs(schema);
+    out.outputs = anyMayBeQuantized(args) ? unknownMaybeQuantized(registry.types(), schema) : unknownOutputs(schema);
     return out;
   }
   if (args.size() != schema.args.size())
     throw std::invalid_argument(schema.key() + ": expected " + std::to_string(schema.args.size()) +
                                 " arguments, got " + std::to_string(args.size()));
+  // Rules were written, and checked, for plain tensors: on one that may be
+  // quantized only those that say so answer (runRule checks bits and the
+  // sub-byte shells once concrete).
+  if (!rule->anyCategory && anyMayBeQuantized(args)) {
+    out.outputs = unknownMaybeQuantized(registry.types(), schema);
+    return out;
+  }
 
   auto wrongCount = [&](std::vector<Value> &outputs) {
     if (outputs.size() == schema.returns.size() || schema.varReturns) return false;

@@ -89,6 +89,15 @@ std::optional<RuleError> noKernelFor(const OpCall &c, const std::vector<Value> &
   return std::nullopt;
 }
 
+/// What is decided before a kernel runs: unknown results for an unmeasured
+/// dtype among these tensor arguments, else noKernelFor's error.
+std::optional<RuleResult> beforeKernel(const OpCall &c, std::initializer_list<std::string_view> names, bool cpuOnly) {
+  const auto tensors = tensorsOf(c, names);
+  if (anyUnmeasured(tensors)) return RuleResult(unknownOutputs(c.schema()));
+  if (auto e = noKernelFor(c, tensors, cpuOnly)) return RuleResult(*e);
+  return std::nullopt;
+}
+
 std::optional<RuleError> floatSelf(const OpCall &c, DType d) {
   if (d != DType::Float32) return c.semantic("Quantize only works on Float Tensor, got {}", c10Name(d));
   return std::nullopt;
@@ -111,13 +120,9 @@ std::optional<RuleError> floatingScale(const OpCall &c, std::string_view arg) {
   return oneDim(c, arg, "scale");
 }
 
-Value unknownLike(const OpCall &c) { return Value::tensor(DTypeSet::all(), c.rank("self")); }
-
 /// quantize_per_tensor and .tensor_qparams: `dtype`, self's shape.
 RuleResult quantizePerTensor(const OpCall &c) {
-  const auto tensors = tensorsOf(c, {"self", "scale", "zero_point"});
-  if (anyUnmeasured(tensors)) return unknownLike(c);
-  if (auto e = noKernelFor(c, tensors, true)) return *e;
+  if (auto r = beforeKernel(c, {"self", "scale", "zero_point"}, true)) return *r;
   const DType d = *c.dtypeArg("dtype");
   if (auto e = quantizedTarget(c, d)) return *e;
   if (auto e = floatSelf(c, c.dtype("self"))) return *e;
@@ -127,10 +132,9 @@ RuleResult quantizePerTensor(const OpCall &c) {
 /// quantize_per_tensor.tensors: each tensor as quantize_per_tensor; the
 /// qparams are indexed per tensor (a 0-dim one raises).
 RuleResult quantizeTensors(const OpCall &c) {
-  const auto tensors = tensorsOf(c, {"tensors", "scales", "zero_points"});
   const Value &list = c.arg("tensors");
-  if (anyUnmeasured(tensors) || !list.isList()) return Value::listOf(Value::unknownTensor());
-  if (auto e = noKernelFor(c, tensors, true)) return *e;
+  if (!list.isList()) return Value::listOf(Value::unknownTensor());
+  if (auto r = beforeKernel(c, {"tensors", "scales", "zero_points"}, true)) return *r;
   const DType d = *c.dtypeArg("dtype");
   if (auto e = quantizedTarget(c, d)) return *e;
   for (const char *q : {"scales", "zero_points"})
@@ -150,9 +154,7 @@ RuleResult quantizeTensors(const OpCall &c) {
 
 /// quantize_per_tensor_dynamic: float16 is a plain cast.
 RuleResult quantizeDynamic(const OpCall &c) {
-  const auto tensors = tensorsOf(c, {"self"});
-  if (anyUnmeasured(tensors)) return unknownLike(c);
-  if (auto e = noKernelFor(c, tensors, true)) return *e;
+  if (auto r = beforeKernel(c, {"self"}, true)) return *r;
   const DType d = *c.dtypeArg("dtype");
   if (d != DType::QInt8 && d != DType::QUInt8 && d != DType::Float16)
     return c.semantic("dtype {} not supported", c10Name(d));
@@ -162,9 +164,7 @@ RuleResult quantizeDynamic(const OpCall &c) {
 }
 
 RuleResult quantizePerChannel(const OpCall &c) {
-  const auto tensors = tensorsOf(c, {"self", "scales", "zero_points"});
-  if (anyUnmeasured(tensors)) return unknownLike(c);
-  if (auto e = noKernelFor(c, tensors, true)) return *e;
+  if (auto r = beforeKernel(c, {"self", "scales", "zero_points"}, true)) return *r;
   const DType d = *c.dtypeArg("dtype");
   if (auto e = quantizedTarget(c, d)) return *e;
   if (d == DType::QUInt4x2 || d == DType::QUInt2x4)
@@ -192,9 +192,8 @@ std::optional<DType> quantizedOf(DType d) {
 }
 
 RuleResult makeQuantized(const OpCall &c, bool perChannel) {
-  const auto tensors = perChannel ? tensorsOf(c, {"self", "scale", "zero_point"}) : tensorsOf(c, {"self"});
-  if (anyUnmeasured(tensors)) return unknownLike(c);
-  if (auto e = noKernelFor(c, tensors, true)) return *e;
+  if (auto r = perChannel ? beforeKernel(c, {"self", "scale", "zero_point"}, true) : beforeKernel(c, {"self"}, true))
+    return *r;
   auto q = quantizedOf(c.dtype("self"));
   if (!q) return c.semantic("Creation of quantized tensor requires quantized dtype like torch.quint8, got {}",
                             name(c.dtype("self")));
@@ -234,9 +233,7 @@ RuleResult dequantizeList(const OpCall &c) {
 /// int_repr: the integer type under the quantized one; the sub-byte types
 /// come packed into a 1-D uint8 tensor.
 RuleResult intRepr(const OpCall &c) {
-  const auto tensors = tensorsOf(c, {"self"});
-  if (anyUnmeasured(tensors)) return unknownLike(c);
-  if (auto e = noKernelFor(c, tensors, false)) return *e;
+  if (auto before = beforeKernel(c, {"self"}, false)) return *before;
   const Rank r = c.rank("self");
   switch (c.dtype("self")) {
   case DType::QInt8: return tensorOf(DType::Int8, r).withUnitDims(c.arg("self").unitDims());
@@ -250,9 +247,7 @@ RuleResult intRepr(const OpCall &c) {
 /// plain tensor, and maybe for a quantized one of the other scheme.
 RuleFn quantizerParam(Value result, bool perChannel) {
   return [result, perChannel](const OpCall &c) -> RuleResult {
-    const auto tensors = tensorsOf(c, {"self"});
-    if (anyUnmeasured(tensors)) return unknownOutputs(c.schema());
-    if (auto e = noKernelFor(c, tensors, false)) return *e;
+    if (auto r = beforeKernel(c, {"self"}, false)) return *r;
     return mayRaise({result}, c.error(ErrorKind::ValueDependent, "Expected quantizer->qscheme() == {} (the scheme "
                                                                  "is not in the dtype)",
                                       perChannel ? "kPerChannelAffine" : "kPerTensorAffine"));
@@ -316,9 +311,7 @@ void registerDequantize(Registry &r, const char *fam) {
       .anyCategory();
   r.add("aten::q_per_channel_axis", fam, quantizerParam(Value::number(NumKind::Int), true)).anyCategory();
   r.add("aten::qscheme", fam, [](const OpCall &c) -> RuleResult { // every quantized tensor has one
-     const auto tensors = tensorsOf(c, {"self"});
-     if (anyUnmeasured(tensors)) return unknownOutputs(c.schema());
-     if (auto e = noKernelFor(c, tensors, false)) return *e;
+     if (auto r = beforeKernel(c, {"self"}, false)) return *r;
      return unknownOutputs(c.schema());
    }).anyCategory();
 }
