@@ -88,6 +88,7 @@ DTypeSystem::DTypeSystem(TorchVersion v) : version_(v) {
     if (since(d) > v) continue;
     named_.insert(d);
     if (category(d) != Category::Other) universe_.insert(d);
+    if (isQuantized(d)) quantized_.insert(d);
   }
   for (DType a : kAllDTypes)
     for (DType b : kAllDTypes) table_[index(a)][index(b)] = promoteEntry(v, a, b);

@@ -36,6 +36,14 @@ public:
   DTypeSet candidates(DTypeSet s) const {
     return universe_.within(s) ? universe_ : DTypeSet::meet(s, named_);
   }
+  /// The quantized dtypes this version names (qint8, quint8, qint32,
+  /// quint4x2, quint2x4): in the lattice as known dtypes, outside the universe.
+  DTypeSet quantized() const { return quantized_; }
+  /// candidates() for a rule that handles quantized tensors (the quantize
+  /// family, OpRule::anyCategory): an unknown dtype may also be quantized.
+  DTypeSet candidatesWithQuantized(DTypeSet s) const {
+    return universe_.within(s) ? DTypeSet::join(universe_, DTypeSet::meet(s, quantized_)) : DTypeSet::meet(s, named_);
+  }
   /// parseDType restricted to this version's names.
   std::optional<DType> parse(std::string_view text) const;
   /// fromC10Code restricted to this version's dtypes.
@@ -82,7 +90,7 @@ private:
   std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> lower) const;
 
   TorchVersion version_;
-  DTypeSet named_, universe_;
+  DTypeSet named_, universe_, quantized_;
   std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes> table_{};
 };
 

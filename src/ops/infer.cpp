@@ -20,7 +20,21 @@ struct Choice {
   std::vector<Value> alternatives;
 };
 
-std::vector<Value> tensorAlternatives(const DTypeSystem &types, const Value &v) {
+/// What an unknown dtype ranges over for one rule: the version's universe,
+/// and its quantized dtypes too for a rule that handles them (anyCategory).
+/// Other rules keep the universe, so their answers do not move.
+struct DTypeRange {
+  const DTypeSystem &types;
+  bool quantized = false;
+  DTypeSet candidates(DTypeSet s) const {
+    return quantized ? types.candidatesWithQuantized(s) : types.candidates(s);
+  }
+  DTypeSet dtypeArgs() const {
+    return quantized ? DTypeSet::join(types.universe(), types.quantized()) : types.universe();
+  }
+};
+
+std::vector<Value> tensorAlternatives(const DTypeRange &types, const Value &v) {
   Value t = v.isTensor() ? v : Value::unknownTensor();
   std::vector<Rank> ranks;
   if (t.rank().isTop()) ranks = {Rank::exact(0), Rank::atLeast1()};
@@ -37,10 +51,10 @@ bool needsTensorChoice(const Value &v) {
   return !v.isTensor() || !v.dtype() || v.rank().isTop();
 }
 
-std::vector<Value> dtypeArgAlternatives(const DTypeSystem &types, bool optional) {
+std::vector<Value> dtypeArgAlternatives(const DTypeRange &types, bool optional) {
   std::vector<Value> out;
   if (optional) out.push_back(Value::none());
-  for (DType d : types.universe()) out.push_back(Value::dtypeCode(d));
+  for (DType d : types.dtypeArgs()) out.push_back(Value::dtypeCode(d));
   return out;
 }
 
@@ -50,7 +64,7 @@ bool knownDtypeCode(const DTypeSystem &types, const Value &v) {
 }
 
 /// Alternatives for one argument, or empty when it is already concrete.
-std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &type, const Value &v) {
+std::vector<Value> alternativesFor(const DTypeRange &types, const SchemaType &type, const Value &v) {
   switch (type.kind) {
   case K::Tensor:
     return needsTensorChoice(v) ? tensorAlternatives(types, v) : std::vector<Value>{};
@@ -63,7 +77,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
       return out;
     }
   case K::ScalarType:
-    return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, false);
+    return v.isNumber() && knownDtypeCode(types.types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, false);
   case K::Optional: {
     const SchemaType &in = *type.inner();
     if (v.isNone()) return {};
@@ -74,7 +88,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
       return alts;
     }
     if (in.kind == K::ScalarType)
-      return v.isNumber() && knownDtypeCode(types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, true);
+      return v.isNumber() && knownDtypeCode(types.types, v) ? std::vector<Value>{} : dtypeArgAlternatives(types, true);
     if (in.kind == K::Number && v.isNumber()) return alternativesFor(types, in, v);
     return {};
   }
@@ -82,7 +96,7 @@ std::vector<Value> alternativesFor(const DTypeSystem &types, const SchemaType &t
   }
 }
 
-void collectChoices(const DTypeSystem &types, const Schema &schema, std::span<const Value> args,
+void collectChoices(const DTypeRange &types, const Schema &schema, std::span<const Value> args,
                     std::vector<Choice> &out) {
   for (size_t i = 0; i < args.size() && i < schema.args.size(); ++i) {
     const SchemaType &t = *schema.args[i].type;
@@ -179,6 +193,48 @@ bool anyOtherCategory(std::span<const Value> args) {
         if (other(e)) return true;
   }
   return false;
+}
+
+constexpr DTypeSet kQuantized = [] {
+  DTypeSet s;
+  for (DType d : kAllDTypes)
+    if (isQuantized(d)) s.insert(d);
+  return s;
+}();
+
+/// A tensor argument (or tensor list element) that may be quantized: its
+/// dtype set holds a quantized dtype and is not DTypeSet::all(), the unknown
+/// of an untyped tensor, which is taken to be a plain one.
+bool mayBeQuantized(const Value &v) {
+  if (v.isTensor()) return !v.dtypes().isAll() && !DTypeSet::meet(v.dtypes(), kQuantized).empty();
+  if (v.isList() && !v.lengthKnown()) return mayBeQuantized(v.elementSummary());
+  for (const Value &e : v.elements())
+    if (mayBeQuantized(e)) return true;
+  return false;
+}
+
+bool anyMayBeQuantized(std::span<const Value> args) {
+  return std::any_of(args.begin(), args.end(), [](const Value &a) { return mayBeQuantized(a); });
+}
+
+/// `v` (an unknown output) with every tensor in it of dtype set `s`.
+Value withTensorDTypes(const Value &v, DTypeSet s) {
+  if (v.isTensor()) return v.withDTypes(s);
+  if (v.isList() && !v.lengthKnown()) return Value::listOf(withTensorDTypes(v.elementSummary(), s));
+  if (!v.isList() && !v.isTuple()) return v;
+  std::vector<Value> elems;
+  for (const Value &e : v.elements()) elems.push_back(withTensorDTypes(e, s));
+  return v.isList() ? Value::list(std::move(elems)) : Value::tuple(std::move(elems));
+}
+
+/// Unknown outputs of an op given a tensor that may be quantized, by a rule
+/// written for plain tensors or by no rule: they may be quantized too (relu
+/// of a quint8 tensor is quint8), so the next such op answers unknown again
+/// instead of assuming a plain dtype (sigmoid: the floating ones).
+std::vector<Value> unknownMaybeQuantized(const DTypeSystem &types, const Schema &schema) {
+  std::vector<Value> out = unknownOutputs(schema);
+  for (Value &v : out) v = withTensorDTypes(v, DTypeSet::join(types.universe(), types.quantized()));
+  return out;
 }
 
 RuleResult runRule(const DTypeSystem &types, const ExecContext *context, const OpRule &rule, const Schema &schema,
@@ -469,12 +525,19 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   const OpRule *rule = registry.find(schema);
   if (!rule) {
     out.status = InferOutcome::Status::NoRule;
-    out.outputs = unknownOutputs(schema);
+    out.outputs = anyMayBeQuantized(args) ? unknownMaybeQuantized(registry.types(), schema) : unknownOutputs(schema);
     return out;
   }
   if (args.size() != schema.args.size())
     throw std::invalid_argument(schema.key() + ": expected " + std::to_string(schema.args.size()) +
                                 " arguments, got " + std::to_string(args.size()));
+  // Rules were written, and checked, for plain tensors: on one that may be
+  // quantized only those that say so answer (runRule checks bits and the
+  // sub-byte shells once concrete).
+  if (!rule->anyCategory && anyMayBeQuantized(args)) {
+    out.outputs = unknownMaybeQuantized(registry.types(), schema);
+    return out;
+  }
 
   auto wrongCount = [&](std::vector<Value> &outputs) {
     if (outputs.size() == schema.returns.size() || schema.varReturns) return false;
@@ -487,7 +550,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   const DTypeSystem &types = registry.types();
   const ExecContext *context = &registry.context();
   std::vector<Choice> choices;
-  collectChoices(types, schema, args, choices);
+  collectChoices(DTypeRange{types, rule->anyCategory}, schema, args, choices);
   if (choices.empty()) { // concrete arguments (the common case): one rule call, read in place
     RuleResult r = runRule(types, context, *rule, schema, args);
     if (r.ok()) {

@@ -38,12 +38,28 @@ UnitDims unitDimsOf(const std::vector<int64_t> &shape) {
 Alternative tensorAlt(DType d, std::vector<int64_t> shape, double fill) {
   Alternative a;
   a.ours = Value::tensor(d, Rank::exact(static_cast<int>(shape.size()))).withUnitDims(unitDimsOf(shape));
+  a.notation = fmt::format("{}:r{}", name(d), shape.size());
+  if (isQuantized(d)) { // a per-tensor quantized tensor (scale 0.1, zero point 0) of the float32 values
+    a.make = [d, shape, fill]() -> c10::IValue {
+      return at::quantize_per_tensor(torch::full(shape, fill, torch::kFloat32), 0.1, 0, toC10(d));
+    };
+    a.python = fmt::format("torch.quantize_per_tensor(torch.full({}, {}), 0.1, 0, {})", shapeText(shape), fill,
+                           pyDType(d));
+    return a;
+  }
   a.make = [d, shape, fill]() -> c10::IValue {
     return torch::full(shape, fill, torch::kFloat64).to(toC10(d));
   };
-  a.notation = fmt::format("{}:r{}", name(d), shape.size());
   a.python = fmt::format("torch.full({}, {}, dtype=torch.float64).to({})", shapeText(shape), fill, pyDType(d));
   return a;
+}
+
+/// The dtypes a `sweep` covers for `rule`: the version's universe, and its
+/// quantized dtypes for a rule that handles them (OpRule::anyCategory), so
+/// no other rule's cases change.
+DTypeSet sweptDTypes(const OpRule &rule) {
+  const DTypeSystem &types = oracleSemantics().types();
+  return rule.anyCategory ? DTypeSet::join(types.universe(), types.quantized()) : types.universe();
 }
 
 Alternative noneAlt() {
@@ -78,10 +94,10 @@ std::vector<Alternative> magnitudeSweep() {
   return out;
 }
 
-std::vector<Alternative> dtypeSweep(bool optional) {
+std::vector<Alternative> dtypeSweep(bool optional, DTypeSet swept) {
   std::vector<Alternative> out;
   if (optional) out.push_back(noneAlt());
-  for (DType d : oracleSemantics().types().universe())
+  for (DType d : swept)
     out.push_back({Value::dtypeCode(d), [d] { return c10::IValue(static_cast<int64_t>(c10Code(d))); },
                    std::string(name(d)), pyDType(d)});
   return out;
@@ -131,13 +147,13 @@ std::optional<TensorSpec> parseTensorSpec(std::string_view s, std::string &err) 
   return t;
 }
 
-std::vector<Alternative> tensorAlternatives(const TensorSpec &t) {
+std::vector<Alternative> tensorAlternatives(const TensorSpec &t, DTypeSet swept) {
   std::vector<Alternative> out;
   if (!t.sweep) {
     out.push_back(tensorAlt(*t.dtype, t.shape, t.fill));
     return out;
   }
-  for (DType d : oracleSemantics().types().universe()) {
+  for (DType d : swept) {
     if (t.includeRank0) out.push_back(tensorAlt(d, {}, t.fill));
     out.push_back(tensorAlt(d, t.shape, t.fill));
   }
@@ -299,7 +315,7 @@ std::optional<Alternative> literalAlt(std::string_view spec, const SchemaType &t
 /// A list of tensors: `[spec, spec, ...]`, each element its own axis-product.
 /// Returned as one axis whose alternatives are the product of elements.
 std::optional<std::vector<Alternative>> tensorListAlts(std::string_view spec, bool optionalElems,
-                                                       std::string &err) {
+                                                       std::string &err, DTypeSet swept) {
   std::string_view body = spec;
   if (body.size() < 2 || body.front() != '[' || body.back() != ']') {
     err = fmt::format("tensor list sample must be [spec,...], got '{}'", spec);
@@ -319,7 +335,7 @@ std::optional<std::vector<Alternative>> tensorListAlts(std::string_view spec, bo
       if (one == "None") { elems.push_back({noneAlt()}); continue; }
       auto t = parseTensorSpec(one, err);
       if (!t) return std::nullopt;
-      elems.push_back(tensorAlternatives(*t));
+      elems.push_back(tensorAlternatives(*t, swept));
     }
   }
   // Cartesian product of the elements.
@@ -372,7 +388,7 @@ std::optional<std::vector<Alternative>> tensorListAlts(std::string_view spec, bo
 /// homogeneous), and every pair of swept tensors; otherwise one number list
 /// literal (`[2,3]`, `[[1j],[2j]]`) or a tensor list spec (`[sweep]`).
 std::optional<std::vector<Alternative>> genericListAlts(std::string_view spec, const SchemaType &type,
-                                                        std::string &err) {
+                                                        std::string &err, DTypeSet swept) {
   if (spec.empty() || spec == "sweep") {
     std::vector<Alternative> out;
     for (const char *lit : {"[True,False]", "[2,3]", "[2.5,3.5]", "[1.5+0.5j,2j]", "[[True],[False]]",
@@ -381,14 +397,14 @@ std::optional<std::vector<Alternative>> genericListAlts(std::string_view spec, c
       if (!a) return std::nullopt;
       out.push_back(std::move(*a));
     }
-    auto tensors = tensorListAlts("[sweep,sweep]", false, err);
+    auto tensors = tensorListAlts("[sweep,sweep]", false, err, swept);
     if (!tensors) return std::nullopt;
     for (auto &a : *tensors) out.push_back(std::move(a));
     return out;
   }
   std::string literalErr;
   if (auto a = literalAlt(spec, type, literalErr)) return std::vector<Alternative>{std::move(*a)};
-  auto tensors = tensorListAlts(spec, false, err);
+  auto tensors = tensorListAlts(spec, false, err, swept);
   if (!tensors) err = fmt::format("'{}' is neither a number list ({}) nor a tensor list ({})", spec, literalErr, err);
   return tensors;
 }
@@ -418,6 +434,7 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
                          const std::map<std::string, std::string, std::less<>> &overrides) {
   CaseSpace space;
   const Schema &schema = *rule.schema;
+  const DTypeSet swept = sweptDTypes(rule);
   for (size_t i = 0; i < schema.args.size(); ++i) {
     const SchemaArg &arg = schema.args[i];
     const SchemaType &type = *arg.type;
@@ -436,7 +453,7 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
         auto t = parseTensorSpec(spec, err);
         if (!t) { space.error = arg.name + ": " + err; return space; }
         if (optional && t->sweep) axis.alternatives.push_back(noneAlt());
-        for (auto &a : tensorAlternatives(*t)) axis.alternatives.push_back(std::move(a));
+        for (auto &a : tensorAlternatives(*t, swept)) axis.alternatives.push_back(std::move(a));
       }
     } else if (base.kind == K::List && base.inner() && base.inner()->isTensorLike()) {
       bool optElems = base.inner()->kind == K::Optional;
@@ -446,13 +463,13 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
       }
       if (spec == "None") axis.alternatives.push_back(noneAlt());
       else {
-        auto alts = tensorListAlts(spec, optElems, err);
+        auto alts = tensorListAlts(spec, optElems, err, swept);
         if (!alts) { space.error = arg.name + ": " + err; return space; }
         axis.alternatives = std::move(*alts);
       }
     } else if (base.kind == K::List && isGenericElem(base.inner()) && spec != "None" &&
                (!spec.empty() || !arg.defaultText)) {
-      auto alts = genericListAlts(spec, base, err);
+      auto alts = genericListAlts(spec, base, err, swept);
       if (!alts) { space.error = arg.name + ": " + err; return space; }
       if (optional && (spec.empty() || spec == "sweep")) axis.alternatives.push_back(noneAlt());
       for (auto &a : *alts) axis.alternatives.push_back(std::move(a));
@@ -462,7 +479,7 @@ CaseSpace buildCaseSpace(const OpRule &rule, const c10::FunctionSchema &torchSch
       if (optional) axis.alternatives.push_back(noneAlt());
       for (auto &a : numberSweep()) axis.alternatives.push_back(std::move(a));
     } else if (base.kind == K::ScalarType && (spec.empty() || spec == "sweep")) {
-      axis.alternatives = dtypeSweep(optional);
+      axis.alternatives = dtypeSweep(optional, swept);
     } else if (spec.empty() && !arg.defaultText && isPlainNumber(base.kind)) {
       // Python-number operands (aten::add.int ...): one value of each kind.
       axis.alternatives = plainNumberSamples(base.kind);

@@ -199,7 +199,9 @@ bool isValueDependent(const std::string &msg) {
                         // a size rules cannot see (they know only size-1 facts): istft's old real form,
                         // broadcasting sizes, 2.14's nll_loss of a 1-D input, ormqr's tau
                         "expected the last dimension to be 2", "must match the size of tensor",
-                        "1D target must have size 1", "tau.shape[-1] must be equal to"});
+                        "1D target must have size 1", "tau.shape[-1] must be equal to",
+                        // a quantized tensor's scheme (per tensor or per channel) is not in its dtype
+                        "Expected quantizer->qscheme() =="});
 }
 
 /// A number argument (or list element) of known value that does not fit

@@ -47,6 +47,13 @@ TEST(DType, VersionsPickTheirSubset) {
   // An unknown dtype ranges over the version's universe; a known one stays.
   EXPECT_EQ(v214.candidates(DTypeSet::all()), v214.universe());
   EXPECT_EQ(v214.candidates(DType::QInt8), DTypeSet(DType::QInt8));
+  // The quantized dtypes are in the lattice, outside the universe: for the
+  // quantize family's rules an unknown dtype may also be one of them.
+  EXPECT_EQ(v113.quantized().size(), 5);
+  EXPECT_TRUE(DTypeSet::meet(v214.universe(), v214.quantized()).empty());
+  EXPECT_EQ(v113.candidatesWithQuantized(DTypeSet::all()), DTypeSet::join(v113.universe(), v113.quantized()));
+  EXPECT_EQ(v214.candidatesWithQuantized(DType::QUInt8), DTypeSet(DType::QUInt8));
+  EXPECT_EQ(v214.candidatesWithQuantized(DType::Float32), DTypeSet(DType::Float32));
 }
 
 TEST(DType, Categories) {

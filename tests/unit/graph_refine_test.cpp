@@ -716,19 +716,34 @@ TEST(GraphRefine, IndexWithNoneElementsKeepsTheRank) {
   EXPECT_FALSE(r.has("possible-dtype-error"));
 }
 
-// Quantized tensor types (outside the dtype lattice): read as tensors of
-// unknown dtype and the written rank; dequantize is float32 whatever its input.
-TEST(GraphRefine, QuantizedTensorTypesAreTensorsOfUnknownDType) {
+// Quantized tensor types are read with their dtype; quantize_per_tensor gives
+// its dtype argument (13: quint8), int_repr the integer type under it, and a
+// rule written for plain tensors (sigmoid) unknown, not the floating dtypes.
+TEST(GraphRefine, QuantizedTensorTypesKeepTheirDType) {
   auto r = run(R"(graph(%x : Float(2, 3)):
   %s : float = prim::Constant[value=0.1]()
   %z : int = prim::Constant[value=0]()
   %dt : int = prim::Constant[value=13]()
   %q : QUInt8(2, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::quantize_per_tensor(%x, %s, %z, %dt)
   %d : Float(2, 3) = aten::dequantize(%q)
-  return (%q, %d)
+  %i : Tensor = aten::int_repr(%q)
+  %g : Tensor = aten::sigmoid(%q)
+  return (%q, %d, %i, %g)
 )");
-  EXPECT_FALSE(r["q"].dtype().has_value()) << r["q"].str();
+  EXPECT_EQ(r["q"].str(), "quint8:r2");
   EXPECT_EQ(r["d"].str(), "float32:r2");
+  EXPECT_EQ(r["i"].str(), "uint8:r2");
+  EXPECT_FALSE(r["g"].dtype().has_value()) << r["g"].str();
+  EXPECT_TRUE(r["g"].dtypes().contains(DType::QUInt8)) << r["g"].str(); // sigmoid of quint8 is quint8
+}
+
+TEST(GraphRefine, QuantizedGraphInputsAreKnown) {
+  auto r = run(R"(graph(%q : QInt8(4, strides=[1], requires_grad=0, device=cpu)):
+  %i : Tensor = aten::int_repr(%q)
+  return (%i)
+)");
+  EXPECT_EQ(r["q"].str(), "qint8:r1");
+  EXPECT_EQ(r["i"].str(), "int8:r1");
 }
 
 // `x ** 1j` traces to a complex constant printed `0.+1.j`.

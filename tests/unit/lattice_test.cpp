@@ -112,5 +112,17 @@ TEST(Lattice, DTypeSetIteratesInListOrder) {
   EXPECT_EQ(DTypeSet::all().size(), kNumDTypes);
 }
 
+// Quantized dtypes are elements like any other: known singletons, joined
+// into sets; a quantized tensor prints by its dtype's name.
+TEST(Lattice, QuantizedDTypesAreElements) {
+  Value q = Value::tensor(DType::QUInt8, Rank::exact(2));
+  EXPECT_EQ(q.dtype(), DType::QUInt8);
+  EXPECT_EQ(q.str(), "quint8:r2");
+  Value j = Value::join(q, Value::tensor(DType::Float32, Rank::exact(2)));
+  EXPECT_EQ(j.dtypes().size(), 2);
+  EXPECT_TRUE(j.dtypes().contains(DType::QUInt8));
+  EXPECT_TRUE(DTypeSet::all().contains(DType::QInt32));
+}
+
 } // namespace
 } // namespace dtf

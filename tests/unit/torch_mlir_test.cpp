@@ -76,7 +76,8 @@ TEST(TorchMlirTypes, ParsesTorchTypes) {
   EXPECT_EQ(t->rank, 1);
   t = parseType("!torch.vtensor<[],!torch.qint8>");
   ASSERT_TRUE(t);
-  EXPECT_FALSE(t->dtype); // quantized: not modelled
+  EXPECT_EQ(t->dtype, DType::QInt8); // torch-mlir's quantized types
+  EXPECT_EQ(parseType("!torch.vtensor<[2],!torch.quint8>")->dtype, DType::QUInt8);
   EXPECT_EQ(t->rank, 0);
   EXPECT_EQ(parseType("!torch.vtensor<[3],complex<f64>>")->dtype, DType::Complex128);
   EXPECT_EQ(parseType("!torch.vtensor<[3],f8E4M3FN>")->dtype, DType::Float8E4M3FN);

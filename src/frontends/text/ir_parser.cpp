@@ -185,9 +185,10 @@ private:
           t->dtype = d;
           noSizes = true;
         }
-      // Quantized, bits and sub-byte tensors: dtypes outside the lattice, so
-      // tensors whose dtype is left unknown (as a written type says nothing).
-      if (t->dtype && category(*t->dtype) == Category::Other) t->dtype.reset();
+      // Bits and sub-byte tensors: dtypes no rule models, so tensors whose
+      // dtype is left unknown. Quantized ones (QUInt8 ...) are kept: the
+      // quantize family's rules read them, every other rule answers unknown.
+      if (t->dtype && category(*t->dtype) == Category::Other && !isQuantized(*t->dtype)) t->dtype.reset();
       if (t->kind == TypeExpr::Kind::Other && !knownOpaqueType(name))
         fail(nameTok, fmt::format("unknown type '{}' (not a TorchScript type; torch's parser refuses it too)",
                                   printable(name, 80)));

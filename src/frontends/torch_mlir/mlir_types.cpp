@@ -28,6 +28,8 @@ constexpr ElementName kElements[] = {
     {"complex<f64>", DType::Complex128}, {"f8E5M2", DType::Float8E5M2}, {"f8E4M3FN", DType::Float8E4M3FN},
     {"f8E5M2FNUZ", DType::Float8E5M2FNUZ}, {"f8E4M3FNUZ", DType::Float8E4M3FNUZ},
     {"f8E8M0FNU", DType::Float8E8M0FNU},
+    // quantized: torch-mlir's own types (quint4x2 and quint2x4 have none)
+    {"!torch.qint8", DType::QInt8},     {"!torch.quint8", DType::QUInt8},   {"!torch.qint32", DType::QInt32},
 };
 
 bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
@@ -217,7 +219,7 @@ ir::TypePtr parseType(std::string_view text) {
 std::optional<DType> elementDType(std::string_view elem) {
   for (const ElementName &e : kElements)
     if (e.text == elem) return e.dtype;
-  return std::nullopt; // unk, !torch.qint8 ...: a dtype the analysis does not model
+  return std::nullopt; // unk ...: a dtype the analysis does not model
 }
 
 std::string_view elementName(DType d) {

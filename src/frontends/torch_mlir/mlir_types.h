@@ -6,8 +6,8 @@
 // refined spelling of a tensor type once dtypeflow knows its dtype (and rank).
 //
 // Element types as torch-mlir writes them: i1, ui8, si8..si64, ui16..ui64,
-// f16, bf16, f32, f64, the float8 types, complex<f16|f32|f64>; `unk` and the
-// quantized `!torch.qint8` ... leave the dtype unknown.
+// f16, bf16, f32, f64, the float8 types, complex<f16|f32|f64>, the quantized
+// `!torch.qint8`, `!torch.quint8`, `!torch.qint32`; `unk` leaves the dtype unknown.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -92,17 +92,6 @@ RuleResult autocastTo(const OpCall &c, bool reduced) {
   return tensorOf(target, c.rank("self"));
 }
 
-/// dequantize of any tensor (quantized or not) is float32.
-RuleResult dequantizeList(const OpCall &c) {
-  const Value &l = c.arg(c.schema().args[0].name);
-  if (l.isList() && l.lengthKnown()) {
-    std::vector<Value> out;
-    for (const Value &e : l.elements()) out.push_back(tensorOf(DType::Float32, e.isTensor() ? e.rank() : Rank::top()));
-    return Value::list(std::move(out));
-  }
-  return Value::listOf(Value::tensor(DType::Float32, Rank::top()));
-}
-
 } // namespace
 
 void registerConversions(Registry &r) {
@@ -145,26 +134,7 @@ void registerConversions(Registry &r) {
   r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]");
   r.add("aten::view_as_real", fam, viewAsReal);
   r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]");
-  r.add("aten::dequantize.self", fam, keepingShape(castTo(DType::Float32)));
-  r.add("aten::dequantize.tensor", fam, [](const OpCall &c) -> RuleResult {
-    return tensorOf(DType::Float32, c.rank("qtensor"));
-  });
-  r.add("aten::dequantize.list", fam, dequantizeList)
-      .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
-  r.add("aten::dequantize.tensors", fam, dequantizeList)
-      .skipConformance("1.13 has only a QuantizedCPU kernel; quantized tensors are not modelled");
-  // Quantizing makes a quantized dtype (quint8, qint8, qint32 ...), outside
-  // the lattice: the rank is known, the dtype stays unknown (never a guess).
-  for (const char *k : {"aten::quantize_per_tensor", "aten::quantize_per_tensor.tensor_qparams",
-                        "aten::quantize_per_channel", "aten::quantize_per_tensor_dynamic",
-                        "aten::_make_per_tensor_quantized_tensor", "aten::_make_per_channel_quantized_tensor"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult { return Value::tensor(DTypeSet::all(), c.rank("self")); })
-        .skipConformance("the result has a quantized dtype, which the lattice does not model");
-  r.add("aten::int_repr", fam, [](const OpCall &c) -> RuleResult {
-    // Quantized dtypes are not modelled: the integer representation of a
-    // quantized tensor is int8/uint8/int32, and a plain tensor is rejected.
-    return Value::tensor(DTypeSet::all(), c.rank("self"));
-  }).skipConformance("quantized tensors are not modelled");
+  // dequantize, quantize_*, int_repr: ops/families/quantized.cpp.
 }
 
 } // namespace dtf

@@ -1,0 +1,91 @@
+# aten quantize/dequantize family over dtypes (src/ops/families/quantized.cpp), under both versions:
+#   /usr/bin/python3 scripts/probes/quantized.py; scripts/torch214-root.sh run python3 scripts/probes/quantized.py
+import torch
+A = torch.ops.aten
+plain = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+         torch.bfloat16, torch.float32, torch.float64, torch.complex32, torch.complex64, torch.complex128]
+quant = [torch.qint8, torch.quint8, torch.qint32, torch.quint4x2, torch.quint2x4]
+print(torch.__version__)
+def short(d): return str(d)[6:]
+def t(d, *s):
+    if d in quant: return torch.quantize_per_tensor(torch.ones(s), 0.1, 0, d)
+    return torch.ones(s).to(d)
+def run(name, f, dts=plain + quant):
+    out = []
+    for d in dts:
+        try:
+            r = f(d)
+            if isinstance(r, (list, tuple)): r = r[0]
+            out.append(f"{short(d)}:{short(r.dtype) + '/' + str(r.dim()) if isinstance(r, torch.Tensor) else type(r).__name__ + '=' + str(r)}")
+        except Exception as e:
+            out.append(f"{short(d)}:ERR({type(e).__name__}:{str(e).splitlines()[0][:90]})")
+    print(name); print("   " + "\n   ".join(out))
+qint = lambda d, *s: torch.quantize_per_tensor(torch.ones(s), 0.1, 0, d)
+run("make q from dtype (quantize_per_tensor f32 -> d)", lambda d: torch.quantize_per_tensor(torch.ones(2, 3), 0.1, 0, d))
+run("quantize_per_tensor 0-dim", lambda d: torch.quantize_per_tensor(torch.ones(()), 0.1, 0, d))
+run("quantize_per_tensor self=d", lambda d: torch.quantize_per_tensor(t(d, 2, 3), 0.1, 0, torch.quint8))
+run("quantize_per_tensor.tensor_qparams self=d", lambda d: A.quantize_per_tensor.tensor_qparams(t(d, 2, 3), torch.tensor(0.1), torch.tensor(0), torch.quint8))
+run("quantize_per_tensor.tensor_qparams scale=d", lambda d: A.quantize_per_tensor.tensor_qparams(torch.ones(2, 3), t(d), torch.tensor(0), torch.quint8))
+run("quantize_per_tensor.tensor_qparams zp=d", lambda d: A.quantize_per_tensor.tensor_qparams(torch.ones(2, 3), torch.tensor(0.1), t(d), torch.quint8))
+run("quantize_per_tensor.tensor_qparams dtype=d", lambda d: A.quantize_per_tensor.tensor_qparams(torch.ones(2, 3), torch.tensor(0.1), torch.tensor(0), d))
+run("quantize_per_tensor.tensors self=d", lambda d: A.quantize_per_tensor.tensors([t(d, 2, 3)], torch.tensor([0.1]), torch.tensor([0]), torch.quint8))
+run("quantize_per_tensor.tensors dtype=d", lambda d: A.quantize_per_tensor.tensors([torch.ones(2, 3)], torch.tensor([0.1]), torch.tensor([0]), d))
+run("quantize_per_tensor.tensors scales=d", lambda d: A.quantize_per_tensor.tensors([torch.ones(2, 3)], t(d, 1), torch.tensor([0]), torch.quint8))
+run("quantize_per_tensor.tensors zps=d", lambda d: A.quantize_per_tensor.tensors([torch.ones(2, 3)], torch.tensor([0.1]), t(d, 1), torch.quint8))
+run("quantize_per_tensor_dynamic self=d", lambda d: torch.quantize_per_tensor_dynamic(t(d, 2, 3), torch.quint8, False))
+run("quantize_per_tensor_dynamic dtype=d", lambda d: torch.quantize_per_tensor_dynamic(torch.ones(2, 3), d, False))
+run("quantize_per_tensor_dynamic 0-dim", lambda d: torch.quantize_per_tensor_dynamic(torch.ones(()), d, False))
+run("quantize_per_channel self=d", lambda d: torch.quantize_per_channel(t(d, 2, 3), torch.ones(2), torch.zeros(2, dtype=torch.long), 0, torch.quint8))
+run("quantize_per_channel dtype=d", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), torch.zeros(2, dtype=torch.long), 0, d))
+run("quantize_per_channel scales=d", lambda d: torch.quantize_per_channel(torch.ones(2, 3), t(d, 2), torch.zeros(2, dtype=torch.long), 0, torch.quint8))
+run("quantize_per_channel zps=d", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), t(d, 2), 0, torch.quint8))
+run("quantize_per_channel 0-dim", lambda d: torch.quantize_per_channel(torch.ones(()), torch.ones(1), torch.zeros(1, dtype=torch.long), 0, torch.quint8), [torch.float32])
+run("quantize_per_channel axis 2", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), torch.zeros(2, dtype=torch.long), 2, torch.quint8), [torch.float32])
+run("quantize_per_channel axis -1", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(3), torch.zeros(3, dtype=torch.long), -1, torch.quint8), [torch.float32])
+run("dequantize.self", lambda d: torch.dequantize(t(d, 2, 3)))
+run("dequantize.self 0-dim", lambda d: torch.dequantize(t(d)))
+run("dequantize.tensor", lambda d: A.dequantize.tensor(t(d, 2, 3)))
+run("dequantize.tensors", lambda d: A.dequantize.tensors([t(d, 2, 3)]))
+run("dequantize.list", lambda d: A.dequantize.list([t(d, 2, 3)]))
+run("int_repr", lambda d: torch.int_repr(t(d, 2, 3)))
+run("int_repr 0-dim", lambda d: torch.int_repr(t(d)))
+run("_make_per_tensor_quantized_tensor", lambda d: torch._make_per_tensor_quantized_tensor(t(d, 2, 3), 0.1, 0))
+run("_make_per_tensor_quantized_tensor 0-dim", lambda d: torch._make_per_tensor_quantized_tensor(t(d), 0.1, 0))
+run("_make_per_channel_quantized_tensor", lambda d: torch._make_per_channel_quantized_tensor(t(d, 2, 3), torch.ones(2, dtype=torch.double), torch.zeros(2, dtype=torch.long), 0))
+run("_make_per_channel_quantized_tensor scale=d", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), t(d, 2), torch.zeros(2, dtype=torch.long), 0))
+run("_make_per_channel_quantized_tensor zp=d", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), torch.ones(2, dtype=torch.double), t(d, 2), 0))
+run("q_scale", lambda d: torch.q_scale(t(d, 2, 3)))
+run("q_zero_point", lambda d: torch.q_zero_point(t(d, 2, 3)))
+run("qscheme", lambda d: torch.qscheme(t(d, 2, 3)))
+pc = lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), torch.zeros(2, dtype=torch.long), 0, d)
+run("q_per_channel_scales (per-channel q of d)", lambda d: torch.q_per_channel_scales(pc(d)), quant)
+run("q_per_channel_zero_points (per-channel q of d)", lambda d: torch.q_per_channel_zero_points(pc(d)), quant)
+run("q_per_channel_axis (per-channel q of d)", lambda d: torch.q_per_channel_axis(pc(d)), quant)
+run("q_per_channel_scales (per-tensor/plain d)", lambda d: torch.q_per_channel_scales(t(d, 2, 3)))
+run("q_per_channel_axis (per-tensor/plain d)", lambda d: torch.q_per_channel_axis(t(d, 2, 3)))
+run("fake_quantize_per_tensor_affine self=d", lambda d: torch.fake_quantize_per_tensor_affine(t(d, 2, 3), 0.1, 0, 0, 255))
+run("quantized_max_pool2d self=d", lambda d: A.quantized_max_pool2d(t(d, 1, 1, 2, 2), [1, 1]))
+run("quantized_max_pool1d self=d", lambda d: A.quantized_max_pool1d(t(d, 1, 2, 2), [1]))
+# Shapes and mixed arguments.
+f32 = torch.float32
+run("quantize_per_channel scales 0-dim", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(()), torch.zeros(2, dtype=torch.long), 0, torch.quint8), [f32])
+run("quantize_per_channel scales [2,1]", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2, 1), torch.zeros(2, dtype=torch.long), 0, torch.quint8), [f32])
+run("quantize_per_channel zps 0-dim", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), torch.zeros((), dtype=torch.long), 0, torch.quint8), [f32])
+run("quantize_per_channel zps [2,1]", lambda d: torch.quantize_per_channel(torch.ones(2, 3), torch.ones(2), torch.zeros(2, 1, dtype=torch.long), 0, torch.quint8), [f32])
+run("quantize_per_channel 1-D self, scales [2]", lambda d: torch.quantize_per_channel(torch.ones(2), torch.ones(2), torch.zeros(2, dtype=torch.long), 0, d), plain + quant)
+run("_make_per_channel axis 2", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), torch.ones(2, dtype=torch.double), torch.zeros(2, dtype=torch.long), 2), [f32])
+run("_make_per_channel axis -1", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), torch.ones(3, dtype=torch.double), torch.zeros(3, dtype=torch.long), -1), [f32])
+run("_make_per_channel 0-dim self", lambda d: torch._make_per_channel_quantized_tensor(torch.ones((), dtype=torch.uint8), torch.ones(1, dtype=torch.double), torch.zeros(1, dtype=torch.long), 0), [f32])
+run("_make_per_channel scale 0-dim", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), torch.ones((), dtype=torch.double), torch.zeros(2, dtype=torch.long), 0), [f32])
+run("_make_per_channel zp 0-dim", lambda d: torch._make_per_channel_quantized_tensor(torch.ones(2, 3, dtype=torch.uint8), torch.ones(2, dtype=torch.double), torch.zeros((), dtype=torch.long), 0), [f32])
+run("dequantize.tensors mixed [q, d]", lambda d: A.dequantize.tensors([qint(torch.quint8, 2), t(d, 2)]))
+run("dequantize.tensors mixed [d, q]", lambda d: A.dequantize.tensors([t(d, 2), qint(torch.quint8, 2)]))
+run("dequantize.tensors []", lambda d: A.dequantize.tensors([]), [f32])
+run("quantize_per_tensor.tensors [f32, d]", lambda d: A.quantize_per_tensor.tensors([torch.ones(2), t(d, 2)], torch.tensor([0.1, 0.1]), torch.tensor([0, 0]), torch.quint8))
+run("quantize_per_tensor.tensors scales 2 for 1", lambda d: A.quantize_per_tensor.tensors([torch.ones(2)], torch.tensor([0.1, 0.1]), torch.tensor([0, 0]), torch.quint8), [f32])
+run("quantize_per_tensor.tensors scales 0-dim", lambda d: A.quantize_per_tensor.tensors([torch.ones(2)], torch.tensor(0.1), torch.tensor(0), torch.quint8), [f32])
+run("quantize_per_tensor_dynamic self=d dtype=half", lambda d: torch.quantize_per_tensor_dynamic(t(d, 2, 3), torch.float16, False))
+run("quantize_per_tensor_dynamic self=d dtype=qint8", lambda d: torch.quantize_per_tensor_dynamic(t(d, 2, 3), torch.qint8, False))
+run("quantize_per_tensor.tensor_qparams scale [2]", lambda d: A.quantize_per_tensor.tensor_qparams(torch.ones(2, 3), torch.ones(2), torch.tensor(0), torch.quint8), [f32])
+run("int_repr [4] quint4x2", lambda d: torch.int_repr(qint(d, 4)), [torch.quint4x2, torch.quint2x4])
+run("int_repr [1] quint4x2", lambda d: torch.int_repr(qint(d, 1)), [torch.quint4x2, torch.quint2x4])
