@@ -72,6 +72,8 @@ BIND=${BIND%/}
 MIRROR=$(env_of MIRROR); MIRROR=${MIRROR:-http://deb.debian.org/debian}
 BUILD_DIR=build-$VERSION
 LOCK="$(dirname "$ROOT")/.$(basename "$ROOT").lock"
+# The same set for every suite: trixie (2.6.0+dfsg-7, torchvision 0.21.0) and sid
+# have each of them (checked with apt-cache policy in both roots).
 PKGS=(
   python3-torch libtorch-dev python3-torchvision  # the oracle and its Python
   g++ cmake ninja-build ccache                      # toolchain (g++ 14 in trixie, 16 in sid)
