@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Regenerate data/torch_schemas*.txt: every operator schema libtorch registers.
+"""Regenerate data/torch_schemas-<V>.txt: every operator schema libtorch registers.
 
 Run with Debian's interpreter (it has python3-torch):
-    /usr/bin/python3 scripts/gen_schemas.py > data/torch_schemas.txt        # 1.13 (Debian 12)
-    scripts/torch214-root.sh run python3 scripts/gen_schemas.py > data/torch_schemas_2.14.txt
+    /usr/bin/python3 scripts/gen_schemas.py > data/torch_schemas-1.13.txt        # 1.13 (Debian 12)
+    scripts/torch214-root.sh run python3 scripts/gen_schemas.py > data/torch_schemas-2.14.txt
 The second runs inside the sid root with PyTorch 2.14 (scripts/torch214-root.sh);
 the header line names the torch and torchvision that made the file.
 

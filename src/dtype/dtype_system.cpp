@@ -1,4 +1,5 @@
 #include "dtype/dtype_system.h"
+#include "dtype/per_version.h"
 
 #include <bit>
 #include <fmt/format.h>
@@ -46,13 +47,13 @@ constexpr std::array<DType, 13> kBComplex32Row{BComplex32, BComplex32, BComplex3
 uint8_t promoteEntry(TorchVersion v, DType a, DType b) {
   if (a == b) return static_cast<uint8_t>(index(a));
   if (isQuantized(a) || isQuantized(b)) return DTypeSystem::kQuantized;
-  if (v >= TorchVersion::V2_14) {
-    if (isFloat8(a) || isFloat8(b)) return DTypeSystem::kFloat8;
-    if (isBarebonesUnsigned(a) || isBarebonesUnsigned(b)) { // only a floating type takes them
-      if (isFloating(a)) return static_cast<uint8_t>(index(a));
-      if (isFloating(b)) return static_cast<uint8_t>(index(b));
-      return DTypeSystem::kBarebonesUnsigned;
-    }
+  if (has(v, VersionFact::Float8PromotionRaises) && (isFloat8(a) || isFloat8(b))) return DTypeSystem::kFloat8;
+  if (has(v, VersionFact::BarebonesUnsignedPromoteOnlyWithFloating) && (isBarebonesUnsigned(a) || isBarebonesUnsigned(b))) {
+    if (isFloating(a)) return static_cast<uint8_t>(index(a)); // only a floating type takes them
+    if (isFloating(b)) return static_cast<uint8_t>(index(b));
+    return DTypeSystem::kBarebonesUnsigned;
+  }
+  if (has(v, VersionFact::PromotesBComplex32)) {
     if (a == BComplex32 && !isBeyondClassic(b)) return static_cast<uint8_t>(index(kBComplex32Row[index(b)]));
     if (b == BComplex32 && !isBeyondClassic(a)) return static_cast<uint8_t>(index(kBComplex32Row[index(a)]));
   }
@@ -93,8 +94,7 @@ DTypeSystem::DTypeSystem(TorchVersion v) : version_(v) {
 }
 
 const DTypeSystem &DTypeSystem::of(TorchVersion v) {
-  static const DTypeSystem v113(TorchVersion::V1_13), v214(TorchVersion::V2_14);
-  return v == TorchVersion::V1_13 ? v113 : v214;
+  return lazyPerVersion<DTypeSystem>(v, [](TorchVersion w) { return DTypeSystem(w); });
 }
 
 std::optional<DType> DTypeSystem::parse(std::string_view text) const {
@@ -126,7 +126,7 @@ void DTypeSystem::throwPromotionError(DType a, DType b, uint8_t code) const {
 std::optional<DType> DTypeSystem::toComplex(DType d) const {
   switch (d) {
   case DType::Float16: return DType::Complex32;
-  case DType::BFloat16: return version_ >= TorchVersion::V2_14 ? DType::BComplex32 : DType::Complex64;
+  case DType::BFloat16: return has(version_, VersionFact::ComplexOfBFloat16IsBComplex32) ? DType::BComplex32 : DType::Complex64;
   case DType::Float32: return DType::Complex64;
   case DType::Float64: return DType::Complex128;
   default: return isComplex(d) ? std::optional(d) : std::nullopt;

@@ -70,7 +70,7 @@ public:
   /// one stored dtype: 1.13 computes in that stored dtype (torch.add(2.5, 1.5)
   /// is float64), 2.14 follows result_type (float32). Measured:
   /// scripts/probes/wrapped_numbers.py under both versions.
-  bool wrappedOnlyKeepStoredDType() const { return version_ == TorchVersion::V1_13; }
+  bool wrappedOnlyKeepStoredDType() const { return !has(version_, VersionFact::WrappedNumbersFollowResultType); }
 
   /// Error codes kept in the promotion table past the dtype positions.
   enum : uint8_t { kQuantized = 64, kFloat8, kBarebonesUnsigned, kNoPromotion };

@@ -29,7 +29,7 @@ bool floatOverflows(double f, DType to, TorchVersion v) {
   // c10 compares in double: the limits are rounded to double first.
   const double lo = isUnsignedIntegral(to) ? 0.0 : static_cast<double>(-max - 1);
   if (f < lo) return true;
-  if (v >= TorchVersion::V2_14) return f >= static_cast<double>(max + 1); // what truncates into range fits
+  if (has(v, VersionFact::IntegralConversionTruncatesFirst)) return f >= static_cast<double>(max + 1); // what truncates into range fits
   return f > static_cast<double>(max);
 }
 

@@ -13,6 +13,13 @@ std::optional<TorchVersion> parseTorchVersion(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view supportedTorchVersions() { return "1.13, 2.14"; }
+std::string_view supportedTorchVersions() {
+  static constexpr std::string_view kList = "" // "1.13, 2.14"
+#define DTF_TORCH_VERSION(id, name, suite) name ", "
+#include "dtype/torch_versions.def"
+#undef DTF_TORCH_VERSION
+      ;
+  return kList.substr(0, kList.size() - 2);
+}
 
 } // namespace dtf

@@ -1,5 +1,6 @@
 //===- ops/autocast.cpp - autocast's op lists and casts -------------------===//
 #include "ops/autocast.h"
+#include "dtype/per_version.h"
 
 #include "ops/infer.h"
 #include "ops/semantics.h"
@@ -18,8 +19,6 @@
 
 namespace dtf {
 
-extern const char *const kAutocastText_1_13; // generated from data/autocast-1.13.txt
-extern const char *const kAutocastText_2_14; // generated from data/autocast-2.14.txt
 
 std::string_view name(AutocastDevice d) { return d == AutocastDevice::CPU ? "cpu" : "cuda"; }
 
@@ -59,8 +58,8 @@ AutocastLists parseLists(const char *text) {
 }
 
 const AutocastLists &listsOf(TorchVersion torch) {
-  static const AutocastLists v113 = parseLists(kAutocastText_1_13), v214 = parseLists(kAutocastText_2_14);
-  return torch == TorchVersion::V1_13 ? v113 : v214;
+  // data/autocast-<V>.txt
+  return lazyPerVersion<AutocastLists>(torch, [](TorchVersion v) { return parseLists(embeddedText(EmbeddedData::Autocast, v)); });
 }
 
 /// Autocast casts a tensor only when it is eligible: real floating point, not
@@ -143,7 +142,7 @@ std::string AutocastContext::str() const { return fmt::format("autocast({}, {})"
 std::vector<AutocastContext> autocastContexts(TorchVersion torch) {
   // 1.13's CPU autocast takes bfloat16 only (float16 disables it with a warning); 2.x adds float16.
   std::vector<AutocastContext> out{{AutocastDevice::CPU, DType::BFloat16}};
-  if (torch != TorchVersion::V1_13) out.push_back({AutocastDevice::CPU, DType::Float16});
+  if (has(torch, VersionFact::CpuAutocastTakesFloat16)) out.push_back({AutocastDevice::CPU, DType::Float16});
   out.push_back({AutocastDevice::CUDA, DType::Float16});
   out.push_back({AutocastDevice::CUDA, DType::BFloat16});
   return out;

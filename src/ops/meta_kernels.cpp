@@ -1,5 +1,6 @@
 //===- ops/meta_kernels.cpp - where meta kernels differ, as measured ------===//
 #include "ops/meta_kernels.h"
+#include "dtype/per_version.h"
 
 #include <fmt/format.h>
 
@@ -9,8 +10,6 @@
 
 namespace dtf {
 
-extern const char *const kMetaKernelsText_1_13; // generated from data/meta-kernels-1.13.txt
-extern const char *const kMetaKernelsText_2_14; // generated from data/meta-kernels-2.14.txt
 
 namespace {
 
@@ -32,8 +31,8 @@ Measures parseMeasures(const char *text) {
 }
 
 const Measures &measuresOf(TorchVersion torch) {
-  static const Measures v113 = parseMeasures(kMetaKernelsText_1_13), v214 = parseMeasures(kMetaKernelsText_2_14);
-  return torch == TorchVersion::V1_13 ? v113 : v214;
+  // data/meta-kernels-<V>.txt
+  return lazyPerVersion<Measures>(torch, [](TorchVersion v) { return parseMeasures(embeddedText(EmbeddedData::MetaKernels, v)); });
 }
 
 std::string cell(const Measures &m, const std::string &key) {

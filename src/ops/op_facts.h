@@ -51,6 +51,7 @@ public:
   constexpr bool has(OpFact f) const { return bits_ & static_cast<uint16_t>(f); }
   constexpr OpFacts operator|(OpFacts o) const { return fromBits(bits_ | o.bits_); }
   constexpr OpFacts &operator|=(OpFacts o) { bits_ |= o.bits_; return *this; }
+  constexpr OpFacts without(OpFacts o) const { return fromBits(bits_ & ~o.bits_); }
   constexpr bool empty() const { return bits_ == 0; }
 
 private:

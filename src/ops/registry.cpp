@@ -1,41 +1,72 @@
 #include "ops/registry.h"
 #include "ops/arg_checks.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace dtf {
 
-Registry::Entry Registry::add(std::string_view key, std::string_view family, RuleFn fn) {
+namespace {
+
+[[noreturn]] void twice(std::string_view key, TorchVersion since) {
+  throw std::logic_error("rule for '" + std::string(key) + "' registered twice since PyTorch " + std::string(name(since)));
+}
+
+} // namespace
+
+Registry::Entry Registry::ignored() {
+  ignored_.push_back(std::make_unique<OpRule>());
+  return Entry(*ignored_.back());
+}
+
+Registry::Entry Registry::addSince(TorchVersion since, std::string_view key, std::string_view family, RuleFn fn) {
+  if (since > version()) return ignored(); // a newer version's rule
   const Schema *schema = schemas_->find(key);
   if (!schema) {
     absentKeys_.emplace_back(key);
-    ignored_.push_back(std::make_unique<OpRule>());
-    return Entry(*ignored_.back());
+    return ignored();
+  }
+  if (auto gone = removedSince_.find(key); gone != removedSince_.end()) {
+    if (gone->second == since) twice(key, since);
+    if (gone->second > since) return ignored(); // removed after this registration's version
+    removedSince_.erase(gone);                   // registered again after its removal
   }
   auto [it, inserted] = rules_.try_emplace(std::string(key));
-  if (!inserted)
-    throw std::logic_error("rule for '" + std::string(key) + "' registered twice for PyTorch " +
-                           std::string(name(version())));
   OpRule &r = it->second;
+  if (!inserted) {
+    if (r.since == since) twice(key, since);
+    if (r.since > since) return ignored(); // a newer registration holds for this version
+    r = OpRule{};                          // this one is newer: it replaces the older
+  }
   r.key = std::string(key);
   r.family = std::string(family);
   r.fn = std::move(fn);
   r.schema = schema;
+  r.since = since;
   bySchema_[schema] = &r;
   return Entry(r);
 }
 
-Registry::Entry Registry::Scoped::add(std::string_view key, std::string_view family, RuleFn fn) {
-  if (r_.version() >= from_ && r_.version() <= to_) {
-    Entry e = r_.add(key, family, std::move(fn));
-    if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {
-      it->second.since = from_;
-      it->second.until = to_;
-    }
-    return e;
+void Registry::Scoped::remove(std::string_view key) {
+  if (since_ > r_.version()) return;
+  if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {
+    if (it->second.since == since_) twice(key, since_);
+    if (it->second.since > since_) return; // registered again after the removal
+    r_.bySchema_.erase(it->second.schema);
+    r_.rules_.erase(it);
   }
-  r_.ignored_.push_back(std::make_unique<OpRule>());
-  return Entry(*r_.ignored_.back());
+  TorchVersion &at = r_.removedSince_.try_emplace(std::string(key), since_).first->second;
+  at = std::max(at, since_);
+}
+
+void Registry::stepFacts(TorchVersion since, std::string_view opName, OpFacts set, OpFacts clear) {
+  if (since > version()) return;
+  auto &steps = factSteps_[std::string(opName)];
+  steps.push_back({since, set, clear});
+  std::stable_sort(steps.begin(), steps.end(), [](const FactStep &a, const FactStep &b) { return a.since < b.since; });
+  OpFacts now;
+  for (const FactStep &s : steps) now = (now | s.set).without(s.clear);
+  facts_[std::string(opName)] = now;
 }
 
 Registry::Entry &Registry::Entry::atLeast(std::string_view arg, int64_t least, std::string message) {

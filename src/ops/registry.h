@@ -4,10 +4,14 @@
 // the rule the sample arguments the conformance harness needs (valid dims,
 // shapes, index values). One registry per PyTorch version (ops/semantics.h),
 // built once from the list in families.cpp, then immutable. A rule that
-// PyTorch changed is registered twice, side by side, each scoped to the
-// versions it holds for (`r.until(V1_13).add(...)`, `r.since(V2_14).add(...)`),
-// as ONNX keeps an op's older versions beside the new one; an unchanged rule
-// is written once and serves every version whose schema table has its key.
+// PyTorch changed is registered again, side by side, "since" the version that
+// changed it (`r.add(...)` or `r.since(V1_13).add(...)`, then
+// `r.since(V2_14).add(...)`), as ONNX's since_version keeps an op's older
+// versions beside the new one: the registry of version V keeps, per key, the
+// registration with the newest since <= V, whatever the code order. A plain
+// `r.add` holds since the oldest version. An unchanged rule is written once
+// and serves every version whose schema table has its key; a version never
+// loses a rule or a fact unless a registration says so (`remove`, `withdraw`).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -83,10 +87,10 @@ struct OpRule {
   OpFacts facts;
   /// The `memory_format` argument of an op keeping self's shape, or -1.
   int32_t memoryFormatArg = -1;
-  /// The versions this registration covers: every version, or the range of
-  /// Registry::since / until (a rule PyTorch changed; ops/version_diff.h).
-  TorchVersion since = kTorchVersions.front(), until = kTorchVersions.back();
-  bool scoped() const { return since != kTorchVersions.front() || until != kTorchVersions.back(); }
+  /// The version this registration holds from (Registry::since; the oldest
+  /// for a plain add): two versions with the same rule have the same since
+  /// (ops/version_diff.h).
+  TorchVersion since = kOldestTorch;
 };
 
 class Registry {
@@ -135,19 +139,24 @@ public:
     OpRule &r_;
   };
 
-  /// Registrations that apply to a range of versions only.
+  /// Registrations that hold since a version (until a newer one replaces them).
   class Scoped {
   public:
-    Scoped(Registry &r, TorchVersion from, TorchVersion to) : r_(r), from_(from), to_(to) {}
-    Entry add(std::string_view key, std::string_view family, RuleFn fn);
-    /// Facts of an op that hold for these versions only.
-    void declare(std::string_view opName, OpFacts facts) {
-      if (r_.version() >= from_ && r_.version() <= to_) r_.declare(opName, facts);
+    Scoped(Registry &r, TorchVersion since) : r_(r), since_(since) {}
+    Entry add(std::string_view key, std::string_view family, RuleFn fn) {
+      return r_.addSince(since_, key, family, std::move(fn));
     }
+    /// Facts of an op that hold since this version.
+    void declare(std::string_view opName, OpFacts facts) { r_.stepFacts(since_, opName, facts, {}); }
+    /// Facts an older version declared that no longer hold from this one.
+    void withdraw(std::string_view opName, OpFacts facts) { r_.stepFacts(since_, opName, {}, facts); }
+    /// The key has no rule from this version on (the rule an older version
+    /// registered no longer holds, and none replaces it): say why at the call.
+    void remove(std::string_view key);
 
   private:
     Registry &r_;
-    TorchVersion from_, to_;
+    TorchVersion since_;
   };
 
   Registry(const SchemaTable &schemas, const DTypeSystem &types) : schemas_(&schemas), types_(&types) {}
@@ -159,17 +168,19 @@ public:
   Registry(Registry &&) = default;
 
   /// Register a rule for an overload key, for every version whose schema
-  /// table has it. Throws std::logic_error when the key is registered twice
-  /// for this version: the registry test catches it. A key this version's
-  /// table lacks is recorded (absentKeys) and the registration ignored.
-  Entry add(std::string_view key, std::string_view family, RuleFn fn);
-  /// Registrations for this version and later ones (a rule PyTorch changed).
-  Scoped since(TorchVersion v) { return Scoped(*this, v, kTorchVersions.back()); }
-  /// Registrations for this version and earlier ones (the rule before a change).
-  Scoped until(TorchVersion v) { return Scoped(*this, kTorchVersions.front(), v); }
+  /// table has it (since the oldest). Throws std::logic_error when the key is
+  /// registered twice with the same since: the registry test catches it. A
+  /// key this version's table lacks is recorded (absentKeys) and the
+  /// registration ignored.
+  Entry add(std::string_view key, std::string_view family, RuleFn fn) {
+    return addSince(kOldestTorch, key, family, std::move(fn));
+  }
+  /// Registrations for this version and later ones, until a newer since (a
+  /// rule PyTorch changed).
+  Scoped since(TorchVersion v) { return Scoped(*this, v); }
 
   /// Declare facts of an op by name (every overload; see ops/op_facts.h).
-  void declare(std::string_view opName, OpFacts facts) { facts_[std::string(opName)] |= facts; }
+  void declare(std::string_view opName, OpFacts facts) { stepFacts(kOldestTorch, opName, facts, {}); }
   /// The facts declared for an op name (none when never declared), in this
   /// layer or its base: a user rule replacing a built-in one keeps its op's facts.
   OpFacts facts(std::string_view opName) const {
@@ -224,15 +235,30 @@ public:
   const SchemaTable &schemas() const { return *schemas_; }
 
 private:
+  Entry addSince(TorchVersion since, std::string_view key, std::string_view family, RuleFn fn);
+  Entry ignored();
+  /// Facts set and cleared at a version; the op's facts for this version are
+  /// those steps with since <= version applied oldest first.
+  void stepFacts(TorchVersion since, std::string_view opName, OpFacts set, OpFacts clear);
+  struct FactStep {
+    TorchVersion since;
+    OpFacts set, clear;
+  };
+
   const SchemaTable *schemas_;
   const DTypeSystem *types_;
   ExecContext context_;
   std::map<std::string, OpRule, std::less<>> rules_;
   std::vector<std::string> absentKeys_;
-  std::map<std::string, OpFacts, std::less<>> facts_;
+  std::map<std::string, OpFacts, std::less<>> facts_; ///< resolved from factSteps_ for this version
+  std::map<std::string, std::vector<FactStep>, std::less<>> factSteps_;
+  /// Keys a registration removed, and since when (Scoped::remove): an older
+  /// registration of them is ignored, a newer one holds.
+  std::map<std::string, TorchVersion, std::less<>> removedSince_;
   std::map<std::string, std::vector<std::string>, std::less<>> readArgs_; ///< declareRead
-  /// Registrations that do not apply to this version still configure an
-  /// entry (their chained .sample() calls); it lands here and is dropped.
+  /// Registrations that do not apply to this version (a newer since, or one
+  /// a newer registration replaces) still configure an entry (their chained
+  /// .sample() calls); it lands here and is dropped.
   std::vector<std::unique_ptr<OpRule>> ignored_;
   std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
   const Registry *base_ = nullptr;

@@ -1,4 +1,5 @@
 #include "ops/semantics.h"
+#include "dtype/per_version.h"
 
 #include <stdexcept>
 
@@ -42,13 +43,9 @@ std::shared_ptr<const Semantics> Semantics::inContext(std::shared_ptr<const Sema
 
 const std::shared_ptr<const Semantics> &Semantics::builtIn(TorchVersion v) {
   // Built separately: a process that asks for one version pays for that one.
-  // Never destroyed (freeing every rule at exit cost a one-question command a tenth of its time).
-  if (v == TorchVersion::V1_13) {
-    static const auto &v113 = *new std::shared_ptr<const Semantics>(new Semantics(TorchVersion::V1_13));
-    return v113;
-  }
-  static const auto &v214 = *new std::shared_ptr<const Semantics>(new Semantics(TorchVersion::V2_14));
-  return v214;
+  // Never destroyed (dtype/per_version.h).
+  return lazyPerVersion<std::shared_ptr<const Semantics>>(
+      v, [](TorchVersion w) { return std::shared_ptr<const Semantics>(new Semantics(w)); });
 }
 
 std::shared_ptr<const Semantics> Semantics::shared(TorchVersion v) { return builtIn(v); }

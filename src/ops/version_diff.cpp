@@ -106,7 +106,7 @@ void diffRules(const Registry &f, const Registry &t, VersionDiff &d) {
   for (const auto &[k, rule] : t.rules()) {
     const OpRule *old = f.find(k);
     if (!old) d.rulesAdded.push_back(k);
-    else if (rule.scoped() || old->scoped()) d.rulesChanged.push_back({k, old->family, rule.family});
+    else if (rule.since != old->since) d.rulesChanged.push_back({k, old->family, rule.family});
   }
   for (const auto &[k, rule] : f.rules())
     if (!t.find(k)) d.rulesRemoved.push_back(k);
@@ -199,8 +199,8 @@ std::string versionDiffMarkdown(const VersionDiff &d, size_t listLimit) {
   md += "## What the kind of CPU decides\n\nOutcomes a version does not decide alone (`--cpu`; without it, a possible "
         "error naming the CPUs): `src/ops/cpu_capability.cpp`, kinds in `src/ops/cpu_kinds.def`.\n\n";
   changeTable(md, d.cpuFacts, "fact", f, t, false);
-  md += fmt::format("## Rules registered per version\n\nOps whose dtype rule or kernel facts PyTorch changed: one rule "
-                    "for each range of versions, side by side in the family file (`Registry::until` / `since`).\n\n");
+  md += fmt::format("## Rules registered per version\n\nOps whose dtype rule or kernel facts PyTorch changed: a rule "
+                    "registered since the version that changed it, side by side in the family file (`Registry::since`).\n\n");
   std::vector<std::string> changed;
   for (const auto &c : d.rulesChanged) changed.push_back(c.what);
   keyList(md, changed, 0);

@@ -153,7 +153,7 @@ std::optional<RuleError> checkedConversion(const OpCall &c, std::string_view arg
 
 std::optional<RuleError> checkedFill(const OpCall &c, std::string_view arg, DType d, Rank written) {
   const bool reduced = d == DType::Float16 || d == DType::BFloat16 || isFloat8(d);
-  if (reduced && written == Rank::exact(0) && c.version() >= TorchVersion::V2_14)
+  if (reduced && written == Rank::exact(0) && has(c.version(), VersionFact::ReducedFloatZeroDimFillChecksImaginaryOnly))
     return checkedConversion(c, arg, DType::Float64); // an imaginary part only
   return checkedConversion(c, arg, d, fillParts(written));
 }

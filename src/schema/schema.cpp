@@ -1,4 +1,5 @@
 #include "schema/schema.h"
+#include "dtype/per_version.h"
 
 #include <algorithm>
 #include <cctype>
@@ -423,20 +424,11 @@ std::span<const Schema *const> SchemaTable::pinnedSpan(std::string_view key) con
   return it->second;
 }
 
-extern const char *const kSchemaText_1_13; // generated from data/torch_schemas.txt
-extern const char *const kSchemaText_2_14; // generated from data/torch_schemas_2.14.txt
-
 const SchemaTable &SchemaTable::of(TorchVersion v) {
   // Each parsed lazily, per declaration, on first use; a version's table is
-  // made when first asked for, and kept to the end of the process (never
-  // destroyed: a one-question command would spend a tenth of its time
-  // freeing the table at exit).
-  if (v == TorchVersion::V1_13) {
-    static const SchemaTable &v113 = *new SchemaTable(kSchemaText_1_13);
-    return v113;
-  }
-  static const SchemaTable &v214 = *new SchemaTable(kSchemaText_2_14);
-  return v214;
+  // made when first asked for, and kept to the end of the process
+  // (dtype/per_version.h). The text: data/torch_schemas-<V>.txt.
+  return lazyPerVersion<SchemaTable>(v, [](TorchVersion w) { return embeddedText(EmbeddedData::Schemas, w); });
 }
 
 } // namespace dtf

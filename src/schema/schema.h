@@ -1,9 +1,9 @@
 //===- schema/schema.h - operator schemas as libtorch declares them -*- C++ -*-===//
 //
 // `aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`
-// parsed into names, types and defaults. The table of every libtorch 1.13
-// schema is compiled in from data/torch_schemas.txt, so this library never
-// links libtorch; custom schemas can be parsed at run time.
+// parsed into names, types and defaults. The table of every libtorch schema
+// of each version is compiled in from data/torch_schemas-<V>.txt, so this
+// library never links libtorch; custom schemas can be parsed at run time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -103,8 +103,7 @@ struct SchemaParseResult {
 };
 SchemaParseResult parseSchema(std::string_view text);
 
-/// A libtorch schema table (data/torch_schemas.txt for 1.13,
-/// data/torch_schemas_2.14.txt for 2.14). Declarations are indexed by key up
+/// A libtorch schema table (data/torch_schemas-<V>.txt for version V). Declarations are indexed by key up
 /// front and parsed on first use (thread-safe), so a CLI call pays only for
 /// the schemas it touches. A layered table (custom ops, ops/custom_rules.h)
 /// holds schemas of its own over a base table it does not change.

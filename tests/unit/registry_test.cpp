@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 namespace dtf {
 namespace {
 
@@ -54,8 +56,66 @@ TEST(Registry, EveryRegisteredKeyExistsInSomeVersion) {
   EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find("aten::rms_norm"));
 }
 
-TEST(SchemaTable, Parses214Table) {
-  const SchemaTable &t = SchemaTable::of(TorchVersion::V2_14);
+// Registration by since (ops/registry.h): a version's registry keeps, per
+// key, the registration with the newest since <= the version, in either
+// code order; nothing is dropped unless a registration says so.
+RuleFn noop() {
+  return [](const OpCall &) -> RuleResult { return std::vector<Value>{}; };
+}
+
+TEST(Registry, SinceKeepsTheNewestRegistrationAtOrBeforeTheVersion) {
+  for (bool changedFirst : {false, true})
+    for (TorchVersion v : kTorchVersions) {
+      Registry r(SchemaTable::of(v), DTypeSystem::of(v));
+      auto original = [&] { r.add("aten::abs", "original", noop()).sample("self", "sweep[2]"); };
+      auto changed = [&] { r.since(kNewestTorch).add("aten::abs", "changed", noop()); };
+      if (changedFirst) changed(), original();
+      else original(), changed();
+      const OpRule *rule = r.find("aten::abs");
+      ASSERT_NE(rule, nullptr) << name(v);
+      const bool newest = v == kNewestTorch;
+      EXPECT_EQ(rule->family, newest ? "changed" : "original") << name(v) << (changedFirst ? ", changed first" : "");
+      EXPECT_EQ(rule->since, newest ? kNewestTorch : kOldestTorch);
+      EXPECT_EQ(rule->samples.args.size(), newest ? 0u : 1u); // the replaced registration's samples went with it
+      EXPECT_EQ(r.find(*SchemaTable::of(v).find("aten::abs")), rule);
+    }
+}
+
+TEST(Registry, ARuleOrFactEndsOnlyWhereARegistrationSaysSo) {
+  for (bool removalFirst : {false, true})
+    for (TorchVersion v : kTorchVersions) {
+      Registry r(SchemaTable::of(v), DTypeSystem::of(v));
+      auto registrations = [&] {
+        r.add("aten::abs", "original", noop());
+        r.declare("aten::cummax", OpFact::AnyDimOfZeroDim | OpFact::NoDimOfZeroDim);
+      };
+      auto removals = [&] {
+        r.since(kNewestTorch).remove("aten::abs");
+        r.since(kNewestTorch).withdraw("aten::cummax", OpFact::AnyDimOfZeroDim);
+      };
+      if (removalFirst) removals(), registrations();
+      else registrations(), removals();
+      const bool newest = v == kNewestTorch;
+      EXPECT_EQ(r.find("aten::abs") == nullptr, newest) << name(v);
+      EXPECT_EQ(r.facts("aten::cummax").has(OpFact::AnyDimOfZeroDim), !newest) << name(v);
+      EXPECT_TRUE(r.facts("aten::cummax").has(OpFact::NoDimOfZeroDim)) << name(v); // not withdrawn
+    }
+  // Two registrations with one since contradict each other, whatever their order.
+  Registry r(SchemaTable::of(kNewestTorch), DTypeSystem::of(kNewestTorch));
+  r.add("aten::abs", "a", noop());
+  EXPECT_THROW(r.since(kOldestTorch).add("aten::abs", "b", noop()), std::logic_error);
+  r.since(kNewestTorch).remove("aten::neg");
+  EXPECT_THROW(r.since(kNewestTorch).add("aten::neg", "c", noop()), std::logic_error);
+}
+
+TEST(Registry, CummaxTakesAnyDimOfAZeroDimSelfUntilWithdrawn) {
+  // misc_coverage.cpp: the fact 1.13 has and 2.14 withdraws.
+  EXPECT_TRUE(Semantics::of(kOldestTorch).registry().facts("aten::cummax").has(OpFact::AnyDimOfZeroDim));
+  EXPECT_FALSE(Semantics::of(kNewestTorch).registry().facts("aten::cummax").has(OpFact::AnyDimOfZeroDim));
+}
+
+TEST(SchemaTable, ParsesTheNewestTable) {
+  const SchemaTable &t = SchemaTable::of(kNewestTorch);
   EXPECT_GT(t.size(), 4400u);
   EXPECT_NO_THROW(t.parseAll());
   EXPECT_NE(t.find("aten::scaled_dot_product_attention"), nullptr);

@@ -388,7 +388,7 @@ void registerActivations(Registry &r) {
   // threshold: like threshold_backward, 2.14 converts the threshold into the
   // compute type, the value still into self's dtype; threshold_ both into
   // self's (measured).
-  for (auto [scope, into] : {std::pair{r.until(TorchVersion::V1_13), ScalarsInto::SelfType},
+  for (auto [scope, into] : {std::pair{r.since(TorchVersion::V1_13), ScalarsInto::SelfType},
                              std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}}) {
     RuleFn rule = convertedScalars(convertedScalars(id, {"value"}, ScalarsInto::SelfType), {"threshold"}, into);
     Registry::Entry e = scope.add("aten::threshold", fam, keepingShape(rule));
@@ -401,7 +401,7 @@ void registerActivations(Registry &r) {
   add("gelu", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
   add("softplus", id, {"beta", "threshold"}, false);
   add("hardshrink", id, {"lambd"}, false, ScalarsInto::SelfType);
-  for (auto [scope, inRange] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, inRange] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
     scope.add("aten::softshrink", fam, keepingShape(convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType)))
         .variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
   add("hardswish", sameRejectingComplex());
@@ -409,7 +409,7 @@ void registerActivations(Registry &r) {
   add("log_sigmoid", logSigmoid(1), {}, false);
   add("log_sigmoid_forward", logSigmoid(2), {}, false);
   add("glu", glu(), {}, false);
-  r.until(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
+  r.since(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
   r.since(TorchVersion::V2_14).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
   // 2.x: the kernel prelu calls, on operands it broadcasts (a 0-dim self with
   // a 1-D weight gives a 1-D result).
@@ -420,7 +420,7 @@ void registerActivations(Registry &r) {
    }).sample("weight", "sweep[1]");
 
   const RuleFn rreluOp = rreluScalars(rrelu(false));
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), rreluOp},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), rreluOp},
                              std::pair{r.since(TorchVersion::V2_14),
                                        checks::before(checkRReLUBoundsFinite, rreluScalars(rrelu(false), true))}})
     scope.add("aten::rrelu", fam, keepingShape(rule))
@@ -428,7 +428,7 @@ void registerActivations(Registry &r) {
         .variant({{"self", "sweep![2]"}, {"lower", "magnitudes"}, {"upper", "magnitudes"}, {"training", "True"}});
   r.add("aten::rrelu_", fam, keepingShape(inPlace(rreluOp)));
   const RuleFn withNoise = rreluScalars(rrelu(true));
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), withNoise},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), withNoise},
                              std::pair{r.since(TorchVersion::V2_14), checks::before(checkNoiseShape, withNoise)}}) {
     scope.add("aten::rrelu_with_noise", fam, rule).variant({{"training", "True"}});
     scope.add("aten::rrelu_with_noise_", fam, inPlace(rule)).variant({{"training", "True"}});
@@ -455,7 +455,7 @@ void registerActivations(Registry &r) {
   addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
          {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
-  for (auto [scope, wider] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, wider] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
     addBwd("gelu_backward", checks::before(approximate, geluBackward(wider)), {}, scope)
         .variant({{"approximate", "'tanh'"}}).variant({{"approximate", "'foo'"}});
   addBwd("hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
@@ -467,7 +467,7 @@ void registerActivations(Registry &r) {
   // self's float32; scripts/probes/scalar_arguments.py), 1.13 into self's.
   // 2.14's meta kernel is the decomposition (thresholdBackwardOnMeta).
   addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
-         {"threshold"}, r.until(TorchVersion::V1_13));
+         {"threshold"}, r.since(TorchVersion::V1_13));
   addBwd("threshold_backward",
          thresholdBackwardOnMeta(backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::ComputeType)),
          {"threshold"}, r.since(TorchVersion::V2_14));

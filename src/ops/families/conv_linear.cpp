@@ -172,7 +172,7 @@ RuleResult linearRule(const OpCall &c) {
 /// (measured: scripts/probes/linear_bias.py). A non-contiguous input with a
 /// 1-D bias takes the add_ path instead: contiguity is not modelled, and
 /// the refusal (what every freshly made input gets) is the answer.
-RuleResult linearRule214(const OpCall &c) {
+RuleResult linearAddmmForOneDimBiasRule(const OpCall &c) {
   if (auto e = requireSame(c, {"input", "weight"})) return *e;
   const DType d = c.dtype("input");
   Rank in = c.rank("input"), w = c.rank("weight");
@@ -639,7 +639,7 @@ RuleResult tensordotRule(const OpCall &c) {
 }
 
 /// 2.14's tensordot checks one dtype first and sums nothing out: one mm.
-RuleResult tensordotRule214(const OpCall &c) {
+RuleResult tensordotSameDTypeRule(const OpCall &c) {
   if (c.dtype("self") != c.dtype("other")) return c.semantic("both inputs should have same dtype");
   return tensorOf(c.dtype("self"), tensordotRank(c));
 }
@@ -833,7 +833,7 @@ void registerConvLinear(Registry &r) {
   // in 1.13; 2.14 checks all three share one dtype, and baddbmm's factors
   // go into the compute type.
   for (auto [scope, selfMustMatch, factors] :
-       {std::tuple{r.until(TorchVersion::V1_13), false, AddmmFactors::InResultType},
+       {std::tuple{r.since(TorchVersion::V1_13), false, AddmmFactors::InResultType},
         std::tuple{r.since(TorchVersion::V2_14), true, AddmmFactors::InComputeType}}) {
     withFactorSamples(scope.add("aten::baddbmm", fam,
                                 addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace, factors))
@@ -843,7 +843,7 @@ void registerConvLinear(Registry &r) {
         .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
         {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
   }
-  for (auto [scope, factors] : {std::pair{r.until(TorchVersion::V1_13), AddmmFactors::InResultType},
+  for (auto [scope, factors] : {std::pair{r.since(TorchVersion::V1_13), AddmmFactors::InResultType},
                                 std::pair{r.since(TorchVersion::V2_14), AddmmFactors::InComputeType}})
     withFactorSamples(scope.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace, factors))
         .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
@@ -853,8 +853,8 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "sweep![]"}, {"mat", "float32[2,2]"}, {"vec", "float32[2]"}}),
       {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
 
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(linearRule)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(linearRule214)}})
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(linearRule)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(linearAddmmForOneDimBiasRule)}})
     scope.add("aten::linear", fam, rule)
         .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
         .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})
@@ -863,7 +863,7 @@ void registerConvLinear(Registry &r) {
         .variant({{"input", "sweep![1,3,2]"}, {"weight", "float32[1,2]"}, {"bias", "sweep![1]"}})
         .variant({{"input", "float32[3,1,2]"}, {"weight", "sweep![3,2]"}, {"bias", "None"}})
         .variant({{"input", "sweep![1,2]"}, {"weight", "float64[2]"}, {"bias", "None"}});
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(bilinearRule<true>)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(bilinearRule<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(bilinearRule<false>)}})
     scope.add("aten::bilinear", fam, rule)
         .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
@@ -901,8 +901,8 @@ void registerConvLinear(Registry &r) {
     }
     return std::nullopt;
   };
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(tensordotRule)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(tensordotRule214)}})
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(tensordotRule)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(tensordotSameDTypeRule)}})
   scope.add("aten::tensordot", fam, rule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]")
@@ -966,9 +966,10 @@ void registerConvLinear(Registry &r) {
   // Convolutions.
   const char *cf = "nn.conv";
   // The N-d forms, sampled with a 1x1 kernel over a 3^N input.
-  // `check113` / `check214`: the bias check of each version (2.14: conv1d and
-  // conv3d check like conv2d; 1-D and 2-D transposed ones add the bias in place).
-  struct Conv { const char *key; BiasCheck check113, check214; int spatial; };
+  // `originalCheck` / `changedCheck`: the bias check as 1.13 had it, and as
+  // 2.14 changed it (conv1d and conv3d check like conv2d; 1-D and 2-D
+  // transposed ones add the bias in place).
+  struct Conv { const char *key; BiasCheck originalCheck, changedCheck; int spatial; };
   for (Conv cv : {Conv{"aten::conv1d", BiasCheck::ComplexOnly, BiasCheck::Always, 1},
                   Conv{"aten::conv2d", BiasCheck::Always, BiasCheck::Always, 2},
                   Conv{"aten::conv3d", BiasCheck::ComplexOnly, BiasCheck::Always, 3},
@@ -980,8 +981,8 @@ void registerConvLinear(Registry &r) {
                   Conv{"aten::conv_transpose3d.input", BiasCheck::Always, BiasCheck::Always, 3}}) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
-    for (auto [scope, check] : {std::pair{r.until(TorchVersion::V1_13), cv.check113},
-                                std::pair{r.since(TorchVersion::V2_14), cv.check214}}) {
+    for (auto [scope, check] : {std::pair{r.since(TorchVersion::V1_13), cv.originalCheck},
+                                std::pair{r.since(TorchVersion::V2_14), cv.changedCheck}}) {
       const bool oneDnnDilation = check == BiasCheck::AddedInPlace; // 2.14's conv_transpose1d/2d
       Registry::Entry e = scope.add(cv.key, cf,
                                     convParamLengths(convRule(check), cv.spatial, r.schemas(), cv.key, oneDnnDilation))
@@ -993,7 +994,7 @@ void registerConvLinear(Registry &r) {
     }
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
-    for (auto [scope, check] : {std::pair{r.until(TorchVersion::V1_13), BiasCheck::ByTransposed},
+    for (auto [scope, check] : {std::pair{r.since(TorchVersion::V1_13), BiasCheck::ByTransposed},
                                 std::pair{r.since(TorchVersion::V2_14), BiasCheck::ByTransposedAddedInPlace}})
       scope.add(k, cf, convParamValues(convRule(check), r.schemas(), k))
           .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
@@ -1011,7 +1012,7 @@ void registerConvLinear(Registry &r) {
       .refuse(checks::rankIn("weight", {3}, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels"),
               {{"weight", "float32[1,1]"}})
       .refuse(checks::rankIn("bias", {1}, "Bias must have 1 dim: out_channels"), {{"bias", "float32[1,1]"}});
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(convBackwardRule<false>)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(convBackwardRule<false>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(convBackwardRule<true>)}})
     scope.add("aten::convolution_backward", cf, rule)
         .sample("grad_output", "sweep![1,1,3,3]").sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]")

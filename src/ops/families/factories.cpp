@@ -318,7 +318,7 @@ RuleResult dimArange(const OpCall &c) {
 void registerFactories(Registry &r) {
   const std::string fam = "factory";
   // (bounds: the "magnitudes" include 0, negatives, NaN, -inf and 1e39)
-  for (auto [scope, signFirst] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, signFirst] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
     scope.add("aten::arange", fam, arange({"end"}, signFirst)).sample("end", "sweep")
         .variant({{"end", "magnitudes"}, {"dtype", "sweep"}});
     scope.add("aten::arange.start", fam, arange({"start", "end"}, signFirst)).sample("start", "0").sample("end", "sweep")

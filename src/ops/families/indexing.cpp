@@ -55,7 +55,7 @@ struct IndexDTypes {
   bool int32Indices;
   bool byteMaskFills;
 };
-constexpr IndexDTypes kIndexing113{false, true}, kIndexing214{true, false};
+constexpr IndexDTypes kInt64IndicesByteMaskFills{false, true}, kInt32IndicesBoolMaskFills{true, false};
 
 /// Advanced indexing: each index is int64, uint8 or bool (IndexDTypes). Result rank when
 /// every rank is known: self's unindexed dims plus the broadcast of the
@@ -185,8 +185,10 @@ template <GatherIndex G> RuleResult scatterValue(const OpCall &c) {
 void registerIndexing(Registry &r) {
   const char *fam = "indexing";
   for (auto [scope, index, indexPut] :
-       {std::tuple{r.until(TorchVersion::V1_13), RuleFn(indexRule<kIndexing113>), RuleFn(indexPutRule<kIndexing113>)},
-        std::tuple{r.since(TorchVersion::V2_14), RuleFn(indexRule<kIndexing214>), RuleFn(indexPutRule<kIndexing214>)}}) {
+       {std::tuple{r.since(TorchVersion::V1_13), RuleFn(indexRule<kInt64IndicesByteMaskFills>),
+                   RuleFn(indexPutRule<kInt64IndicesByteMaskFills>)},
+        std::tuple{r.since(TorchVersion::V2_14), RuleFn(indexRule<kInt32IndicesBoolMaskFills>),
+                   RuleFn(indexPutRule<kInt32IndicesBoolMaskFills>)}}) {
     for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
       // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
       scope.add(k, fam, index).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
@@ -232,7 +234,7 @@ void registerIndexing(Registry &r) {
   // gathered, so the index dtypes are gather's (2.14: int32 too); with a dim
   // it checks for int64 itself, in both versions.
   using IndexCheck = std::optional<RuleError> (*)(const OpCall &, std::string_view);
-  for (auto [scope, flatIndex] : {std::pair{r.until(TorchVersion::V1_13), IndexCheck(indexInt64)},
+  for (auto [scope, flatIndex] : {std::pair{r.since(TorchVersion::V1_13), IndexCheck(indexInt64)},
                                   std::pair{r.since(TorchVersion::V2_14), IndexCheck(indexInt32or64)}})
     scope.add("aten::take_along_dim", fam, [flatIndex = flatIndex](const OpCall &c) -> RuleResult {
        if (auto e = c.isNone("dim") ? flatIndex(c, "indices") : indexInt64(c, "indices")) return *e;
@@ -272,7 +274,7 @@ void registerIndexing(Registry &r) {
           .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("value", "2")
           .sample("reduce", "'add'").refuse(checks::oneOf("reduce", {"add", "multiply"}), {{"reduce", "'sum'"}});
   };
-  gatherScatter(r.until(TorchVersion::V1_13), [](const OpCall &c) -> RuleResult { // index's shape
+  gatherScatter(r.since(TorchVersion::V1_13), [](const OpCall &c) -> RuleResult { // index's shape
     if (auto e = gatherIndex<GatherIndex::Int64>(c)) return *e;
     return tensorOf(c.dtype("self"), c.rank("index"));
   }, scatterSrc<GatherIndex::Int64>, scatterValue<GatherIndex::Int64>);
@@ -312,7 +314,7 @@ void registerIndexing(Registry &r) {
        return tensorOf(c.dtype("self"), c.rank("self"));
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
   // 2.14 converts the value for a complex32 self as complex<half> (1.13: complex<float>).
-  for (auto [scope, parts] : {std::pair{r.until(TorchVersion::V1_13), ComplexHalfParts::AsFloat},
+  for (auto [scope, parts] : {std::pair{r.since(TorchVersion::V1_13), ComplexHalfParts::AsFloat},
                               std::pair{r.since(TorchVersion::V2_14), ComplexHalfParts::AsHalf}})
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
     scope.add(k, fam, keepingShape([parts = parts](const OpCall &c) -> RuleResult {
@@ -338,7 +340,7 @@ void registerIndexing(Registry &r) {
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("value", "sweep![]");
 
   // 1.13 takes a bool or uint8 mask, 2.14 bool only (scripts/probes/index_and_mask_dtypes.py).
-  r.until(TorchVersion::V1_13).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+  r.since(TorchVersion::V1_13).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
      DType m = c.dtype("mask");
      if (m != DType::Bool && m != DType::UInt8)
        return c.semantic("masked_select: expected bool or uint8 mask, got {}", name(m));
@@ -446,7 +448,7 @@ void registerIndexing(Registry &r) {
   // the counts are asked for in 1.13 (measured: counts alone give a 2-D
   // inverse); 2.14 only when the inverse is (else an empty 1-D one;
   // scripts/probes/unique2.py).
-  for (auto [scope, countsFillInverse] : {std::pair{r.until(TorchVersion::V1_13), true},
+  for (auto [scope, countsFillInverse] : {std::pair{r.since(TorchVersion::V1_13), true},
                                           std::pair{r.since(TorchVersion::V2_14), false}})
     scope.add("aten::_unique2", fam, [countsFillInverse = countsFillInverse](const OpCall &c) -> RuleResult {
        auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();

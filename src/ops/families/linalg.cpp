@@ -531,7 +531,7 @@ void registerLinalg(Registry &r) {
       .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_data", "False"}, {"unpack_pivots", "False"}});
   // prod(shape[ind:]) == prod(shape[:ind]) is a size check: 1x1 matrices pass it.
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
-  r.until(TorchVersion::V1_13).add("aten::nuclear_norm", f, nuclearNorm<true>).sample("self", "sweep[2,2]")
+  r.since(TorchVersion::V1_13).add("aten::nuclear_norm", f, nuclearNorm<true>).sample("self", "sweep[2,2]")
       .variant({{"keepdim", "True"}}).variant({{"self", "float64[3,2,2]"}});
   r.since(TorchVersion::V2_14).add("aten::nuclear_norm", f, nuclearNorm<false>).sample("self", "sweep[2,2]")
       .variant({{"keepdim", "True"}}).variant({{"self", "sweep![3,2,2]"}})

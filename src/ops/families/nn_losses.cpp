@@ -78,7 +78,7 @@ void registerNnLosses(Registry &r) {
   // tensors of one rank: a 0-dim float64 x1 with a 2-D bfloat16 x2 gives
   // float64 (1.13: bfloat16), bfloat16 with float16 gives float32 (measured
   // on 2.14.1; pairwise_distance and cdist kept 1.13's way).
-  for (auto [scope, expandFirst] : {std::pair{r.until(TorchVersion::V1_13), false},
+  for (auto [scope, expandFirst] : {std::pair{r.since(TorchVersion::V1_13), false},
                                     std::pair{r.since(TorchVersion::V2_14), true}})
     scope.add("aten::cosine_similarity", loss, [expandFirst = expandFirst](const OpCall &c) -> RuleResult {
        DType d = promote2(c, "x1", "x2");
@@ -221,7 +221,7 @@ void registerNnLosses(Registry &r) {
       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self, target, pos_weight)", *sr, *br);
     return std::nullopt;
   };
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), bceWithLogits},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), bceWithLogits},
                              std::pair{r.since(TorchVersion::V2_14), checks::before(promotedIntoSelf, bceWithLogits)}})
     scope.add("aten::binary_cross_entropy_with_logits", loss, rule)
         .sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")

@@ -84,7 +84,7 @@ RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
 /// operand the functional's promotion refuses.
 bool functionalErrorsHold(const Schema &functional, std::string_view outKey, TorchVersion v) {
   if (functional.name == "aten::addbmm" || functional.name == "aten::huber_loss") return false;
-  return !(v >= TorchVersion::V2_14 && (outKey == "aten::norm.dtype_out" || outKey == "aten::ldexp.out"));
+  return !(has(v, VersionFact::OutVariantsOwnNormLdexpErrors) && (outKey == "aten::norm.dtype_out" || outKey == "aten::ldexp.out"));
 }
 
 /// native_batch_norm.out has no CPU kernel in 1.13 (every call raises

@@ -184,7 +184,7 @@ void registerRandom(Registry &r) {
                       "you specified {}", c.key().starts_with("aten::cauchy") ? "Cauchy" : "Exponential", c10Name(d));
   };
   for (const char *k : {"aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"}) {
-    for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(keepSelf)},
+    for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(keepSelf)},
                                std::pair{r.since(TorchVersion::V2_14), checks::before(continuous, keepSelf)}}) {
       auto e = scope.add(k, fam, rule);
       if (std::string_view(k).starts_with("aten::exponential"))
@@ -220,7 +220,7 @@ void registerRandom(Registry &r) {
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
   r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
       .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");
-  r.until(TorchVersion::V1_13).add("aten::binomial", fam, binomial<false>);
+  r.since(TorchVersion::V1_13).add("aten::binomial", fam, binomial<false>);
   r.since(TorchVersion::V2_14).add("aten::binomial", fam, binomial<true>);
 }
 

@@ -643,7 +643,7 @@ std::optional<RuleError> aminmaxKernelGap(const OpCall &c) {
   const DType d = c.dtype("self");
   const bool withDim = c.has("dim") && !c.isNone("dim");
   bool gap = isComplex(d);
-  if (c.version() == TorchVersion::V1_13) gap = gap || d == DType::Float16 || (d == DType::BFloat16 && withDim);
+  if (!has(c.version(), VersionFact::AminmaxKernelTakesHalfTypes)) gap = gap || d == DType::Float16 || (d == DType::BFloat16 && withDim);
   else if (isBarebonesUnsigned(d) || isFloat8(d)) gap = !(withDim && c.rank("self") == Rank::exact(0));
   if (!gap) return std::nullopt;
   return cpuKernelGap(c, d, fmt::format("\"aminmax_cpu\" not implemented for '{}'", c10Name(d)));
@@ -681,7 +681,8 @@ void registerReductions(Registry &r) {
   auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
     return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
   };
-  const Registry::Scoped until113 = r.until(TorchVersion::V1_13), since214 = r.since(TorchVersion::V2_14);
+  // The rules 1.13 had (`original`) and 2.14's changes of them (`changed`).
+  const Registry::Scoped original = r.since(TorchVersion::V1_13), changed = r.since(TorchVersion::V2_14);
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
@@ -698,7 +699,7 @@ void registerReductions(Registry &r) {
   // mean
   add("aten::mean", meanLike(""));
   // 2.14's mean.dtype_out also wants self to cast to dtype (complex to float does not).
-  addScoped(since214, "aten::mean.dtype_out", [mean = meanLike("")](const OpCall &c) -> RuleResult {
+  addScoped(changed, "aten::mean.dtype_out", [mean = meanLike("")](const OpCall &c) -> RuleResult {
     if (auto dt = optDtype(c); dt && !canCast(c.dtype("self"), *dt))
       return c.semantic("mean.dtype_out(): input types can't be cast to the desired output type {}", name(*dt));
     RuleResult r = mean(c);
@@ -709,7 +710,7 @@ void registerReductions(Registry &r) {
       .sample("dim", "[0]")
       .variant({{"dim", "[-1]"}, {"keepdim", "True"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "[0]"}, {"keepdim", "True"}});
-  for (auto [scope, rule] : {std::pair{until113, RuleFn(nanmean<true>)}, std::pair{since214, RuleFn(nanmean<false>)}})
+  for (auto [scope, rule] : {std::pair{original, RuleFn(nanmean<true>)}, std::pair{changed, RuleFn(nanmean<false>)}})
     addScoped(scope, "aten::nanmean", rule).variant({{"dim", "[0]"}});
   // var / std
   for (const char *n : {"var", "std", "var_mean", "std_mean"}) {
@@ -719,8 +720,8 @@ void registerReductions(Registry &r) {
     add(b + ".dim", varLike("dim", withMean)).sample("dim", "[0]");
     // 1.13's correction is an int? (a complex one is refused when binding);
     // 2.14's a Scalar?, read as a double: one with an imaginary part raises.
-    addScoped(until113, b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
-    addScoped(since214, b + ".correction", checks::before(realCorrection, varLike("dim", withMean)))
+    addScoped(original, b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
+    addScoped(changed, b + ".correction", checks::before(realCorrection, varLike("dim", withMean)))
         .sample("dim", "[0]").sample("correction", "1")
         .variant({{"dim", "[0]"}, {"correction", "sweep"}})
         .variant({{"dim", "[0]"}, {"correction", "1j"}});
@@ -735,7 +736,7 @@ void registerReductions(Registry &r) {
     Value v = tensorOf(c.dtype("self"), Rank::exact(0));
     return withAminmaxGap(c, {v, v});
   }).sample("self", "sweep[2,3]");
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(aminmaxRule<false>)}}) {
   addScoped(scope, "aten::aminmax", rule).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
       .variant({{"self", "float32[]"}, {"dim", "-1"}, {"keepdim", "False"}});
@@ -749,8 +750,8 @@ void registerReductions(Registry &r) {
   add("aten::min.dim", valuesIndices(true, true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
   // 2.14's CPU argmax/argmin refuse bool and complex input (1.13 took them).
   for (auto [scope, argmax, argmin] :
-       {std::tuple{until113, RuleFn(argReduce), RuleFn(argReduce)},
-        std::tuple{since214, checks::before(refusesSelf("argmax(): does not support {} input", true), argReduce),
+       {std::tuple{original, RuleFn(argReduce), RuleFn(argReduce)},
+        std::tuple{changed, checks::before(refusesSelf("argmax(): does not support {} input", true), argReduce),
                    checks::before(refusesSelf("argmin(): does not support {} input", true), argReduce)}}) {
     addScoped(scope, "aten::argmax", argmax).variant({{"dim", "0"}}).variant({{"dim", "0"}, {"keepdim", "True"}});
     addScoped(scope, "aten::argmin", argmin).variant({{"dim", "0"}});
@@ -775,7 +776,7 @@ void registerReductions(Registry &r) {
   add("aten::cumprod_", keepingShape(cumOpInPlace)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
   add("aten::logcumsumexp", keepingShape(sameAs("self"))).sample("dim", "0")
       .variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
-  for (auto [scope, rule] : {std::pair{until113, RuleFn(logsumexp<false>)}, std::pair{since214, RuleFn(logsumexp<true>)}})
+  for (auto [scope, rule] : {std::pair{original, RuleFn(logsumexp<false>)}, std::pair{changed, RuleFn(logsumexp<true>)}})
     for (const char *k : {"aten::logsumexp", "aten::special_logsumexp"})
       addScoped(scope, k, rule).sample("dim", "[0]").variant({{"dim", "[]"}, {"keepdim", "True"}})
           .variant({{"dim", "[]"}, {"keepdim", "False"}});
@@ -798,8 +799,8 @@ void registerReductions(Registry &r) {
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
       .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
   // norms
-  for (auto [scope, whole, alongDim] : {std::tuple{until113, normLike("", "p"), normLike("dim", "p")},
-                                        std::tuple{since214, normAsVectorNorm(""), normAsVectorNorm("dim")}}) {
+  for (auto [scope, whole, alongDim] : {std::tuple{original, normLike("", "p"), normLike("dim", "p")},
+                                        std::tuple{changed, normAsVectorNorm(""), normAsVectorNorm("dim")}}) {
     addScoped(scope, "aten::norm.Scalar", whole);
     addScoped(scope, "aten::norm.ScalarOpt_dim", alongDim).sample("dim", "[0]");
     addScoped(scope, "aten::norm.ScalarOpt_dtype", whole).sample("p", "2");
@@ -866,7 +867,7 @@ void registerReductions(Registry &r) {
     if (c.isNone("stable")) return c.semantic("sort(): c10::optional<bool> for stable has to have value");
     return vi(c);
   });
-  const RuleFn sortStable214 = keepingShape(valuesIndices(false, false));
+  const RuleFn sortStableNoneIsFalse = keepingShape(valuesIndices(false, false));
   // topk: self's shape with dim `dim` of size k.
   const RuleFn topk = [vi = valuesIndices(false, false)](const OpCall &c) -> RuleResult {
     RuleResult r = vi(c);
@@ -879,7 +880,7 @@ void registerReductions(Registry &r) {
     return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
   for (auto [scope, sortCheck, topkCheck, stableRule] :
-       {std::tuple{until113, ArgCheck(), ArgCheck(), sortStable}, std::tuple{since214, sortable, topkable, sortStable214}}) {
+       {std::tuple{original, ArgCheck(), ArgCheck(), sortStable}, std::tuple{changed, sortable, topkable, sortStableNoneIsFalse}}) {
     auto checked = [&](const ArgCheck &check, RuleFn fn) { return check ? checks::before(check, fn) : fn; };
     addScoped(scope, "aten::sort", checked(sortCheck, keepingShape(valuesIndices(false, false))));
     addScoped(scope, "aten::sort.stable", checked(sortCheck, stableRule)).sample("stable", "True").variant({{"stable", "None"}});
@@ -893,8 +894,8 @@ void registerReductions(Registry &r) {
       .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"p", "magnitudes"}, {"maxnorm", "1"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "0"}, {"p", "2"}, {"maxnorm", "magnitudes"}});
   add("aten::renorm_", renorm).sample("dim", "0").sample("self", "sweep[2,3]");
-  addScoped(until113, "aten::dist", dist<true>);
-  addScoped(since214, "aten::dist", dist<false>);
+  addScoped(original, "aten::dist", dist<true>);
+  addScoped(changed, "aten::dist", dist<false>);
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");

@@ -915,7 +915,7 @@ void registerShapeViews(Registry &r) {
    }).sample("tensors", "[sweep,sweep![2,2]]");
   // msort sorts along dim 0: CPU has no complex sort, a kernel gap in 1.13,
   // refused by name in 2.14.
-  r.until(TorchVersion::V1_13).add("aten::msort", fam, keep(same)).sample("self", "sweep[3]");
+  r.since(TorchVersion::V1_13).add("aten::msort", fam, keep(same)).sample("self", "sweep[3]");
   r.since(TorchVersion::V2_14).add("aten::msort", fam, [rule = keep(same)](const OpCall &c) -> RuleResult {
      if (isComplex(c.dtype("self"))) return c.semantic("Sort does not support complex dtypes on CPU");
      return rule(c);

@@ -41,7 +41,7 @@ std::string s(const OpCall &c, std::string_view n) { return c.arg(n).str(); }
 /// for a float16, bfloat16 or float8 result, nor an imaginary part outside
 /// complex32; a real number into a complex result fits its parts' type
 /// (1e39 does not fit complex64). nullopt: no check.
-std::optional<DType> whereNumberTarget214(const Value &number, DType r) {
+std::optional<DType> whereNumberCheckedType(const Value &number, DType r) {
   if (r == DType::Complex32) return r;
   if (isComplex(r) && number.numKind() != NumKind::Complex) return r;
   if (number.numKind() == NumKind::Int && isIntegral(r)) return r;
@@ -57,7 +57,7 @@ template <bool NumbersIntoResult> RuleResult where(const OpCall &c) {
   DType r = promoteArgs(c, {"self", "other"});
   for (const char *n : {"self", "other"}) { // a number operand is converted into the result's dtype
     std::optional<DType> into = r;
-    if (!NumbersIntoResult) into = c.arg(n).isNumber() ? whereNumberTarget214(c.arg(n), r) : std::nullopt;
+    if (!NumbersIntoResult) into = c.arg(n).isNumber() ? whereNumberCheckedType(c.arg(n), r) : std::nullopt;
     if (into)
       if (auto e = checkedConversion(c, n, *into, ComplexHalfParts::AsHalf)) return *e;
   }
@@ -197,7 +197,7 @@ RuleFn addc(bool isDiv, bool halfParts) {
 } // namespace
 
 void registerTernary(Registry &r) {
-  for (auto [scope, rule] : {std::pair{r.until(TorchVersion::V1_13), RuleFn(where<true>)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(where<true>)},
                              std::pair{r.since(TorchVersion::V2_14), RuleFn(where<false>)}}) {
     scope.add("aten::where.self", "where", rule);
     scope.add("aten::where.Scalar", "where", rule);
@@ -242,11 +242,11 @@ void registerTernary(Registry &r) {
     scope.add("aten::masked_scatter_", "masked", inPlace(scatter, {{"mask"}, false}))
         .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
   };
-  masked(r.until(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
+  masked(r.since(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
   masked(r.since(TorchVersion::V2_14), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
   for (const char *ov : {".Scalar", ".Tensor"}) {
-    for (auto [scope, rule, castToSelf] : {std::tuple{r.until(TorchVersion::V1_13), RuleFn(lerp<false>), false},
+    for (auto [scope, rule, castToSelf] : {std::tuple{r.since(TorchVersion::V1_13), RuleFn(lerp<false>), false},
                                            std::tuple{r.since(TorchVersion::V2_14), RuleFn(lerp<true>), true}}) {
       Registry::Entry e = scope.add(std::string("aten::lerp") + ov, "lerp", rule);
       scope.add(std::string("aten::lerp_") + ov, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
@@ -259,7 +259,7 @@ void registerTernary(Registry &r) {
   // (bool tensors promote to self's dtype: the value is converted into it)
   const std::map<std::string, std::string, std::less<>> magnitudes{
       {"self", "sweep![2]"}, {"tensor1", "bool[2]"}, {"tensor2", "bool[2]"}, {"value", "magnitudes"}};
-  for (auto [scope, halfParts] : {std::pair{r.until(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, halfParts] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
     scope.add("aten::addcmul", "addc", addc(false, halfParts)).variant(magnitudes);
     scope.add("aten::addcmul_", "addc", inPlace(addc(false, halfParts), {{"tensor1", "tensor2"}})).variant(magnitudes);
     scope.add("aten::addcdiv", "addc", addc(true, halfParts));
