@@ -39,12 +39,7 @@ case $VERSION in -h|--help|help|"") VERSION= ;; *) shift ;; esac
 
 # suite_of V: the Debian suite whose python3-torch is V (the third column of the versions list).
 suite_of() {
-  local def=$SRC/src/dtype/torch_versions.def
-  if [[ -f $def ]]; then
-    sed -n "s/^DTF_TORCH_VERSION([A-Z0-9_]*, *\"${1//./\\.}\", *\([a-z]*\)).*/\1/p" "$def"
-  else
-    case $1 in 1.13) echo bookworm ;; 2.6) echo trixie ;; 2.14) echo sid ;; esac
-  fi
+  sed -n "s/^DTF_TORCH_VERSION([A-Z0-9_]*, *\"${1//./\\.}\", *\([a-z]*\)).*/\1/p" "$SRC/src/dtype/torch_versions.def"
 }
 # env_of NAME: DTF_TORCHVV_NAME (VV = the version without its dot), else DTF_TORCH_NAME, else empty.
 env_of() {
