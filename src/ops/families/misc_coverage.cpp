@@ -166,7 +166,7 @@ void registerMiscCoverage(Registry &r) {
                .sample("zero_point", "sweep[1]")
                .sample("fake_quant_enabled", "sweep[1]"));
   for (auto [scope, perChannel] :
-       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<true>}}) {
+       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<true>}}) {
     qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
                        [perChannel = perChannel](const OpCall &c) { return perChannel(c, false); })
                  .sample("axis", "0")
@@ -232,7 +232,7 @@ void registerMiscCoverage(Registry &r) {
   // the fact is withdrawn there (its rules did not change).
   for (const char *op : {"aten::cummax", "aten::cummin"}) {
     r.declare(op, OpFact::AnyDimOfZeroDim);
-    r.since(TorchVersion::V2_14).withdraw(op, OpFact::AnyDimOfZeroDim);
+    r.since(TorchVersion::V2_6).withdraw(op, OpFact::AnyDimOfZeroDim);
   }
   for (const char *op : {"aten::cummax", "aten::cummin"})
     r.add(op, "misc.cumulative", keepingShape([](const OpCall &c) -> RuleResult { // values and indices
