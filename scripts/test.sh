@@ -47,33 +47,31 @@ scripts/build.sh
 stage "host: ctest (libtorch 1.13)"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
+# root_stage V ENSURE_PID LOG ROOT...: wait for root V's ensure, then build its torch and
+# Python targets there.
+root_stage() {
+  local v=$1 pid=$2 log=$3; shift 3
+  stage "$v: the root"
+  if ! wait "$pid"; then
+    tail -40 "$log"
+    echo "test.sh: making the PyTorch $v root failed ($log)" >&2
+    exit 1
+  fi
+  tail -3 "$log"
+  stage "$v: build (targets dtypeflow_torch_tests, dtypeflow_python)"
+  "$@" build --target dtypeflow_torch_tests dtypeflow_python
+}
 if [[ ${DTF_SKIP_TORCH214:-0} == 1 ]]; then
   echo "test.sh: DTF_SKIP_TORCH214=1: PyTorch 2.14 stage skipped"
 else
-  stage "2.14: the root"
-  if ! wait "$ensure_pid"; then
-    tail -40 build-logs/torch214-ensure.log
-    echo "test.sh: making the PyTorch 2.14 root failed (build-logs/torch214-ensure.log)" >&2
-    exit 1
-  fi
-  tail -3 build-logs/torch214-ensure.log
-  stage "2.14: build (targets dtypeflow_torch_tests, dtypeflow_python)"
-  "${root214[@]}" build --target dtypeflow_torch_tests dtypeflow_python
+  root_stage 2.14 "$ensure_pid" build-logs/torch214-ensure.log "${root214[@]}"
   stage "2.14: ctest -L 'torch|python' (libtorch 2.14, python3-torch 2.14)"
   "${root214[@]}" test -L 'torch|python'
 fi
 if [[ ${DTF_SKIP_TORCH26:-0} == 1 ]]; then
   echo "test.sh: DTF_SKIP_TORCH26=1: PyTorch 2.6 stage skipped"
 else
-  stage "2.6: the root"
-  if ! wait "$ensure26_pid"; then
-    tail -40 build-logs/torch26-ensure.log
-    echo "test.sh: making the PyTorch 2.6 root failed (build-logs/torch26-ensure.log)" >&2
-    exit 1
-  fi
-  tail -3 build-logs/torch26-ensure.log
-  stage "2.6: build (targets dtypeflow_torch_tests, dtypeflow_python)"
-  "${root26[@]}" build --target dtypeflow_torch_tests dtypeflow_python
+  root_stage 2.6 "$ensure26_pid" build-logs/torch26-ensure.log "${root26[@]}"
   stage "2.6: ctest -L 'torch|python' but the full conformance (libtorch 2.6, python3-torch 2.6)"
   "${root26[@]}" test -L 'torch|python' -E '^conformance_all_rules$'
   stage "2.6: conformance on a fixed sample (--max-cases ${DTF_TORCH26_SAMPLE:-64})"
