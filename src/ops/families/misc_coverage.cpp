@@ -228,11 +228,11 @@ void registerMiscCoverage(Registry &r) {
   // cummax / cummin: running values keep self's dtype, indices are int64;
   // no kernel for complex on any device (they order elements); a 0-dim
   // self is copied without one (measured: cummax(complex64 0-dim) works).
-  // 1.13 takes any dim of a 0-dim self; 2.14 wants -1 or 0, as every op:
+  // 1.13 and 2.6 take any dim of a 0-dim self; 2.14 wants -1 or 0, as every op:
   // the fact is withdrawn there (its rules did not change).
   for (const char *op : {"aten::cummax", "aten::cummin"}) {
     r.declare(op, OpFact::AnyDimOfZeroDim);
-    r.since(TorchVersion::V2_6).withdraw(op, OpFact::AnyDimOfZeroDim);
+    r.since(TorchVersion::V2_14).withdraw(op, OpFact::AnyDimOfZeroDim);
   }
   for (const char *op : {"aten::cummax", "aten::cummin"})
     r.add(op, "misc.cumulative", keepingShape([](const OpCall &c) -> RuleResult { // values and indices

@@ -478,13 +478,17 @@ void registerNnLayers(Registry &r) {
      }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
         .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
   }
-  // 2.x: input's dtype whatever the weight's (a weight of another dtype takes
-  // the composite path, which casts back: measured on 2.14).
+  // 2.14: input's dtype whatever the weight's (a weight of another dtype takes
+  // the composite path, which casts back: measured on 2.14). 2.6's composite
+  // casts back before it multiplies by the weight, so its result is
+  // promote(input, weight) (measured on 2.6.0: float16 input, float32 weight
+  // gives float32).
   // The normalized input (in its compute type) is multiplied by the weight:
   // that promotion raises where it does (2.14: with a float8 weight).
   // normalized_shape names input's last dims: at least one, and no more
   // than input has (so a 0-dim input always raises; measured on 2.14.1).
-  r.add("aten::rms_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
+  for (auto [scope, castsBack] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  scope.add("aten::rms_norm", norm, keepingShape([castsBack = castsBack](const OpCall &c) -> RuleResult {
      const Value &shape = c.arg("normalized_shape");
      if (shape.isList() && shape.lengthKnown() && shape.elements().empty())
        return c.error(ErrorKind::ValueDependent, "Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -492,6 +496,7 @@ void registerNnLayers(Registry &r) {
      const size_t least = shape.isList() && shape.lengthKnown() ? shape.elements().size() : 1;
      if (auto k = c.rank("input").value(); k && static_cast<size_t>(*k) < least)
        return c.semantic("Input tensor must have at least {} dimensions, but got {}", least, *k);
+     if (c.isTensor("weight") && !castsBack) return tensorOf(c.promote(c.dtype("input"), c.dtype("weight")), c.rank("input"));
      if (c.isTensor("weight")) (void)c.promote(computeType(c.dtype("input")), c.dtype("weight"));
      return tensorOf(c.dtype("input"), c.rank("input"));
    }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
