@@ -75,7 +75,11 @@ else
   stage "2.6: ctest -L 'torch|python' but the full conformance (libtorch 2.6, python3-torch 2.6)"
   "${root26[@]}" test -L 'torch|python' -E '^conformance_all_rules$'
   stage "2.6: conformance on a fixed sample (--max-cases ${DTF_TORCH26_SAMPLE:-64})"
-  "${root26[@]}" run build-2.6/tests/oracle/dtypeflow_conformance -q -j "$(nproc)" \
+  # (measured here: 232,791 cases of 2238 rules in 14-16 s with -j1; the full run is 10.75 M
+  # cases in 474 s with -j2. libtorch 2.6 sometimes segfaults inside
+  # TypeMeta::error_unsupported_typemeta in a to(dtype) the harness makes: seen in 1 of 3
+  # sampled runs with -j1, under investigation)
+  "${root26[@]}" run build-2.6/tests/oracle/dtypeflow_conformance -q -j 1 \
     --known tests/oracle/known-2.6.txt --max-cases "${DTF_TORCH26_SAMPLE:-64}"
 fi
 stage "sanitizers and fuzzing"
