@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/cpu_capability.h"
+#include "dtype/version_row.h"
 
 #include <fstream>
 #include <initializer_list>
@@ -42,7 +43,7 @@ constexpr KindSet kinds(std::initializer_list<CpuKind> ks) {
 using K = CpuKind;
 struct OneDnnFact {
   DType dtype;
-  std::array<KindSet, kTorchVersions.size()> takes; ///< by TorchVersion: the kinds whose oneDNN takes `dtype`
+  VersionRow<KindSet> takes; ///< by version (dtype/version_row.h): the kinds whose oneDNN takes `dtype`
 };
 constexpr OneDnnFact kOneDnn[] = {
     //  dtype            1.13                          2.6                                                 2.14
@@ -103,7 +104,7 @@ std::optional<Kernels> parseKernels(std::string_view text) {
 bool oneDnnTakes(TorchVersion v, CpuKind k, DType d) {
   if (d == DType::Float32) return true;
   for (const OneDnnFact &f : kOneDnn)
-    if (f.dtype == d) return (f.takes[static_cast<size_t>(v)] >> static_cast<unsigned>(k)) & 1u;
+    if (f.dtype == d) return (f.takes[v] >> static_cast<unsigned>(k)) & 1u;
   return false;
 }
 

@@ -7,6 +7,7 @@
 #include "ops/cpu_kernels.h"
 
 #include "dtype/lattice.h"
+#include "dtype/version_row.h"
 
 #include <array>
 #include <initializer_list>
@@ -23,7 +24,7 @@ constexpr DTypeSet of(std::initializer_list<DType> ds) {
 using DT = DType;
 struct Gaps {
   CpuKernel kernel;
-  std::array<DTypeSet, kTorchVersions.size()> lacks; ///< indexed by TorchVersion
+  VersionRow<DTypeSet> lacks; ///< a column per version (dtype/version_row.h)
 };
 
 constexpr Gaps kGaps[] = {
@@ -47,7 +48,7 @@ constexpr Gaps kGaps[] = {
 
 bool lacksCpuKernel(TorchVersion v, CpuKernel k, DType d) {
   for (const Gaps &g : kGaps)
-    if (g.kernel == k) return g.lacks[static_cast<size_t>(v)].contains(d);
+    if (g.kernel == k) return g.lacks[v].contains(d);
   return false;
 }
 

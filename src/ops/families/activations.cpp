@@ -352,39 +352,40 @@ RuleFn rreluScalars(RuleFn fn, bool trainingInComputeType = false) {
 void registerActivations(Registry &r) {
   const std::string fam = "nn.activation";
   RuleFn id = sameAs("self");
-  // Register `name` and `name_` (when it exists); the Scalar arguments
-  // `scalars` are converted (realScalars) and sampled at the types' limits too.
-  auto add = [&](const std::string &n, const RuleFn &f, std::vector<std::string> scalars = {},
-                 bool withInPlace = true, ScalarsInto into = ScalarsInto::ComputeType) {
+  // Register `key` and its in-place `inPlaceKey` (when it exists: not
+  // empty); the Scalar arguments `scalars` are converted (realScalars) and
+  // sampled at the types' limits too.
+  auto add = [&](std::string_view key, std::string_view inPlaceKey, const RuleFn &f,
+                 std::vector<std::string> scalars = {}, ScalarsInto into = ScalarsInto::ComputeType) {
     RuleFn g = scalars.empty() ? f : convertedScalars(f, scalars, into);
-    bool shapeKept = n != "glu" && n != "log_sigmoid_forward"; // glu halves a dim
-    Registry::Entry e = r.add("aten::" + n, fam, shapeKept ? keepingShape(g) : g);
+    bool shapeKept = key != "aten::glu" && key != "aten::log_sigmoid_forward"; // glu halves a dim
+    Registry::Entry e = r.add(key, fam, shapeKept ? keepingShape(g) : g);
     if (into != ScalarsInto::ImaginaryOnly)
       for (const std::string &s : scalars) e.variant({{"self", "sweep![2]"}, {s, "magnitudes"}});
-    if (withInPlace) r.add("aten::" + n + "_", fam, keepingShape(inPlace(g)));
+    if (!inPlaceKey.empty()) r.add(inPlaceKey, fam, keepingShape(inPlace(g)));
     return e;
   };
 
-  add("relu", clampLike("boolean inputs not supported for relu"));
-  add("relu6", clampLike("bool inputs not supported for hardtanh"));
+  add("aten::relu", "aten::relu_", clampLike("boolean inputs not supported for relu"));
+  add("aten::relu6", "aten::relu6_", clampLike("bool inputs not supported for hardtanh"));
   // uint8 refuses negative limits (the defaults are -1 and 1).
-  add("hardtanh", [clamp = clampLike("bool inputs not supported for hardtanh")](const OpCall &c) -> RuleResult {
+  add("aten::hardtanh", "aten::hardtanh_", [clamp = clampLike("bool inputs not supported for hardtanh")](const OpCall &c) -> RuleResult {
     if (c.dtype("self") == DType::UInt8)
       for (const char *n : {"min_val", "max_val"})
         if (auto x = c.arg(n).floatValue(); x && *x < 0)
           return c.semantic("cannot do hardtanh on an unsigned type with negative limits");
     return clamp(c);
-  }, {"min_val", "max_val"}, true, ScalarsInto::ImaginaryOnly);
+  }, {"min_val", "max_val"}, ScalarsInto::ImaginaryOnly);
 
   // Self's dtype for every input (CPU kernels are floating-only: gaps).
-  add("leaky_relu", id, {"negative_slope"});
-  add("elu", id, {"alpha", "scale", "input_scale"});
+  add("aten::leaky_relu", "aten::leaky_relu_", id, {"negative_slope"});
+  add("aten::elu", "aten::elu_", id, {"alpha", "scale", "input_scale"});
   // celu divides by alpha: a known zero raises before anything (value-dependent)
-  add("celu", [id](const OpCall &c) -> RuleResult {
+  add("aten::celu", "aten::celu_", [id](const OpCall &c) -> RuleResult {
     if (auto a = c.arg("alpha").floatValue(); a && *a == 0)
       return c.error(ErrorKind::ValueDependent, "ZeroDivisionError: alpha cannot be 0 for CELU");
     return id(c);
-  }, {"alpha"}, true, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
+  }, {"alpha"}, ScalarsInto::RealComputeType).variant({{"self", "sweep![2]"}, {"alpha", "0"}});
   // threshold: like threshold_backward, 2.14 converts the threshold into the
   // compute type, the value still into self's dtype; threshold_ both into
   // self's (measured).
@@ -396,19 +397,22 @@ void registerActivations(Registry &r) {
   }
   r.add("aten::threshold_", fam,
         keepingShape(inPlace(convertedScalars(id, {"threshold", "value"}, ScalarsInto::SelfType))));
-  for (const char *n : {"hardsigmoid", "silu", "mish", "selu"}) add(n, id);
+  for (auto [key, inPlaceKey] : {std::pair{"aten::hardsigmoid", "aten::hardsigmoid_"},
+                                 std::pair{"aten::silu", "aten::silu_"}, std::pair{"aten::mish", "aten::mish_"},
+                                 std::pair{"aten::selu", "aten::selu_"}})
+    add(key, inPlaceKey, id);
   const ArgCheck approximate = checks::oneOf("approximate", {"none", "tanh"});
-  add("gelu", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
-  add("softplus", id, {"beta", "threshold"}, false);
-  add("hardshrink", id, {"lambd"}, false, ScalarsInto::SelfType);
+  add("aten::gelu", "aten::gelu_", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
+  add("aten::softplus", "", id, {"beta", "threshold"});
+  add("aten::hardshrink", "", id, {"lambd"}, ScalarsInto::SelfType);
   for (auto [scope, inRange] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
     scope.add("aten::softshrink", fam, keepingShape(convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType)))
         .variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
-  add("hardswish", sameRejectingComplex());
+  add("aten::hardswish", "aten::hardswish_", sameRejectingComplex());
 
-  add("log_sigmoid", logSigmoid(1), {}, false);
-  add("log_sigmoid_forward", logSigmoid(2), {}, false);
-  add("glu", glu(), {}, false);
+  add("aten::log_sigmoid", "", logSigmoid(1));
+  add("aten::log_sigmoid_forward", "", logSigmoid(2));
+  add("aten::glu", "", glu());
   r.since(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
   r.since(TorchVersion::V2_6).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
   // 2.x: the kernel prelu calls, on operands it broadcasts (a 0-dim self with
@@ -445,43 +449,43 @@ void registerActivations(Registry &r) {
   const std::string bwd = "nn.activation_backward";
   // Each Scalar is sampled at 0.5 and, one at a time, at every kind (1j:
   // an imaginary part) and at the types' limits, which the kernels convert.
-  auto addBwd = [&](const std::string &n, const RuleFn &f, std::initializer_list<const char *> scalars = {},
+  auto addBwd = [&](std::string_view key, const RuleFn &f, std::initializer_list<const char *> scalars = {},
                     std::optional<Registry::Scoped> scope = std::nullopt) {
-    Registry::Entry e = scope ? scope->add("aten::" + n, bwd, f) : r.add("aten::" + n, bwd, f);
+    Registry::Entry e = scope ? scope->add(key, bwd, f) : r.add(key, bwd, f);
     for (const char *a : scalars) e.sample(a, "0.5");
     for (const char *a : scalars) e.variant({{a, "sweep"}}).variant({{a, "magnitudes"}});
     return e;
   };
-  addBwd("elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
+  addBwd("aten::elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
          {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
   for (auto [scope, wider] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
-    addBwd("gelu_backward", checks::before(approximate, geluBackward(wider)), {}, scope)
+    addBwd("aten::gelu_backward", checks::before(approximate, geluBackward(wider)), {}, scope)
         .variant({{"approximate", "'tanh'"}}).variant({{"approximate", "'foo'"}});
-  addBwd("hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
-  addBwd("leaky_relu_backward", backwardWithScalars("grad_output", "self", {"negative_slope"}), {"negative_slope"})
+  addBwd("aten::hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
+  addBwd("aten::leaky_relu_backward", backwardWithScalars("grad_output", "self", {"negative_slope"}), {"negative_slope"})
       .sample("self_is_result", "False");
-  addBwd("sigmoid_backward", backward("grad_output", "output"));
-  addBwd("tanh_backward", backward("grad_output", "output"));
+  addBwd("aten::sigmoid_backward", backward("grad_output", "output"));
+  addBwd("aten::tanh_backward", backward("grad_output", "output"));
   // 2.14 converts threshold into the compute type (70000 fits a float16
   // self's float32; scripts/probes/scalar_arguments.py), 1.13 into self's.
   // 2.14's meta kernel is the decomposition (thresholdBackwardOnMeta).
-  addBwd("threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
+  addBwd("aten::threshold_backward", backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::SelfType),
          {"threshold"}, r.since(TorchVersion::V1_13));
-  addBwd("threshold_backward",
+  addBwd("aten::threshold_backward",
          thresholdBackwardOnMeta(backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::ComputeType)),
          {"threshold"}, r.since(TorchVersion::V2_6));
-  addBwd("softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
-  addBwd("hardsigmoid_backward", backward("grad_output", "self"));
-  addBwd("hardswish_backward", backward("grad_output", "self"));
-  addBwd("silu_backward", backward("grad_output", "self"));
-  addBwd("logit_backward", backward("grad_output", "self"));
-  addBwd("softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
-  addBwd("hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
-  addBwd("mish_backward", mishBackward());
-  addBwd("glu_backward", gluBackward()).sample("dim", "0").sample("grad_output", "sweep[1]");
-  addBwd("log_sigmoid_backward", logSigmoidBackward());
-  Registry::Entry rreluBwd = addBwd("rrelu_with_noise_backward", rreluWithNoiseBackward());
+  addBwd("aten::softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
+  addBwd("aten::hardsigmoid_backward", backward("grad_output", "self"));
+  addBwd("aten::hardswish_backward", backward("grad_output", "self"));
+  addBwd("aten::silu_backward", backward("grad_output", "self"));
+  addBwd("aten::logit_backward", backward("grad_output", "self"));
+  addBwd("aten::softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
+  addBwd("aten::hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
+  addBwd("aten::mish_backward", mishBackward());
+  addBwd("aten::glu_backward", gluBackward()).sample("dim", "0").sample("grad_output", "sweep[1]");
+  addBwd("aten::log_sigmoid_backward", logSigmoidBackward());
+  Registry::Entry rreluBwd = addBwd("aten::rrelu_with_noise_backward", rreluWithNoiseBackward());
   rreluBwd.sample("training", "False")
       .sample("self_is_result", "False")
       .sample("lower", "0.1")

@@ -110,21 +110,37 @@ void registerComparisonLogical(Registry &r) {
   };
 
   // Comparisons: eq/ne accept complex, ordering comparisons do not.
-  struct Cmp { const char *name; bool ordering; };
-  for (Cmp cmp : {Cmp{"eq", false}, Cmp{"ne", false}, Cmp{"not_equal", false}, Cmp{"lt", true},
-                  Cmp{"le", true}, Cmp{"gt", true}, Cmp{"ge", true}, Cmp{"less", true},
-                  Cmp{"less_equal", true}, Cmp{"greater", true}, Cmp{"greater_equal", true}}) {
-    std::string s = std::string("aten::") + cmp.name;
-    RuleFn f = checked(cmp.ordering ? kComplex : kNone, DType::Bool);
-    for (const char *ov : {".Tensor", ".Scalar"})
-      reg(s + ov, "comparison", f, s + "_" + ov, /*castCheck=*/false);
-  }
+  struct Cmp { const char *key, *inKey; bool ordering; };
+  for (Cmp cmp : {Cmp{"aten::eq.Tensor", "aten::eq_.Tensor", false},
+                  Cmp{"aten::eq.Scalar", "aten::eq_.Scalar", false},
+                  Cmp{"aten::ne.Tensor", "aten::ne_.Tensor", false},
+                  Cmp{"aten::ne.Scalar", "aten::ne_.Scalar", false},
+                  Cmp{"aten::not_equal.Tensor", "aten::not_equal_.Tensor", false},
+                  Cmp{"aten::not_equal.Scalar", "aten::not_equal_.Scalar", false},
+                  Cmp{"aten::lt.Tensor", "aten::lt_.Tensor", true},
+                  Cmp{"aten::lt.Scalar", "aten::lt_.Scalar", true},
+                  Cmp{"aten::le.Tensor", "aten::le_.Tensor", true},
+                  Cmp{"aten::le.Scalar", "aten::le_.Scalar", true},
+                  Cmp{"aten::gt.Tensor", "aten::gt_.Tensor", true},
+                  Cmp{"aten::gt.Scalar", "aten::gt_.Scalar", true},
+                  Cmp{"aten::ge.Tensor", "aten::ge_.Tensor", true},
+                  Cmp{"aten::ge.Scalar", "aten::ge_.Scalar", true},
+                  Cmp{"aten::less.Tensor", "aten::less_.Tensor", true},
+                  Cmp{"aten::less.Scalar", "aten::less_.Scalar", true},
+                  Cmp{"aten::less_equal.Tensor", "aten::less_equal_.Tensor", true},
+                  Cmp{"aten::less_equal.Scalar", "aten::less_equal_.Scalar", true},
+                  Cmp{"aten::greater.Tensor", "aten::greater_.Tensor", true},
+                  Cmp{"aten::greater.Scalar", "aten::greater_.Scalar", true},
+                  Cmp{"aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", true},
+                  Cmp{"aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", true}})
+    reg(cmp.key, "comparison", checked(cmp.ordering ? kComplex : kNone, DType::Bool), cmp.inKey,
+        /*castCheck=*/false);
 
   // Logical: any dtypes, bool result.
-  for (const char *n : {"logical_and", "logical_or", "logical_xor"}) {
-    std::string s = std::string("aten::") + n;
-    reg(s, "logical", checked(kNone, DType::Bool), s + "_", /*castCheck=*/false);
-  }
+  for (auto [key, inKey] : {std::pair{"aten::logical_and", "aten::logical_and_"},
+                            std::pair{"aten::logical_or", "aten::logical_or_"},
+                            std::pair{"aten::logical_xor", "aten::logical_xor_"}})
+    reg(key, "logical", checked(kNone, DType::Bool), inKey, /*castCheck=*/false);
 
   r.add("aten::isclose", "comparison", isclose);
   for (auto [scope, halfTypes] : {std::pair{r.since(TorchVersion::V1_13), false},
@@ -140,31 +156,31 @@ void registerComparisonLogical(Registry &r) {
 
   // Bitwise and/or/xor: bool or integers.
   const unsigned intOrBool = kFloat | kComplex;
-  for (const char *n : {"and", "or", "xor"}) {
-    std::string s = std::string("aten::bitwise_") + n;
-    RuleFn f = checked(intOrBool, std::nullopt);
-    reg(s + ".Tensor", "bitwise", f, s + "_.Tensor", true);
-    reg(s + ".Scalar", "bitwise", f, s + "_.Scalar", true);
-    r.add(s + ".Scalar_Tensor", "bitwise", f);
-    std::string d = std::string("aten::__") + n + "__";
-    std::string i = std::string("aten::__i") + n + "__";
-    reg(d + ".Tensor", "bitwise", f, i + ".Tensor", true);
-    reg(d + ".Scalar", "bitwise", f, i + ".Scalar", true);
-  }
+  // (each key with its in-place key; the Scalar_Tensor forms have none)
+  const std::pair<const char *, const char *> bitwiseKeys[] = {
+      {"aten::bitwise_and.Tensor", "aten::bitwise_and_.Tensor"},
+      {"aten::bitwise_and.Scalar", "aten::bitwise_and_.Scalar"}, {"aten::bitwise_and.Scalar_Tensor", ""},
+      {"aten::__and__.Tensor", "aten::__iand__.Tensor"}, {"aten::__and__.Scalar", "aten::__iand__.Scalar"},
+      {"aten::bitwise_or.Tensor", "aten::bitwise_or_.Tensor"},
+      {"aten::bitwise_or.Scalar", "aten::bitwise_or_.Scalar"}, {"aten::bitwise_or.Scalar_Tensor", ""},
+      {"aten::__or__.Tensor", "aten::__ior__.Tensor"}, {"aten::__or__.Scalar", "aten::__ior__.Scalar"},
+      {"aten::bitwise_xor.Tensor", "aten::bitwise_xor_.Tensor"},
+      {"aten::bitwise_xor.Scalar", "aten::bitwise_xor_.Scalar"}, {"aten::bitwise_xor.Scalar_Tensor", ""},
+      {"aten::__xor__.Tensor", "aten::__ixor__.Tensor"}, {"aten::__xor__.Scalar", "aten::__ixor__.Scalar"}};
+  for (auto [key, inKey] : bitwiseKeys) reg(key, "bitwise", checked(intOrBool, std::nullopt), inKey, true);
 
   // Shifts: integers only.
   const unsigned intOnly = kBool | kFloat | kComplex;
-  for (const char *dir : {"left", "right"}) {
-    std::string s = std::string("aten::bitwise_") + dir + "_shift";
-    RuleFn f = checked(intOnly, std::nullopt);
-    reg(s + ".Tensor", "bitwise", f, s + "_.Tensor", true);
-    reg(s + ".Tensor_Scalar", "bitwise", f, s + "_.Tensor_Scalar", true);
-    r.add(s + ".Scalar_Tensor", "bitwise", f);
-    std::string d = std::string("aten::__") + (dir[0] == 'l' ? "l" : "r") + "shift__";
-    std::string i = std::string("aten::__i") + (dir[0] == 'l' ? "l" : "r") + "shift__";
-    reg(d + ".Tensor", "bitwise", f, i + ".Tensor", true);
-    reg(d + ".Scalar", "bitwise", f, i + ".Scalar", true);
-  }
+  const std::pair<const char *, const char *> shiftKeys[] = {
+      {"aten::bitwise_left_shift.Tensor", "aten::bitwise_left_shift_.Tensor"},
+      {"aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift_.Tensor_Scalar"},
+      {"aten::bitwise_left_shift.Scalar_Tensor", ""}, {"aten::__lshift__.Tensor", "aten::__ilshift__.Tensor"},
+      {"aten::__lshift__.Scalar", "aten::__ilshift__.Scalar"},
+      {"aten::bitwise_right_shift.Tensor", "aten::bitwise_right_shift_.Tensor"},
+      {"aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift_.Tensor_Scalar"},
+      {"aten::bitwise_right_shift.Scalar_Tensor", ""}, {"aten::__rshift__.Tensor", "aten::__irshift__.Tensor"},
+      {"aten::__rshift__.Scalar", "aten::__irshift__.Scalar"}};
+  for (auto [key, inKey] : shiftKeys) reg(key, "bitwise", checked(intOnly, std::nullopt), inKey, true);
 }
 
 } // namespace dtf

@@ -751,9 +751,8 @@ std::optional<RuleError> requireFloatOrComplex(const OpCall &c, std::string_view
   return std::nullopt;
 }
 
-} // namespace
-
-void registerConvLinear(Registry &r) {
+/// mm, bmm, mv, dot, outer, matmul, addmm and addbmm.
+void registerMatmuls(Registry &r) {
   const char *fam = "nn.linear";
   r.add("aten::mm", fam, fixedMatmul("mat2", 2, 2, 2)).sample("self", "sweep![2,2]").sample("mat2", "sweep![2,2]");
   // 2.x: int8 (or uint8) x int8 -> int32, both 2-D (measured on 2.14).
@@ -829,6 +828,11 @@ void registerConvLinear(Registry &r) {
       .variant({{"self", "sweep![]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "sweep![1,2,2]"}})
       .variant({{"self", "float32[1,2,2]"}, {"batch1", "float32[1,2,2]"}, {"batch2", "float32[1,2,2]"}}),
       {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+}
+
+/// baddbmm, addmv, linear, bilinear and einsum: rules 2.14 changed.
+void registerBaddbmmAddmvLinear(Registry &r) {
+  const char *fam = "nn.linear";
   // baddbmm/addmv copy self into a result of the matrices' dtype: any self
   // in 1.13; 2.14 checks all three share one dtype, and baddbmm's factors
   // go into the compute type.
@@ -883,6 +887,11 @@ void registerConvLinear(Registry &r) {
       .variant({{"tensors", "[sweep![2,3],sweep![1,2]]"}})
       .variant({{"equation", "'ij,jk,kl->il'"}, {"tensors", "[sweep![2,2],sweep![2,2],sweep![2,2]]"}})
       .variant({{"equation", "'bij,bjk'"}, {"tensors", "[sweep![2,1,3],sweep![1,3,2]]"}});
+}
+
+/// tensordot, _trilinear, linalg_cross and the determinants.
+void registerContractionsAndDeterminants(Registry &r) {
+  const char *fam = "nn.linear";
   // Variants: a contracted dim of size 1 in other (self is summed), in self
   // only (other is summed), in both; negative dims.
   // Each contracted dim must name a dim of its tensor (a 0-dim one has none).
@@ -962,7 +971,10 @@ void registerConvLinear(Registry &r) {
        return std::vector<Value>{tensorOf(d, rk), tensorOf(toRealValueType(d), rk)};
      }).sample(a, "sweep![2,2]");
   }
+}
 
+/// Convolutions: the N-d forms, convolution, conv_tbc and the backward.
+void registerConvolutions(Registry &r) {
   // Convolutions.
   const char *cf = "nn.conv";
   // The N-d forms, sampled with a 1x1 kernel over a 3^N input.
@@ -1019,6 +1031,15 @@ void registerConvLinear(Registry &r) {
         .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
         .sample("transposed", "False").sample("output_padding", "[0,0]").sample("groups", "1")
         .sample("output_mask", "[True,True,True]");
+}
+
+} // namespace
+
+void registerConvLinear(Registry &r) {
+  registerMatmuls(r);
+  registerBaddbmmAddmvLinear(r);
+  registerContractionsAndDeterminants(r);
+  registerConvolutions(r);
 }
 
 } // namespace dtf

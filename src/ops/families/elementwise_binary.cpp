@@ -300,18 +300,19 @@ void registerElementwiseBinary(Registry &r) {
   };
 
   // add / sub / rsub and aliases.
-  for (const char *n : {"add", "sub", "subtract"}) {
-    bool isSub = std::string_view(n) != "add";
-    for (const char *ov : {".Tensor", ".Scalar"}) {
-      std::string s = std::string("aten::") + n;
-      Registry::Entry e = op(s + ov, "binary.promote", addLike(isSub), s + "_" + ov);
-      // Broadcasting's size-1 facts: [2,1] with [1] stays [2,1], with [3] becomes [2,3].
-      if (s + ov == "aten::add.Tensor")
-        e.variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}}).variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}});
-      // alpha converted into the result's dtype (an int8 other promotes to self's, but for bool and uint8)
-      if (ov == std::string_view(".Tensor"))
-        e.variant({{"self", "sweep![2]"}, {"other", "int8[2]"}, {"alpha", "magnitudes"}});
-    }
+  for (auto [key, inKey, isSub, tensorOther] :
+       {std::tuple{"aten::add.Tensor", "aten::add_.Tensor", false, true},
+        std::tuple{"aten::add.Scalar", "aten::add_.Scalar", false, false},
+        std::tuple{"aten::sub.Tensor", "aten::sub_.Tensor", true, true},
+        std::tuple{"aten::sub.Scalar", "aten::sub_.Scalar", true, false},
+        std::tuple{"aten::subtract.Tensor", "aten::subtract_.Tensor", true, true},
+        std::tuple{"aten::subtract.Scalar", "aten::subtract_.Scalar", true, false}}) {
+    Registry::Entry e = op(key, "binary.promote", addLike(isSub), inKey);
+    // Broadcasting's size-1 facts: [2,1] with [1] stays [2,1], with [3] becomes [2,3].
+    if (key == std::string_view("aten::add.Tensor"))
+      e.variant({{"self", "sweep[2,1]"}, {"other", "sweep[1]"}}).variant({{"self", "sweep[2,1]"}, {"other", "sweep[3]"}});
+    // alpha converted into the result's dtype (an int8 other promotes to self's, but for bool and uint8)
+    if (tensorOther) e.variant({{"self", "sweep![2]"}, {"other", "int8[2]"}, {"alpha", "magnitudes"}});
   }
   // add + relu fused by TorchScript (FuseAddRelu): see addRelu. (alpha is
   // swept over every Python number kind by default.)
@@ -326,37 +327,39 @@ void registerElementwiseBinary(Registry &r) {
   r.add("aten::rsub.Scalar", "binary.promote", addLike(true));
 
   // mul / multiply.
-  for (const char *n : {"mul", "multiply"})
-    for (const char *ov : {".Tensor", ".Scalar"}) {
-      std::string s = std::string("aten::") + n;
-      op(s + ov, "binary.promote", simple(PK::Default, kNone), s + "_" + ov);
-    }
+  for (auto [key, inKey] : {std::pair{"aten::mul.Tensor", "aten::mul_.Tensor"},
+                            std::pair{"aten::mul.Scalar", "aten::mul_.Scalar"},
+                            std::pair{"aten::multiply.Tensor", "aten::multiply_.Tensor"},
+                            std::pair{"aten::multiply.Scalar", "aten::multiply_.Scalar"}})
+    op(key, "binary.promote", simple(PK::Default, kNone), inKey);
 
   // True division.
-  for (const char *n : {"div", "divide", "true_divide"})
-    for (const char *ov : {".Tensor", ".Scalar"}) {
-      std::string s = std::string("aten::") + n;
-      op(s + ov, "binary.int_to_float", simple(PK::IntToFloat, kNone), s + "_" + ov);
-    }
+  for (auto [key, inKey] : {std::pair{"aten::div.Tensor", "aten::div_.Tensor"},
+                            std::pair{"aten::div.Scalar", "aten::div_.Scalar"},
+                            std::pair{"aten::divide.Tensor", "aten::divide_.Tensor"},
+                            std::pair{"aten::divide.Scalar", "aten::divide_.Scalar"},
+                            std::pair{"aten::true_divide.Tensor", "aten::true_divide_.Tensor"},
+                            std::pair{"aten::true_divide.Scalar", "aten::true_divide_.Scalar"}})
+    op(key, "binary.int_to_float", simple(PK::IntToFloat, kNone), inKey);
   // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
   const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
-  for (const char *n : {"div", "divide"})
-    for (const char *ov : {".Tensor_mode", ".Scalar_mode"}) {
-      std::string s = std::string("aten::") + n;
-      const bool number = ov == std::string_view(".Scalar_mode");
-      RuleFn f = number ? byNumber(divMode()) : divMode();
-      Registry::Entry e = r.add(s + ov, "binary.div_mode", f)
-                              .variant({{"rounding_mode", "'floor'"}})
-                              .variant({{"rounding_mode", "'trunc'"}});
-      if (number) {
-        auto v = zeroDivisors;
-        v["rounding_mode"] = "'trunc'";
-        e.variant(std::move(v));
-      }
-      r.add(s + "_" + ov, "binary.div_mode", inplace(f, kOther))
-          .variant({{"rounding_mode", "'floor'"}})
-          .variant({{"rounding_mode", "'trunc'"}});
+  for (auto [key, inKey, number] : {std::tuple{"aten::div.Tensor_mode", "aten::div_.Tensor_mode", false},
+                                    std::tuple{"aten::div.Scalar_mode", "aten::div_.Scalar_mode", true},
+                                    std::tuple{"aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", false},
+                                    std::tuple{"aten::divide.Scalar_mode", "aten::divide_.Scalar_mode", true}}) {
+    RuleFn f = number ? byNumber(divMode()) : divMode();
+    Registry::Entry e = r.add(key, "binary.div_mode", f)
+                            .variant({{"rounding_mode", "'floor'"}})
+                            .variant({{"rounding_mode", "'trunc'"}});
+    if (number) {
+      auto v = zeroDivisors;
+      v["rounding_mode"] = "'trunc'";
+      e.variant(std::move(v));
     }
+    r.add(inKey, "binary.div_mode", inplace(f, kOther))
+        .variant({{"rounding_mode", "'floor'"}})
+        .variant({{"rounding_mode", "'trunc'"}});
+  }
 
   // Rounding division and remainders: no bool, no complex.
   const unsigned noBoolComplex = kBool | kComplex;
@@ -364,14 +367,14 @@ void registerElementwiseBinary(Registry &r) {
      "aten::floor_divide_.Tensor");
   op("aten::floor_divide.Scalar", "binary.promote", byNumber(simple(PK::Default, noBoolComplex)),
      "aten::floor_divide_.Scalar").variant(zeroDivisors);
-  for (const char *n : {"remainder", "fmod"})
-    for (const char *ov : {".Tensor", ".Scalar"}) {
-      std::string s = std::string("aten::") + n;
-      RuleFn f = ov == std::string_view(".Scalar") ? byNumber(simple(PK::Default, noBoolComplex))
-                                                   : simple(PK::Default, noBoolComplex);
-      Registry::Entry e = op(s + ov, "binary.promote", f, s + "_" + ov);
-      if (ov == std::string_view(".Scalar")) e.variant(zeroDivisors);
-    }
+  for (auto [key, inKey, number] : {std::tuple{"aten::remainder.Tensor", "aten::remainder_.Tensor", false},
+                                    std::tuple{"aten::remainder.Scalar", "aten::remainder_.Scalar", true},
+                                    std::tuple{"aten::fmod.Tensor", "aten::fmod_.Tensor", false},
+                                    std::tuple{"aten::fmod.Scalar", "aten::fmod_.Scalar", true}}) {
+    RuleFn f = number ? byNumber(simple(PK::Default, noBoolComplex)) : simple(PK::Default, noBoolComplex);
+    Registry::Entry e = op(key, "binary.promote", f, inKey);
+    if (number) e.variant(zeroDivisors);
+  }
   r.add("aten::remainder.Scalar_Tensor", "binary.promote", simple(PK::Default, noBoolComplex));
 
   // Float-only math promoted from integers.
@@ -397,15 +400,30 @@ void registerElementwiseBinary(Registry &r) {
   // Orthogonal polynomials P(x, n): promoted like xlog1py (measured over every
   // dtype pair and scalar kind, meta and CPU); no complex kernels anywhere,
   // and CPU (like CUDA) has no Half/BFloat16 kernel: a missing kernel, not a rule error.
-  for (const char *p : {"chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
-                        "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
-                        "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
-                        "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
-                        "laguerre_polynomial_l", "legendre_polynomial_p"})
-    for (const char *ov : {"", ".x_scalar", ".n_scalar"})
-      r.add(std::string("aten::special_") + p + ov, "binary.int_to_float", [](const OpCall &c) {
-        return promoteChecked(c, PK::IntToFloat, kComplex, {"x", "n"});
-      });
+  for (const char *k :
+       {"aten::special_chebyshev_polynomial_t", "aten::special_chebyshev_polynomial_t.x_scalar",
+        "aten::special_chebyshev_polynomial_t.n_scalar", "aten::special_chebyshev_polynomial_u",
+        "aten::special_chebyshev_polynomial_u.x_scalar", "aten::special_chebyshev_polynomial_u.n_scalar",
+        "aten::special_chebyshev_polynomial_v", "aten::special_chebyshev_polynomial_v.x_scalar",
+        "aten::special_chebyshev_polynomial_v.n_scalar", "aten::special_chebyshev_polynomial_w",
+        "aten::special_chebyshev_polynomial_w.x_scalar", "aten::special_chebyshev_polynomial_w.n_scalar",
+        "aten::special_shifted_chebyshev_polynomial_t", "aten::special_shifted_chebyshev_polynomial_t.x_scalar",
+        "aten::special_shifted_chebyshev_polynomial_t.n_scalar", "aten::special_shifted_chebyshev_polynomial_u",
+        "aten::special_shifted_chebyshev_polynomial_u.x_scalar",
+        "aten::special_shifted_chebyshev_polynomial_u.n_scalar", "aten::special_shifted_chebyshev_polynomial_v",
+        "aten::special_shifted_chebyshev_polynomial_v.x_scalar",
+        "aten::special_shifted_chebyshev_polynomial_v.n_scalar", "aten::special_shifted_chebyshev_polynomial_w",
+        "aten::special_shifted_chebyshev_polynomial_w.x_scalar",
+        "aten::special_shifted_chebyshev_polynomial_w.n_scalar", "aten::special_hermite_polynomial_h",
+        "aten::special_hermite_polynomial_h.x_scalar", "aten::special_hermite_polynomial_h.n_scalar",
+        "aten::special_hermite_polynomial_he", "aten::special_hermite_polynomial_he.x_scalar",
+        "aten::special_hermite_polynomial_he.n_scalar", "aten::special_laguerre_polynomial_l",
+        "aten::special_laguerre_polynomial_l.x_scalar", "aten::special_laguerre_polynomial_l.n_scalar",
+        "aten::special_legendre_polynomial_p", "aten::special_legendre_polynomial_p.x_scalar",
+        "aten::special_legendre_polynomial_p.n_scalar"})
+    r.add(k, "binary.int_to_float", [](const OpCall &c) {
+      return promoteChecked(c, PK::IntToFloat, kComplex, {"x", "n"});
+    });
 
   // Float-only math without integer promotion: integers have no kernel.
   const unsigned floatOnly = kBool | kInt | kComplex;

@@ -180,9 +180,8 @@ template <GatherIndex G> RuleResult scatterValue(const OpCall &c) {
   return tensorOf(c.dtype("self"), c.rank("self"));
 }
 
-} // namespace
-
-void registerIndexing(Registry &r) {
+/// Advanced indexing: index and index_put, 1.13's and 2.14's.
+void registerAdvancedIndexing(Registry &r) {
   const char *fam = "indexing";
   for (auto [scope, index, indexPut] :
        {std::tuple{r.since(TorchVersion::V1_13), RuleFn(indexRule<kInt64IndicesByteMaskFills>),
@@ -230,6 +229,11 @@ void registerIndexing(Registry &r) {
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
    }, "index")).sample("self", "sweep![2,2]").sample("index", "sweep[1]=0");
+}
+
+/// take_along_dim, gather and the scatters.
+void registerGatherScatter(Registry &r) {
+  const char *fam = "indexing";
   // take_along_dim: without a dim, self and indices are flattened and
   // gathered, so the index dtypes are gather's (2.14: int32 too); with a dim
   // it checks for int64 itself, in both versions.
@@ -282,7 +286,11 @@ void registerIndexing(Registry &r) {
     if (auto e = gatherIndex<GatherIndex::Int32or64>(c)) return *e;
     return tensorOf(c.dtype("self"), c.rank("index"));
   }, scatterSrc<GatherIndex::Int32or64>, scatterValue<GatherIndex::Int32or64>);
+}
 
+/// index_add / index_reduce, index_fill and masked_select.
+void registerIndexWrites(Registry &r) {
+  const char *fam = "indexing";
   // index_add / index_reduce: an int32/int64 index, a source of self's dtype.
   auto indexAccumulate = [](const OpCall &c) -> RuleResult {
     if (auto e = vectorIndex(c)) return *e;
@@ -350,7 +358,11 @@ void registerIndexing(Registry &r) {
      if (c.dtype("mask") != DType::Bool) return c.semantic("masked_select: expected BoolTensor for mask");
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
+}
 
+/// nonzero, bucketize and searchsorted.
+void registerSearches(Registry &r) {
+  const char *fam = "indexing";
   // 2.x: nonzero with a fixed number of rows (`size`, padded with fill_value).
   r.add("aten::nonzero_static", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(DType::Int64, Rank::exact(2));
@@ -431,7 +443,11 @@ void registerIndexing(Registry &r) {
       .atLeast("minlength", 0, "minlength should be >= 0")
       .refuse(checks::rankIn("self", {1}, "bincount only supports 1-d non-negative integral inputs"),
               {{"self", "int64[2,2]=0"}});
+}
 
+/// The unique family.
+void registerUnique(Registry &r) {
+  const char *fam = "indexing";
   // unique: values are 1-D (with dim=: self's rank). An inverse that was not
   // asked for is an empty 1-D tensor, else it has self's shape (with dim=:
   // one entry per slice); counts are 1-D.
@@ -477,6 +493,10 @@ void registerIndexing(Registry &r) {
      }).sample("self", "sweep![2,2]").sample("dim", "0")
         .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}})
         .variant({{"self", "sweep![]"}, {"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "-1"}});
+}
+
+/// The indices and masks the ops only read.
+void registerReadIndices(Registry &r) {
   // Indices and masks select elements; they are never converted into the
   // result's dtype (refine/audit.h counts no promotion of them).
   for (const char *k : {"aten::gather", "aten::scatter", "aten::scatter_", "aten::scatter_add", "aten::scatter_add_",
@@ -488,6 +508,17 @@ void registerIndexing(Registry &r) {
                         "aten::take_along_dim"})
     r.declareRead(k, {"indices"});
   r.declareRead("aten::masked_select", {"mask"});
+}
+
+} // namespace
+
+void registerIndexing(Registry &r) {
+  registerAdvancedIndexing(r);
+  registerGatherScatter(r);
+  registerIndexWrites(r);
+  registerSearches(r);
+  registerUnique(r);
+  registerReadIndices(r);
 }
 
 } // namespace dtf

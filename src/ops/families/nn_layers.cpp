@@ -281,11 +281,10 @@ RuleFn upsampleAa(std::string in) {
   };
 }
 
-} // namespace
-
-void registerNnLayers(Registry &r) {
+/// Pooling: max, average, adaptive and fractional.
+void registerPooling(Registry &r) {
   const char *pool = "nn.pool";
-  struct Pool { const char *key; int rank; const char *kernel; };
+  struct Pool { const char *key; int rank; const char *kernel; const char *outKey = nullptr; };
   for (Pool p : std::vector<Pool>{{"aten::max_pool1d", 3, "[1]"}, {"aten::max_pool2d", 4, "[1,1]"},
                                   {"aten::max_pool3d", 5, "[1,1,1]"}, {"aten::avg_pool1d", 3, "[1]"},
                                   {"aten::avg_pool2d", 4, "[1,1]"}, {"aten::avg_pool3d", 5, "[1,1,1]"}}) {
@@ -314,9 +313,8 @@ void registerNnLayers(Registry &r) {
   }
   // fractional_max_pool2d/3d: float32/float64 (CPU), random_samples of the
   // input's dtype; the values and int64 indices keep the input's rank.
-  for (int k : {2, 3}) {
-    std::string key = "aten::fractional_max_pool" + std::to_string(k) + "d";
-    r.add(key, pool, [k](const OpCall &c) -> RuleResult {
+  for (auto [k, key] : {std::pair{2, "aten::fractional_max_pool2d"}, std::pair{3, "aten::fractional_max_pool3d"}}) {
+    r.add(key, pool, [k = k](const OpCall &c) -> RuleResult {
        DType d = c.dtype("self");
        auto rk = c.rank("self").value();
        if (rk && *rk != k + 1 && *rk != k + 2)
@@ -332,8 +330,8 @@ void registerNnLayers(Registry &r) {
         .sample("output_size", k == 2 ? "[2,2]" : "[2,2,2]").sample("random_samples", "sweep![1,1," + std::to_string(k) + "]=0.5");
   }
   for (Pool p : std::vector<Pool>{{"aten::adaptive_avg_pool1d", 3, "[1]"},
-                                  {"aten::adaptive_avg_pool2d", 4, "[1,1]"},
-                                  {"aten::adaptive_avg_pool3d", 5, "[1,1,1]"}}) {
+                                  {"aten::adaptive_avg_pool2d", 4, "[1,1]", "aten::adaptive_avg_pool2d.out"},
+                                  {"aten::adaptive_avg_pool3d", 5, "[1,1,1]", "aten::adaptive_avg_pool3d.out"}}) {
     std::string shape = p.rank == 3 ? "sweep![1,1,2]" : p.rank == 4 ? "sweep![1,1,2,2]" : "sweep![1,1,2,2,2]";
     const std::string twos = p.rank == 3 ? "[2]" : p.rank == 4 ? "[2,2]" : "[2,2,2]";
     r.add(p.key, pool, leadingFacts(adaptiveAvg(p.rank - 2), "self", p.rank - 2, "output_size")).sample("self", shape)
@@ -343,10 +341,10 @@ void registerNnLayers(Registry &r) {
         .variant({{"self", "float32[2,2,2,2,2,2]"}, {"output_size", twos}})
         .variant({{"self", "float32[2]"}, {"output_size", p.kernel}})
         .atLeast("output_size", 0, "elements of output_size must be greater than or equal to 0");
-    if (p.rank == 3) continue;
+    if (!p.outKey) continue;
     // The .out forms: the pooling kernel itself, out of self's dtype (another: unknown).
     RuleFn kernel = leadingFacts(adaptiveAvg(p.rank - 2, false), "self", p.rank - 2, "output_size");
-    r.add(std::string(p.key) + ".out", "out_variant", [kernel](const OpCall &c) -> RuleResult {
+    r.add(p.outKey, "out_variant", [kernel](const OpCall &c) -> RuleResult {
        RuleResult res = kernel(c);
        return res.ok() ? RuleResult(intoOutArguments(c, res.takeOutputs(), 1)) : res;
      }).sample("self", shape).sample("output_size", p.kernel).sample("out", "float32[2]")
@@ -382,7 +380,10 @@ void registerNnLayers(Registry &r) {
    }).sample("grad_output", "sweep![1,1,2,2]").sample("self", "sweep![1,1,2,2]").sample("indices", "sweep![1,1,2,2]=0")
       .sample("kernel_size", "[1,1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
       .sample("ceil_mode", "False");
+}
 
+/// Normalization: batch, instance, layer and group norms.
+void registerNormalization(Registry &r) {
   // Normalization.
   const char *norm = "nn.norm";
   r.add("aten::batch_norm", norm, batchNormRule(false))
@@ -478,6 +479,11 @@ void registerNnLayers(Registry &r) {
      }).sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
         .sample("N", "2").sample("C", "2").sample("HxW", "2").sample("group", "1").sample("eps", "1e-05");
   }
+}
+
+/// rms_norm and the weight norms.
+void registerRmsAndWeightNorms(Registry &r) {
+  const char *norm = "nn.norm";
   // 2.14: input's dtype whatever the weight's (a weight of another dtype takes
   // the composite path, which casts back: measured on 2.14). 2.6's composite
   // casts back before it multiplies by the weight, so its result is
@@ -546,7 +552,10 @@ void registerNnLayers(Registry &r) {
       .variant({{"v", "sweep![2,3]"}, {"g", "sweep![]"}, {"dim", "-1"}})
       .variant({{"v", "sweep![2,3,2]"}, {"g", "sweep![1,3,1]"}, {"dim", "1"}})
       .variant({{"v", "sweep![2,3]"}, {"g", "sweep![2,1]"}, {"dim", "-2"}});
+}
 
+/// Embeddings and embedding bags.
+void registerEmbeddings(Registry &r) {
   // Embeddings.
   const char *emb = "nn.embedding";
   r.add("aten::embedding", emb, [](const OpCall &c) -> RuleResult {
@@ -604,7 +613,10 @@ void registerNnLayers(Registry &r) {
         e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
             .sample("include_last_offset", "False").sample("padding_idx", "None");
     }
+}
 
+/// Dropout.
+void registerDropout(Registry &r) {
   // Dropout.
   const char *drop = "nn.dropout";
   for (const char *k : {"aten::dropout", "aten::alpha_dropout"})
@@ -632,7 +644,10 @@ void registerNnLayers(Registry &r) {
      return std::vector<Value>{tensorOf(c.dtype("input"), rk), tensorOf(DType::Bool, rk)};
    }, "input")).sample("p", "0.5").sample("train", "True").variant({{"train", "False"}})
       .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}}).variant({{"train", "None"}});
+}
 
+/// Resampling, padding, shuffles: the input's dtype and rank.
+void registerResampling(Registry &r) {
   // Resampling, padding, shuffles: the input's dtype and rank.
   const char *rs = "nn.resample";
   struct Keep { const char *key; const char *in; int minRank; std::map<std::string, std::string, std::less<>> s; };
@@ -741,6 +756,11 @@ void registerNnLayers(Registry &r) {
         .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1]"}, {"mode", "4"}, {"value", "None"}})
         .variant({{"self", "sweep![2,1,2]"}, {"pad", "[1,1,0,0]"}, {"mode", "3"}, {"value", "None"}});
   }
+}
+
+/// Antialiased bilinear upsampling.
+void registerAntialiasedUpsampling(Registry &r) {
+  const char *rs = "nn.resample";
   // Antialiased bilinear upsampling: see upsampleAa; N and C are kept, a
   // known output size gives the spatial size-1 facts.
   r.add("aten::_upsample_bilinear2d_aa", rs, upsampleArgs(leadingFacts(upsampleAa("self"), "self", 2, "output_size"), 2))
@@ -805,12 +825,28 @@ void registerNnLayers(Registry &r) {
       .atLeast("dilation", 1, "dilation should be greater than zero")
       .atLeast("padding", 0, "padding should be non-negative")
       .atLeast("stride", 1, "stride should be greater than zero");
+}
 
+/// The arguments the layers only read (indices, offsets).
+void registerReadOnlyArguments(Registry &r) {
   // Indices look rows up; they are never converted into the result's dtype
   // (refine/audit.h counts no promotion of them).
   r.declareRead("aten::embedding", {"indices"});
   for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag"}) r.declareRead(k, {"indices", "offsets"});
   for (const char *k : {"aten::max_unpool2d", "aten::max_unpool3d"}) r.declareRead(k, {"indices"});
+}
+
+} // namespace
+
+void registerNnLayers(Registry &r) {
+  registerPooling(r);
+  registerNormalization(r);
+  registerRmsAndWeightNorms(r);
+  registerEmbeddings(r);
+  registerDropout(r);
+  registerResampling(r);
+  registerAntialiasedUpsampling(r);
+  registerReadOnlyArguments(r);
 }
 
 } // namespace dtf

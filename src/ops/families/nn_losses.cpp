@@ -68,9 +68,11 @@ RuleResult nllRuleImpl(const OpCall &c, bool allowByte) {
 RuleResult nllRule(const OpCall &c) { return nllRuleImpl(c, true); }
 RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 
-} // namespace
+/// The loss's rank for self's (lossRank).
+Rank lossOfSelf(const OpCall &c) { return lossRank(c, c.rank("self")); }
 
-void registerNnLosses(Registry &r) {
+/// cosine_similarity and pdist.
+void registerSimilarities(Registry &r) {
   const char *loss = "nn.loss";
   // cosine_similarity: result_type(x1, x2) must be floating. 1.13 computes
   // in it. 2.14 casts only an integral (or bool) operand to it, expands both
@@ -115,6 +117,11 @@ void registerNnLosses(Registry &r) {
      if (c.rank("self") == Rank::exact(0)) return c.semantic("dimension specified as 0 but tensor has no dimensions");
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep[3,2]").variant({{"self", "sweep![2,3,2]"}});
+}
+
+/// mse, smooth_l1, l1, huber and kl_div.
+void registerRegressionLosses(Registry &r) {
+  const char *loss = "nn.loss";
   // Their kernels assert a reduction of 0, 1 or 2; smooth_l1's beta must not be negative.
   for (const char *k : {"aten::mse_loss", "aten::smooth_l1_loss"}) {
     auto e = r.add(k, loss, [](const OpCall &c) -> RuleResult {
@@ -152,6 +159,11 @@ void registerNnLosses(Registry &r) {
      }
      return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]");
+}
+
+/// binary_cross_entropy and its with_logits form.
+void registerBinaryCrossEntropies(Registry &r) {
+  const char *loss = "nn.loss";
   // The loss has self's dtype (target must match); the weight is applied
   // in place (loss.mul_(weight)): any weight the loss can absorb.
   r.add("aten::binary_cross_entropy", loss, [](const OpCall &c) -> RuleResult {
@@ -229,6 +241,11 @@ void registerNnLosses(Registry &r) {
         .variant({{"self", "float32[]=0.5"}, {"target", "float32[2,2]=0.5"}, {"reduction", "0"}})
         .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[2]=0.5"}})
         .variant({{"self", "float32[2]=0.5"}, {"target", "float32[2]=0.5"}, {"weight", "float32[2,2]"}, {"reduction", "0"}});
+}
+
+/// poisson_nll_loss and the nll losses.
+void registerNllLosses(Registry &r) {
+  const char *loss = "nn.loss";
   // 1.13's composite: exp(input) - target * input (log_input), or
   // input - target * log(input + eps); `full` then adds, in place, the
   // Stirling term of target (float, masked where target <= 1).
@@ -314,7 +331,11 @@ void registerNnLosses(Registry &r) {
       .sample("total_weight", "sweep![]")
       .variant({{"grad_output", "sweep![2]"}, {"self", "float32[2,2]"}, {"target", "int64[2]=0"}, {"weight", "None"},
                 {"reduction", "0"}, {"ignore_index", "-100"}, {"total_weight", "sweep![]"}});
-  auto lossOfSelf = [](const OpCall &c) { return lossRank(c, c.rank("self")); };
+}
+
+/// cosine_embedding, margin_ranking, hinge, soft_margin and triplet margin losses.
+void registerEmbeddingLosses(Registry &r) {
+  const char *loss = "nn.loss";
   // cosine_embedding_loss: one loss per row (rank of the input minus 1).
   // 1.13's composite: cos = sum(x1 * x2) / sqrt((sum(x1 * x1) + eps) *
   // (sum(x2 * x2) + eps)), then 1 - cos and (cos - margin).clamp_min_(0)
@@ -376,7 +397,7 @@ void registerNnLosses(Registry &r) {
   // dtype and shape: integral selfs cannot hold the float result, complex
   // targets make any real self complex, and a target that broadcasts to more
   // dims is refused.
-  r.add("aten::soft_margin_loss", loss, [lossOfSelf](const OpCall &c) -> RuleResult {
+  r.add("aten::soft_margin_loss", loss, [](const OpCall &c) -> RuleResult {
      auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
      if (sr && br && *br > *sr)
        return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
@@ -415,6 +436,11 @@ void registerNnLosses(Registry &r) {
       .variant({{"reduction", "0"}}).variant({{"swap", "True"}})
       .variant({{"anchor", "sweep![3]"}, {"positive", "sweep![3]"}, {"negative", "float16[3]"}})
       .variant({{"anchor", "float32[2,3]"}, {"positive", "float32[3]"}, {"negative", "float32[2,3]"}});
+}
+
+/// The multi(label) margin losses and ctc_loss.
+void registerMultiMarginAndCtcLosses(Registry &r) {
+  const char *loss = "nn.loss";
   // multi(label)_margin_loss: an int64 target; CPU kernels for float/double
   // only (half and bf16 exist on CUDA: left unknown). multilabel's loss per
   // sample has self's rank minus 1; multi_margin's unreduced loss is 1-D
@@ -484,6 +510,11 @@ void registerNnLosses(Registry &r) {
    }).sample("self", "sweep![2,3]").sample("target", "sweep![2,3]=0").sample("reduction", "1")
       .variant({{"self", "sweep![2,3]"}, {"target", "sweep![2,3]=0"}, {"reduction", "0"}})
       .variant({{"self", "sweep![3]"}, {"target", "sweep![3]=0"}, {"reduction", "0"}});
+}
+
+/// pairwise_distance, cdist and cross_entropy_loss.
+void registerDistancesAndCrossEntropy(Registry &r) {
+  const char *loss = "nn.loss";
   // pairwise_distance is norm(x1 - x2 + eps, p, -1): the real type of the
   // promoted difference (integers: float32); no bool subtraction.
   r.add("aten::pairwise_distance", loss, [](const OpCall &c) -> RuleResult {
@@ -542,11 +573,28 @@ void registerNnLosses(Registry &r) {
       .variant({{"target", "sweep![2,2]=0"}})
       .variant({{"self", "float32[2,2]"}, {"target", "float32[2,2]"}, {"weight", "sweep![2]"}, {"reduction", "0"}})
       .variant({{"self", "sweep![2,2,2]"}, {"target", "sweep![2,2,2]"}, {"reduction", "0"}});
+}
+
+/// The class indices the losses only read.
+void registerReadTargets(Registry &r) {
   // Class indices pick the term of each sample; never converted (refine/audit.h).
   for (const char *k : {"aten::nll_loss", "aten::nll_loss_forward", "aten::nll_loss2d", "aten::nll_loss2d_forward",
                         "aten::nll_loss_nd", "aten::cross_entropy_loss", "aten::multi_margin_loss",
                         "aten::multilabel_margin_loss"})
     r.declareRead(k, {"target"});
+}
+
+} // namespace
+
+void registerNnLosses(Registry &r) {
+  registerSimilarities(r);
+  registerRegressionLosses(r);
+  registerBinaryCrossEntropies(r);
+  registerNllLosses(r);
+  registerEmbeddingLosses(r);
+  registerMultiMarginAndCtcLosses(r);
+  registerDistancesAndCrossEntropy(r);
+  registerReadTargets(r);
 }
 
 } // namespace dtf

@@ -167,13 +167,17 @@ RuleResult scaledDotProductAttention(const OpCall &c) {
   }
   return tensorOf(q, broadcastRank({c.rank("query"), c.rank("key"), c.rank("value")}));
 }
-} // namespace
 
-void registerNnSequence(Registry &r) {
+/// scaled_dot_product_attention.
+void registerScaledDotProductAttention(Registry &r) {
   r.add("aten::scaled_dot_product_attention", "nn.attention", scaledDotProductAttention)
       .sample("query", "sweep![2,3,4]").sample("key", "sweep![2,3,4]").sample("value", "sweep![2,3,4]")
       .variant({{"query", "float32[2,3,4]"}, {"key", "float32[2,3,4]"}, {"value", "float32[2,3,4]"}, {"attn_mask", "sweep![3,3]"}})
       .variant({{"query", "sweep![2,3,4]"}, {"key", "sweep![2,3,4]"}, {"value", "sweep![2,3,4]"}, {"attn_mask", "sweep![3,3]"}});
+}
+
+/// The FFTs: integers go through the default float; the transformed dims and lengths checked.
+void registerFfts(Registry &r) {
   // Spectral ops: integers go through the default float; CPU (pocketfft)
   // rejects half precision with "Unsupported dtype".
   const char *spec = "nn.spectral";
@@ -243,6 +247,11 @@ void registerNnSequence(Registry &r) {
        if (!isFloating(d) && !isComplex(d)) return c.semantic("requires a floating point or complex dtype, got {}", name(d));
        return tensorOf(d, Rank::exact(1));
      }).sample("n", "4");
+}
+
+/// stft and istft, which 2.14 changed.
+void registerStftIstft(Registry &r) {
+  const char *spec = "nn.spectral";
   // stft (measured on 1.13): self must be a 1-D or 2-D floating or complex
   // tensor; it is multiplied by the window (plain promotion, both dim-tier);
   // return_complex defaults to "self or window is complex" (None on a real
@@ -331,7 +340,10 @@ void registerNnSequence(Registry &r) {
       .variant({{"self", "float64[5,3,2]"}, {"window", "sweep![8]"}, {"return_complex", "False"}})
       .variant({{"self", "int64[5,3,2]"}, {"return_complex", "False"}})
       .variant({{"self", "bfloat16[5,3,2]"}, {"return_complex", "False"}});
+}
 
+/// The fused attention ops of nn.MultiheadAttention and the transformer layers.
+void registerFusedAttention(Registry &r) {
   // The fused attention of nn.MultiheadAttention (torchvision ViT): every
   // operand must share query's dtype (the bmm/addmm kernels check it);
   // query/key/value are 3-D; the weights are averaged over heads (3-D) or
@@ -451,7 +463,10 @@ void registerNnSequence(Registry &r) {
     e.variant(with(allOf("float32"), {{"proj_bias", "float32[1,1,4]"}}));
     }
   }
+}
 
+/// Recurrent layers, their cells and packing.
+void registerRecurrentLayers(Registry &r) {
   // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
   // keep the common dtype; the output sequence is 3-D (2-D packed data),
   // hidden states have the rank of the given ones.
@@ -507,21 +522,23 @@ void registerNnSequence(Registry &r) {
   packedFlags["batch_sizes"] = "int64[3]";
   // The padded (.input: [T, N, in]) and packed (.data: [sum of lengths, in]) forms.
   struct Form {
-    const char *suffix, *seq, *shape;
+    const char *lstm, *gru, *rnnTanh, *rnnRelu; ///< the keys of this form
+    const char *seq, *shape;
     bool packed;
     const decltype(flags) &fixed;
   };
-  for (const Form &f : {Form{".input", "input", "[3,1,4]", false, inputFlags},
-                        Form{".data", "data", "[3,4]", true, packedFlags}}) {
-    auto key = [&](std::string_view op) { return "aten::" + std::string(op) + f.suffix; };
+  for (const Form &f : {Form{"aten::lstm.input", "aten::gru.input", "aten::rnn_tanh.input", "aten::rnn_relu.input",
+                             "input", "[3,1,4]", false, inputFlags},
+                        Form{"aten::lstm.data", "aten::gru.data", "aten::rnn_tanh.data", "aten::rnn_relu.data", "data",
+                             "[3,4]", true, packedFlags}}) {
     for (auto [scope, mixed] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
-      rnnSamples(scope.add(key("lstm"), rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
+      rnnSamples(scope.add(f.lstm, rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
                  {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
                  f.fixed);
-    rnnSamples(r.add(key("gru"), rnn, seqRule(false, f.packed)), f.seq,
+    rnnSamples(r.add(f.gru, rnn, seqRule(false, f.packed)), f.seq,
                {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
     for (RnnAct act : {RnnAct::InPlace, RnnAct::Relu})
-      rnnSamples(r.add(key(act == RnnAct::Relu ? "rnn_relu" : "rnn_tanh"), rnn, seqRule(false, f.packed, act)), f.seq,
+      rnnSamples(r.add(act == RnnAct::Relu ? f.rnnRelu : f.rnnTanh, rnn, seqRule(false, f.packed, act)), f.seq,
                  {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, f.fixed);
   }
   // Cells: hx (h, c for LSTM) gives the result ranks.
@@ -568,7 +585,16 @@ void registerNnSequence(Registry &r) {
    }).sample("data", "sweep![2,3]").sample("batch_sizes", "int64[2]").sample("batch_first", "False")
       .sample("padding_value", "0.0").sample("total_length", "2")
       .variant({{"data", "float32[3]"}, {"batch_sizes", "sweep![2]"}}).variant({{"batch_sizes", "int64[1,2]"}});
+}
 
+} // namespace
+
+void registerNnSequence(Registry &r) {
+  registerScaledDotProductAttention(r);
+  registerFfts(r);
+  registerStftIstft(r);
+  registerFusedAttention(r);
+  registerRecurrentLayers(r);
 }
 
 } // namespace dtf

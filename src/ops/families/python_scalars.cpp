@@ -284,18 +284,28 @@ void registerPythonScalarOps(Registry &reg) {
       return e;
     }
   } r{reg};
-  struct A { const char *name; Arith op; };
-  for (A a : {A{"add", Arith::Add}, A{"sub", Arith::Sub}, A{"mul", Arith::Mul}}) {
-    std::string b = std::string("aten::") + a.name;
-    r.add(b + ".int", fam, intOp(a.op));
-    r.add(b + ".float", fam, floatOp(a.op));
-    r.add(b + ".int_float", fam, floatOp(a.op));
-    r.add(b + ".float_int", fam, floatOp(a.op));
-    r.add(b, fam, scalarOp(a.op));
-    for (const char *cx : {".complex", ".complex_float", ".complex_int", ".float_complex",
-                           ".int_complex"})
-      r.add(b + cx, fam, kindOnly(NumKind::Complex));
-  }
+  // Two numbers of any kind (`scalar`), two ints, two floats, and the mixed forms.
+  struct A { Arith op; const char *scalar, *ints, *floats, *intFloat, *floatInt; };
+  auto arithmetic = [&](const A &a) {
+    r.add(a.ints, fam, intOp(a.op));
+    for (const char *k : {a.floats, a.intFloat, a.floatInt}) r.add(k, fam, floatOp(a.op));
+    r.add(a.scalar, fam, scalarOp(a.op));
+  };
+  for (const A &a : {
+      A{Arith::Add, "aten::add", "aten::add.int", "aten::add.float", "aten::add.int_float",
+        "aten::add.float_int"},
+      A{Arith::Sub, "aten::sub", "aten::sub.int", "aten::sub.float", "aten::sub.int_float",
+        "aten::sub.float_int"},
+      A{Arith::Mul, "aten::mul", "aten::mul.int", "aten::mul.float", "aten::mul.int_float",
+        "aten::mul.float_int"},
+  })
+    arithmetic(a);
+  for (const char *k : {"aten::add.complex", "aten::add.complex_float", "aten::add.complex_int",
+                        "aten::add.float_complex", "aten::add.int_complex", "aten::sub.complex",
+                        "aten::sub.complex_float", "aten::sub.complex_int", "aten::sub.float_complex",
+                        "aten::sub.int_complex", "aten::mul.complex", "aten::mul.complex_float",
+                        "aten::mul.complex_int", "aten::mul.float_complex", "aten::mul.int_complex"})
+    r.add(k, fam, kindOnly(NumKind::Complex));
   r.add("aten::div.int", fam, floatOp(Arith::Div)).variant({{"b", "0"}});
   r.add("aten::div.float", fam, floatOp(Arith::Div)).variant({{"b", "0.0"}});
   r.add("aten::div", fam, scalarOp(Arith::Div));
@@ -395,34 +405,37 @@ void registerPythonScalarOps(Registry &reg) {
   });
 
   // Comparisons.
-  const char *cmpNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
-  for (int i = 0; i < 6; ++i) {
-    std::string b = std::string("aten::") + cmpNames[i];
-    std::vector<std::string> ovs{"", ".int", ".float", ".int_float", ".float_int"};
-    if (i < 2) {
-      ovs.push_back(".bool");
-      ovs.push_back(".complex");
-      ovs.push_back(".complex_float");
-      ovs.push_back(".float_complex");
-    }
-    for (const std::string &ov : ovs) {
-      // Complex equality: kind only.
-      if (ov.find("complex") != std::string::npos) r.add(b + ov, fam, kindOnly(NumKind::Bool));
-      else if (ov.empty() && i < 2) r.add(b, fam, scalarEq(i));
-      else r.add(b + ov, fam, compareOp(i));
-    }
-  }
+  // (compareOp / scalarEq take the comparison by its index: eq, ne, lt, le, gt, ge)
+  r.add("aten::eq", fam, scalarEq(0));
+  r.add("aten::ne", fam, scalarEq(1));
+  for (auto [i, k] : std::initializer_list<std::pair<int, const char *>>{
+           {0, "aten::eq.int"}, {0, "aten::eq.float"}, {0, "aten::eq.int_float"},
+           {0, "aten::eq.float_int"}, {0, "aten::eq.bool"},
+           {1, "aten::ne.int"}, {1, "aten::ne.float"}, {1, "aten::ne.int_float"},
+           {1, "aten::ne.float_int"}, {1, "aten::ne.bool"},
+           {2, "aten::lt"}, {2, "aten::lt.int"}, {2, "aten::lt.float"},
+           {2, "aten::lt.int_float"}, {2, "aten::lt.float_int"},
+           {3, "aten::le"}, {3, "aten::le.int"}, {3, "aten::le.float"},
+           {3, "aten::le.int_float"}, {3, "aten::le.float_int"},
+           {4, "aten::gt"}, {4, "aten::gt.int"}, {4, "aten::gt.float"},
+           {4, "aten::gt.int_float"}, {4, "aten::gt.float_int"},
+           {5, "aten::ge"}, {5, "aten::ge.int"}, {5, "aten::ge.float"},
+           {5, "aten::ge.int_float"}, {5, "aten::ge.float_int"},
+       })
+    r.add(k, fam, compareOp(i));
+  // Complex equality: kind only.
+  for (const char *k : {"aten::eq.complex", "aten::eq.complex_float", "aten::eq.float_complex", "aten::ne.complex",
+                        "aten::ne.complex_float", "aten::ne.float_complex"})
+    r.add(k, fam, kindOnly(NumKind::Bool));
 
   // prim::max / prim::min on two numbers.
-  for (const char *n : {"max", "min"}) {
-    Arith op = n[1] == 'a' ? Arith::Max : Arith::Min;
-    std::string b = std::string("prim::") + n;
-    r.add(b + ".int", fam, intOp(op));
-    r.add(b + ".float", fam, floatOp(op));
-    r.add(b + ".int_float", fam, floatOp(op));
-    r.add(b + ".float_int", fam, floatOp(op));
-    r.add(b, fam, scalarOp(op));
-  }
+  for (const A &a : {
+      A{Arith::Max, "prim::max", "prim::max.int", "prim::max.float", "prim::max.int_float",
+        "prim::max.float_int"},
+      A{Arith::Min, "prim::min", "prim::min.int", "prim::min.float", "prim::min.int_float",
+        "prim::min.float_int"},
+  })
+    arithmetic(a);
 
 
   // Math on numbers (register_prim_ops): `.int` / `.float` / `.complex`
@@ -433,15 +446,42 @@ void registerPythonScalarOps(Registry &reg) {
     if (!sc || sc->returns.size() != 1) return std::nullopt;
     return plainKind(*sc->returns[0].type);
   };
-  for (const char *n : {"sqrt", "exp", "expm1", "log", "log10", "log1p", "sin", "cos", "tan",
-                        "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-                        "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "fabs", "floor",
-                        "ceil", "round", "angle"}) {
-    std::string b = std::string("aten::") + n;
-    // floor and ceil of a float return an int: NaN, infinities and values
-    // beyond int64 raise "Cannot convert float ... to integer" (value-dependent).
-    const bool toInt = b == "aten::floor" || b == "aten::ceil";
-    auto checked = [toInt](RuleFn f) -> RuleFn {
+  // (each op's overloads the schema table may have; `toInt`: floor and ceil
+  // of a float return an int, and NaN, infinities and values beyond int64
+  // raise "Cannot convert float ... to integer", value-dependent)
+  struct Math { const char *ints, *floats, *complexes, *scalar; bool toInt = false; };
+  for (const Math &m : std::initializer_list<Math>{
+           Math{"aten::sqrt.int", "aten::sqrt.float", "aten::sqrt.complex", "aten::sqrt.Scalar"},
+           Math{"aten::exp.int", "aten::exp.float", "aten::exp.complex", "aten::exp.Scalar"},
+           Math{"aten::expm1.int", "aten::expm1.float", "aten::expm1.complex", "aten::expm1.Scalar"},
+           Math{"aten::log.int", "aten::log.float", "aten::log.complex", "aten::log.Scalar"},
+           Math{"aten::log10.int", "aten::log10.float", "aten::log10.complex", "aten::log10.Scalar"},
+           Math{"aten::log1p.int", "aten::log1p.float", "aten::log1p.complex", "aten::log1p.Scalar"},
+           Math{"aten::sin.int", "aten::sin.float", "aten::sin.complex", "aten::sin.Scalar"},
+           Math{"aten::cos.int", "aten::cos.float", "aten::cos.complex", "aten::cos.Scalar"},
+           Math{"aten::tan.int", "aten::tan.float", "aten::tan.complex", "aten::tan.Scalar"},
+           Math{"aten::asin.int", "aten::asin.float", "aten::asin.complex", "aten::asin.Scalar"},
+           Math{"aten::acos.int", "aten::acos.float", "aten::acos.complex", "aten::acos.Scalar"},
+           Math{"aten::atan.int", "aten::atan.float", "aten::atan.complex", "aten::atan.Scalar"},
+           Math{"aten::sinh.int", "aten::sinh.float", "aten::sinh.complex", "aten::sinh.Scalar"},
+           Math{"aten::cosh.int", "aten::cosh.float", "aten::cosh.complex", "aten::cosh.Scalar"},
+           Math{"aten::tanh.int", "aten::tanh.float", "aten::tanh.complex", "aten::tanh.Scalar"},
+           Math{"aten::asinh.int", "aten::asinh.float", "aten::asinh.complex", "aten::asinh.Scalar"},
+           Math{"aten::acosh.int", "aten::acosh.float", "aten::acosh.complex", "aten::acosh.Scalar"},
+           Math{"aten::atanh.int", "aten::atanh.float", "aten::atanh.complex", "aten::atanh.Scalar"},
+           Math{"aten::erf.int", "aten::erf.float", "aten::erf.complex", "aten::erf.Scalar"},
+           Math{"aten::erfc.int", "aten::erfc.float", "aten::erfc.complex", "aten::erfc.Scalar"},
+           Math{"aten::gamma.int", "aten::gamma.float", "aten::gamma.complex", "aten::gamma.Scalar"},
+           Math{"aten::lgamma.int", "aten::lgamma.float", "aten::lgamma.complex", "aten::lgamma.Scalar"},
+           Math{"aten::degrees.int", "aten::degrees.float", "aten::degrees.complex", "aten::degrees.Scalar"},
+           Math{"aten::radians.int", "aten::radians.float", "aten::radians.complex", "aten::radians.Scalar"},
+           Math{"aten::fabs.int", "aten::fabs.float", "aten::fabs.complex", "aten::fabs.Scalar"},
+           Math{"aten::floor.int", "aten::floor.float", "aten::floor.complex", "aten::floor.Scalar", true},
+           Math{"aten::ceil.int", "aten::ceil.float", "aten::ceil.complex", "aten::ceil.Scalar", true},
+           Math{"aten::round.int", "aten::round.float", "aten::round.complex", "aten::round.Scalar"},
+           Math{"aten::angle.int", "aten::angle.float", "aten::angle.complex", "aten::angle.Scalar"},
+       }) {
+    auto checked = [toInt = m.toInt](RuleFn f) -> RuleFn {
       if (!toInt) return f;
       return [f = std::move(f)](const OpCall &c) -> RuleResult {
         if (auto x = c[0].floatValue(); x && c[0].numKind() == NumKind::Float &&
@@ -450,13 +490,12 @@ void registerPythonScalarOps(Registry &reg) {
         return f(c);
       };
     };
-    for (const char *ov : {".int", ".float", ".complex"})
-      if (const Schema *sc = reg.schemas().find(b + ov); sc && !reg.find(b + ov))
-        r.add(b + ov, fam, checked(byReturnTypes(*sc)));
-    if (reg.schemas().find(b + ".Scalar") && !reg.find(b + ".Scalar")) {
-      Registry::Entry e = r.add(b + ".Scalar", fam,
-            checked(unaryScalarDispatch(retKind(b + ".int"), retKind(b + ".float"), retKind(b + ".complex"))));
-      if (toInt) e.variant({{"a", "magnitudes"}});
+    for (const char *k : {m.ints, m.floats, m.complexes})
+      if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, checked(byReturnTypes(*sc)));
+    if (reg.schemas().find(m.scalar) && !reg.find(m.scalar)) {
+      Registry::Entry e = r.add(m.scalar, fam,
+            checked(unaryScalarDispatch(retKind(m.ints), retKind(m.floats), retKind(m.complexes))));
+      if (m.toInt) e.variant({{"a", "magnitudes"}});
     }
   }
   // Fixed result kinds on plain numbers.

@@ -713,15 +713,18 @@ void registerReductions(Registry &r) {
   for (auto [scope, rule] : {std::pair{original, RuleFn(nanmean<true>)}, std::pair{changed, RuleFn(nanmean<false>)}})
     addScoped(scope, "aten::nanmean", rule).variant({{"dim", "[0]"}});
   // var / std
-  for (const char *n : {"var", "std", "var_mean", "std_mean"}) {
-    std::string b = std::string("aten::") + n;
-    bool withMean = b.ends_with("_mean");
-    add(b, varLike("", withMean));
-    add(b + ".dim", varLike("dim", withMean)).sample("dim", "[0]");
+  struct VarStd { const char *key, *dimKey, *correctionKey; bool withMean; };
+  for (VarStd v : {VarStd{"aten::var", "aten::var.dim", "aten::var.correction", false},
+                   VarStd{"aten::std", "aten::std.dim", "aten::std.correction", false},
+                   VarStd{"aten::var_mean", "aten::var_mean.dim", "aten::var_mean.correction", true},
+                   VarStd{"aten::std_mean", "aten::std_mean.dim", "aten::std_mean.correction", true}}) {
+    const bool withMean = v.withMean;
+    add(v.key, varLike("", withMean));
+    add(v.dimKey, varLike("dim", withMean)).sample("dim", "[0]");
     // 1.13's correction is an int? (a complex one is refused when binding);
     // 2.14's a Scalar?, read as a double: one with an imaginary part raises.
-    addScoped(original, b + ".correction", varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
-    addScoped(changed, b + ".correction", checks::before(realCorrection, varLike("dim", withMean)))
+    addScoped(original, v.correctionKey, varLike("dim", withMean)).sample("dim", "[0]").sample("correction", "1");
+    addScoped(changed, v.correctionKey, checks::before(realCorrection, varLike("dim", withMean)))
         .sample("dim", "[0]").sample("correction", "1")
         .variant({{"dim", "[0]"}, {"correction", "sweep"}})
         .variant({{"dim", "[0]"}, {"correction", "1j"}});

@@ -440,9 +440,8 @@ RuleResult sizeRule(const OpCall &c) {
   return Value::listOf(Value::number(NumKind::Int));
 }
 
-} // namespace
-
-void registerShapeViews(Registry &r) {
+/// view, reshape, expand, repeat, tile, flatten: the sizes given decide the rank.
+void registerReshapes(Registry &r) {
   const char *fam = "view";
   auto sizeOf = [](std::string n) {
     return [n](const OpCall &c, Rank) { return lenRank(c, n); };
@@ -514,7 +513,11 @@ void registerShapeViews(Registry &r) {
       .variant({{"self", "sweep![1,3,1]"}, {"dim", "1"}, {"sizes", "[3,1]"}})
       .variant({{"self", "sweep![2,4]"}, {"dim", "-1"}, {"sizes", "[1,-1,2]"}});
   r.add("aten::ravel", fam, keep([](const OpCall &, Rank) { return Rank::exact(1); }));
+}
 
+/// Views and copies of self's rank: flips, triangles, transposes, reorders.
+void registerSameRankViews(Registry &r) {
+  const char *fam = "view";
   // Same rank.
   struct Same { const char *key; std::map<std::string, std::string, std::less<>> samples; };
   for (const Same &s : std::vector<Same>{
@@ -655,6 +658,11 @@ void registerShapeViews(Registry &r) {
   r.add("aten::t", fam, tRule).sample("self", "sweep[2]").variant({{"self", "sweep![1,2]"}})
       .variant({{"self", "sweep![1,2,2]"}});
   r.add("aten::t_", fam, tRule).sample("self", "sweep![1,2]").variant({{"self", "sweep![1,2,2]"}});
+}
+
+/// Slices, selects, squeezes, unsqueezes and diagonals: a dim gone or added.
+void registerSlicesAndSqueezes(Registry &r) {
+  const char *fam = "view";
   // Size-1 facts: the other dims keep theirs; a sliced dim of size 1 keeps
   // its one element when the clamped range [start, end) holds index 0, and
   // is empty (size 0) otherwise; a sliced dim of any other size: unknown.
@@ -746,10 +754,11 @@ void registerShapeViews(Registry &r) {
          if (auto e = diagDims(c, *rk)) return *e;
        return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
      }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}});
-  for (int k : {1, 2, 3}) {
-    std::string base = "aten::atleast_" + std::to_string(k) + "d";
-    r.add(base, fam, keep([k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
-    r.add(base + ".Sequence", fam, [k](const OpCall &c) -> RuleResult {
+  for (auto [k, key, sequenceKey] : {std::tuple{1, "aten::atleast_1d", "aten::atleast_1d.Sequence"},
+                                     std::tuple{2, "aten::atleast_2d", "aten::atleast_2d.Sequence"},
+                                     std::tuple{3, "aten::atleast_3d", "aten::atleast_3d.Sequence"}}) {
+    r.add(key, fam, keep([k = k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
+    r.add(sequenceKey, fam, [k = k](const OpCall &c) -> RuleResult {
       const Value &l = c.arg("tensors");
       if (l.isList() && l.lengthKnown()) {
         std::vector<Value> out;
@@ -760,7 +769,11 @@ void registerShapeViews(Registry &r) {
       return Value::listOf(Value::tensor(s.isTensor() ? s.dtypes() : DTypeSet::all(), Rank::atLeast1()));
     }).sample("tensors", "[sweep,sweep]");
   }
+}
 
+/// Scatter-style writes and splits into lists of pieces.
+void registerScattersAndSplits(Registry &r) {
+  const char *fam = "view";
   // Scatter-style writes keep self's dtype; src is cast.
   // A 0-dim self names no dim to select or slice (dim 0 passes the generic dim check).
   auto scatterInto = [&](const char *view) -> RuleFn {
@@ -836,19 +849,27 @@ void registerShapeViews(Registry &r) {
    }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}});
 
   // hsplit/vsplit/dsplit need at least 1/2/3 dims.
-  struct DirSplit { const char *name; int minRank; const char *shape; };
-  for (const DirSplit &d : std::vector<DirSplit>{{"hsplit", 1, "[2]"}, {"vsplit", 2, "[2,2]"}, {"dsplit", 3, "[2,2,2]"}})
-    for (const char *ov : {".int", ".array"}) {
-      std::string key = std::string("aten::") + d.name + ov;
-      auto e = r.add(key, fam, [d](const OpCall &c) -> RuleResult {
-        if (auto rk = c.rank("self").value(); rk && *rk < d.minRank)
-          return c.semantic("torch.{} requires a tensor with at least {} dimension, but got {}-D", d.name, d.minRank, *rk);
-        return tensorList(c.dtype("self"), c.rank("self"));
-      });
-      e.sample("self", std::string("sweep") + d.shape);
-      if (std::string(ov) == ".int") e.sample("sections", "1");
-      else e.sample("indices", "[1]");
-    }
+  struct DirSplit { const char *key, *name; bool sections; int minRank; const char *shape; };
+  for (const DirSplit &d : std::vector<DirSplit>{{"aten::hsplit.int", "hsplit", true, 1, "[2]"},
+                                                 {"aten::hsplit.array", "hsplit", false, 1, "[2]"},
+                                                 {"aten::vsplit.int", "vsplit", true, 2, "[2,2]"},
+                                                 {"aten::vsplit.array", "vsplit", false, 2, "[2,2]"},
+                                                 {"aten::dsplit.int", "dsplit", true, 3, "[2,2,2]"},
+                                                 {"aten::dsplit.array", "dsplit", false, 3, "[2,2,2]"}}) {
+    auto e = r.add(d.key, fam, [d](const OpCall &c) -> RuleResult {
+      if (auto rk = c.rank("self").value(); rk && *rk < d.minRank)
+        return c.semantic("torch.{} requires a tensor with at least {} dimension, but got {}-D", d.name, d.minRank, *rk);
+      return tensorList(c.dtype("self"), c.rank("self"));
+    });
+    e.sample("self", std::string("sweep") + d.shape);
+    if (d.sections) e.sample("sections", "1");
+    else e.sample("indices", "[1]");
+  }
+}
+
+/// meshgrid, cartesian_prod, combinations, block_diag, diff, vander and the cats.
+void registerJoins(Registry &r) {
+  const char *fam = "view";
   // meshgrid: 0-D or 1-D inputs of one dtype; N outputs of rank N.
   for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) {
     auto e = r.add(k, fam, [](const OpCall &c) -> RuleResult {
@@ -958,6 +979,11 @@ void registerShapeViews(Registry &r) {
       .sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[float32[2],sweep![2]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,3]]"}, {"dim", "1"}})
       .variant({{"tensors", "[sweep![1,2],float32[1,2]]"}, {"dim", "0"}});
+}
+
+/// pad_sequence, the stacks, broadcast_tensors and repeat_interleave.
+void registerStacksAndRepeats(Registry &r) {
+  const char *fam = "view";
   // pad_sequence: a new tensor of the first sequence's dtype (the others
   // are copied into it, any dtype), one more dim; 0-dim sequences refused.
   r.add("aten::pad_sequence", fam, [](const OpCall &c) -> RuleResult {
@@ -1018,7 +1044,10 @@ void registerShapeViews(Registry &r) {
       .atLeast("repeats", 0, "repeats can not be negative");
   r.add("aten::repeat_interleave.self_Tensor", fam, riSelf)
       .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}});
+}
 
+/// Python-level shape queries and list operations.
+void registerShapeQueries(Registry &r) {
   // Python-level shape queries.
   const char *py = "view.query";
   // "Dimension specified as 0 but tensor has no dimensions"
@@ -1092,6 +1121,18 @@ void registerShapeViews(Registry &r) {
     }
     return Value::listOf(Value::join(a.elementSummary(), b.elementSummary()));
   });
+}
+
+} // namespace
+
+void registerShapeViews(Registry &r) {
+  registerReshapes(r);
+  registerSameRankViews(r);
+  registerSlicesAndSqueezes(r);
+  registerScattersAndSplits(r);
+  registerJoins(r);
+  registerStacksAndRepeats(r);
+  registerShapeQueries(r);
 }
 
 } // namespace dtf

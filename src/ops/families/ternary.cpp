@@ -208,36 +208,39 @@ void registerTernary(Registry &r) {
   }
   r.add("aten::where", "where", whereNonzero);
 
-  for (const char *n : {"clamp", "clip"}) {
-    std::string b = std::string("aten::") + n;
+  struct Clamp { const char *key, *tensorKey, *inPlaceKey, *inPlaceTensorKey; };
+  for (Clamp k : {Clamp{"aten::clamp", "aten::clamp.Tensor", "aten::clamp_", "aten::clamp_.Tensor"},
+                  Clamp{"aten::clip", "aten::clip.Tensor", "aten::clip_", "aten::clip_.Tensor"}}) {
     // (size-1 facts: a [2,1] self keeps its 1, broadcast with a [3] bound it becomes 3)
-    r.add(b, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
+    r.add(k.key, "clamp", clampRule(false, true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "1"}, {"max", "None"}})
         .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "None"}})
         .variant({{"self", "sweep![2]"}, {"min", "magnitudes"}, {"max", "nan"}});
-    r.add(b + ".Tensor", "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
+    r.add(k.tensorKey, "clamp", clampRule(true)).variant({{"min", "None"}, {"max", "sweep"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "float32[3]"}, {"max", "None"}})
         .variant({{"self", "sweep[2,1]"}, {"min", "int64[1]"}, {"max", "None"}});
-    r.add(b + "_", "clamp", inPlace(clampRule(false, true)))
+    r.add(k.inPlaceKey, "clamp", inPlace(clampRule(false, true)))
         .variant({{"min", "None"}, {"max", "sweep"}});
-    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{"min", "max"}}))
+    r.add(k.inPlaceTensorKey, "clamp", inPlace(clampRule(true), {{"min", "max"}}))
         .variant({{"min", "None"}, {"max", "sweep"}});
   }
-  for (const char *n : {"clamp_min", "clamp_max"}) {
-    std::string b = std::string("aten::") + n;
-    r.add(b, "clamp", clampRule(false)).variant({{"self", "sweep![2]"}, {n[7] == 'i' ? "min" : "max", "magnitudes"}});
-    r.add(b + ".Tensor", "clamp", clampRule(true));
-    r.add(b + "_", "clamp", inPlace(clampRule(false)));
-    r.add(b + "_.Tensor", "clamp", inPlace(clampRule(true), {{n[7] == 'i' ? "min" : "max"}}));
+  for (auto [k, bound] : {std::pair{Clamp{"aten::clamp_min", "aten::clamp_min.Tensor", "aten::clamp_min_",
+                                           "aten::clamp_min_.Tensor"}, "min"},
+                          std::pair{Clamp{"aten::clamp_max", "aten::clamp_max.Tensor", "aten::clamp_max_",
+                                           "aten::clamp_max_.Tensor"}, "max"}}) {
+    r.add(k.key, "clamp", clampRule(false)).variant({{"self", "sweep![2]"}, {bound, "magnitudes"}});
+    r.add(k.tensorKey, "clamp", clampRule(true));
+    r.add(k.inPlaceKey, "clamp", inPlace(clampRule(false)));
+    r.add(k.inPlaceTensorKey, "clamp", inPlace(clampRule(true), {{bound}}));
   }
 
   // One registration per mask rule: 1.13's any mask dtype, 2.14's bool only.
   auto masked = [&](Registry::Scoped scope, RuleFn fill, RuleFn scatter) {
-    for (const char *ov : {".Scalar", ".Tensor"}) {
-      Registry::Entry e = scope.add(std::string("aten::masked_fill") + ov, "masked", fill).sample("mask", "sweep");
-      if (ov == std::string_view(".Scalar")) e.variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
-      scope.add(std::string("aten::masked_fill_") + ov, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
-    }
+    scope.add("aten::masked_fill.Scalar", "masked", fill).sample("mask", "sweep")
+        .variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
+    scope.add("aten::masked_fill.Tensor", "masked", fill).sample("mask", "sweep");
+    for (const char *k : {"aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor"})
+      scope.add(k, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
     scope.add("aten::masked_scatter", "masked", scatter).sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
     scope.add("aten::masked_scatter_", "masked", inPlace(scatter, {{"mask"}, false}))
         .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
@@ -245,12 +248,13 @@ void registerTernary(Registry &r) {
   masked(r.since(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
   masked(r.since(TorchVersion::V2_6), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
-  for (const char *ov : {".Scalar", ".Tensor"}) {
+  for (auto [key, inKey, scalarWeight] : {std::tuple{"aten::lerp.Scalar", "aten::lerp_.Scalar", true},
+                                          std::tuple{"aten::lerp.Tensor", "aten::lerp_.Tensor", false}}) {
     for (auto [scope, rule, castToSelf] : {std::tuple{r.since(TorchVersion::V1_13), RuleFn(lerp<false>), false},
                                            std::tuple{r.since(TorchVersion::V2_14), RuleFn(lerp<true>), true}}) {
-      Registry::Entry e = scope.add(std::string("aten::lerp") + ov, "lerp", rule);
-      scope.add(std::string("aten::lerp_") + ov, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
-      if (ov == std::string_view(".Scalar")) // the weight is converted: magnitudes per floating dtype
+      Registry::Entry e = scope.add(key, "lerp", rule);
+      scope.add(inKey, "lerp", inPlace(rule, {{"end", "weight"}, castToSelf}));
+      if (scalarWeight) // the weight is converted: magnitudes per floating dtype
         for (const char *d : {"float16[2]", "bfloat16[2]", "float32[2]", "complex64[2]"})
           e.variant({{"self", d}, {"end", d}, {"weight", "magnitudes"}});
     }

@@ -56,28 +56,38 @@ void registerUnaryMath(Registry &r) {
   RuleFn i2f = unary(PromotionKind::IntToFloat);
 
   // Ops with an in-place `name_` overload.
-  for (const char *n :
-       {"sin",    "cos",     "tan",     "asin",   "acos",    "atan",    "sinh",    "cosh",  "tanh",
-        "asinh",  "acosh",   "atanh",   "arcsin", "arccos",  "arctan",  "arcsinh", "arccosh",
-        "arctanh", "exp",    "exp2",    "expm1",  "log",     "log1p",   "log2",    "log10", "sqrt",
-        "rsqrt",  "reciprocal", "sigmoid", "erf", "erfc",    "erfinv",  "lgamma",  "digamma", "i0",
-        "sinc"}) {
-    r.add(std::string("aten::") + n, fam, i2f);
-    r.add(std::string("aten::") + n + "_", fam, inPlace(i2f));
+  for (auto [key, inPlaceKey] : std::initializer_list<std::pair<const char *, const char *>>{
+           {"aten::sin", "aten::sin_"}, {"aten::cos", "aten::cos_"}, {"aten::tan", "aten::tan_"},
+           {"aten::asin", "aten::asin_"}, {"aten::acos", "aten::acos_"}, {"aten::atan", "aten::atan_"},
+           {"aten::sinh", "aten::sinh_"}, {"aten::cosh", "aten::cosh_"}, {"aten::tanh", "aten::tanh_"},
+           {"aten::asinh", "aten::asinh_"}, {"aten::acosh", "aten::acosh_"}, {"aten::atanh", "aten::atanh_"},
+           {"aten::arcsin", "aten::arcsin_"}, {"aten::arccos", "aten::arccos_"}, {"aten::arctan", "aten::arctan_"},
+           {"aten::arcsinh", "aten::arcsinh_"}, {"aten::arccosh", "aten::arccosh_"}, {"aten::arctanh", "aten::arctanh_"},
+           {"aten::exp", "aten::exp_"}, {"aten::exp2", "aten::exp2_"}, {"aten::expm1", "aten::expm1_"},
+           {"aten::log", "aten::log_"}, {"aten::log1p", "aten::log1p_"}, {"aten::log2", "aten::log2_"},
+           {"aten::log10", "aten::log10_"}, {"aten::sqrt", "aten::sqrt_"}, {"aten::rsqrt", "aten::rsqrt_"},
+           {"aten::reciprocal", "aten::reciprocal_"}, {"aten::sigmoid", "aten::sigmoid_"}, {"aten::erf", "aten::erf_"},
+           {"aten::erfc", "aten::erfc_"}, {"aten::erfinv", "aten::erfinv_"}, {"aten::lgamma", "aten::lgamma_"},
+           {"aten::digamma", "aten::digamma_"}, {"aten::i0", "aten::i0_"}, {"aten::sinc", "aten::sinc_"},
+       }) {
+    r.add(key, fam, i2f);
+    r.add(inPlaceKey, fam, inPlace(i2f));
   }
   // special_* functions (no in-place overloads).
-  for (const char *n :
-       {"special_bessel_j0", "special_bessel_j1", "special_bessel_y0", "special_bessel_y1",
-        "special_modified_bessel_i0", "special_modified_bessel_i1", "special_modified_bessel_k0",
-        "special_modified_bessel_k1", "special_digamma", "special_psi", "special_gammaln", "special_entr", "special_erf",
-        "special_erfc", "special_erfcx", "special_erfinv", "special_exp2", "special_expm1",
-        "special_expit", "special_i0", "special_i0e", "special_i1", "special_i1e", "special_log1p",
-        "special_log_ndtr", "special_ndtr", "special_ndtri", "special_sinc"})
-    r.add(std::string("aten::") + n, fam, i2f);
+  for (const char *k :
+       {"aten::special_bessel_j0", "aten::special_bessel_j1", "aten::special_bessel_y0",
+        "aten::special_bessel_y1", "aten::special_modified_bessel_i0", "aten::special_modified_bessel_i1",
+        "aten::special_modified_bessel_k0", "aten::special_modified_bessel_k1", "aten::special_digamma",
+        "aten::special_psi", "aten::special_gammaln", "aten::special_entr", "aten::special_erf",
+        "aten::special_erfc", "aten::special_erfcx", "aten::special_erfinv", "aten::special_exp2",
+        "aten::special_expm1", "aten::special_expit", "aten::special_i0", "aten::special_i0e",
+        "aten::special_i1", "aten::special_i1e", "aten::special_log1p", "aten::special_log_ndtr",
+        "aten::special_ndtr", "aten::special_ndtri", "aten::special_sinc"})
+    r.add(k, fam, i2f);
   // The same, over an argument named `x`.
-  for (const char *n : {"special_airy_ai", "special_scaled_modified_bessel_k0", "special_scaled_modified_bessel_k1",
-                        "special_spherical_bessel_j0"})
-    r.add(std::string("aten::") + n, fam, elementwise(PromotionKind::IntToFloat, {"x"}));
+  for (const char *k : {"aten::special_airy_ai", "aten::special_scaled_modified_bessel_k0",
+                        "aten::special_scaled_modified_bessel_k1", "aten::special_spherical_bessel_j0"})
+    r.add(k, fam, elementwise(PromotionKind::IntToFloat, {"x"}));
 
   // logit clamps, and clamp rejects complex (meta); CPU/CUDA have no kernel.
   RuleFn logit = rejectComplex(i2f, "clamp is not supported for complex types");
@@ -85,10 +95,11 @@ void registerUnaryMath(Registry &r) {
   r.add("aten::logit_", fam, inPlace(logit));
   r.add("aten::special_logit", fam, logit);
 
-  for (const char *n : {"deg2rad", "rad2deg"}) {
+  for (auto [key, inPlaceKey, n] : {std::tuple{"aten::deg2rad", "aten::deg2rad_", "deg2rad"},
+                                   std::tuple{"aten::rad2deg", "aten::rad2deg_", "rad2deg"}}) {
     RuleFn f = rejectComplex(i2f, std::string(n) + " is not supported for complex tensors");
-    r.add(std::string("aten::") + n, fam, f);
-    r.add(std::string("aten::") + n + "_", fam, inPlace(f));
+    r.add(key, fam, f);
+    r.add(inPlaceKey, fam, inPlace(f));
   }
 
   r.add("aten::polygamma", fam, polygammaRule()).sample("n", "1");

@@ -72,15 +72,15 @@ void registerUnaryPreserving(Registry &reg) {
   } r{reg};
   const std::string same = "unary.same";
   RuleFn id = sameAs("self");
-  auto both = [&](const std::string &n, const std::string &fam, const RuleFn &f) {
-    r.add("aten::" + n, fam, f);
-    r.add("aten::" + n + "_", fam, inPlace(f));
+  auto both = [&](std::string_view key, std::string_view inPlaceKey, const std::string &fam, const RuleFn &f) {
+    r.add(key, fam, f);
+    r.add(inPlaceKey, fam, inPlace(f));
   };
 
   // Negation rejects bool on every device ("-" on a bool tensor).
   RuleFn neg = rejecting(boolDType, "negation, the `-` operator, on a bool tensor is not supported", id);
-  both("neg", same, neg);
-  both("negative", same, neg);
+  both("aten::neg", "aten::neg_", same, neg);
+  both("aten::negative", "aten::negative_", same, neg);
   r.add("aten::positive", same,
         rejecting(boolDType, "the `+` operator, on a bool tensor is not supported", id));
 
@@ -88,38 +88,40 @@ void registerUnaryPreserving(Registry &reg) {
   // In-place abs rejects complex.
   RuleFn abs = mapDType(toRealValueType);
   RuleFn absInPlace = rejecting(complexDType, "in-place abs is not supported for complex tensors", inPlace(id));
-  for (const char *n : {"abs", "absolute"}) {
-    r.add(std::string("aten::") + n, "unary.complex_to_float", abs);
-    r.add(std::string("aten::") + n + "_", "unary.complex_to_float", absInPlace);
+  for (auto [key, inPlaceKey] : {std::pair{"aten::abs", "aten::abs_"}, std::pair{"aten::absolute", "aten::absolute_"}}) {
+    r.add(key, "unary.complex_to_float", abs);
+    r.add(inPlaceKey, "unary.complex_to_float", absInPlace);
   }
-  both("sgn", same, id);
-  both("sign", same,
+  both("aten::sgn", "aten::sgn_", same, id);
+  both("aten::sign", "aten::sign_", same,
        rejecting(complexDType, "unlike numpy, torch.sign is not intended to support complex numbers, use torch.sgn",
                  id));
 
   // Rounding: integers (and bool) pass through; ceil/floor/trunc reject
   // complex, round has no complex kernel anywhere (meta keeps complex).
-  for (const char *n : {"ceil", "floor", "trunc", "fix"})
-    both(n, same, rejecting(complexDType, std::string(n == std::string("fix") ? "trunc" : n) +
-                                              " is not supported for complex inputs",
-                            id));
-  both("round", same, id);
+  for (auto [key, inPlaceKey, what] : {std::tuple{"aten::ceil", "aten::ceil_", "ceil"},
+                                      std::tuple{"aten::floor", "aten::floor_", "floor"},
+                                      std::tuple{"aten::trunc", "aten::trunc_", "trunc"},
+                                      std::tuple{"aten::fix", "aten::fix_", "trunc"}})
+    both(key, inPlaceKey, same, rejecting(complexDType, std::string(what) + " is not supported for complex inputs", id));
+  both("aten::round", "aten::round_", same, id);
   r.add("aten::round.decimals", same, id).sample("decimals", "1");
   r.add("aten::round_.decimals", same, inPlace(id)).sample("decimals", "1");
   r.add("aten::special_round", same, id);
-  both("frac", same, id);
+  both("aten::frac", "aten::frac_", same, id);
   // bitwise_not has kernels for bool/integers only (float: a kernel gap, meta
   // keeps the dtype).
-  both("bitwise_not", same, id);
-  both("nan_to_num", same, id);
+  both("aten::bitwise_not", "aten::bitwise_not_", same, id);
+  both("aten::nan_to_num", "aten::nan_to_num_", same, id);
 
   // Predicates: always bool.
   const std::string pred = "unary.always_bool";
-  for (const char *n : {"isnan", "isinf", "isfinite", "isreal"})
-    r.add(std::string("aten::") + n, pred, always(DType::Bool));
-  for (const char *n : {"isposinf", "isneginf"})
-    r.add(std::string("aten::") + n, pred,
-          rejecting(complexDType, std::string(n) + " does not support complex inputs", always(DType::Bool)));
+  for (const char *k : {"aten::isnan", "aten::isinf", "aten::isfinite", "aten::isreal"})
+    r.add(k, pred, always(DType::Bool));
+  r.add("aten::isposinf", pred,
+        rejecting(complexDType, "isposinf does not support complex inputs", always(DType::Bool)));
+  r.add("aten::isneginf", pred,
+        rejecting(complexDType, "isneginf does not support complex inputs", always(DType::Bool)));
   r.add("aten::signbit", pred,
         rejecting(complexDType, "signbit is not implemented for complex tensors", always(DType::Bool)));
   r.add("aten::logical_not", pred, always(DType::Bool));
@@ -143,10 +145,10 @@ void registerUnaryPreserving(Registry &reg) {
   // Identity-dtype copies and views.
   const std::string ident = "unary.identity";
   for (const char *k : {"aten::clone", "aten::contiguous"}) reg.declare(k, OpFact::MemoryFormatKeepsShape);
-  for (const char *n : {"conj", "conj_physical", "resolve_conj", "resolve_neg", "clone", "contiguous", "detach",
-                        "lift", "lift_fresh", "lift_fresh_copy", "zero"})
-    r.add(std::string("aten::") + n, ident, id);
-  for (const char *n : {"conj_physical_", "detach_", "zero_"}) r.add(std::string("aten::") + n, ident, id);
+  for (const char *k : {"aten::conj", "aten::conj_physical", "aten::resolve_conj", "aten::resolve_neg", "aten::clone",
+                        "aten::contiguous", "aten::detach", "aten::lift", "aten::lift_fresh", "aten::lift_fresh_copy",
+                        "aten::zero", "aten::conj_physical_", "aten::detach_", "aten::zero_"})
+    r.add(k, ident, id);
 
   // fill: self's dtype. The value must fit it (value-dependent: 1+0j and
   // 255 fill uint8, 1j and 256 raise; checkedFill: a 0-dim tensor in 2.14).
