@@ -9,10 +9,15 @@
 #      conformance of every rule, promotion and result_type oracles, the
 #      TorchScript frontend, the custom op; and the Python package's tests
 #      (ctest label `python`) with the root's torch 2.14 (ExportedProgram included);
-#   3. the tests without libtorch under ASan/UBSan, and the fuzz targets for a
+#   3. PyTorch 2.6 in a Debian 13 trixie root (scripts/torch-root.sh 2.6): the
+#      same tests as stage 2, except that the conformance harness runs on a fixed
+#      sample (--max-cases $DTF_TORCH26_SAMPLE per sample variant, strided, so the
+#      same cases every run) to keep CI under 50 min; the full 2.6 run is
+#      README's "Proving a version" command;
+#   4. the tests without libtorch under ASan/UBSan, and the fuzz targets for a
 #      bounded time (scripts/sanitize.sh).
-# DTF_SKIP_TORCH214=1 skips stage 2 (it needs root and the network once, to
-# debootstrap the root: ~3 min, 2 GB).
+# DTF_SKIP_TORCH214=1 skips stage 2, DTF_SKIP_TORCH26=1 stage 3 (each needs root
+# and the network once, to debootstrap its root: ~3-8 min, 2 GB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -20,15 +25,21 @@ stage() { echo "test.sh: $* ($(( $(date +%s) - start )) s so far)"; }
 
 scripts/install-deps.sh
 # The root needs chroot and mount: as root, or through sudo.
-root214=(scripts/torch214-root.sh)
-[[ $(id -u) == 0 ]] || root214=(sudo -E scripts/torch214-root.sh)
-# Making the 2.14 root is mostly download and unpacking: it runs beside the
-# host build (its log: build-logs/torch214-ensure.log) and is waited for after.
-ensure_pid=
+sudo=()
+[[ $(id -u) == 0 ]] || sudo=(sudo -E)
+root214=("${sudo[@]}" scripts/torch214-root.sh)
+root26=("${sudo[@]}" scripts/torch-root.sh 2.6)
+# Making the roots is mostly download and unpacking: it runs beside the
+# host build (its logs: build-logs/torch*-ensure.log) and is waited for after.
+ensure_pid= ensure26_pid=
+mkdir -p build-logs
 if [[ ${DTF_SKIP_TORCH214:-0} != 1 ]]; then
-  mkdir -p build-logs
   "${root214[@]}" ensure > build-logs/torch214-ensure.log 2>&1 &
   ensure_pid=$!
+fi
+if [[ ${DTF_SKIP_TORCH26:-0} != 1 ]]; then
+  "${root26[@]}" ensure > build-logs/torch26-ensure.log 2>&1 &
+  ensure26_pid=$!
 fi
 
 stage "host: build"
@@ -36,20 +47,40 @@ scripts/build.sh
 stage "host: ctest (libtorch 1.13)"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
+# root_stage V ENSURE_PID LOG ROOT...: wait for root V's ensure, then build its torch and
+# Python targets there.
+root_stage() {
+  local v=$1 pid=$2 log=$3; shift 3
+  stage "$v: the root"
+  if ! wait "$pid"; then
+    tail -40 "$log"
+    echo "test.sh: making the PyTorch $v root failed ($log)" >&2
+    exit 1
+  fi
+  tail -3 "$log"
+  stage "$v: build (targets dtypeflow_torch_tests, dtypeflow_python)"
+  "$@" build --target dtypeflow_torch_tests dtypeflow_python
+}
 if [[ ${DTF_SKIP_TORCH214:-0} == 1 ]]; then
   echo "test.sh: DTF_SKIP_TORCH214=1: PyTorch 2.14 stage skipped"
 else
-  stage "2.14: the root"
-  if ! wait "$ensure_pid"; then
-    tail -40 build-logs/torch214-ensure.log
-    echo "test.sh: making the PyTorch 2.14 root failed (build-logs/torch214-ensure.log)" >&2
-    exit 1
-  fi
-  tail -3 build-logs/torch214-ensure.log
-  stage "2.14: build (targets dtypeflow_torch_tests, dtypeflow_python)"
-  "${root214[@]}" build --target dtypeflow_torch_tests dtypeflow_python
+  root_stage 2.14 "$ensure_pid" build-logs/torch214-ensure.log "${root214[@]}"
   stage "2.14: ctest -L 'torch|python' (libtorch 2.14, python3-torch 2.14)"
   "${root214[@]}" test -L 'torch|python'
+fi
+if [[ ${DTF_SKIP_TORCH26:-0} == 1 ]]; then
+  echo "test.sh: DTF_SKIP_TORCH26=1: PyTorch 2.6 stage skipped"
+else
+  root_stage 2.6 "$ensure26_pid" build-logs/torch26-ensure.log "${root26[@]}"
+  stage "2.6: ctest -L 'torch|python' but the full conformance (libtorch 2.6, python3-torch 2.6)"
+  "${root26[@]}" test -L 'torch|python' -E '^conformance_all_rules$'
+  stage "2.6: conformance on a fixed sample (--max-cases ${DTF_TORCH26_SAMPLE:-64})"
+  # (measured here: 232,791 cases of 2238 rules in 14-16 s with -j1; the full run is 10.75 M
+  # cases in 474 s with -j2. libtorch 2.6 sometimes segfaults inside
+  # TypeMeta::error_unsupported_typemeta in a to(dtype) the harness makes: seen in 1 of 3
+  # sampled runs with -j1, under investigation)
+  "${root26[@]}" run build-2.6/tests/oracle/dtypeflow_conformance -q -j 1 \
+    --known tests/oracle/known-2.6.txt --max-cases "${DTF_TORCH26_SAMPLE:-64}"
 fi
 stage "sanitizers and fuzzing"
 scripts/sanitize.sh

@@ -6,7 +6,7 @@
     a = dtypeflow.annotate(exported_program)                     # or a GraphModule, ScriptModule, path
     a["add"].dtype, a.errors
 
-Everything answers as one PyTorch version (`torch="2.14"`, the default, or "1.13"). Operands
+Everything answers as one PyTorch version (`torch="2.14"`, the default, "2.6" or "1.13"). Operands
 are torch.dtype (a tensor of that dtype, rank unknown), torch.Tensor (its dtype and rank; never
 its data), Python numbers, None, lists, or strings in the CLI's notation ("float32:r2", "int",
 "?"). `rules=[path, ...]` adds rule files for custom ops (the CLI's --rules, docs/custom-ops.md).

@@ -46,9 +46,9 @@ struct OneDnnFact {
   VersionRow<KindSet> takes; ///< by version (dtype/version_row.h): the kinds whose oneDNN takes `dtype`
 };
 constexpr OneDnnFact kOneDnn[] = {
-    //  dtype            1.13                          2.14
-    {DType::BFloat16, {kinds({K::Avx512, K::Avx512Fp16}), kinds({K::Avx2NeConvert, K::Avx512, K::Avx512Fp16})}},
-    {DType::Float16,  {kinds({}),                         kinds({K::Avx2NeConvert, K::Avx512Fp16})}},
+    //  dtype            1.13                          2.6                                                 2.14
+    {DType::BFloat16, {kinds({K::Avx512, K::Avx512Fp16}), kinds({K::Avx2NeConvert, K::Avx512, K::Avx512Fp16}), kinds({K::Avx2NeConvert, K::Avx512, K::Avx512Fp16})}},
+    {DType::Float16,  {kinds({}),                         kinds({K::Avx2NeConvert, K::Avx512Fp16}), kinds({K::Avx2NeConvert, K::Avx512Fp16})}},
 };
 
 const KindInfo &info(CpuKind k) { return kInfo[static_cast<size_t>(k)]; }

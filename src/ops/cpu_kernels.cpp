@@ -28,20 +28,20 @@ struct Gaps {
 };
 
 constexpr Gaps kGaps[] = {
-    //  kernel                        1.13 lacks                             2.14 lacks
-    {CpuKernel::Matmul,            {of({DT::Bool, DT::Float16, DT::Complex32}), of({DT::Bool, DT::Complex32})}},
-    {CpuKernel::Eye,               {of({DT::BFloat16, DT::Complex32}),          of({DT::Complex32})}},
-    {CpuKernel::MatrixExp,         {of({DT::Float16, DT::Complex32}),           of({DT::Complex32})}},
-    {CpuKernel::Sqrt,              {of({DT::Float16, DT::Complex32}),           of({DT::Complex32})}},
-    {CpuKernel::MaskedSoftmax,     {of({DT::Float16}),                          of({})}},
-    {CpuKernel::MaskedSoftmaxSrcMask, {DTypeSet::all(),                         of({})}},
-    {CpuKernel::AntialiasUpsample, {of({DT::UInt8}),                            of({})}},
-    {CpuKernel::Range,             {of({DT::Float16}),                          of({})}},
-    {CpuKernel::FractionalMaxPool, {of({DT::Float16, DT::BFloat16}),            of({})}},
-    {CpuKernel::Cross,             {of({DT::Bool, DT::Float16, DT::Complex32}), of({DT::Bool, DT::Complex32})}},
-    {CpuKernel::HistogramBins,     {of({DT::Float16}),                          of({})}},
-    {CpuKernel::EncoderLayer,      {of({DT::Float16}),                          of({})}},
-    {CpuKernel::MixedNorm,         {of({DT::Float16}),                          of({})}},
+    //  kernel                        1.13 lacks                             2.6 lacks                    2.14 lacks
+    {CpuKernel::Matmul,            {of({DT::Bool, DT::Float16, DT::Complex32}), of({DT::Bool, DT::Complex32}), of({DT::Bool, DT::Complex32})}},
+    {CpuKernel::Eye,               {of({DT::BFloat16, DT::Complex32}),          of({DT::Complex32}), of({DT::Complex32})}},
+    {CpuKernel::MatrixExp,         {of({DT::Float16, DT::Complex32}),           of({DT::Complex32}), of({DT::Complex32})}},
+    {CpuKernel::Sqrt,              {of({DT::Float16, DT::Complex32}),           of({DT::Complex32}), of({DT::Complex32})}},
+    {CpuKernel::MaskedSoftmax,     {of({DT::Float16}),                          of({}), of({})}},
+    {CpuKernel::MaskedSoftmaxSrcMask, {DTypeSet::all(),                         of({}), of({})}},
+    {CpuKernel::AntialiasUpsample, {of({DT::UInt8}),                            of({}), of({})}},
+    {CpuKernel::Range,             {of({DT::Float16}),                          of({}), of({})}},
+    {CpuKernel::FractionalMaxPool, {of({DT::Float16, DT::BFloat16}),            of({}), of({})}},
+    {CpuKernel::Cross,             {of({DT::Bool, DT::Float16, DT::Complex32}), of({DT::Bool, DT::Complex32}), of({DT::Bool, DT::Complex32})}},
+    {CpuKernel::HistogramBins,     {of({DT::Float16}),                          of({}), of({})}},
+    {CpuKernel::EncoderLayer,      {of({DT::Float16}),                          of({}), of({})}},
+    {CpuKernel::MixedNorm,         {of({DT::Float16}),                          of({}), of({})}},
 };
 
 } // namespace

@@ -116,7 +116,7 @@ expect(["infer-op", "--torch", "1.13", "aten::rms_norm", "input=float32:r2", "no
        err="PyTorch 2.14 has it")
 expect(["infer-op", "--json", "--torch", "1.13", "aten::add.Tensor", "int8:r1", "float64:r0"], 0, out='"torch":"1.13"')
 expect(["annotate", "--torch", "1.13", EXAMPLE, "--format", "json"], 0, out='"torch": "1.13"')
-expect(["--version"], 0, out="PyTorch semantics: 1.13, 2.14")
+expect(["--version"], 0, out="PyTorch semantics: 1.13, 2.6, 2.14")
 
 # --- issue 27: answers a user can act on, input that cannot hurt -----------------------
 import os

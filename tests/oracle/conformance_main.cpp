@@ -94,8 +94,11 @@ int main(int argc, char **argv) {
   std::vector<std::string> ops;
   std::string family, reportPath;
   const std::string targetDir = std::string(DTF_SOURCE_DIR) + "/../shared/targets/";
-  std::string targets = targetDir + (kOracleTorch == TorchVersion::V1_13 ? "torch-mlir-dtype-ops.txt" : "torch-mlir-dtype-ops-2.14.txt");
-  std::string newOverloads = kOracleTorch == TorchVersion::V1_13 ? "" : targetDir + "aten-overloads-new-in-2.14.txt";
+  // Report-only lists: torch-mlir's ops (2.14's list, else 1.13's: there is none
+  // for 2.6), and the overloads new in 2.14.
+  const bool v214 = kOracleTorch == TorchVersion::V2_14;
+  std::string targets = targetDir + (v214 ? "torch-mlir-dtype-ops-2.14.txt" : "torch-mlir-dtype-ops.txt");
+  std::string newOverloads = v214 ? targetDir + "aten-overloads-new-in-2.14.txt" : "";
   std::string exampleOps = std::string(DTF_SOURCE_DIR) + "/examples/ops_used.txt";
   bool verbose = false, quiet = false;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -92,7 +92,7 @@ expect_json("annotate", ["annotate", *R, GOLDEN, "--format", "json"], annotated)
 expect("annotate without the rules", ["annotate", GOLDEN], 0, None, "unknown op mylib::fused_gelu")
 
 # the rules apply on top of the version --torch chooses
-for torch in ["1.13", "2.14"]:
+for torch in ["1.13", "2.6", "2.14"]:
     expect_json(f"annotate --torch {torch}", ["annotate", "--torch", torch, *R, GOLDEN, "--format", "json"],
                 lambda j, torch=torch: annotated(j) or (None if j["torch"] == torch else j["torch"]))
     expect(f"check --torch {torch}", ["check", "--torch", torch, *R, TRACED], 0)

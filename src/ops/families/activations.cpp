@@ -390,7 +390,7 @@ void registerActivations(Registry &r) {
   // compute type, the value still into self's dtype; threshold_ both into
   // self's (measured).
   for (auto [scope, into] : {std::pair{r.since(TorchVersion::V1_13), ScalarsInto::SelfType},
-                             std::pair{r.since(TorchVersion::V2_14), ScalarsInto::ComputeType}}) {
+                             std::pair{r.since(TorchVersion::V2_6), ScalarsInto::ComputeType}}) {
     RuleFn rule = convertedScalars(convertedScalars(id, {"value"}, ScalarsInto::SelfType), {"threshold"}, into);
     Registry::Entry e = scope.add("aten::threshold", fam, keepingShape(rule));
     for (const char *a : {"threshold", "value"}) e.variant({{"self", "sweep![2]"}, {a, "magnitudes"}});
@@ -414,7 +414,7 @@ void registerActivations(Registry &r) {
   add("aten::log_sigmoid_forward", "", logSigmoid(2));
   add("aten::glu", "", glu());
   r.since(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
-  r.since(TorchVersion::V2_14).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
+  r.since(TorchVersion::V2_6).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
   // 2.x: the kernel prelu calls, on operands it broadcasts (a 0-dim self with
   // a 1-D weight gives a 1-D result).
   r.add("aten::_prelu_kernel", fam, [](const OpCall &c) -> RuleResult {
@@ -433,7 +433,7 @@ void registerActivations(Registry &r) {
   r.add("aten::rrelu_", fam, keepingShape(inPlace(rreluOp)));
   const RuleFn withNoise = rreluScalars(rrelu(true));
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), withNoise},
-                             std::pair{r.since(TorchVersion::V2_14), checks::before(checkNoiseShape, withNoise)}}) {
+                             std::pair{r.since(TorchVersion::V2_6), checks::before(checkNoiseShape, withNoise)}}) {
     scope.add("aten::rrelu_with_noise", fam, rule).variant({{"training", "True"}});
     scope.add("aten::rrelu_with_noise_", fam, inPlace(rule)).variant({{"training", "True"}});
     // 2.x's functional form also returns the noise it wrote (noise's dtype).
@@ -459,7 +459,7 @@ void registerActivations(Registry &r) {
   addBwd("aten::elu_backward", backwardWithScalars("grad_output", "self_or_result", {"alpha", "scale", "input_scale"}),
          {"alpha", "scale", "input_scale"})
       .sample("is_result", "False");
-  for (auto [scope, wider] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, wider] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
     addBwd("aten::gelu_backward", checks::before(approximate, geluBackward(wider)), {}, scope)
         .variant({{"approximate", "'tanh'"}}).variant({{"approximate", "'foo'"}});
   addBwd("aten::hardtanh_backward", backwardWithScalars("grad_output", "self", {"min_val", "max_val"}), {"min_val"}).sample("max_val", "1.0");
@@ -474,7 +474,7 @@ void registerActivations(Registry &r) {
          {"threshold"}, r.since(TorchVersion::V1_13));
   addBwd("aten::threshold_backward",
          thresholdBackwardOnMeta(backwardWithScalars("grad_output", "self", {"threshold"}, ScalarsInto::ComputeType)),
-         {"threshold"}, r.since(TorchVersion::V2_14));
+         {"threshold"}, r.since(TorchVersion::V2_6));
   addBwd("aten::softplus_backward", backwardWithScalars("grad_output", "self", {"beta", "threshold"}), {"beta"}).sample("threshold", "20.0");
   addBwd("aten::hardsigmoid_backward", backward("grad_output", "self"));
   addBwd("aten::hardswish_backward", backward("grad_output", "self"));

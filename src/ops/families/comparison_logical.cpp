@@ -144,7 +144,7 @@ void registerComparisonLogical(Registry &r) {
 
   r.add("aten::isclose", "comparison", isclose);
   for (auto [scope, halfTypes] : {std::pair{r.since(TorchVersion::V1_13), false},
-                                  std::pair{r.since(TorchVersion::V2_14), true}}) {
+                                  std::pair{r.since(TorchVersion::V2_6), true}}) {
     scope.add("aten::isin.Tensor_Tensor", "comparison", isinRule("elements", "test_elements", halfTypes))
         .sample("elements", "sweep[2,2]").sample("test_elements", "sweep[3]")
         .variant({{"elements", "sweep[2]"}, {"test_elements", "sweep![12]"}});

@@ -941,7 +941,7 @@ void registerBaddbmmAddmvLinear(Registry &r) {
   // go into the compute type.
   for (auto [scope, selfMustMatch, factors] :
        {std::tuple{r.since(TorchVersion::V1_13), false, AddmmFactors::InResultType},
-        std::tuple{r.since(TorchVersion::V2_14), true, AddmmFactors::InComputeType}}) {
+        std::tuple{r.since(TorchVersion::V2_6), true, AddmmFactors::InComputeType}}) {
     withFactorSamples(scope.add("aten::baddbmm", fam,
                                 addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace, factors))
         .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
@@ -951,7 +951,7 @@ void registerBaddbmmAddmvLinear(Registry &r) {
         {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
   }
   for (auto [scope, factors] : {std::pair{r.since(TorchVersion::V1_13), AddmmFactors::InResultType},
-                                std::pair{r.since(TorchVersion::V2_14), AddmmFactors::InComputeType}})
+                                std::pair{r.since(TorchVersion::V2_6), AddmmFactors::InComputeType}})
     withFactorSamples(scope.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace, factors))
         .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
         {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
@@ -961,7 +961,7 @@ void registerBaddbmmAddmvLinear(Registry &r) {
       {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
 
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(linearRule)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(linearAddmmForOneDimBiasRule)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(linearAddmmForOneDimBiasRule)}})
     scope.add("aten::linear", fam, rule)
         .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
         .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})
@@ -971,7 +971,7 @@ void registerBaddbmmAddmvLinear(Registry &r) {
         .variant({{"input", "float32[3,1,2]"}, {"weight", "sweep![3,2]"}, {"bias", "None"}})
         .variant({{"input", "sweep![1,2]"}, {"weight", "float64[2]"}, {"bias", "None"}});
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(bilinearRule<true>)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(bilinearRule<false>)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(bilinearRule<false>)}})
     scope.add("aten::bilinear", fam, rule)
         .sample("input1", "sweep![1,2]").sample("input2", "sweep![1,2]").sample("weight", "sweep![1,2,2]")
         .sample("bias", "sweep![1]");
@@ -1014,7 +1014,7 @@ void registerContractionsAndDeterminants(Registry &r) {
     return std::nullopt;
   };
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(tensordotRule)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(tensordotSameDTypeRule)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(tensordotSameDTypeRule)}})
   scope.add("aten::tensordot", fam, rule)
       .sample("self", "sweep![2,2]").sample("other", "sweep![2,2]").sample("dims_self", "[1]")
       .sample("dims_other", "[0]")
@@ -1097,7 +1097,7 @@ void registerConvolutions(Registry &r) {
     std::string in = "sweep![1,1", w = "sweep![1,1";
     for (int i = 0; i < cv.spatial; ++i) in += ",3", w += ",1";
     for (auto [scope, check] : {std::pair{r.since(TorchVersion::V1_13), cv.originalCheck},
-                                std::pair{r.since(TorchVersion::V2_14), cv.changedCheck}}) {
+                                std::pair{r.since(TorchVersion::V2_6), cv.changedCheck}}) {
       const bool oneDnnDilation = check == BiasCheck::AddedInPlace; // 2.14's conv_transpose1d/2d
       Registry::Entry e = scope.add(cv.key, cf,
                                     convParamLengths(convRule(check), cv.spatial, r.schemas(), cv.key, oneDnnDilation))
@@ -1110,7 +1110,7 @@ void registerConvolutions(Registry &r) {
   }
   for (const char *k : {"aten::convolution", "aten::_convolution", "aten::_convolution.deprecated"})
     for (auto [scope, check] : {std::pair{r.since(TorchVersion::V1_13), BiasCheck::ByTransposed},
-                                std::pair{r.since(TorchVersion::V2_14), BiasCheck::ByTransposedAddedInPlace}})
+                                std::pair{r.since(TorchVersion::V2_6), BiasCheck::ByTransposedAddedInPlace}})
       scope.add(k, cf, convParamValues(convRule(check), r.schemas(), k))
           .sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]").sample("bias", "sweep![1]")
           .sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")
@@ -1128,7 +1128,7 @@ void registerConvolutions(Registry &r) {
               {{"weight", "float32[1,1]"}})
       .refuse(checks::rankIn("bias", {1}, "Bias must have 1 dim: out_channels"), {{"bias", "float32[1,1]"}});
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(convBackwardRule<false>)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(convBackwardRule<true>)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(convBackwardRule<true>)}})
     scope.add("aten::convolution_backward", cf, rule)
         .sample("grad_output", "sweep![1,1,3,3]").sample("input", "sweep![1,1,3,3]").sample("weight", "sweep![1,1,1,1]")
         .sample("bias_sizes", "[1]").sample("stride", "[1,1]").sample("padding", "[0,0]").sample("dilation", "[1,1]")

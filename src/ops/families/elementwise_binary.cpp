@@ -434,7 +434,7 @@ void registerElementwiseBinary(Registry &r) {
   op("aten::nextafter", "binary.promote", simple(PK::Default, floatOnly), "aten::nextafter_");
   // 2.14 has a complex logaddexp (logaddexp2 stays real).
   r.since(TorchVersion::V1_13).add("aten::logaddexp", "binary.promote", simple(PK::Default, floatOnly));
-  r.since(TorchVersion::V2_14).add("aten::logaddexp", "binary.promote", simple(PK::Default, kBool | kInt));
+  r.since(TorchVersion::V2_6).add("aten::logaddexp", "binary.promote", simple(PK::Default, kBool | kInt));
   r.add("aten::logaddexp2", "binary.promote", simple(PK::Default, floatOnly));
 
   // Ordered min/max: no complex.
@@ -448,14 +448,14 @@ void registerElementwiseBinary(Registry &r) {
   op("aten::lcm", "binary.promote", simple(PK::Default, intOnly), "aten::lcm_");
 
   op("aten::heaviside", "binary.same_dtype", heaviside(), "aten::heaviside_", {"values"});
-  for (auto [scope, keepsSelf] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, keepsSelf] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
     scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf));
     scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf), {"other"}));
   }
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});
-  for (auto [scope, copies] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, copies] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
     scope.add("aten::pow.Tensor_Scalar", "binary.pow", powRule(copies))
         .variant({{"self", "sweep![2]"}, {"exponent", "magnitudes"}});
     scope.add("aten::pow_.Scalar", "binary.pow", inplace(powRule(copies), {"exponent"}));

@@ -186,7 +186,7 @@ void registerAdvancedIndexing(Registry &r) {
   for (auto [scope, index, indexPut] :
        {std::tuple{r.since(TorchVersion::V1_13), RuleFn(indexRule<kInt64IndicesByteMaskFills>),
                    RuleFn(indexPutRule<kInt64IndicesByteMaskFills>)},
-        std::tuple{r.since(TorchVersion::V2_14), RuleFn(indexRule<kInt32IndicesBoolMaskFills>),
+        std::tuple{r.since(TorchVersion::V2_6), RuleFn(indexRule<kInt32IndicesBoolMaskFills>),
                    RuleFn(indexPutRule<kInt32IndicesBoolMaskFills>)}}) {
     for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
       // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
@@ -323,7 +323,7 @@ void registerIndexWrites(Registry &r) {
      })).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0").sample("source", "sweep![1,2]");
   // 2.14 converts the value for a complex32 self as complex<half> (1.13: complex<float>).
   for (auto [scope, parts] : {std::pair{r.since(TorchVersion::V1_13), ComplexHalfParts::AsFloat},
-                              std::pair{r.since(TorchVersion::V2_14), ComplexHalfParts::AsHalf}})
+                              std::pair{r.since(TorchVersion::V2_6), ComplexHalfParts::AsHalf}})
   for (const char *k : {"aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar"})
     scope.add(k, fam, keepingShape([parts = parts](const OpCall &c) -> RuleResult {
        if (auto e = vectorIndex(c)) return *e;
@@ -354,7 +354,7 @@ void registerIndexWrites(Registry &r) {
        return c.semantic("masked_select: expected bool or uint8 mask, got {}", name(m));
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
-  r.since(TorchVersion::V2_14).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
+  r.since(TorchVersion::V2_6).add("aten::masked_select", fam, [](const OpCall &c) -> RuleResult {
      if (c.dtype("mask") != DType::Bool) return c.semantic("masked_select: expected BoolTensor for mask");
      return tensorOf(c.dtype("self"), Rank::exact(1));
    }).sample("self", "sweep![2,2]").sample("mask", "sweep![2,2]");
@@ -465,7 +465,7 @@ void registerUnique(Registry &r) {
   // inverse); 2.14 only when the inverse is (else an empty 1-D one;
   // scripts/probes/unique2.py).
   for (auto [scope, countsFillInverse] : {std::pair{r.since(TorchVersion::V1_13), true},
-                                          std::pair{r.since(TorchVersion::V2_14), false}})
+                                          std::pair{r.since(TorchVersion::V2_6), false}})
     scope.add("aten::_unique2", fam, [countsFillInverse = countsFillInverse](const OpCall &c) -> RuleResult {
        auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
        if (!countsFillInverse) cnt = false;

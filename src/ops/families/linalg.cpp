@@ -533,7 +533,7 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
   r.since(TorchVersion::V1_13).add("aten::nuclear_norm", f, nuclearNorm<true>).sample("self", "sweep[2,2]")
       .variant({{"keepdim", "True"}}).variant({{"self", "float64[3,2,2]"}});
-  r.since(TorchVersion::V2_14).add("aten::nuclear_norm", f, nuclearNorm<false>).sample("self", "sweep[2,2]")
+  r.since(TorchVersion::V2_6).add("aten::nuclear_norm", f, nuclearNorm<false>).sample("self", "sweep[2,2]")
       .variant({{"keepdim", "True"}}).variant({{"self", "sweep![3,2,2]"}})
       .variant({{"self", "sweep![3,2,2]"}, {"keepdim", "True"}}).variant({{"self", "float64[2]"}});
   // Both versions refuse a dim named twice (-1 and 1 of a 2-D self too).

@@ -202,7 +202,7 @@ void registerMiscCoverage(Registry &r) {
                .sample("zero_point", "sweep[1]")
                .sample("fake_quant_enabled", "sweep[1]"));
   for (auto [scope, perChannel] :
-       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<true>}}) {
+       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<true>}}) {
     qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
                        [perChannel = perChannel](const OpCall &c) { return perChannel(c, false); })
                  .sample("axis", "0")
@@ -264,7 +264,7 @@ void registerMiscCoverage(Registry &r) {
   // cummax / cummin: running values keep self's dtype, indices are int64;
   // no kernel for complex on any device (they order elements); a 0-dim
   // self is copied without one (measured: cummax(complex64 0-dim) works).
-  // 1.13 takes any dim of a 0-dim self; 2.14 wants -1 or 0, as every op:
+  // 1.13 and 2.6 take any dim of a 0-dim self; 2.14 wants -1 or 0, as every op:
   // the fact is withdrawn there (its rules did not change).
   for (const char *op : {"aten::cummax", "aten::cummin"}) {
     r.declare(op, OpFact::AnyDimOfZeroDim);

@@ -442,7 +442,7 @@ void registerNormalization(Registry &r) {
   // 1.13: one dtype for input and parameters. 2.14: also the mixed mode of
   // batch_norm (a bfloat16 or float16 input, float32 parameters; the
   // statistics in the parameters' dtype).
-  for (auto [scope, mixed] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, mixed] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
     auto params = [mixed = mixed](const OpCall &c, DType &stat) -> std::optional<RuleError> {
       stat = c.dtype("input");
       if (!mixed) return requireSame(c, {"input", "weight", "bias"});
@@ -484,13 +484,17 @@ void registerNormalization(Registry &r) {
 /// rms_norm and the weight norms.
 void registerRmsAndWeightNorms(Registry &r) {
   const char *norm = "nn.norm";
-  // 2.x: input's dtype whatever the weight's (a weight of another dtype takes
-  // the composite path, which casts back: measured on 2.14).
+  // 2.14: input's dtype whatever the weight's (a weight of another dtype takes
+  // the composite path, which casts back: measured on 2.14). 2.6's composite
+  // casts back before it multiplies by the weight, so its result is
+  // promote(input, weight) (measured on 2.6.0: float16 input, float32 weight
+  // gives float32).
   // The normalized input (in its compute type) is multiplied by the weight:
   // that promotion raises where it does (2.14: with a float8 weight).
   // normalized_shape names input's last dims: at least one, and no more
   // than input has (so a 0-dim input always raises; measured on 2.14.1).
-  r.add("aten::rms_norm", norm, keepingShape([](const OpCall &c) -> RuleResult {
+  for (auto [scope, castsBack] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  scope.add("aten::rms_norm", norm, keepingShape([castsBack = castsBack](const OpCall &c) -> RuleResult {
      const Value &shape = c.arg("normalized_shape");
      if (shape.isList() && shape.lengthKnown() && shape.elements().empty())
        return c.error(ErrorKind::ValueDependent, "Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -498,6 +502,7 @@ void registerRmsAndWeightNorms(Registry &r) {
      const size_t least = shape.isList() && shape.lengthKnown() ? shape.elements().size() : 1;
      if (auto k = c.rank("input").value(); k && static_cast<size_t>(*k) < least)
        return c.semantic("Input tensor must have at least {} dimensions, but got {}", least, *k);
+     if (c.isTensor("weight") && !castsBack) return tensorOf(c.promote(c.dtype("input"), c.dtype("weight")), c.rank("input"));
      if (c.isTensor("weight")) (void)c.promote(computeType(c.dtype("input")), c.dtype("weight"));
      return tensorOf(c.dtype("input"), c.rank("input"));
    }, "input")).sample("input", "sweep![2,2,2]").sample("normalized_shape", "[2]").sample("weight", "sweep![2]")
@@ -520,7 +525,7 @@ void registerRmsAndWeightNorms(Registry &r) {
   // float, double or bfloat16); otherwise v * (g / norm_except_dim(v, 2,
   // dim)), which promotes (dim -1: a 0-dim norm). 2.14's fused kernel also
   // takes float16 (`halfFused`), so half no longer goes the composite way.
-  for (auto [scope, halfFused] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, halfFused] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
   scope.add("aten::_weight_norm", norm, [halfFused = halfFused](const OpCall &c) -> RuleResult {
      const DType v = c.dtype("v"), g = c.dtype("g");
      const Rank rv = c.rank("v"), rg = c.rank("g");
@@ -600,7 +605,7 @@ void registerEmbeddings(Registry &r) {
   };
   for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"})
     for (auto [scope, bfloat16Weight] : {std::pair{r.since(TorchVersion::V1_13), false},
-                                         std::pair{r.since(TorchVersion::V2_14), true}}) {
+                                         std::pair{r.since(TorchVersion::V2_6), true}}) {
       auto e = scope.add(k, emb, [bag, bfloat16Weight = bfloat16Weight](const OpCall &c) { return bag(c, bfloat16Weight); });
       e.sample("weight", "sweep![2,2]").sample("indices", "sweep![2]=0").sample("offsets", "sweep![1]=0")
           .sample("per_sample_weights", "None");
@@ -716,7 +721,7 @@ void registerResampling(Registry &r) {
   }
   // native_channel_shuffle takes a 2-D input in 1.13; 2.14 wants more than 2
   // dims, as channel_shuffle. groups <= 0: refused (SIGFPE in 1.13).
-  for (auto [scope, minRank] : {std::pair{r.since(TorchVersion::V1_13), 2}, std::pair{r.since(TorchVersion::V2_14), 3}})
+  for (auto [scope, minRank] : {std::pair{r.since(TorchVersion::V1_13), 2}, std::pair{r.since(TorchVersion::V2_6), 3}})
     scope.add("aten::native_channel_shuffle", rs, [fn = keepInput("self", minRank)](const OpCall &c) -> RuleResult {
        if (auto g = c.arg("groups").intValue(); g && *g <= 0)
          return c.semantic("number of groups to divide channels in must be positive, got {}", *g);
@@ -732,7 +737,7 @@ void registerResampling(Registry &r) {
       .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
   // _pad_enum: see padEnum (mode 0 reflect, 1 replicate, 2 circular, 3 constant).
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(padEnum<false>)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(padEnum<true>)}}) {
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(padEnum<true>)}}) {
     Registry::Entry e = scope.add("aten::_pad_enum", rs, padFacts(rule, "self", "pad"));
     e.sample("self", "sweep[1,1,2]").sample("pad", "[1,1]").sample("mode", "3").sample("value", "None");
     for (const char *mode : {"0", "1", "2", "3"}) {

@@ -81,7 +81,7 @@ void registerSimilarities(Registry &r) {
   // float64 (1.13: bfloat16), bfloat16 with float16 gives float32 (measured
   // on 2.14.1; pairwise_distance and cdist kept 1.13's way).
   for (auto [scope, expandFirst] : {std::pair{r.since(TorchVersion::V1_13), false},
-                                    std::pair{r.since(TorchVersion::V2_14), true}})
+                                    std::pair{r.since(TorchVersion::V2_6), true}})
     scope.add("aten::cosine_similarity", loss, [expandFirst = expandFirst](const OpCall &c) -> RuleResult {
        DType d = promote2(c, "x1", "x2");
        if (!isFloating(d))
@@ -234,7 +234,7 @@ void registerBinaryCrossEntropies(Registry &r) {
     return std::nullopt;
   };
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), bceWithLogits},
-                             std::pair{r.since(TorchVersion::V2_14), checks::before(promotedIntoSelf, bceWithLogits)}})
+                             std::pair{r.since(TorchVersion::V2_6), checks::before(promotedIntoSelf, bceWithLogits)}})
     scope.add("aten::binary_cross_entropy_with_logits", loss, rule)
         .sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
         .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})

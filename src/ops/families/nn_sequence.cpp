@@ -290,7 +290,7 @@ void registerStftIstft(Registry &r) {
   };
   for (const char *k : {"aten::stft", "aten::stft.center"})
     for (auto [scope, realNeedsReturnComplex] : {std::pair{r.since(TorchVersion::V1_13), false},
-                                                 std::pair{r.since(TorchVersion::V2_14), true}})
+                                                 std::pair{r.since(TorchVersion::V2_6), true}})
       scope.add(k, spec, [stftRule, realNeedsReturnComplex = realNeedsReturnComplex](const OpCall &c) { return stftRule(c, realNeedsReturnComplex); })
           .sample("self", "sweep![8]").sample("n_fft", "4").sample("window", "None")
           .sample("return_complex", "True")
@@ -308,7 +308,7 @@ void registerStftIstft(Registry &r) {
   // last dim of 2 holds (re, im): read as its complex view.
   // 1.13 still reads the old real (..., 2) form; 2.14 wants a complex input
   // (bcomplex32 goes through view_as_complex, which refuses it).
-  for (auto [scope, realForm] : {std::pair{r.since(TorchVersion::V1_13), true}, std::pair{r.since(TorchVersion::V2_14), false}})
+  for (auto [scope, realForm] : {std::pair{r.since(TorchVersion::V1_13), true}, std::pair{r.since(TorchVersion::V2_6), false}})
   scope.add("aten::istft", spec, [realForm = realForm](const OpCall &c) -> RuleResult {
      DType d = c.dtype("self");
      auto rk = c.rank("self").value();
@@ -350,7 +350,7 @@ void registerFusedAttention(Registry &r) {
   // per head (4-D), and undefined (None) when need_weights=False.
   // 2.14 (`biasAnyDtype`) also takes a qkv_bias of another dtype (bool and
   // int8 measured), with results not modelled: unknown.
-  for (auto [scope, biasAnyDtype] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, biasAnyDtype] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
   scope.add("aten::_native_multi_head_attention", "nn.attention", [biasAnyDtype = biasAnyDtype](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("query").value(); rk && *rk != 3)
        return c.semantic("expected 3-D `query`, got {}-D tensor", *rk);
@@ -395,7 +395,7 @@ void registerFusedAttention(Registry &r) {
   // qkv (the CPU kernel has half and bfloat16 too), a bias of qkv's dtype
   // (its shape is not checked); fewer than 3 dims raise (measured).
   // 2.14 (`biasAnyDtype`) takes a float32 bias with a float16, bfloat16 or float64 qkv: unknown results.
-  for (auto [scope, biasAnyDtype] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+  for (auto [scope, biasAnyDtype] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
   scope.add("aten::_transform_bias_rescale_qkv", "nn.attention", [biasAnyDtype = biasAnyDtype](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("qkv").value(); rk && *rk < 3)
        return c.semantic("expected qkv of shape [B, T, 3 * embed_dim], got a {}-D tensor", *rk);
@@ -434,7 +434,7 @@ void registerFusedAttention(Registry &r) {
     };
     // 2.14 also takes a qkv_bias of another dtype (bool, uint8, int8 measured): unknown results.
     for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(transformerEncoderLayer<false>)},
-                               std::pair{r.since(TorchVersion::V2_14), RuleFn(transformerEncoderLayer<true>)}}) {
+                               std::pair{r.since(TorchVersion::V2_6), RuleFn(transformerEncoderLayer<true>)}}) {
     Registry::Entry e = scope.add("aten::_transformer_encoder_layer_fwd", "nn.attention", rule);
     for (auto &[a, v] : allOf("float32")) e.sample(a, v);
     e.sample("embed_dim", "4").sample("num_heads", "2").sample("use_gelu", "False").sample("norm_first", "False")
@@ -531,7 +531,7 @@ void registerRecurrentLayers(Registry &r) {
                              "input", "[3,1,4]", false, inputFlags},
                         Form{"aten::lstm.data", "aten::gru.data", "aten::rnn_tanh.data", "aten::rnn_relu.data", "data",
                              "[3,4]", true, packedFlags}}) {
-    for (auto [scope, mixed] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
+    for (auto [scope, mixed] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}})
       rnnSamples(scope.add(f.lstm, rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
                  {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
                  f.fixed);

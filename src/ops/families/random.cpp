@@ -192,7 +192,7 @@ void registerRandom(Registry &r) {
   };
   for (const char *k : {"aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"}) {
     for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(keepSelf)},
-                               std::pair{r.since(TorchVersion::V2_14), checks::before(continuous, keepSelf)}}) {
+                               std::pair{r.since(TorchVersion::V2_6), checks::before(continuous, keepSelf)}}) {
       auto e = scope.add(k, fam, rule);
       if (std::string_view(k).starts_with("aten::exponential"))
         e.refuse(checks::numberWithin("lambd", 0, INFINITY, "exponential_ expects lambda >= 0.0"), {{"lambd", "-1.0"}});
@@ -228,7 +228,7 @@ void registerRandom(Registry &r) {
   r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
       .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");
   r.since(TorchVersion::V1_13).add("aten::binomial", fam, binomial<false>);
-  r.since(TorchVersion::V2_14).add("aten::binomial", fam, binomial<true>);
+  r.since(TorchVersion::V2_6).add("aten::binomial", fam, binomial<true>);
 }
 
 } // namespace dtf

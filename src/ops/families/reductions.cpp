@@ -706,7 +706,7 @@ void registerReductions(Registry &r) {
     return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
   };
   // The rules 1.13 had (`original`) and 2.14's changes of them (`changed`).
-  const Registry::Scoped original = r.since(TorchVersion::V1_13), changed = r.since(TorchVersion::V2_14);
+  const Registry::Scoped original = r.since(TorchVersion::V1_13), changed = r.since(TorchVersion::V2_6);
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
@@ -764,7 +764,7 @@ void registerReductions(Registry &r) {
     return withAminmaxGap(c, {v, v});
   }).sample("self", "sweep[2,3]");
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(aminmaxRule<true>)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(aminmaxRule<false>)}}) {
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(aminmaxRule<false>)}}) {
   addScoped(scope, "aten::aminmax", rule).variant({{"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "0"}, {"keepdim", "True"}})
       .variant({{"self", "float32[]"}, {"dim", "-1"}, {"keepdim", "False"}});
   addScoped(scope, "aten::_aminmax.dim", rule).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}})

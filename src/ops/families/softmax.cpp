@@ -121,7 +121,7 @@ void registerSoftmax(Registry &r) {
       .sample("half_to_float", "False")
       .variant({{"dim", "0"}, {"half_to_float", "True"}});
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(maskedSoftmax<false>)},
-                             std::pair{r.since(TorchVersion::V2_14), RuleFn(maskedSoftmax<true>)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(maskedSoftmax<true>)}})
   scope.add("aten::_masked_softmax", fam, keepingShape(rule))
       .sample("self", "sweep[2,3]").sample("mask", "sweep[2,3]").sample("dim", "None").sample("mask_type", "2")
       .variant({{"self", "sweep[2,3]"}, {"mask", "bool[2,3]"}, {"mask_type", "1"}, {"dim", "-1"}})

@@ -246,7 +246,7 @@ void registerTernary(Registry &r) {
         .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
   };
   masked(r.since(TorchVersion::V1_13), maskedFill<Masks::AnyDType>, maskedScatter<Masks::AnyDType>);
-  masked(r.since(TorchVersion::V2_14), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
+  masked(r.since(TorchVersion::V2_6), maskedFill<Masks::BoolOnly>, maskedScatter<Masks::BoolOnly>);
 
   for (auto [key, inKey, scalarWeight] : {std::tuple{"aten::lerp.Scalar", "aten::lerp_.Scalar", true},
                                           std::tuple{"aten::lerp.Tensor", "aten::lerp_.Tensor", false}}) {
@@ -263,7 +263,7 @@ void registerTernary(Registry &r) {
   // (bool tensors promote to self's dtype: the value is converted into it)
   const std::map<std::string, std::string, std::less<>> magnitudes{
       {"self", "sweep![2]"}, {"tensor1", "bool[2]"}, {"tensor2", "bool[2]"}, {"value", "magnitudes"}};
-  for (auto [scope, halfParts] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
+  for (auto [scope, halfParts] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
     scope.add("aten::addcmul", "addc", addc(false, halfParts)).variant(magnitudes);
     scope.add("aten::addcmul_", "addc", inPlace(addc(false, halfParts), {{"tensor1", "tensor2"}})).variant(magnitudes);
     scope.add("aten::addcdiv", "addc", addc(true, halfParts));
