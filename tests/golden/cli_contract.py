@@ -113,7 +113,7 @@ expect(["result-type", "--torch", "1.13", "uint16:r1", "int8:r1"], 2, err="unkno
 expect(["promote-types", "--torch", "2.14", "float8_e4m3fn", "float32"], 1, out="error: Promotion for Float8")
 expect(["result-type", "--torch", "3.0", "int8:r1"], 2, err="--torch 3.0: not a modelled PyTorch version")
 expect(["infer-op", "--torch", "1.13", "aten::rms_norm", "input=float32:r2", "normalized_shape=[2]"], 2,
-       err="PyTorch 2.14 has it")
+       err="PyTorch 2.6 has it")
 expect(["infer-op", "--json", "--torch", "1.13", "aten::add.Tensor", "int8:r1", "float64:r0"], 0, out='"torch":"1.13"')
 expect(["annotate", "--torch", "1.13", EXAMPLE, "--format", "json"], 0, out='"torch": "1.13"')
 expect(["--version"], 0, out="PyTorch semantics: 1.13, 2.6, 2.14")
