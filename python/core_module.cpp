@@ -32,6 +32,19 @@ py::object dtypeOf(const Value &v) {
 py::object rankOf(const Value &v) {
   return v.isTensor() && v.rank().value() ? py::object(py::int_(*v.rank().value())) : py::object(py::none());
 }
+/// A tensor's sizes as Python sees them: ints, expression strings ("2*s0",
+/// like torch.SymInt's str), None for an unknown dim; None when the rank is.
+py::object shapeOf(const Value &v) {
+  auto dims = v.isTensor() ? v.shape() : std::nullopt;
+  if (!dims) return py::none();
+  py::list l;
+  for (const Dim &d : *dims) {
+    if (auto n = d.value()) l.append(py::int_(*n));
+    else if (d.known()) l.append(py::str(d.str()));
+    else l.append(py::none());
+  }
+  return l;
+}
 py::list possibleOf(const DTypeSet &s) {
   py::list l;
   for (DType d : s) l.append(std::string(name(d)));
@@ -97,6 +110,7 @@ py::dict inferOp(const std::string &op, const std::vector<std::string> &position
     py::dict r;
     r["dtype"] = dtypeOf(v);
     r["rank"] = rankOf(v);
+    r["shape"] = shapeOf(v);
     r["is_tensor"] = v.isTensor();
     r["text"] = api::resultText(v);
     results.append(r);
@@ -122,6 +136,7 @@ py::dict countsDict(const api::CheckReport &report) {
   for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
   py::dict c;
   c["correct"] = report.counts.correct, c["unknown"] = report.counts.unknown, c["wrong"] = report.counts.wrong;
+  c["sizes_exact"] = report.counts.sizesExact, c["sizes_unknown"] = report.counts.sizesUnknown;
   c["not_modelled"] = unmodelled;
   c["compared"] = !report.retyped;
   return c;
@@ -135,6 +150,7 @@ void addValue(const ir::Graph &g, const refine::Result &r, ir::ValueId v, const 
   j["name"] = name;
   j["dtype"] = dtypeOf(got);
   j["rank"] = rankOf(got);
+  j["shape"] = shapeOf(got);
   j["possible"] = got.isTensor() ? possibleOf(got.dtypes()) : py::list();
   j["is_input"] = refine::isInputLike(g, v);
   j["node"] = api::definedBy(g, v);

@@ -59,6 +59,8 @@ class ValueInfo:
     verdict: Optional[str] = None         # check=True: "correct" / "unknown" / "wrong" against the record
     cpu_answer: Optional[str] = None      # check=True, .pt2: eager CPU's answer ("float32:r2") where it differs
                                           # from the meta kernels' (FakeTensor's), which the archive records
+    shape: Optional[List[Any]] = None     # sizes when the rank is known: ints, "2*s0"-style strings for
+                                          # symbolic sizes (torch.SymInt's str), None for an unknown dim
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class OpOutput:
     rank: Optional[int]
     is_tensor: bool
     text: str                # as the CLI prints it ("float32", "unknown", "[float16...]", "3")
+    shape: Optional[List[Any]] = None  # sizes when the rank is known (see ValueInfo.shape)
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None
                        [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules),
                        _autocast_spec(autocast))
     msg = lambda e: e["message"] if e else None  # noqa: E731
-    outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"]) for o in r["results"]]
+    outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"], o.get("shape"))
+            for o in r["results"]]
     gap = next((e["gap"] for e in (r["error"], r["possible_error"]) if e and "gap" in e), None)
     return OpResult(r["op"], r["status"], outs, msg(r["error"]), msg(r["possible_error"]), r["torch"], gap)
 
@@ -201,7 +205,7 @@ def _annotation(r: dict) -> Annotation:
             possible=[to_dtype(d) for d in v["possible"]], node=v["node"], is_input=v["is_input"],
             reason=v["reason"], diagnostics=[diags[i] for i in v["diagnostics"]],
             recorded_dtype=v.get("recorded_dtype"), recorded_rank=v.get("recorded_rank"), verdict=v["verdict"],
-            cpu_answer=v.get("cpu_answer"))
+            cpu_answer=v.get("cpu_answer"), shape=v.get("shape"))
     return Annotation(r["torch"], values, diags, r["counts"])
 
 

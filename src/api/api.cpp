@@ -305,7 +305,12 @@ std::vector<ArchiveVerdict> compareArchive(const ir::Graph &g, const pt2::Progra
     const auto v = static_cast<ir::ValueId>(i);
     if (!p.recorded[v] || refine::isInputLike(g, v)) continue;
     const pt2::RecordedTensor &rec = *p.recorded[v];
-    out.push_back({v, rec.dtype ? refine::checkTensor(*rec.dtype, rec.rank(), r.values[v]) : refine::Verdict::NotChecked});
+    if (!rec.dtype) {
+      out.push_back({v, refine::Verdict::NotChecked});
+      continue;
+    }
+    out.push_back({v, refine::checkTensor(*rec.dtype, rec.rank(), r.values[v], &rec.dims),
+                   refine::checkSizes(rec.dims, r.values[v])});
   }
   return out;
 }

@@ -121,6 +121,7 @@ void retypeArchiveInputs(const pt2::Program &p, const ir::Graph &g, const Archiv
 struct ArchiveVerdict {
   ir::ValueId value = ir::kNoId;
   refine::Verdict verdict = refine::Verdict::NotChecked; ///< NotChecked: a dtype dtypeflow does not model
+  refine::SizeVerdict sizes = refine::SizeVerdict::NotChecked; ///< against the recorded sizes
 };
 
 /// Every recorded tensor past the inputs, in value order.

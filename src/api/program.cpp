@@ -181,25 +181,23 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
   out.retyped = retyped;
   if (retyped) return out;
   const ir::Graph &g = *p.graph;
-  auto count = [&](ir::ValueId v, refine::Verdict verdict) {
-    switch (verdict) {
-    case refine::Verdict::Correct: ++out.counts.correct; break;
-    case refine::Verdict::Unknown: ++out.counts.unknown; break;
-    case refine::Verdict::Wrong: ++out.counts.wrong; break;
-    case refine::Verdict::NotChecked: return;
-    }
-    out.values.push_back({v, verdict});
+  auto count = [&](ir::ValueId v, refine::Verdict verdict, refine::SizeVerdict sizes) {
+    refine::count(out.counts, verdict, sizes);
+    if (verdict != refine::Verdict::NotChecked) out.values.push_back({v, verdict});
   };
   if (p.archive) { // the recorded TensorMeta, kept apart from the graph
     for (const ArchiveVerdict &a : compareArchive(g, *p.archive, r)) {
       if (a.verdict == refine::Verdict::NotChecked) ++out.unmodelled[p.archive->recorded[a.value]->dtypeName];
-      count(a.value, a.verdict);
+      count(a.value, a.verdict, a.sizes);
     }
     return out;
   }
   for (size_t i = 0; i < g.values.size(); ++i) {
     const auto v = static_cast<ir::ValueId>(i);
-    count(v, refine::checkWritten(g, v, r.values[v]));
+    refine::Verdict verdict = refine::checkWritten(g, v, r.values[v]);
+    count(v, verdict,
+          verdict == refine::Verdict::NotChecked ? refine::SizeVerdict::NotChecked
+                                                 : refine::checkSizes(g.values[v].type->dims, r.values[v]));
     // A written tensor type whose dtype is outside the model (QUInt8 ... of
     // quantized graphs): counted nowhere above, so counted here.
     const ir::TypeExpr &t = *g.values[v].type;

@@ -25,6 +25,41 @@ Value Value::tensor(DTypeSet dtypes, Rank rank) {
 }
 
 
+std::optional<Dims> Value::shape() const {
+  auto r = isTensor() ? rank_.value() : std::nullopt;
+  if (!r) return std::nullopt;
+  if (agg_) return agg_->dims;
+  return Dims(static_cast<size_t>(*r));
+}
+
+Value Value::withShape(Dims dims) const {
+  if (!isTensor() || dims.size() > static_cast<size_t>(Rank::kMaxRank)) return *this;
+  const int n = static_cast<int>(dims.size());
+  if (auto r = rank_.value(); r ? *r != n : (rank_ == Rank::atLeast1() && n == 0)) return *this;
+  Value v = *this;
+  const bool sameRank = rank_ == Rank::exact(n);
+  v.rank_ = Rank::exact(n);
+  // Size-1 facts: what the sizes decide, else what was known of that dim.
+  UnitDims u = sameRank ? unitDims() : UnitDims{};
+  bool anyKnown = false;
+  for (int i = 0; i < n; ++i) {
+    anyKnown |= dims[i].known();
+    if (auto one = dims[i].isOne()) u = u.withDim(i, one);
+  }
+  v = v.withUnitDims(u); // also drops the old sizes
+  if (anyKnown) {
+    auto agg = std::make_shared<Aggregate>();
+    agg->dims = std::move(dims);
+    v.agg_ = std::move(agg);
+  }
+  return v;
+}
+
+std::string Value::shapeStr() const {
+  auto s = shape();
+  return s ? dimsText(*s) : "?";
+}
+
 Value Value::withDTypes(DTypeSet d) const {
   Value v = *this;
   v.dtypeBits_ = d.bits();
@@ -49,6 +84,15 @@ Value Value::integer(int64_t i) {
   Value v = number(NumKind::Int);
   v.hasNum_ = true;
   v.i_ = i;
+  return v;
+}
+
+Value Value::symInt(const SymExpr &e) {
+  if (auto c = e.constant()) return integer(*c);
+  Value v = number(NumKind::Int);
+  auto agg = std::make_shared<Aggregate>();
+  agg->dims.push_back(Dim(e));
+  v.agg_ = std::move(agg);
   return v;
 }
 
@@ -147,6 +191,11 @@ Value Value::join(const Value &a, const Value &b) {
   case ValueKind::Tensor: {
     Value v = tensor(DTypeSet::join(a.dtypes(), b.dtypes()), Rank::join(a.rank_, b.rank_));
     if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
+    if (a.rank_ == b.rank_ && a.agg_ && b.agg_) { // sizes both sides agree on
+      Dims dims = a.agg_->dims;
+      for (size_t i = 0; i < dims.size(); ++i) dims[i] = Dim::join(dims[i], b.agg_->dims[i]);
+      v = v.withShape(std::move(dims));
+    }
     v.wrapped_ = a.wrapped_ && b.wrapped_;
     return v;
   }
@@ -189,9 +238,10 @@ bool Value::operator==(const Value &o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
   case ValueKind::Tensor:
-    return dtypeBits_ == o.dtypeBits_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unitDims() == o.unitDims();
+    return dtypeBits_ == o.dtypeBits_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unitDims() == o.unitDims() &&
+           sameDims(o);
   case ValueKind::Number:
-    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
+    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_ || !sameDims(o)) return false;
     if (!hasNum_) return true;
     return numIsFloat_ == o.numIsFloat_ && (numIsFloat_ ? f_ == o.f_ : i_ == o.i_) && im_ == o.im_;
   case ValueKind::String:
@@ -210,7 +260,7 @@ bool Value::identicalSlow(const Value &o) const {
   switch (kind_) {
   case ValueKind::Tensor: return identical(o);
   case ValueKind::Number:
-    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_) return false;
+    if (numKinds_ != o.numKinds_ || hasNum_ != o.hasNum_ || !sameDims(o)) return false;
     if (!hasNum_) return true;
     if (numIsFloat_ != o.numIsFloat_) return false;
     if (!numIsFloat_) return i_ == o.i_;
@@ -234,6 +284,16 @@ bool Value::identicalSlow(const Value &o) const {
 namespace {
 inline void mix(size_t &h, uint64_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 } // namespace
+
+size_t Value::dimsHash() const {
+  size_t kept = agg_->hash.load(std::memory_order_relaxed);
+  if (kept != 0) return kept;
+  size_t h = 0x7a;
+  for (const Dim &d : agg_->dims) mix(h, d.hash());
+  h = h ? h : 1;
+  agg_->hash.store(h, std::memory_order_relaxed);
+  return h;
+}
 
 size_t Value::aggregateHash() const {
   size_t h = static_cast<size_t>(kind_);
@@ -284,7 +344,7 @@ std::string Value::str() const {
     else {
       for (NumKind x : numKinds_) k += (k.empty() ? "" : "|") + std::string(name(x));
     }
-    if (!hasNum_) return k;
+    if (!hasNum_) return agg_ && !agg_->dims.empty() ? k + "=" + agg_->dims[0].str() : k; // `int=s0`
     if (numKind() == NumKind::Bool) return i_ ? "True" : "False";
     if (numKind() == NumKind::Complex) return fmt::format("complex=({}{:+}j)", f_, im_);
     return numIsFloat_ ? fmt::format("{}={}", k, f_) : fmt::format("{}={}", k, i_);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "dtype/dtype.h"
+#include "shape/dim.h"
 
 #include <atomic>
 #include <bit>
@@ -201,11 +202,13 @@ struct UnitDims {
   }
 };
 
-/// Payload shared by copies of a Value: list/tuple elements or text.
+/// Payload shared by copies of a Value: list/tuple elements, text, or a
+/// tensor's sizes.
 struct Aggregate {
   std::vector<Value> elems;
   bool unknownLength = false; ///< list: elems[0] summarises every element
   std::string text;           ///< String / Device
+  Dims dims;                  ///< Tensor: one per dim, some known
   /// Value::hash of the payload, computed on first use (0: not yet). The
   /// payload is immutable once shared, so the hash never goes stale.
   mutable std::atomic<size_t> hash{0};
@@ -226,6 +229,10 @@ public:
   static Value floating(double f);
   static Value complexNumber(double re, double im);
   static Value dtypeCode(DType d) { return integer(c10Code(d)); }
+  /// A Python int computed from sizes: a known int for a constant
+  /// expression, else an int of unknown value carrying its expression
+  /// (aten::size of a symbolic dim, arithmetic on it).
+  static Value symInt(const SymExpr &e);
   static Value string(std::string text);
   static Value unknownString();
   static Value device(std::string text);
@@ -258,6 +265,27 @@ public:
     uint32_t mask = !r ? 0u : *r >= 32 ? ~0u : (uint32_t{1} << *r) - 1;
     uint32_t clash = u.ones & u.others; // contradictory facts: keep neither
     v.unit_ = {u.ones & mask & ~clash, u.others & mask & ~clash};
+    v.agg_.reset(); // facts alone: sizes are set by withShape
+    return v;
+  }
+  /// The sizes of a tensor of exact rank (unknown dims where nothing is
+  /// known); nullopt when the rank is not exact or this is no tensor.
+  std::optional<Dims> shape() const;
+  /// Dim `i`'s size (unknown when not known or out of range).
+  Dim dimAt(int i) const {
+    if (!isTensor() || !agg_ || i < 0 || static_cast<size_t>(i) >= agg_->dims.size()) return Dim();
+    return agg_->dims[i];
+  }
+  /// Whether some dim's size is known (a 0-dim tensor has none to know).
+  bool hasKnownDims() const { return isTensor() && agg_ != nullptr; }
+  /// This tensor with these sizes: its rank becomes their number, its
+  /// size-1 facts follow from them. Unchanged when they contradict its exact
+  /// rank (a rule's rank is proven; a disagreeing size rule is not trusted).
+  Value withShape(Dims dims) const;
+  /// This tensor without size knowledge beyond rank and size-1 facts.
+  Value withoutShape() const {
+    Value v = *this;
+    if (isTensor()) v.agg_.reset();
     return v;
   }
   /// This tensor with another dtype set, its rank and size-1 facts kept.
@@ -273,6 +301,12 @@ public:
   }
 
   // Number
+  /// An int's expression: its known value, or the sizes expression it holds.
+  std::optional<SymExpr> intExpr() const {
+    if (auto i = intValue(); i && numKinds_ != NumKinds(NumKind::Float)) return SymExpr(*i);
+    if (isNumber() && agg_ && !agg_->dims.empty() && agg_->dims[0].known()) return *agg_->dims[0].expr();
+    return std::nullopt;
+  }
   NumKinds numKinds() const { return numKinds_; }
   std::optional<NumKind> numKind() const { return numKinds_.only(); }
   bool hasNumValue() const { return hasNum_; }
@@ -315,9 +349,9 @@ public:
     if (kind_ != o.kind_) return false;
     if (kind_ == ValueKind::Tensor)
       return dtypeBits_ == o.dtypeBits_ && rank_ == o.rank_ && wrapped_ == o.wrapped_ && unit_.ones == o.unit_.ones &&
-             unit_.others == o.unit_.others;
+             unit_.others == o.unit_.others && sameDims(o);
     if (kind_ == ValueKind::Number) // known values bit for bit (-0.0 is not 0.0)
-      return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ &&
+      return numKinds_ == o.numKinds_ && hasNum_ == o.hasNum_ && sameDims(o) &&
              (!hasNum_ || (numIsFloat_ == o.numIsFloat_ && std::bit_cast<uint64_t>(i_) == std::bit_cast<uint64_t>(o.i_) &&
                            std::bit_cast<uint64_t>(im_) == std::bit_cast<uint64_t>(o.im_)));
     if (agg_ == o.agg_ && (kind_ == ValueKind::List || kind_ == ValueKind::Tuple)) return true; // one shared payload
@@ -328,10 +362,10 @@ public:
     // Tensors and numbers (nearly every argument) inline; payloads out of line.
     if (kind_ == ValueKind::Tensor)
       return (dtypeBits_ * 0x9e3779b97f4a7c15ULL) ^ (uint64_t(uint8_t(rank_.raw())) << 56) ^
-             (uint64_t{unit_.ones} << 32 | unit_.others) ^ (0x51 + wrapped_);
+             (uint64_t{unit_.ones} << 32 | unit_.others) ^ (0x51 + wrapped_) ^ (agg_ ? dimsHash() : 0);
     if (kind_ == ValueKind::Number)
       return ((hasNum_ ? std::bit_cast<uint64_t>(i_) : 0) * 0xff51afd7ed558ccdULL) ^
-             (uint64_t(numKinds_.bits()) << 3 | hasNum_ << 1 | numIsFloat_);
+             (uint64_t(numKinds_.bits()) << 3 | hasNum_ << 1 | numIsFloat_) ^ (agg_ ? dimsHash() : 0);
     if ((kind_ == ValueKind::List || kind_ == ValueKind::Tuple) && agg_) {
       // A list's payload hash, once computed, is kept with the payload.
       size_t kept = agg_->hash.load(std::memory_order_relaxed);
@@ -349,8 +383,16 @@ public:
   /// Compact human form: `float32:r2`, `?:r?`, `int=3`, `[int64:r1,None]`.
   std::string str() const;
 
+  /// `[2, s0, ?]` for a tensor of exact rank, `?` otherwise.
+  std::string shapeStr() const;
+
 private:
   size_t aggregateHash() const;
+  size_t dimsHash() const;
+  bool sameDims(const Value &o) const {
+    if (agg_ == o.agg_) return true;
+    return agg_ && o.agg_ && agg_->dims == o.agg_->dims;
+  }
   static const std::vector<Value> &noElements();
   bool identicalSlow(const Value &o) const;
 

@@ -52,7 +52,9 @@ Value computeValueOfType(const TypeExpr &t, bool withTensorDetails) {
     if (!withTensorDetails) return Value::unknownTensor();
     DTypeSet d = t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all();
     Rank r = t.rank ? Rank::exact(*t.rank) : Rank::top();
-    return Value::tensor(d, r).withUnitDims(t.unitDims);
+    Value v = Value::tensor(d, r).withUnitDims(t.unitDims);
+    if (t.rank && t.dims.size() == static_cast<size_t>(*t.rank)) v = v.withShape(t.dims);
+    return v;
   }
   case K::Int: return Value::number(NumKind::Int);
   case K::Float: return Value::number(NumKind::Float);
@@ -81,8 +83,13 @@ std::string annotatedTypeText(const TypeExpr &written, const Value &v) {
     auto d = v.isTensor() ? v.dtype() : std::nullopt;
     auto r = v.isTensor() ? v.rank().value() : std::nullopt;
     if (!d || !r) return "Tensor";
+    // Known sizes as torch prints them (`Float(2, *, 224)`); a symbolic or
+    // unknown size as `*` (the JSON report and explain give expressions).
     std::string dims;
-    for (int i = 0; i < *r; ++i) dims += i ? ", *" : "*";
+    for (int i = 0; i < *r; ++i) {
+      auto n = v.dimAt(i).value();
+      dims += (i ? ", " : "") + (n ? std::to_string(*n) : std::string("*"));
+    }
     return fmt::format("{}({})", torchTypeName(*d), dims);
   }
   if (written.kind == K::Tuple && v.isTuple() && v.lengthKnown() &&

@@ -29,6 +29,7 @@ struct TypeExpr {
   std::optional<DType> dtype; ///< `Float(...)`: written dtype
   std::optional<int> rank;    ///< `Float(2, *)`: written rank
   UnitDims unitDims;          ///< `Float(1, 3)`: dim 0 is 1, dim 1 is not
+  Dims dims;                  ///< `Float(2, *, s0)`: written sizes (`*`: unknown); empty if none
   std::vector<TypePtr> elems; ///< List/Optional: one; Tuple: each
   std::string text;           ///< as written
   /// valueOfType(*this, true) and (.., false), kept by finishType once the

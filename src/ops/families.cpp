@@ -11,8 +11,15 @@ namespace dtf {
 
 void registerAllFamilies(Registry &r) {
 #define DTF_FAMILY(fn) fn(r);
+#define DTF_SHAPES(fn)
 #include "ops/families.def"
 #undef DTF_FAMILY
+#undef DTF_SHAPES
+#define DTF_FAMILY(fn)
+#define DTF_SHAPES(fn) fn(r);
+#include "ops/families.def"
+#undef DTF_FAMILY
+#undef DTF_SHAPES
 }
 
 } // namespace dtf

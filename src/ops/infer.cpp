@@ -519,15 +519,12 @@ Value defaultValue(const SchemaArg &arg) {
   return *v.value;
 }
 
-InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
-                   size_t fullProductCases) {
+namespace {
+
+/// The dtype rule's part of infer(): enumerate, run, join.
+InferOutcome inferDTypes(const Registry &registry, const OpRule *rule, const Schema &schema,
+                         std::span<const Value> args, size_t fullProductCases) {
   InferOutcome out;
-  const OpRule *rule = registry.find(schema);
-  if (!rule) {
-    out.status = InferOutcome::Status::NoRule;
-    out.outputs = anyMayBeQuantized(args) ? unknownMaybeQuantized(registry.types(), schema) : unknownOutputs(schema);
-    return out;
-  }
   if (args.size() != schema.args.size())
     throw std::invalid_argument(schema.key() + ": expected " + std::to_string(schema.args.size()) +
                                 " arguments, got " + std::to_string(args.size()));
@@ -598,6 +595,49 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   if (wrongCount(*joined)) return out;
   out.outputs = std::move(*joined);
   out.possibleError = firstError;
+  return out;
+}
+
+/// The shape rule's part: sizes onto the dtype rule's tensor outputs, or
+/// the error the sizes decide. Run once, on the arguments as bound.
+void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &schema, std::span<const Value> args,
+                    InferOutcome &out) {
+  OpCall call(registry.types(), schema, args, {}, nullptr, &registry.context());
+  ShapeResult s;
+  try {
+    s = rule.shape(call);
+  } catch (const std::exception &) {
+    return; // never guess: a shape rule that cannot answer leaves sizes unknown
+  }
+  if (s.error) {
+    out.status = InferOutcome::Status::Error;
+    out.error = std::move(s.error);
+    out.possibleError.reset();
+    out.outputs = unknownOutputs(schema);
+    return;
+  }
+  for (size_t i = 0; i < out.outputs.size() && i < s.outputs.size(); ++i)
+    if (s.outputs[i] && out.outputs[i].isTensor()) out.outputs[i] = out.outputs[i].withShape(std::move(*s.outputs[i]));
+  // A value the sizes decide replaces a number or list of the same kind.
+  for (size_t i = 0; i < out.outputs.size() && i < s.values.size(); ++i)
+    if (s.values[i] && s.values[i]->kind() == out.outputs[i].kind()) out.outputs[i] = std::move(*s.values[i]);
+  if (s.possibleError && !out.possibleError) out.possibleError = std::move(s.possibleError);
+}
+
+} // namespace
+
+InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
+                   size_t fullProductCases) {
+  const OpRule *rule = registry.find(schema);
+  if (!rule) {
+    InferOutcome out;
+    out.status = InferOutcome::Status::NoRule;
+    out.outputs = anyMayBeQuantized(args) ? unknownMaybeQuantized(registry.types(), schema) : unknownOutputs(schema);
+    return out;
+  }
+  InferOutcome out = inferDTypes(registry, rule, schema, args, fullProductCases);
+  if (out.status == InferOutcome::Status::Ok && rule->shape && args.size() == schema.args.size())
+    applyShapeRule(registry, *rule, schema, args, out);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "ops/notation.h"
+#include "shape/sym_expr.h"
 
 #include <cctype>
 #include <cmath>
@@ -111,6 +112,49 @@ std::string unknownDType(std::string_view s, const DTypeSystem *types) {
   return fmt::format("unknown dtype '{}'", quoted(s));
 }
 
+/// `float32:[2,s0,?]`: sizes as ints, `?` (unknown) or expressions over
+/// size symbols (`2*s0 + 1`; a symbol is any size >= 0).
+NotationResult sizesNotation(std::string_view s, std::string_view r, DTypeSet dts) {
+  if (r.size() < 2 || r.back() != ']') return fail(fmt::format("'{}': sizes must be written [N, s0, ?, ...]", quoted(s)));
+  std::string_view body = r.substr(1, r.size() - 2);
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= body.size(); ++i) { // split at commas outside parentheses (`Max(s0, 2)`)
+    if (i < body.size() && body[i] == '(') ++depth;
+    if (i < body.size() && body[i] == ')') --depth;
+    if (i == body.size() || (body[i] == ',' && depth == 0)) {
+      parts.push_back(body.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  auto trim = [](std::string_view p) {
+    while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+    while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+    return p;
+  };
+  if (parts.size() == 1 && trim(parts[0]).empty()) parts.clear(); // `[]`: 0-dim
+  if (parts.size() > static_cast<size_t>(Rank::kMaxRank))
+    return fail(fmt::format("'{}': rank {} exceeds the maximum {}", quoted(s), parts.size(), Rank::kMaxRank));
+  Dims dims;
+  for (std::string_view raw : parts) {
+    std::string_view part = trim(raw);
+    if (part.empty()) return fail(fmt::format("'{}': an empty size", quoted(s)));
+    if (part == "?") {
+      dims.push_back(Dim());
+      continue;
+    }
+    try {
+      SymExpr e = parseSymExpr(part);
+      if (auto v = e.constant(); v && *v < 0) return fail(fmt::format("'{}': negative size {}", quoted(s), *v));
+      dims.push_back(Dim(e));
+    } catch (const std::invalid_argument &err) {
+      return fail(fmt::format("'{}': {}", quoted(s), err.what()));
+    }
+  }
+  return ok(Value::tensor(dts, Rank::exact(static_cast<int>(dims.size()))).withShape(std::move(dims)));
+}
+
 NotationResult tensorNotation(std::string_view s, const DTypeSystem *types) {
   std::string_view d = s, r;
   if (auto colon = s.find(':'); colon != std::string_view::npos) {
@@ -124,6 +168,7 @@ NotationResult tensorNotation(std::string_view s, const DTypeSystem *types) {
   Rank rank = Rank::top();
   if (s.find(':') != std::string_view::npos && r.empty())
     return fail(fmt::format("'{}': rank must be written :rN or :r?", quoted(s)));
+  if (r.starts_with('[')) return sizesNotation(s, r, dts);
   if (!r.empty()) {
     if (r.size() < 2 || r[0] != 'r')
       return fail(fmt::format("'{}': rank must be written :rN or :r?", quoted(s)));
@@ -287,6 +332,11 @@ NotationResult parseAt(std::string_view text, const SchemaType *expected, int de
       if (s == "Mean") return ok(Value::integer(1));
       if (s == "Sum") return ok(Value::integer(2));
       if (auto d = dtypeNamed(s, types)) return ok(Value::dtypeCode(*d)); // `int? dtype=long`
+      // A size expression (`s0`, `2*s0 + 1`): an int whose value is that size.
+      try {
+        return ok(Value::symInt(parseSymExpr(s)));
+      } catch (const std::invalid_argument &) {
+      }
     }
     return fail(fmt::format("'{}': expected a {} value", quoted(s), expected->str()));
   }

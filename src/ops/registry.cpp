@@ -47,6 +47,15 @@ Registry::Entry Registry::addSince(TorchVersion since, std::string_view key, std
   return Entry(r);
 }
 
+void Registry::shape(std::string_view key, ShapeFn fn) {
+  auto it = rules_.find(key);
+  if (it == rules_.end()) {
+    shapeWithoutRule_.emplace_back(key);
+    return;
+  }
+  it->second.shape = std::move(fn);
+}
+
 void Registry::Scoped::remove(std::string_view key) {
   if (since_ > r_.version()) return;
   if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {

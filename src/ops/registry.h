@@ -70,6 +70,8 @@ struct OpRule {
   std::string key;    ///< `aten::add.Tensor`
   std::string family; ///< `elementwise.binary`, `reduction`, ...
   RuleFn fn;
+  /// Its shape rule (Registry::shape), if it has one: sizes unknown otherwise.
+  ShapeFn shape;
   const Schema *schema = nullptr;
   SampleSpec samples;
   std::vector<IntBound> intBounds;
@@ -179,6 +181,13 @@ public:
   /// rule PyTorch changed).
   Scoped since(TorchVersion v) { return Scoped(*this, v); }
 
+  /// The shape rule of `key`, beside the dtype rule this version registered
+  /// for it (call after every dtype rule: a newer registration replaces the
+  /// whole entry). A key without a dtype rule in this version is recorded in
+  /// shapeWithoutRule (the registry test checks it has one in some version).
+  void shape(std::string_view key, ShapeFn fn);
+  const std::vector<std::string> &shapeWithoutRule() const { return shapeWithoutRule_; }
+
   /// Declare facts of an op by name (every overload; see ops/op_facts.h).
   void declare(std::string_view opName, OpFacts facts) { stepFacts(kOldestTorch, opName, facts, {}); }
   /// The facts declared for an op name (none when never declared), in this
@@ -250,6 +259,7 @@ private:
   ExecContext context_;
   std::map<std::string, OpRule, std::less<>> rules_;
   std::vector<std::string> absentKeys_;
+  std::vector<std::string> shapeWithoutRule_;
   std::map<std::string, OpFacts, std::less<>> facts_; ///< resolved from factSteps_ for this version
   std::map<std::string, std::vector<FactStep>, std::less<>> factSteps_;
   /// Keys a registration removed, and since when (Scoped::remove): an older

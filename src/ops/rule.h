@@ -177,6 +177,34 @@ private:
 
 using RuleFn = std::function<RuleResult(const OpCall &)>;
 
+/// What a shape rule says about one call (beside its dtype rule, in the same
+/// pass): each output's sizes, or the error the sizes decide.
+struct ShapeResult {
+  /// One per schema return: a tensor's sizes (nullopt: not known); the
+  /// dtype rule's rank stays authoritative (Value::withShape).
+  std::vector<std::optional<Dims>> outputs;
+  /// Non-tensor outputs the sizes decide (aten::size's int, or its int[]),
+  /// one per schema return (nullopt: keep the dtype rule's answer).
+  std::vector<std::optional<Value>> values;
+  /// PyTorch raises for these sizes (a broadcast mismatch of known sizes).
+  std::optional<RuleError> error;
+  /// PyTorch raises unless a condition on symbols holds (`s0 == 3`): what
+  /// torch.export would install a guard for. The outputs assume it holds.
+  std::optional<RuleError> possibleError;
+  ShapeResult() = default;
+  ShapeResult(std::vector<std::optional<Dims>> outs) : outputs(std::move(outs)) {}
+  ShapeResult(Dims single) : outputs{std::move(single)} {}
+  ShapeResult(RuleError e) : error(std::move(e)) {}
+  static ShapeResult value(Value v) {
+    ShapeResult r;
+    r.values.push_back(std::move(v));
+    return r;
+  }
+};
+/// A shape rule: runs once per call on the bound arguments (not per dtype
+/// alternative: sizes do not depend on dtypes), after the dtype rule.
+using ShapeFn = std::function<ShapeResult(const OpCall &)>;
+
 //===----------------------------------------------------------------------===//
 // Helpers shared by the families
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,7 @@
 #include "ops/unit_dims.h"
 
+#include "ops/shape_rules.h"
+
 #include <vector>
 
 namespace dtf {
@@ -23,6 +25,27 @@ UnitDims insertUnitDim(UnitDims u, int at) { return {insertBit(u.ones, at, true)
 
 UnitDims removeDim(UnitDims u, int at) { return {removeBit(u.ones, at), removeBit(u.others, at)}; }
 
+/// `out` with the broadcast sizes of `names`, where every operand's rank is
+/// exact and they broadcast to `out`'s rank (a mismatch is the rule's to
+/// report: the sizes stay unknown).
+template <typename Names>
+static Value withBroadcastSizes(const OpCall &c, Value out, const Names &names) {
+  std::vector<Dims> shapes;
+  bool anyKnown = false;
+  for (const auto &n : names) {
+    const Value &v = c.arg(n);
+    if (v.isNone()) continue;
+    auto d = dimsOf(c, n);
+    if (!d) return out;
+    anyKnown |= v.hasKnownDims();
+    shapes.push_back(std::move(*d));
+  }
+  if (!anyKnown) return out;
+  Broadcast b = broadcastShapes(shapes);
+  if (!b.dims || b.dims->size() != static_cast<size_t>(*out.rank().value())) return out;
+  return out.withShape(std::move(*b.dims));
+}
+
 template <typename Names>
 static Value broadcastInto(const OpCall &c, Value out, const Names &names) {
   auto outRank = out.isTensor() ? out.rank().value() : std::nullopt;
@@ -41,7 +64,8 @@ static Value broadcastInto(const OpCall &c, Value out, const Names &names) {
     allOnes &= (u.ones << shift) | lowBits(shift);
     anyOther |= u.others << shift;
   }
-  return out.withUnitDims({allOnes & ~anyOther, anyOther});
+  out = out.withUnitDims({allOnes & ~anyOther, anyOther});
+  return withBroadcastSizes(c, std::move(out), names);
 }
 
 Value withBroadcastUnitDims(const OpCall &c, Value out, std::initializer_list<std::string_view> names) {
@@ -58,8 +82,11 @@ RuleFn keepingShape(RuleFn fn, std::string of) {
     if (!r.ok() || !c.has(of) || !c.arg(of).isTensor()) return r;
     const Value &self = c.arg(of);
     std::vector<Value> outs = r.outputs();
-    for (Value &o : outs)
-      if (o.isTensor() && o.rank() == self.rank()) o = o.withUnitDims(self.unitDims());
+    for (Value &o : outs) {
+      if (!o.isTensor() || o.rank() != self.rank()) continue;
+      o = o.withUnitDims(self.unitDims());
+      if (self.hasKnownDims()) o = o.withShape(*self.shape());
+    }
     return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
 }

@@ -13,10 +13,30 @@ bool isInputLike(const ir::Graph &g, ir::ValueId v) {
 Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got) {
   const ir::TypeExpr &t = *g.values[v].type;
   if (!t.isFullTensor() || isInputLike(g, v)) return Verdict::NotChecked;
-  return checkTensor(*t.dtype, *t.rank, got);
+  return checkTensor(*t.dtype, *t.rank, got, &t.dims);
 }
 
-Verdict checkTensor(DType dtype, int rank, const Value &got) {
+SizeVerdict checkSizes(const Dims &recorded, const Value &got) {
+  auto ours = got.isTensor() ? got.shape() : std::nullopt;
+  if (recorded.empty() || !ours || ours->size() != recorded.size()) return SizeVerdict::NotChecked;
+  SizeVerdict v = SizeVerdict::Exact;
+  for (size_t i = 0; i < recorded.size(); ++i) {
+    const Dim &theirs = recorded[i], &mine = (*ours)[i];
+    if (!theirs.known()) continue;
+    if (!mine.known()) {
+      v = SizeVerdict::Unknown;
+      continue;
+    }
+    if (*mine.expr() == *theirs.expr()) continue;
+    if (mine.value() && (theirs.value() || !theirs.expr()->symbols().empty())) return SizeVerdict::Wrong;
+    if (mine.expr()->provablyDifferent(*theirs.expr())) return SizeVerdict::Wrong;
+    v = SizeVerdict::Unknown; // symbolic both, equal only under a guard
+  }
+  return v;
+}
+
+Verdict checkTensor(DType dtype, int rank, const Value &got, const Dims *sizes) {
+  if (sizes && checkSizes(*sizes, got) == SizeVerdict::Wrong) return Verdict::Wrong;
   bool dtypeWrong = got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(dtype);
   bool rankWrong = got.isTensor() && ((got.rank().isExact() && *got.rank().value() != rank) ||
                                       (got.rank() == Rank::atLeast1() && rank == 0));
@@ -25,15 +45,23 @@ Verdict checkTensor(DType dtype, int rank, const Value &got) {
   return fullyKnown(got) ? Verdict::Correct : Verdict::Unknown;
 }
 
+void count(CheckCounts &c, Verdict v, SizeVerdict s) {
+  switch (v) {
+  case Verdict::Correct: ++c.correct; break;
+  case Verdict::Unknown: ++c.unknown; break;
+  case Verdict::Wrong: ++c.wrong; return;
+  case Verdict::NotChecked: return;
+  }
+  if (s == SizeVerdict::Exact) ++c.sizesExact;
+  if (s == SizeVerdict::Unknown) ++c.sizesUnknown;
+}
+
 CheckCounts checkAllWritten(const ir::Graph &g, const Result &r) {
   CheckCounts c;
   for (size_t v = 0; v < g.values.size(); ++v) {
-    switch (checkWritten(g, static_cast<ir::ValueId>(v), r.values[v])) {
-    case Verdict::Correct: ++c.correct; break;
-    case Verdict::Unknown: ++c.unknown; break;
-    case Verdict::Wrong: ++c.wrong; break;
-    case Verdict::NotChecked: break;
-    }
+    const Verdict verdict = checkWritten(g, static_cast<ir::ValueId>(v), r.values[v]);
+    count(c, verdict, verdict == Verdict::NotChecked ? SizeVerdict::NotChecked
+                                                      : checkSizes(g.values[v].type->dims, r.values[v]));
   }
   return c;
 }

@@ -26,13 +26,27 @@ enum class Verdict : uint8_t { NotChecked, Correct, Unknown, Wrong };
 Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got);
 
 /// `got` against a tensor of dtype `dtype` and rank `rank` recorded elsewhere
-/// (a .pt2 archive's TensorMeta): Correct, Unknown or Wrong.
-Verdict checkTensor(DType dtype, int rank, const Value &got);
+/// (a .pt2 archive's TensorMeta): Correct, Unknown or Wrong. With `sizes`
+/// (the recorded ones), a size of ours that contradicts them is Wrong too.
+Verdict checkTensor(DType dtype, int rank, const Value &got, const Dims *sizes = nullptr);
+
+/// `got`'s sizes against recorded ones (unknown recorded dims are skipped):
+/// Exact when every recorded size is ours, Unknown when some of ours is not
+/// known (or a symbolic one differs only by what a guard would decide),
+/// Wrong when one contradicts it (a different int; an int where the record
+/// is symbolic: a dim specialised that the program does not force).
+enum class SizeVerdict : uint8_t { NotChecked, Exact, Unknown, Wrong };
+SizeVerdict checkSizes(const Dims &recorded, const Value &got);
 
 struct CheckCounts {
   size_t correct = 0, unknown = 0, wrong = 0;
+  /// Of the values with recorded sizes and a right dtype and rank: every size
+  /// exact, or some size unknown (a wrong size makes the value wrong).
+  size_t sizesExact = 0, sizesUnknown = 0;
   size_t total() const { return correct + unknown + wrong; }
 };
+/// Adds one value's verdicts to `c`.
+void count(CheckCounts &c, Verdict v, SizeVerdict s);
 CheckCounts checkAllWritten(const ir::Graph &g, const Result &r);
 
 /// Records that disagree with the inference may have been made inside an autocast

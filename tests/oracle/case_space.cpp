@@ -25,19 +25,12 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
-/// The size-1 facts of a concrete shape: every dim is known to be 1 or not.
-UnitDims unitDimsOf(const std::vector<int64_t> &shape) {
-  UnitDims u;
-  for (size_t i = 0; i < shape.size() && i < 32; ++i) (shape[i] == 1 ? u.ones : u.others) |= uint32_t{1} << i;
-  return u;
-}
-
 /// A tensor of `shape` filled with `fill`; built through float64 so every
-/// dtype (complex32 included) can be made on CPU. Ours knows the shape's
-/// size-1 facts, as a rule would from a traced input's sizes.
+/// dtype (complex32 included) can be made on CPU. Ours knows the shape,
+/// as a rule would from a traced input's sizes.
 Alternative tensorAlt(DType d, std::vector<int64_t> shape, double fill) {
   Alternative a;
-  a.ours = Value::tensor(d, Rank::exact(static_cast<int>(shape.size()))).withUnitDims(unitDimsOf(shape));
+  a.ours = Value::tensor(d, Rank::exact(static_cast<int>(shape.size()))).withShape(Dims(shape.begin(), shape.end()));
   a.notation = fmt::format("{}:r{}", name(d), shape.size());
   if (isQuantized(d)) { // a per-tensor quantized tensor (scale 0.1, zero point 0) of the float32 values
     a.make = [d, shape, fill]() -> c10::IValue {

@@ -33,17 +33,47 @@ std::vector<Value> flatten(const std::vector<Value> &outs) {
   return flat;
 }
 
-enum class Verdict { Agree, Unknown, WrongDtype, WrongRank, WrongUnitDims };
+enum class Verdict { Agree, Unknown, WrongDtype, WrongRank, WrongUnitDims, WrongShape };
 
-bool isWrong(Verdict v) { return v == Verdict::WrongDtype || v == Verdict::WrongRank || v == Verdict::WrongUnitDims; }
+bool isWrong(Verdict v) {
+  return v == Verdict::WrongDtype || v == Verdict::WrongRank || v == Verdict::WrongUnitDims || v == Verdict::WrongShape;
+}
+
+/// What a case's results claimed, for the tallies.
+struct Claims {
+  bool unitFacts = false; ///< some size-1 fact
+  bool shape = false;     ///< every size of some tensor
+};
+
+/// The sizes we claim for a tensor of torch's rank, against its shape: a
+/// known size other than torch's is wrong (the harness's inputs have known
+/// sizes, so no symbol appears).
+Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
+  auto dims = ours.shape();
+  if (!dims || dims->size() != theirs.sizes.size()) return Verdict::Agree;
+  bool all = true;
+  for (size_t i = 0; i < dims->size(); ++i) {
+    const Dim &d = (*dims)[i];
+    if (!d.known()) {
+      all = false;
+      continue;
+    }
+    if (d.value() != theirs.sizes[i]) {
+      detail = fmt::format("we say shape {}, torch's result has shape {}", dimsText(*dims), theirs.sizes);
+      return Verdict::WrongShape;
+    }
+  }
+  claims.shape |= all;
+  return Verdict::Agree;
+}
 
 /// The size-1 facts we claim for a tensor of torch's rank, against its
 /// shape: a "ones" bit on a dim whose size is not 1, or an "others" bit on
 /// a dim of size 1, is wrong. `checked` is set when any bit was claimed.
-Verdict compareUnitDims(const Value &ours, const Observed &theirs, bool &checked, std::string &detail) {
+Verdict compareUnitDims(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
   UnitDims u = ours.unitDims();
   if (!u.ones && !u.others) return Verdict::Agree;
-  checked = true;
+  claims.unitFacts = true;
   for (size_t i = 0; i < theirs.sizes.size() && i < 32; ++i) {
     uint32_t bit = uint32_t{1} << i;
     bool one = theirs.sizes[i] == 1;
@@ -59,7 +89,7 @@ Verdict compareUnitDims(const Value &ours, const Observed &theirs, bool &checked
   return Verdict::Agree;
 }
 
-Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked, std::string &detail) {
+Verdict compareOne(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
   using OK = Observed::Kind;
   if (theirs.kind == OK::Tensor) {
     if (!ours.isTensor() || !ours.dtype()) {
@@ -80,7 +110,8 @@ Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked
       detail = "torch gives rank 0, we say rank >= 1";
       return Verdict::WrongRank;
     }
-    return compareUnitDims(ours, theirs, factsChecked, detail);
+    Verdict v = compareUnitDims(ours, theirs, claims, detail);
+    return isWrong(v) ? v : compareShape(ours, theirs, claims, detail);
   }
   if (theirs.kind == OK::TensorList || theirs.kind == OK::List) {
     if (!ours.isList()) {
@@ -98,7 +129,7 @@ Verdict compareOne(const Value &ours, const Observed &theirs, bool &factsChecked
     for (size_t i = 0; i < n; ++i) {
       const Value &mine = ours.lengthKnown() ? ours.elements()[i] : ours.elementSummary();
       std::string d;
-      Verdict v = compareOne(mine, theirs.elements[i], factsChecked, d);
+      Verdict v = compareOne(mine, theirs.elements[i], claims, d);
       if (isWrong(v)) {
         detail = fmt::format("list element {}: {}", i, d);
         return v;
@@ -457,20 +488,22 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       }
       Verdict worst = Verdict::Agree;
       std::string detail;
-      bool factsChecked = false;
+      Claims claims;
       for (size_t i = 0; i < flat.size(); ++i) {
         std::string d;
-        Verdict v = compareOne(flat[i], theirs.outputs[i], factsChecked, d);
+        Verdict v = compareOne(flat[i], theirs.outputs[i], claims, d);
         if (isWrong(v)) { worst = v; detail = fmt::format("result {}: {}", i, d); break; }
         if (v == Verdict::Unknown) worst = Verdict::Unknown;
       }
-      tally.unitFactsChecked += factsChecked;
+      tally.unitFactsChecked += claims.unitFacts;
+      tally.shapesChecked += claims.shape;
       switch (worst) {
       case Verdict::Agree: ++tally.agree; break;
       case Verdict::Unknown: ++tally.unknown; break;
       case Verdict::WrongDtype: ++tally.wrongDtype; note("wrong dtype: " + detail); break;
       case Verdict::WrongRank: ++tally.wrongRank; note("wrong rank: " + detail, true); break;
       case Verdict::WrongUnitDims: ++tally.wrongUnitDims; note("wrong size-1 facts: " + detail, true); break;
+      case Verdict::WrongShape: ++tally.wrongShape; note("wrong sizes: " + detail, true); break;
       }
     }
   }

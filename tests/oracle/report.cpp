@@ -117,21 +117,21 @@ std::string renderReport(const ReportInputs &in) {
       "(and None) of each dtype argument, every kind of Python number list and pair of tensors for each generic\n"
       "`t[]` list argument, with the samples declared next to each rule. Lists are compared element by\n"
       "element; a Python number result by its kind, and by its value where we claim to know an int or bool.\n"
-      "Each tensor operand carries the size-1 facts of its sample shape (which dims have size 1), as a traced\n"
-      "input would; the facts a rule claims for a result are checked against the shape torch returns.\n"
+      "Each tensor operand carries its sample shape, as a traced input would; the sizes and size-1 facts a\n"
+      "rule (or its shape rule) claims for a result are checked against the shape torch returns.\n"
       "Regenerate with\n"
       "`{}`.\n\n",
       oracle, regenerate);
-  out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s); size-1 facts checked in {} cases.** "
-                     "Must-be-zero columns in bold.\n\n",
-                     all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked);
+  out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s); size-1 facts checked in {} cases, "
+                     "every size of a result in {}.** Must-be-zero columns in bold.\n\n",
+                     all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked, all.shapesChecked);
   out += fmt::format("CPU: kind `{}` ({}; torch capability {}). Rules answered as on that kind (`--cpu {}`), and\n"
                      "each answer for any CPU (no `--cpu`) was checked to hold this CPU's, or to say \"may raise\"\n"
                      "where it raises: {} cases depended on the CPU, {} answers for any CPU were contradicted.\n\n",
                      name(in.cpu), describe(in.cpu), torchCapability(in.cpu), name(in.cpu), all.cpuDependent,
                      all.anyCpuContradicted);
   out += "Classes: *agree* = same result dtype(s) and rank(s), or both raise; *unknown* = we answer unknown where\n"
-         "torch succeeds; *wrong* = a different dtype or rank, a size-1 fact that torch's result shape\n"
+         "torch succeeds; *wrong* = a different dtype, rank or size, a size-1 fact that torch's result shape\n"
          "contradicts, or a rule breaking its own contract (a result count or an argument name its schema lacks,\n"
          "whatever torch does); *we reject* = we predict an error, torch succeeds; *torch rejects (semantic)* = torch\n"
          "raises a dtype error we did not predict, or an overflow converting a number argument that does not fit some dtype\n"

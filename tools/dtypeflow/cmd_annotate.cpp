@@ -271,7 +271,7 @@ nlohmann::json checkedValueJson(const api::LoadedProgram &p, ir::ValueId v, cons
                       {"written", rec ? rec->str() : g.values[v].type->text},
                       {"recorded", api::recordedText(p, v)},
                       {"dtype", ir::dtypeJson(got)},
-                      {"rank", ir::rankJson(got)}};
+                      {"rank", ir::rankJson(got)}, {"shape", ir::shapeJson(got)}};
   if (def != ir::kNoId && !g.sourceOf(def).empty()) j["source"] = std::string(g.sourceOf(def));
   if (!wrong) j["reason"] = std::string(refine::describe(r.reasons[v]));
   return j;
@@ -287,9 +287,9 @@ std::string checkedValueText(const api::LoadedProgram &p, ir::ValueId v, const r
   std::string at = def != ir::kNoId && g.nodes[def].loc.line ? api::where(p.shown, g, def) : p.shown;
   std::string head = fmt::format("{}: {}: %{} ({})", at, wrong ? "wrong" : "unknown", ir::printable(g.values[v].name),
                                  ir::printable(api::definedBy(g, v)));
-  if (wrong)
-    return fmt::format("{}: {} {}, inferred {}\n", head, p.archive ? "recorded" : "written", api::recordedText(p, v),
-                       got.str());
+  if (wrong) // the sizes too when a size is what disagrees
+    return fmt::format("{}: {} {}, inferred {}{}\n", head, p.archive ? "recorded" : "written", api::recordedText(p, v),
+                       got.str(), got.hasKnownDims() ? " " + got.shapeStr() : "");
   return fmt::format("{}: inferred {} ({})\n", head, got.isBottom() ? "nothing" : got.str(),
                      refine::describe(r.reasons[v]));
 }
@@ -422,7 +422,8 @@ Action addCheck(CLI::App &app) {
       if (json) {
         nlohmann::ordered_json j = ir::reportJson(g, r);
         j.erase("values");
-        j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
+        j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong},
+                       {"sizes_exact", counts.sizesExact}, {"sizes_unknown", counts.sizesUnknown}};
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
@@ -436,6 +437,9 @@ Action addCheck(CLI::App &app) {
           out.write(dumpJson(j, 2) + "\n");
         }
       } else {
+        if (counts.sizesExact + counts.sizesUnknown > 0) // of the right dtypes and ranks, with sizes recorded
+          text += fmt::format("{}sizes: {} exact, {} unknown\n", several ? p.shown + ": " : "", counts.sizesExact,
+                              counts.sizesUnknown);
         text += fmt::format("{}{} correct, {} unknown, {} wrong{}\n", several ? p.shown + ": " : "", counts.correct,
                             counts.unknown, counts.wrong, report.retyped ? " (not compared: inputs re-typed)" : "");
         out.write(text);

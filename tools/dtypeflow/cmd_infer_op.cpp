@@ -1,6 +1,7 @@
 //===- tools/dtypeflow/cmd_infer_op.cpp - infer-op and ops ----------------===//
 #include "commands.h"
 
+#include "frontends/text/ir_printer.h"
 #include "ops/infer.h"
 #include "ops/may_raise.h"
 #include "ops/meta_kernels.h"
@@ -20,6 +21,7 @@ json resultJson(const Value &v) {
   if (v.isTensor()) {
     j["dtype"] = v.dtype() ? json(std::string(name(*v.dtype()))) : json(nullptr);
     j["rank"] = v.rank().value() ? json(*v.rank().value()) : json(nullptr);
+    j["shape"] = ir::shapeJson(v);
   } else {
     j["value"] = v.str();
   }

@@ -13,6 +13,7 @@
 #include "frontends/pt2/json_field.h"
 #include "frontends/pt2/pt2_reader.h"
 #include "schema/schema.h"
+#include "shape/dim.h"
 
 #include <functional>
 #include <optional>
@@ -58,6 +59,10 @@ private:
   /// The TensorMeta of `name` in scope's tensor_values (through Scope::metas), or nullopt.
   std::optional<Field> metaOf(const Scope &scope, std::string_view name);
   RecordedTensor tensorMeta(const Field &meta);
+  void readRangeConstraints(const Field &doc);
+  /// A recorded symbolic size (`as_expr`): its expression over the archive's
+  /// symbols, or unknown when the text is not one dtypeflow reads.
+  Dim symbolicSize(const Field &expr);
   ir::TypePtr inputTensorType(const RecordedTensor &t);
   ir::TypePtr type(std::string_view text); ///< int, float, bool, str, Device, NoneType, Any, X[], X?
   ir::ValueId constant(ir::BlockId b, Value literal, ir::Attribute::LitKind kind, std::string text, ir::TypePtr t);
@@ -110,6 +115,8 @@ private:
   ir::Graph *g_ = nullptr;
   std::unordered_set<std::string> usedNames_;
   std::unordered_map<std::string, ir::TypePtr> types_;
+  /// The archive's range_constraints: each size symbol's range (s0: [2, inf]).
+  std::unordered_map<std::string, SymRange, NameHash, std::equal_to<>> symRanges_;
   uint32_t nextTemp_ = 0;
 };
 

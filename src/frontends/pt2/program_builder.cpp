@@ -71,6 +71,7 @@ Program Builder::build(const Field &doc) {
   prog_.schemaMajor = doc["schema_version"]["major"].integer();
   prog_.schemaMinor = doc["schema_version"]["minor"].integer();
   if (auto v = doc.optional("torch_version")) prog_.torchVersion = v->str();
+  readRangeConstraints(doc);
   Field module = doc["graph_module"];
   Field graph = module["graph"];
   Scope top;
@@ -81,6 +82,36 @@ Program Builder::build(const Field &doc) {
   for (Field o : outputs.items()) g_->body().returns.push_back(argument(top, o, nullptr, 0));
   prog_.recorded.resize(g_->values.size());
   return std::move(prog_);
+}
+
+void Builder::readRangeConstraints(const Field &doc) {
+  auto rc = doc.optional("range_constraints");
+  if (!rc || !rc->isObject()) return;
+  for (auto [key, value] : rc->object()) {
+    Field range = rc->member(key, value);
+    SymRange r;
+    auto bound = [&](std::string_view name, int64_t dflt) {
+      auto f = range.optional(name);
+      return f && f->isInteger() ? f->integer() : dflt; // null: unbounded
+    };
+    r.lo = std::max<int64_t>(bound("min_val", 0), 0);
+    r.hi = bound("max_val", SymRange::kInf);
+    if (r.hi >= SymRange::kInf - 1) r.hi = SymRange::kInf; // torch writes int64 max - 1 for "no bound"
+    symRanges_[std::string(key)] = r;
+  }
+}
+
+Dim Builder::symbolicSize(const Field &expr) {
+  auto text = expr.optional("expr_str");
+  if (!text || !text->isString()) return Dim();
+  try {
+    return Dim(parseSymExpr(text->str(), [&](std::string_view name) {
+      auto it = symRanges_.find(name);
+      return it != symRanges_.end() ? it->second : SymRange{};
+    }));
+  } catch (const std::invalid_argument &) {
+    return Dim(); // an expression form not read: the size stays unknown
+  }
 }
 
 void Builder::checkVersion(const Field &doc) {
@@ -238,8 +269,10 @@ RecordedTensor Builder::tensorMeta(const Field &meta) {
       int64_t n = s.unionValue().integer();
       if (n < 0) s.unionValue().fail(fmt::format("negative size {}", n));
       r.sizes.emplace_back(n);
+      r.dims.push_back(Dim(n));
     } else if (tag == "as_expr") {
-      r.sizes.emplace_back(std::nullopt); // symbolic (a dynamic dim): unknown, never its hint
+      r.sizes.emplace_back(std::nullopt); // symbolic (a dynamic dim): never its hint
+      r.dims.push_back(symbolicSize(s.unionValue()));
     } else {
       s.fail(fmt::format("unknown size kind '{}' (as_int or as_expr)", tag));
     }
@@ -252,6 +285,7 @@ ir::TypePtr Builder::inputTensorType(const RecordedTensor &r) {
   t->kind = TK::Tensor;
   t->dtype = r.dtype;
   t->rank = r.rank();
+  t->dims = r.dims;
   std::string dims;
   for (int d = 0; d < r.rank(); ++d) {
     const auto &s = r.sizes[d];

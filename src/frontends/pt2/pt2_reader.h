@@ -48,6 +48,7 @@ struct RecordedTensor {
   std::optional<DType> dtype; ///< nullopt: a dtype dtypeflow does not model, or serde UNKNOWN
   std::string dtypeName;      ///< torch's name: "float32", "float8_e4m3fn", "unknown"
   std::vector<std::optional<int64_t>> sizes; ///< nullopt: a symbolic size
+  Dims dims;                                 ///< each size, symbolic ones as expressions (`2*s0`)
   std::string device;         ///< the device type recorded ("cpu", "cuda"), empty when none is
   int rank() const { return static_cast<int>(sizes.size()); }
   /// `Float(2, *)`, or `float8_e4m3fn(2, *)` for a dtype outside the model.

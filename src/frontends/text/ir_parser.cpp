@@ -198,6 +198,7 @@ private:
         if (noSizes) { // no sizes printed: not a 0-dim tensor
           t->rank.reset();
           t->unitDims = {};
+          t->dims.clear();
         }
       } else if (isPunct('[') && (name == "Optional" || name == "List")) {
         bump();
@@ -240,6 +241,14 @@ private:
     outer->elems.push_back(t);
     t = outer;
   }
+  /// A size as the tracer printed it (a non-negative int; anything else,
+  /// which torch never prints, is left unknown).
+  static Dim writtenSize(const Token &t) {
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
+    if (ec != std::errc() || end != t.text.data() + t.text.size() || v < 0) return Dim();
+    return Dim(v);
+  }
   /// `(2, *, strides=[..], device=cpu)` for tensors, `(str, Tensor)` otherwise.
   void parseTypeArgs(TypeExpr &t) {
     const Token open = tok_;
@@ -260,6 +269,7 @@ private:
             uint32_t bit = uint32_t{1} << sizes;
             (tok_.text == "1" ? t.unitDims.ones : t.unitDims.others) |= bit;
           }
+          t.dims.push_back(tok_.kind == TK::Number ? writtenSize(tok_) : Dim());
           ++sizes;
           bump();
         } else if (tok_.kind == TK::Ident) {

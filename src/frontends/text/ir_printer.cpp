@@ -142,11 +142,24 @@ nlohmann::json rankJson(const Value &v) {
   return nullptr;
 }
 
+nlohmann::json shapeJson(const Value &v) {
+  auto dims = v.isTensor() ? v.shape() : std::nullopt;
+  if (!dims) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (const Dim &d : *dims) {
+    if (auto n = d.value()) out.push_back(*n);
+    else if (d.known()) out.push_back(d.str());
+    else out.push_back(nullptr);
+  }
+  return out;
+}
+
 nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const std::string &file) {
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
-    values[g.values[v].name] = {{"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}};
+    values[g.values[v].name] = {
+        {"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}, {"shape", shapeJson(r.values[v])}};
   }
   nlohmann::ordered_json diags = nlohmann::ordered_json::array();
   for (const refine::Diagnostic &d : r.diagnostics) {

@@ -34,6 +34,9 @@ nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const
 
 /// `float32` / null, as in the JSON report.
 nlohmann::json dtypeJson(const Value &v);
+/// A tensor's sizes (`[2, "s0", "2*s0 + 1", null]`: ints, symbolic
+/// expressions, null for an unknown dim), or null when its rank is unknown.
+nlohmann::json shapeJson(const Value &v);
 nlohmann::json rankJson(const Value &v);
 
 } // namespace dtf::ir

@@ -1,4 +1,5 @@
 #include "frontends/torch_mlir/mlir_types.h"
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -59,10 +60,16 @@ public:
           while (!take("]")) {
             size_t start = pos_;
             if (!take("?")) {
-              if (take("-")) {}
+              bool negative = take("-");
               while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
               if (pos_ == start) return nullptr;
-              if (rank < 32) (s_.substr(start, pos_ - start) == "1" ? t->unitDims.ones : t->unitDims.others) |= 1u << rank;
+              std::string_view digits = s_.substr(start, pos_ - start);
+              if (rank < 32) (digits == "1" ? t->unitDims.ones : t->unitDims.others) |= 1u << rank;
+              int64_t n = -1;
+              auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+              t->dims.push_back(!negative && ec == std::errc() && end == digits.data() + digits.size() ? Dim(n) : Dim());
+            } else {
+              t->dims.push_back(Dim());
             }
             ++rank;
             if (peek() != ']' && !take(",")) return nullptr;

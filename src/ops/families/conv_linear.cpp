@@ -12,6 +12,7 @@
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1143,6 +1144,160 @@ void registerConvLinear(Registry &r) {
   registerBaddbmmAddmvLinear(r);
   registerContractionsAndDeterminants(r);
   registerConvolutions(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Two dims a product contracts: known different sizes are PyTorch's error.
+std::optional<RuleError> contracted(const OpCall &c, const Dim &a, const Dim &b) {
+  if (compareDims(a, b) == DimsEqual::Differ && a.value() && b.value())
+    return c.semantic("shapes cannot be multiplied (inner sizes {} and {})", a.str(), b.str());
+  return std::nullopt;
+}
+
+/// at::matmul's result sizes, by the ranks of its operands.
+ShapeResult matmulShape(const OpCall &c, std::string_view x, std::string_view y) {
+  auto a = dimsOf(c, x), b = dimsOf(c, y);
+  if (!a || !b || a->empty() || b->empty()) return {};
+  const Dim &inner = b->size() == 1 ? (*b)[0] : (*b)[b->size() - 2];
+  if (auto e = contracted(c, a->back(), inner)) return *e;
+  Dims batchA(a->begin(), a->end() - std::min<size_t>(a->size(), 2));
+  Dims batchB(b->begin(), b->end() - std::min<size_t>(b->size(), 2));
+  std::vector<Dims> batches{batchA, batchB};
+  Broadcast batch = broadcastShapes(batches);
+  if (batch.mismatch) return c.semantic("{}", *batch.mismatch);
+  Dims out = *batch.dims;
+  if (a->size() >= 2) out.push_back((*a)[a->size() - 2]);
+  if (b->size() >= 2) out.push_back(b->back());
+  return out;
+}
+
+/// mm / bmm (and the add* forms' product): exact ranks required.
+ShapeResult productShape(const OpCall &c, std::string_view x, std::string_view y, size_t rank) {
+  auto a = dimsOf(c, x), b = dimsOf(c, y);
+  if (!a || !b || a->size() != rank || b->size() != rank) return {};
+  if (auto e = contracted(c, a->back(), (*b)[rank - 2])) return *e;
+  Dims out(a->begin(), a->end() - 1);
+  if (rank == 3) {
+    DimsEqual eq = compareDims((*a)[0], (*b)[0]);
+    if (eq == DimsEqual::Differ && (*a)[0].value() && (*b)[0].value())
+      return c.semantic("batch sizes {} and {} differ", (*a)[0].str(), (*b)[0].str());
+    if (eq != DimsEqual::Equal) out[0] = out[0].known() ? out[0] : (*b)[0];
+  }
+  out.push_back(b->back());
+  return out;
+}
+
+/// A list argument of a convolution or pooling (stride, padding ...), one
+/// value per spatial dim (a one-element list applies to all).
+std::optional<std::vector<int64_t>> perSpatial(const OpCall &c, std::string_view name, size_t n) {
+  auto v = intListArg(c, name);
+  if (!v) return std::nullopt;
+  if (v->size() == 1) v->assign(n, (*v)[0]);
+  if (v->size() != n) return std::nullopt;
+  return v;
+}
+
+/// at::convolution's output sizes (ConvUtils.h conv_output_size /
+/// conv_input_size for transposed); `batched`: input has a batch dim.
+ShapeResult convolutionShape(const OpCall &c, bool transposed, const char *paddingMode = nullptr) {
+  auto in = dimsOf(c, "input"), w = dimsOf(c, "weight");
+  auto groups = intArg(c, "groups");
+  if (!in || !w || !groups || w->size() < 3 || *groups <= 0) return {};
+  const size_t spatial = w->size() - 2;
+  const bool batched = in->size() == w->size();
+  if (!batched && in->size() + 1 != w->size()) return {};
+  auto stride = perSpatial(c, "stride", spatial), dilation = perSpatial(c, "dilation", spatial);
+  std::optional<std::vector<int64_t>> padding, outPad = std::vector<int64_t>(spatial, 0);
+  if (!paddingMode) padding = perSpatial(c, "padding", spatial);
+  else if (std::string_view(paddingMode) == "valid") padding = std::vector<int64_t>(spatial, 0);
+  if (transposed) outPad = perSpatial(c, "output_padding", spatial);
+  if (!stride || !dilation || !outPad || (!padding && !paddingMode)) return {};
+  Dims out;
+  if (batched) out.push_back((*in)[0]);
+  out.push_back(transposed ? (*w)[1] * Dim(*groups) : (*w)[0]);
+  const size_t first = batched ? 2 : 1;
+  for (size_t i = 0; i < spatial; ++i) {
+    const Dim &x = (*in)[first + i], &k = (*w)[2 + i];
+    if (paddingMode && std::string_view(paddingMode) == "same") {
+      out.push_back(x);
+      continue;
+    }
+    Dim span = Dim((*dilation)[i]) * (k - Dim(1)); // d*(k-1)
+    Dim pad = Dim(2 * (*padding)[i]);
+    if (transposed)
+      out.push_back((x - Dim(1)) * Dim((*stride)[i]) - pad + span + Dim((*outPad)[i]) + Dim(1));
+    else
+      out.push_back(floorDiv(x + pad - span - Dim(1), Dim((*stride)[i])) + Dim(1));
+  }
+  for (const Dim &d : out)
+    if (auto v = d.value(); v && *v < 0) return {}; // PyTorch raises ("output size is too small")
+  return out;
+}
+
+ShapeResult linearShape(const OpCall &c) {
+  auto in = dimsOf(c, "input"), w = dimsOf(c, "weight");
+  if (!in || !w || in->empty() || w->empty() || w->size() > 2) return {};
+  if (auto e = contracted(c, in->back(), w->back())) return *e;
+  Dims out(in->begin(), in->end() - 1);
+  if (w->size() == 2) out.push_back((*w)[0]);
+  if (c.has("bias") && c.arg("bias").isTensor()) { // the bias broadcasts into the product
+    auto b = dimsOf(c, "bias");
+    if (!b) return {};
+    std::vector<Dims> both{out, *b};
+    Broadcast r = broadcastShapes(both);
+    if (!r.dims || r.dims->size() != out.size()) return {};
+    out = *r.dims;
+  }
+  return out;
+}
+
+} // namespace
+
+void registerConvLinearShapes(Registry &r) {
+  for (const char *k : {"aten::matmul", "aten::linalg_matmul"})
+    r.shape(k, [](const OpCall &c) { return matmulShape(c, "self", "other"); });
+  for (const char *k : {"aten::mm", "aten::mm.dtype"})
+    r.shape(k, [](const OpCall &c) { return productShape(c, "self", "mat2", 2); });
+  for (const char *k : {"aten::bmm", "aten::bmm.dtype"})
+    r.shape(k, [](const OpCall &c) { return productShape(c, "self", "mat2", 3); });
+  for (const char *k : {"aten::addmm", "aten::addmm.dtype"})
+    r.shape(k, [](const OpCall &c) { return productShape(c, "mat1", "mat2", 2); });
+  for (const char *k : {"aten::baddbmm", "aten::baddbmm.dtype"})
+    r.shape(k, [](const OpCall &c) { return productShape(c, "batch1", "batch2", 3); });
+  r.shape("aten::mv", [](const OpCall &c) { return matmulShape(c, "self", "vec"); });
+  r.shape("aten::dot", [](const OpCall &) -> ShapeResult { return Dims{}; });
+  r.shape("aten::vdot", [](const OpCall &) -> ShapeResult { return Dims{}; });
+  for (const char *k : {"aten::outer", "aten::ger"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "self"), b = dimsOf(c, "vec2");
+      if (!a || !b || a->size() != 1 || b->size() != 1) return {};
+      return Dims{(*a)[0], (*b)[0]};
+    });
+  r.shape("aten::linear", linearShape);
+  r.shape("aten::convolution", [](const OpCall &c) -> ShapeResult {
+    auto t = boolArg(c, "transposed");
+    return t ? convolutionShape(c, *t) : ShapeResult{};
+  });
+  for (const char *k : {"aten::_convolution", "aten::_convolution.deprecated"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto t = boolArg(c, "transposed");
+      return t ? convolutionShape(c, *t) : ShapeResult{};
+    });
+  for (const char *k : {"aten::conv1d", "aten::conv2d", "aten::conv3d"})
+    r.shape(k, [](const OpCall &c) { return convolutionShape(c, false); });
+  for (const char *k : {"aten::conv_transpose1d", "aten::conv_transpose2d.input", "aten::conv_transpose3d.input"})
+    r.shape(k, [](const OpCall &c) { return convolutionShape(c, true); });
+  for (const char *k : {"aten::conv1d.padding", "aten::conv2d.padding", "aten::conv3d.padding"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto mode = c.arg("padding").text();
+      if (!mode || (*mode != "same" && *mode != "valid")) return {};
+      return convolutionShape(c, false, *mode == "same" ? "same" : "valid");
+    });
 }
 
 } // namespace dtf

@@ -10,6 +10,7 @@
 #include "ops/registry.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
 
 #include <cmath>
 
@@ -505,6 +506,57 @@ void registerFactories(Registry &r) {
          if (!n || *n == -1 || *n > 0) return std::nullopt;
          return c.error(ErrorKind::ValueDependent, "Class values must be smaller than num_classes, got num_classes={}", *n);
        }, {{"num_classes", "0"}}).variant({{"num_classes", "-2"}});
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A factory's sizes from its size list (a negative size raises).
+ShapeResult fromSizeList(const OpCall &c, std::string_view arg) {
+  auto sizes = sizeListArg(c, arg);
+  if (!sizes) return {};
+  for (const Dim &d : *sizes)
+    if (auto v = d.value(); v && *v < 0) return {};
+  return *sizes;
+}
+
+/// at::arange's length from known start/end/step: int64 arithmetic when
+/// all three are ints, double otherwise (RangeFactories.cpp).
+ShapeResult arangeShape(const OpCall &c) {
+  auto num = [&](std::string_view n, double dflt) -> std::optional<double> {
+    if (!c.has(n)) return dflt;
+    return c.arg(n).floatValue();
+  };
+  auto isInt = [&](std::string_view n) { return !c.has(n) || c.arg(n).numKind() == NumKind::Int; };
+  auto start = num("start", 0), end = num("end", 0), step = num("step", 1);
+  if (!start || !end || !step || *step == 0) return {};
+  double size;
+  if (isInt("start") && isInt("end") && isInt("step")) {
+    auto s = c.has("start") ? *c.arg("start").intValue() : 0, e = *c.arg("end").intValue();
+    auto st = c.has("step") ? *c.arg("step").intValue() : 1;
+    size = std::ceil(static_cast<double>(e - s) / static_cast<double>(st));
+  } else {
+    size = std::ceil((*end - *start) / *step);
+  }
+  if (!(size >= 0) || size > 9e15) return {}; // wrong-signed step raises
+  return Dims{Dim(static_cast<int64_t>(size))};
+}
+
+} // namespace
+
+void registerFactoryShapes(Registry &r) {
+  for (const char *k : {"aten::zeros", "aten::ones", "aten::empty.memory_format", "aten::full", "aten::zeros.names",
+                        "aten::ones.names", "aten::empty.names", "aten::full.names", "aten::empty_strided"})
+    r.shape(k, [](const OpCall &c) { return fromSizeList(c, "size"); });
+  for (const char *k : {"aten::new_zeros", "aten::new_ones", "aten::new_empty", "aten::new_full",
+                        "aten::new_empty_strided"})
+    r.shape(k, [](const OpCall &c) { return fromSizeList(c, "size"); });
+  for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like"})
+    r.shape(k, sameShapeAs());
+  for (const char *k : {"aten::arange", "aten::arange.start", "aten::arange.start_step"}) r.shape(k, arangeShape);
 }
 
 } // namespace dtf

@@ -12,6 +12,7 @@
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
 
 #include <functional>
 #include <map>
@@ -847,6 +848,101 @@ void registerNnLayers(Registry &r) {
   registerResampling(r);
   registerAntialiasedUpsampling(r);
   registerReadOnlyArguments(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// at::pooling_output_shape: (in + 2p - d(k-1) - 1 [+ s-1 with ceil]) // s + 1,
+/// one less with ceil_mode when the last window would start in the padding.
+Dim poolOutput(const Dim &in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
+  auto x = in.value();
+  if (!x) { // symbolic: only the floor form, without the ceil correction
+    if (ceil) return Dim();
+    return floorDiv(in + Dim(2 * p - d * (k - 1) - 1), Dim(s)) + Dim(1);
+  }
+  if (s <= 0) return Dim();
+  int64_t num = *x + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0);
+  int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+  if (ceil && (out - 1) * s >= *x + p) --out;
+  return Dim(out);
+}
+
+/// max_poolNd / avg_poolNd over the last `n` dims (stride [] = kernel).
+ShapeResult poolShape(const OpCall &c, size_t n, size_t outputs) {
+  auto self = dimsOf(c, "self");
+  auto kernel = intListArg(c, "kernel_size");
+  auto ceil = c.has("ceil_mode") ? boolArg(c, "ceil_mode") : std::optional<bool>(false);
+  if (!self || !kernel || !ceil || self->size() < n + 1 || self->size() > n + 2) return {};
+  auto expand = [&](std::optional<std::vector<int64_t>> v, int64_t dflt) -> std::optional<std::vector<int64_t>> {
+    if (!v) return std::nullopt;
+    if (v->empty()) v->assign(n, dflt);
+    if (v->size() == 1) v->assign(n, (*v)[0]);
+    if (v->size() != n) return std::nullopt;
+    return v;
+  };
+  kernel = expand(kernel, 0);
+  auto stride = expand(intListArg(c, "stride"), 0);
+  if (!kernel || !stride) return {};
+  if (c.arg("stride").isList() && c.arg("stride").elements().empty()) stride = kernel;
+  auto padding = expand(c.has("padding") ? intListArg(c, "padding") : std::vector<int64_t>{0}, 0);
+  auto dilation = expand(c.has("dilation") ? intListArg(c, "dilation") : std::vector<int64_t>{1}, 1);
+  if (!padding || !dilation) return {};
+  Dims out(self->begin(), self->end() - n);
+  for (size_t i = 0; i < n; ++i) {
+    if ((*kernel)[i] <= 0 || (*stride)[i] <= 0 || (*padding)[i] * 2 > (*kernel)[i]) return {}; // raises
+    out.push_back(poolOutput((*self)[self->size() - n + i], (*kernel)[i], (*stride)[i], (*padding)[i],
+                             (*dilation)[i], *ceil));
+  }
+  for (const Dim &d : out)
+    if (auto v = d.value(); v && *v <= 0) return {}; // "Output size is too small"
+  return std::vector<std::optional<Dims>>(outputs, out);
+}
+
+/// adaptive_*_poolNd: the last `n` dims become output_size.
+ShapeResult adaptiveShape(const OpCall &c, size_t n, size_t outputs) {
+  auto self = dimsOf(c, "self");
+  auto size = sizeListArg(c, "output_size");
+  if (!self || !size || self->size() < n + 1 || self->size() > n + 2) return {};
+  if (size->size() == 1) size->assign(n, (*size)[0]);
+  if (size->size() != n) return {};
+  Dims out(self->begin(), self->end() - n);
+  out.insert(out.end(), size->begin(), size->end());
+  return std::vector<std::optional<Dims>>(outputs, out);
+}
+
+} // namespace
+
+void registerNnLayerShapes(Registry &r) {
+  for (const char *k : {"aten::batch_norm", "aten::layer_norm", "aten::group_norm", "aten::instance_norm",
+                        "aten::dropout", "aten::alpha_dropout", "aten::feature_dropout", "aten::feature_alpha_dropout",
+                        "aten::rms_norm", "aten::channel_shuffle", "aten::native_channel_shuffle"})
+    r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "input"));
+  r.shape("aten::embedding", [](const OpCall &c) -> ShapeResult {
+    auto w = dimsOf(c, "weight"), idx = dimsOf(c, "indices");
+    if (!w || !idx || w->size() != 2) return {};
+    idx->push_back((*w)[1]);
+    return *idx;
+  });
+  r.shape("aten::max_pool1d", [](const OpCall &c) { return poolShape(c, 1, 1); });
+  r.shape("aten::max_pool2d", [](const OpCall &c) { return poolShape(c, 2, 1); });
+  r.shape("aten::max_pool3d", [](const OpCall &c) { return poolShape(c, 3, 1); });
+  r.shape("aten::max_pool1d_with_indices", [](const OpCall &c) { return poolShape(c, 1, 2); });
+  r.shape("aten::max_pool2d_with_indices", [](const OpCall &c) { return poolShape(c, 2, 2); });
+  r.shape("aten::max_pool3d_with_indices", [](const OpCall &c) { return poolShape(c, 3, 2); });
+  r.shape("aten::avg_pool1d", [](const OpCall &c) { return poolShape(c, 1, 1); });
+  r.shape("aten::avg_pool2d", [](const OpCall &c) { return poolShape(c, 2, 1); });
+  r.shape("aten::avg_pool3d", [](const OpCall &c) { return poolShape(c, 3, 1); });
+  r.shape("aten::adaptive_avg_pool1d", [](const OpCall &c) { return adaptiveShape(c, 1, 1); });
+  for (const char *k : {"aten::adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d"})
+    r.shape(k, [](const OpCall &c) { return adaptiveShape(c, 2, 1); });
+  r.shape("aten::adaptive_avg_pool3d", [](const OpCall &c) { return adaptiveShape(c, 3, 1); });
+  r.shape("aten::adaptive_max_pool1d", [](const OpCall &c) { return adaptiveShape(c, 1, 2); });
+  r.shape("aten::adaptive_max_pool2d", [](const OpCall &c) { return adaptiveShape(c, 2, 2); });
+  r.shape("aten::adaptive_max_pool3d", [](const OpCall &c) { return adaptiveShape(c, 3, 2); });
 }
 
 } // namespace dtf

@@ -10,6 +10,7 @@
 #include "ops/arg_checks.h"
 #include "ops/may_raise.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -927,6 +928,41 @@ void registerReductions(Registry &r) {
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h): a reduction drops its reduced dims, or
+// keeps them as 1 with keepdim; no dim argument (or None) reduces all.
+//===----------------------------------------------------------------------===//
+
+void registerReductionShapes(Registry &r) {
+  for (const char *k : {"aten::sum", "aten::mean", "aten::prod", "aten::all", "aten::any", "aten::max", "aten::min",
+                        "aten::median", "aten::nanmedian", "aten::std", "aten::var", "aten::trace",
+                        "aten::sum.dim_IntList", "aten::mean.dim", "aten::nansum", "aten::nanmean", "aten::amax",
+                        "aten::amin", "aten::prod.dim_int", "aten::all.dim", "aten::any.dim", "aten::all.dims",
+                        "aten::any.dims", "aten::logsumexp", "aten::std.dim", "aten::var.dim", "aten::std.correction",
+                        "aten::var.correction", "aten::norm.ScalarOpt_dim", "aten::linalg_vector_norm",
+                        "aten::count_nonzero", "aten::count_nonzero.dim_IntList", "aten::argmax", "aten::argmin"})
+    r.shape(k, reductionOver("dim"));
+  for (const char *k : {"aten::max.dim", "aten::min.dim", "aten::median.dim", "aten::nanmedian.dim", "aten::mode",
+                        "aten::kthvalue", "aten::std_mean", "aten::var_mean", "aten::std_mean.dim",
+                        "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction",
+                        "aten::aminmax"})
+    r.shape(k, reductionOver("dim", 2));
+  for (const char *k : {"aten::cumsum", "aten::cumprod", "aten::logcumsumexp", "aten::argsort", "aten::argsort.stable",
+                        "aten::renorm"})
+    r.shape(k, sameShapeAs());
+  for (const char *k : {"aten::sort", "aten::sort.stable"}) r.shape(k, sameShapeAs("self", 2));
+  r.shape("aten::topk", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto k = intArg(c, "k"), dim = intArg(c, "dim");
+    if (!self || !k || !dim) return {};
+    if (self->empty()) return std::vector<std::optional<Dims>>(2, *self);
+    auto w = wrapDim(*dim, static_cast<int>(self->size()));
+    if (!w) return {};
+    (*self)[*w] = Dim(*k);
+    return std::vector<std::optional<Dims>>(2, *self);
+  });
 }
 
 } // namespace dtf

@@ -10,6 +10,7 @@
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
 
 #include <algorithm>
 #include <optional>
@@ -427,6 +428,7 @@ RuleFn swapping(RuleFn fn, std::string a, std::string b) {
 
 /// A dim's size: 1 when the size-1 facts say so, else some int.
 Value dimSize(const Value &self, int d) {
+  if (Dim n = self.dimAt(d); n.known()) return Value::symInt(*n.expr());
   return self.unitDims().ones & bitOf(d) ? Value::integer(1) : Value::number(NumKind::Int);
 }
 
@@ -1057,16 +1059,27 @@ void registerShapeQueries(Registry &r) {
   r.declare("aten::stride", OpFact::NoDimOfZeroDim);
   // append/insert/extend: what they add to their list the pass applies itself.
   for (const char *k : {"aten::append", "aten::insert", "aten::extend"}) r.declare(k, OpFact::GrowsListByElements);
-  r.add("aten::size.int", py, [](const OpCall &c) -> RuleResult {
-     const Value &self = c.arg("self");
-     auto rk = self.rank().value();
-     auto d = c.arg("dim").intValue();
-     auto nd = rk && d ? wrapDim(*d, *rk) : std::nullopt;
-     if (nd && *rk > 0) return dimSize(self, *nd);
-     return Value::number(NumKind::Int);
-   }).sample("self", "sweep![2]").sample("dim", "0").variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  // A dim's size: its int, or the expression of a symbolic size (torch.export's sym_size).
+  auto sizeOfDim = [](const OpCall &c) -> RuleResult {
+    const Value &self = c.arg("self");
+    auto rk = self.rank().value();
+    auto d = c.arg("dim").intValue();
+    auto nd = rk && d ? wrapDim(*d, *rk) : std::nullopt;
+    if (nd && *rk > 0) return dimSize(self, *nd);
+    return Value::number(NumKind::Int);
+  };
+  r.add("aten::size.int", py, sizeOfDim)
+      .sample("self", "sweep![2]").sample("dim", "0").variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
+  r.add("aten::sym_size.int", py, sizeOfDim)
+      .sample("self", "sweep![2]").sample("dim", "0").variant({{"self", "sweep![2,1]"}, {"dim", "-1"}});
   r.add("aten::size", py, sizeRule).variant({{"self", "sweep![1,2]"}});
-  r.add("aten::numel", py, [](const OpCall &) -> RuleResult { return Value::number(NumKind::Int); });
+  auto numel = [](const OpCall &c) -> RuleResult {
+    auto dims = c.arg("self").shape();
+    Dim n = dims ? product(*dims) : Dim();
+    return n.known() ? Value::symInt(*n.expr()) : Value::number(NumKind::Int);
+  };
+  r.add("aten::numel", py, numel);
+  r.add("aten::sym_numel", py, numel);
   r.add("aten::dim", py, [](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank("self").value()) return Value::integer(*rk);
     return Value::number(NumKind::Int);
@@ -1135,6 +1148,302 @@ void registerShapeViews(Registry &r) {
   registerJoins(r);
   registerStacksAndRepeats(r);
   registerShapeQueries(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Outs = std::vector<std::optional<Dims>>;
+
+/// at::infer_size: `sizes` with its one -1 solved from `numel` (exactly
+/// when numel is a multiple of the other sizes' product, as symbols too:
+/// `[-1, 4]` of 8*s0 elements is `[2*s0, 4]`). A mismatch of known sizes
+/// is PyTorch's error; anything undecided leaves the dim unknown.
+ShapeResult inferSize(const OpCall &c, Dims sizes, const Dim &numel) {
+  int infer = -1;
+  Dims known;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i].value() == -1) {
+      if (infer >= 0) return c.semantic("only one dimension can be inferred");
+      infer = static_cast<int>(i);
+    } else if (auto v = sizes[i].value(); v && *v < 0) {
+      return c.semantic("invalid shape dimension {}", *v);
+    } else {
+      known.push_back(sizes[i]);
+    }
+  }
+  Dim rest = product(known);
+  if (infer < 0) {
+    auto n = numel.value(), p = rest.value();
+    if (n && p && *n != *p) return c.semantic("shape '{}' is invalid for input of size {}", dimsText(sizes), *n);
+    return sizes;
+  }
+  auto p = rest.value(), n = numel.value();
+  if (p == 0) return Outs{std::nullopt}; // "-1 can be any value": PyTorch raises
+  if (p && n && *n % *p != 0)
+    return c.semantic("shape '{}' is invalid for input of size {}", dimsText(sizes), *n);
+  Dim solved = floorDiv(numel, rest);
+  // A symbolic quotient must be exact: keep it only when mod is 0.
+  if (solved.known() && !solved.value() && mod(numel, rest).value() != 0) solved = Dim();
+  sizes[infer] = solved;
+  return sizes;
+}
+
+ShapeResult viewShape(const OpCall &c, std::string_view sizeArg) {
+  auto self = dimsOf(c, "self");
+  auto sizes = sizeListArg(c, sizeArg);
+  if (!self || !sizes) return {};
+  return inferSize(c, std::move(*sizes), product(*self));
+}
+
+/// at::expand: -1 keeps self's dim; new leading dims take the given size.
+ShapeResult expandShape(const OpCall &c, const Dims &self, const Dims &sizes) {
+  if (sizes.size() < self.size()) return {};
+  Dims out(sizes.size());
+  const size_t lead = sizes.size() - self.size();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const Dim &want = sizes[i];
+    if (i < lead) {
+      if (want.value() && *want.value() < 0) return {};
+      out[i] = want;
+      continue;
+    }
+    const Dim &have = self[i - lead];
+    if (want.value() == -1) out[i] = have;
+    else if (have.isOne() == true || compareDims(have, want) == DimsEqual::Equal) out[i] = want;
+    else if (compareDims(have, want) == DimsEqual::Differ && want.value() && *want.value() >= 0 && have.value())
+      return c.semantic("the expanded size of the tensor ({}) must match the existing size ({}) at non-singleton "
+                        "dimension {}",
+                        want.str(), have.str(), i);
+    else out[i] = (have.isOne() == false && want.known()) ? want : Dim();
+  }
+  return out;
+}
+
+/// Sizes with dims `a` and `b` swapped (transpose), or permuted.
+std::optional<Dims> permutedDims(const Dims &self, const std::vector<int> &perm) {
+  Dims out;
+  for (int p : perm) {
+    if (p < 0 || static_cast<size_t>(p) >= self.size()) return std::nullopt;
+    out.push_back(self[p]);
+  }
+  return out;
+}
+
+ShapeResult transposeShape(const OpCall &c, std::string_view a, std::string_view b) {
+  auto self = dimsOf(c, "self");
+  auto d0 = intArg(c, a), d1 = intArg(c, b);
+  if (!self || !d0 || !d1) return {};
+  const int rank = static_cast<int>(self->size());
+  auto w0 = wrapDim(*d0, rank), w1 = wrapDim(*d1, rank);
+  if (!w0 || !w1) return {};
+  if (rank == 0) return *self;
+  std::swap((*self)[*w0], (*self)[*w1]);
+  return *self;
+}
+
+/// Python's slice of a dim of `size` (at::slice: start/end clamped, step > 0).
+Dim sliceLength(const Dim &size, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
+  auto n = size.value();
+  if (!n || !start || !end || step <= 0) return Dim();
+  auto clamp = [&](int64_t v) { return v < 0 ? std::max<int64_t>(v + *n, 0) : std::min(v, *n); };
+  int64_t s = clamp(*start), e = clamp(*end);
+  if (e < s) e = s;
+  return Dim((e - s + step - 1) / step);
+}
+
+ShapeResult sliceShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  auto step = intArg(c, "step");
+  if (!self || !dim || !step || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  auto bound = [&](std::string_view n, int64_t dflt) -> std::optional<int64_t> {
+    return c.arg(n).isNone() ? std::optional<int64_t>(dflt) : c.arg(n).intValue();
+  };
+  (*self)[*w] = sliceLength((*self)[*w], bound("start", 0), bound("end", INT64_MAX), *step);
+  return *self;
+}
+
+ShapeResult selectShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  if (!self || !dim || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  self->erase(self->begin() + *w);
+  return *self;
+}
+
+ShapeResult unsqueezeShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  if (!self || !dim) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()) + 1);
+  if (!w) return {};
+  self->insert(self->begin() + *w, Dim(1));
+  return *self;
+}
+
+/// squeeze of `dims` (all dims when nullopt): a dim goes when it is 1; one
+/// that may be 1 leaves the result unknown (its rank is too).
+ShapeResult squeezeShape(const OpCall &c, std::optional<std::vector<int64_t>> dims) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  const int rank = static_cast<int>(self->size());
+  std::vector<bool> chosen(rank, !dims);
+  if (dims)
+    for (int64_t d : *dims) {
+      auto w = wrapDim(d, rank);
+      if (!w) return {};
+      if (rank > 0) chosen[*w] = true;
+    }
+  Dims out;
+  for (int i = 0; i < rank; ++i) {
+    std::optional<bool> one = (*self)[i].isOne();
+    if (chosen[i] && !one) return {};
+    if (!(chosen[i] && *one)) out.push_back((*self)[i]);
+  }
+  return out;
+}
+
+ShapeResult flattenShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto s = intArg(c, "start_dim"), e = intArg(c, "end_dim");
+  if (!self || !s || !e) return {};
+  const int rank = static_cast<int>(self->size());
+  if (rank == 0) return Dims{Dim(1)};
+  auto ws = wrapDim(*s, rank), we = wrapDim(*e, rank);
+  if (!ws || !we || *ws > *we) return {};
+  Dims out(self->begin(), self->begin() + *ws);
+  out.push_back(product(Dims(self->begin() + *ws, self->begin() + *we + 1)));
+  out.insert(out.end(), self->begin() + *we + 1, self->end());
+  return out;
+}
+
+/// The tensors of a `Tensor[]` argument, each of exact rank.
+std::optional<std::vector<Dims>> listDims(const OpCall &c, std::string_view name) {
+  const Value &l = c.arg(name);
+  if (!l.isList() || !l.lengthKnown()) return std::nullopt;
+  std::vector<Dims> out;
+  for (const Value &t : l.elements()) {
+    auto d = t.isTensor() ? t.shape() : std::nullopt;
+    if (!d) return std::nullopt;
+    out.push_back(std::move(*d));
+  }
+  return out;
+}
+
+/// at::cat: sizes add up along `dim`; 1-D tensors of size 0 are skipped
+/// (the legacy empty tensor); every other dim is the first's.
+ShapeResult catShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  auto dim = intArg(c, "dim");
+  if (!all || !dim) return {};
+  std::vector<Dims> parts;
+  for (Dims &d : *all)
+    if (!(d.size() == 1 && d[0].value() == 0)) parts.push_back(std::move(d));
+  if (parts.empty()) return all->empty() ? ShapeResult{} : ShapeResult(Dims{Dim(0)});
+  const int rank = static_cast<int>(parts[0].size());
+  auto w = wrapDim(*dim, rank);
+  if (!w || rank == 0) return {};
+  Dims out = parts[0];
+  for (size_t p = 1; p < parts.size(); ++p) {
+    if (parts[p].size() != out.size()) return {};
+    out[*w] = out[*w] + parts[p][*w];
+    for (int i = 0; i < rank; ++i)
+      if (i != *w) {
+        DimsEqual eq = compareDims(out[i], parts[p][i]);
+        if (eq == DimsEqual::Differ && out[i].value() && parts[p][i].value())
+          return c.semantic("sizes of tensors must match except in dimension {}", *w);
+        if (eq != DimsEqual::Equal) out[i] = out[i].known() ? out[i] : parts[p][i];
+      }
+  }
+  return out;
+}
+
+ShapeResult stackShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  auto dim = intArg(c, "dim");
+  if (!all || !dim || all->empty()) return {};
+  Dims out = (*all)[0];
+  for (const Dims &d : *all) {
+    if (d.size() != out.size()) return {};
+    for (size_t i = 0; i < d.size(); ++i) {
+      DimsEqual eq = compareDims(out[i], d[i]);
+      if (eq == DimsEqual::Differ && out[i].value() && d[i].value())
+        return c.semantic("stack expects each tensor to be equal size");
+      if (eq != DimsEqual::Equal) out[i] = out[i].known() ? out[i] : d[i];
+    }
+  }
+  auto w = wrapDim(*dim, static_cast<int>(out.size()) + 1);
+  if (!w) return {};
+  out.insert(out.begin() + *w, Dim(static_cast<int64_t>(all->size())));
+  return out;
+}
+
+} // namespace
+
+void registerShapeViewsShapes(Registry &r) {
+  for (const char *k : {"aten::view", "aten::_unsafe_view", "aten::reshape"})
+    r.shape(k, [](const OpCall &c) { return viewShape(c, c.has("size") ? "size" : "shape"); });
+  r.shape("aten::_reshape_alias", [](const OpCall &c) { return viewShape(c, "size"); });
+  for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"}) r.shape(k, sameShapeAs("other"));
+  for (const char *k : {"aten::expand", "aten::expand_copy", "aten::broadcast_to"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      auto sizes = sizeListArg(c, c.has("size") ? "size" : "shape");
+      if (!self || !sizes) return {};
+      return expandShape(c, *self, *sizes);
+    });
+  r.shape("aten::flatten.using_ints", flattenShape);
+  for (const char *k : {"aten::transpose.int", "aten::swapdims"})
+    r.shape(k, [](const OpCall &c) { return transposeShape(c, "dim0", "dim1"); });
+  r.shape("aten::swapaxes", [](const OpCall &c) { return transposeShape(c, "axis0", "axis1"); });
+  for (const char *k : {"aten::t", "aten::adjoint"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self || self->size() > 2) return {};
+      std::reverse(self->begin(), self->end());
+      return *self;
+    });
+  r.shape("aten::permute", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto dims = intListArg(c, "dims");
+    if (!self || !dims || dims->size() != self->size()) return {};
+    std::vector<int> perm;
+    for (int64_t d : *dims) {
+      auto w = wrapDim(d, static_cast<int>(self->size()));
+      if (!w) return {};
+      perm.push_back(*w);
+    }
+    auto out = permutedDims(*self, perm);
+    return out ? ShapeResult(*out) : ShapeResult{};
+  });
+  r.shape("aten::slice.Tensor", sliceShape);
+  r.shape("aten::select.int", selectShape);
+  r.shape("aten::unsqueeze", unsqueezeShape);
+  r.shape("aten::squeeze", [](const OpCall &c) { return squeezeShape(c, std::nullopt); });
+  r.shape("aten::squeeze.dim", [](const OpCall &c) { return squeezeShape(c, intListArg(c, "dim")); });
+  r.shape("aten::squeeze.dims", [](const OpCall &c) { return squeezeShape(c, intListArg(c, "dim")); });
+  r.shape("aten::narrow", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto dim = intArg(c, "dim"), length = intArg(c, "length");
+    if (!self || !dim || !length || self->empty()) return {};
+    auto w = wrapDim(*dim, static_cast<int>(self->size()));
+    if (!w) return {};
+    (*self)[*w] = Dim(*length);
+    return *self;
+  });
+  for (const char *k : {"aten::cat", "aten::concat", "aten::concatenate"}) r.shape(k, catShape);
+  r.shape("aten::stack", stackShape);
+  for (const char *k : {"aten::flip", "aten::roll", "aten::tril", "aten::triu", "aten::alias", "aten::fliplr",
+                        "aten::flipud"})
+    r.shape(k, sameShapeAs());
 }
 
 } // namespace dtf

@@ -1,0 +1,140 @@
+#include "ops/shape_rules.h"
+
+#include "ops/vocabulary.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace dtf {
+
+std::optional<Dims> dimsOf(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  const Value &v = c.arg(name);
+  if (v.isNumber()) return Dims{};
+  return v.shape();
+}
+
+std::optional<int64_t> intArg(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  return c.arg(name).intValue();
+}
+
+std::optional<bool> boolArg(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  const Value &v = c.arg(name);
+  if (auto b = v.boolValue()) return b;
+  if (auto i = v.intValue(); i && (*i == 0 || *i == 1)) return *i == 1;
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> intListArg(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  const Value &v = c.arg(name);
+  if (auto i = v.intValue(); i && v.isNumber()) return std::vector<int64_t>{*i};
+  if (!v.isList() || !v.lengthKnown()) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Value &e : v.elements()) {
+    auto i = e.intValue();
+    if (!i || e.numKind() == NumKind::Float) return std::nullopt;
+    out.push_back(*i);
+  }
+  return out;
+}
+
+std::optional<Dims> sizeListArg(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  const Value &v = c.arg(name);
+  if (auto x = v.intExpr()) return Dims{Dim(*x)};
+  if (!v.isList() || !v.lengthKnown()) return std::nullopt;
+  Dims out;
+  for (const Value &e : v.elements()) {
+    auto x = e.intExpr();
+    out.push_back(x ? Dim(*x) : Dim());
+  }
+  return out;
+}
+
+Dim broadcastDim(const Dim &a, const Dim &b) {
+  if (a.isOne() == true) return b;
+  if (b.isOne() == true) return a;
+  DimsEqual eq = compareDims(a, b);
+  if (eq == DimsEqual::Equal) return a;
+  if (eq == DimsEqual::Differ) return Dim(); // raises (broadcastShapes reports it)
+  // A dim known not to be 1 is the result: the other is 1 or equal to it
+  // (or PyTorch raises, where torch.export would guard on their equality).
+  if (b.known() && b.isOne() == false) return b;
+  if (a.known() && a.isOne() == false) return a;
+  return Dim();
+}
+
+Broadcast broadcastShapes(std::span<const Dims> shapes) {
+  size_t rank = 0;
+  for (const Dims &s : shapes) rank = std::max(rank, s.size());
+  Dims out(rank, Dim(1));
+  for (const Dims &s : shapes) {
+    size_t shift = rank - s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+      const Dim &a = out[shift + i], &b = s[i];
+      if (a.isOne() == false && b.isOne() == false && compareDims(a, b) == DimsEqual::Differ)
+        return {std::nullopt, fmt::format("the size of tensor a ({}) must match the size of tensor b ({}) at "
+                                          "non-singleton dimension {}",
+                                          a.str(), b.str(), shift + i)};
+      out[shift + i] = broadcastDim(a, b);
+    }
+  }
+  return {std::move(out), std::nullopt};
+}
+
+ShapeFn sameShapeAs(std::string_view arg, size_t outputs) {
+  return [arg = std::string(arg), outputs](const OpCall &c) -> ShapeResult {
+    auto d = dimsOf(c, arg);
+    if (!d) return {};
+    return std::vector<std::optional<Dims>>(outputs, *d);
+  };
+}
+
+ShapeFn broadcastOf(std::initializer_list<std::string_view> args, size_t outputs) {
+  return [names = std::vector<std::string>(args.begin(), args.end()), outputs](const OpCall &c) -> ShapeResult {
+    std::vector<Dims> shapes;
+    for (const std::string &n : names) {
+      if (!c.has(n) || c.arg(n).isNone()) continue;
+      auto d = dimsOf(c, n);
+      if (!d) return {};
+      shapes.push_back(std::move(*d));
+    }
+    Broadcast b = broadcastShapes(shapes);
+    if (b.mismatch) return c.semantic("{}", *b.mismatch);
+    return std::vector<std::optional<Dims>>(outputs, *b.dims);
+  };
+}
+
+ShapeFn reductionOver(std::string_view dimArg, size_t outputs) {
+  return [dimArg = std::string(dimArg), outputs](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto keep = c.has("keepdim") ? boolArg(c, "keepdim") : std::optional<bool>(false);
+    if (!self || !keep) return {};
+    const int rank = static_cast<int>(self->size());
+    std::vector<bool> reduced(rank, false);
+    const bool all = !c.has(dimArg) || c.arg(dimArg).isNone() ||
+                     (c.arg(dimArg).isList() && c.arg(dimArg).lengthKnown() && c.arg(dimArg).elements().empty());
+    if (all) {
+      reduced.assign(rank, true);
+    } else {
+      auto dims = intListArg(c, dimArg);
+      if (!dims) return {};
+      for (int64_t d : *dims) {
+        auto w = wrapDim(d, rank);
+        if (!w) return {}; // out of range: the dtype rule's checks say so
+        if (rank > 0) reduced[*w] = true;
+      }
+    }
+    Dims out;
+    for (int i = 0; i < rank; ++i) {
+      if (!reduced[i]) out.push_back((*self)[i]);
+      else if (*keep) out.push_back(Dim(1));
+    }
+    return std::vector<std::optional<Dims>>(outputs, out);
+  };
+}
+
+} // namespace dtf

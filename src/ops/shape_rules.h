@@ -1,0 +1,60 @@
+//===- ops/shape_rules.h - the vocabulary shape rules are written in -*- C++ -*-===//
+//
+// A shape rule (ShapeFn, ops/rule.h) runs once per call beside the op's
+// dtype rule and gives each tensor output's sizes. These helpers read sizes
+// and int arguments out of an OpCall, and build the common rules
+// (broadcasting, reductions over dims, same shape as an argument). Each one
+// answers "unknown" (nullopt) when an input it needs is unknown: a shape
+// rule never guesses. Sizes follow PyTorch's meta functions
+// (torch/_meta_registrations.py, torch/_refs, and the C++ shape checks of
+// aten/src/ATen/native), checked against the meta kernels by the
+// conformance harness.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ops/rule.h"
+
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dtf {
+
+/// The sizes of tensor argument `name` (unknown dims where not known);
+/// nullopt if it is no tensor of exact rank. A number passed for a tensor is
+/// 0-dim.
+std::optional<Dims> dimsOf(const OpCall &c, std::string_view name);
+/// An int argument's known value.
+std::optional<int64_t> intArg(const OpCall &c, std::string_view name);
+/// An int[] argument whose every element is known (an int passed for
+/// `int[1]` is a one-element list).
+std::optional<std::vector<int64_t>> intListArg(const OpCall &c, std::string_view name);
+/// A SymInt[] argument as sizes: known elements as ints, the others unknown
+/// dims; nullopt when its length is unknown.
+std::optional<Dims> sizeListArg(const OpCall &c, std::string_view name);
+/// A bool argument's known value.
+std::optional<bool> boolArg(const OpCall &c, std::string_view name);
+
+/// The broadcast of two dims; unknown where the sizes may disagree.
+Dim broadcastDim(const Dim &a, const Dim &b);
+/// The broadcast shape of `shapes` (right-aligned); an error message when
+/// known sizes cannot broadcast.
+struct Broadcast {
+  std::optional<Dims> dims;
+  std::optional<std::string> mismatch; ///< "sizes 3 and 4 at dim 1"
+};
+Broadcast broadcastShapes(std::span<const Dims> shapes);
+
+// Common shape rules.
+/// Every tensor output has `arg`'s sizes.
+ShapeFn sameShapeAs(std::string_view arg = "self", size_t outputs = 1);
+/// The broadcast of the tensor (and number) arguments `args`; a known
+/// mismatch is PyTorch's error.
+ShapeFn broadcastOf(std::initializer_list<std::string_view> args, size_t outputs = 1);
+/// A reduction of `self` over `dimArg` (int, int[] or None / empty: all
+/// dims), keeping reduced dims as 1 when `keepdim`; `outputs` results.
+ShapeFn reductionOver(std::string_view dimArg, size_t outputs = 1);
+
+} // namespace dtf

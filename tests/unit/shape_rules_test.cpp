@@ -1,0 +1,108 @@
+// Shape rules on symbolic sizes (the conformance harness checks them on
+// concrete ones against libtorch): the sizes torch.export would record.
+#include "run_op.h"
+
+#include "frontends/text/ir_parser.h"
+#include "ops/shape_rules.h"
+
+#include <gtest/gtest.h>
+
+namespace dtf {
+namespace {
+
+using test::run;
+
+/// Result `i`'s sizes as text (`[2*s0, 4]`), or "?" when not known.
+std::string shapeOf(const InferOutcome &o, size_t i = 0) {
+  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
+  return o.outputs[i].shapeStr();
+}
+
+TEST(ShapeRules, ViewSolvesMinusOneSymbolically) {
+  EXPECT_EQ(shapeOf(run("aten::view", {{"self", "float32:[s0,8]"}, {"size", "[-1,4]"}})), "[2*s0, 4]");
+  EXPECT_EQ(shapeOf(run("aten::reshape", {{"self", "float32:[s0,3,4]"}, {"shape", "[s0,-1]"}})), "[s0, 12]");
+  EXPECT_EQ(shapeOf(run("aten::view", {{"self", "float32:[2,6]"}, {"size", "[3,-1]"}})), "[3, 4]");
+  // 2*s0 elements into rows of 4: not known to divide, so not claimed.
+  EXPECT_EQ(shapeOf(run("aten::view", {{"self", "float32:[s0,2]"}, {"size", "[-1,4]"}})), "[?, 4]");
+  test::expectError(run("aten::view", {{"self", "float32:[2,6]"}, {"size", "[5,-1]"}}));
+  test::expectError(run("aten::view", {{"self", "float32:[2,6]"}, {"size", "[-1,-1]"}}));
+}
+
+TEST(ShapeRules, BroadcastingKeepsSymbolsAndRaisesOnKnownMismatch) {
+  EXPECT_EQ(shapeOf(run("aten::add.Tensor", {{"self", "float32:[s0,1,3]"}, {"other", "float32:[5,1]"}})),
+            "[s0, 5, 3]");
+  EXPECT_EQ(shapeOf(run("aten::mul.Tensor", {{"self", "float32:[2,3]"}, {"other", "float32:[]"}})), "[2, 3]");
+  // u0 may be 1: the result's dim is 4 either way (1 broadcasts, else u0 == 4).
+  EXPECT_EQ(shapeOf(run("aten::add.Tensor", {{"self", "float32:[u0]"}, {"other", "float32:[4]"}})), "[4]");
+}
+
+TEST(ShapeRules, ConvolutionAndPooling) {
+  auto conv = run("aten::conv2d", {{"input", "float32:[s0,3,224,224]"}, {"weight", "float32:[64,3,7,7]"},
+                                   {"stride", "[2,2]"}, {"padding", "[3,3]"}});
+  EXPECT_EQ(shapeOf(conv), "[s0, 64, 112, 112]");
+  auto sym = run("aten::conv2d", {{"input", "float32:[1,3,h,h]"}, {"weight", "float32:[8,3,3,3]"}, {"stride", "[2,2]"},
+                                  {"padding", "[1,1]"}});
+  EXPECT_EQ(shapeOf(sym), "[1, 8, ((h + 1)//2), ((h + 1)//2)]");
+  auto pool = run("aten::max_pool2d", {{"self", "float32:[s0,64,112,112]"}, {"kernel_size", "[3,3]"},
+                                       {"stride", "[2,2]"}, {"padding", "[1,1]"}});
+  EXPECT_EQ(shapeOf(pool), "[s0, 64, 56, 56]");
+  EXPECT_EQ(shapeOf(run("aten::adaptive_avg_pool2d", {{"self", "float32:[s0,512,7,7]"}, {"output_size", "[1,1]"}})),
+            "[s0, 512, 1, 1]");
+}
+
+TEST(ShapeRules, MatmulLinearAndReductions) {
+  EXPECT_EQ(shapeOf(run("aten::matmul", {{"self", "float32:[s0,1,5,6]"}, {"other", "float32:[3,6,7]"}})),
+            "[s0, 3, 5, 7]");
+  EXPECT_EQ(shapeOf(run("aten::matmul", {{"self", "float32:[6]"}, {"other", "float32:[6]"}})), "[]");
+  test::expectError(run("aten::mm", {{"self", "float32:[2,3]"}, {"mat2", "float32:[4,5]"}}));
+  EXPECT_EQ(shapeOf(run("aten::linear", {{"input", "float32:[s0,t,16]"}, {"weight", "float32:[32,16]"}})),
+            "[s0, t, 32]");
+  EXPECT_EQ(shapeOf(run("aten::sum.dim_IntList", {{"self", "float32:[s0,3,4]"}, {"dim", "[1]"}, {"keepdim", "True"}})),
+            "[s0, 1, 4]");
+  EXPECT_EQ(shapeOf(run("aten::mean.dim", {{"self", "float32:[s0,3,4]"}, {"dim", "[-1,0]"}})), "[3]");
+  auto maxDim = run("aten::max.dim", {{"self", "float32:[s0,3]"}, {"dim", "1"}});
+  EXPECT_EQ(shapeOf(maxDim, 0), "[s0]");
+  EXPECT_EQ(shapeOf(maxDim, 1), "[s0]");
+}
+
+TEST(ShapeRules, JoinsViewsAndSizes) {
+  EXPECT_EQ(shapeOf(run("aten::cat", {{"tensors", "[float32:[s0,3],float32:[2*s0,3]]"}, {"dim", "0"}})),
+            "[3*s0, 3]");
+  EXPECT_EQ(shapeOf(run("aten::stack", {{"tensors", "[float32:[s0,3],float32:[s0,3]]"}, {"dim", "1"}})),
+            "[s0, 2, 3]");
+  EXPECT_EQ(shapeOf(run("aten::flatten.using_ints", {{"self", "float32:[s0,3,4,5]"}, {"start_dim", "1"}})),
+            "[s0, 60]");
+  EXPECT_EQ(shapeOf(run("aten::permute", {{"self", "float32:[s0,3,4]"}, {"dims", "[2,0,1]"}})), "[4, s0, 3]");
+  EXPECT_EQ(shapeOf(run("aten::unsqueeze", {{"self", "float32:[s0,3]"}, {"dim", "-1"}})), "[s0, 3, 1]");
+  EXPECT_EQ(shapeOf(run("aten::expand", {{"self", "float32:[s0,1]"}, {"size", "[2,-1,5]"}})), "[2, s0, 5]");
+  EXPECT_EQ(shapeOf(run("aten::slice.Tensor", {{"self", "float32:[10,4]"}, {"start", "2"}, {"end", "-1"}, {"step", "3"}})),
+            "[3, 4]");
+  // squeeze of a dim that may be 1 leaves the rank, hence the sizes, unknown
+  EXPECT_EQ(shapeOf(run("aten::squeeze.dim", {{"self", "float32:[u0,3]"}, {"dim", "0"}})), "?");
+  auto size = run("aten::size.int", {{"self", "float32:[s0,3]"}, {"dim", "0"}});
+  ASSERT_EQ(size.status, InferOutcome::Status::Ok);
+  ASSERT_TRUE(size.outputs[0].intExpr());
+  EXPECT_EQ(size.outputs[0].intExpr()->str(), "s0");
+  EXPECT_EQ(run("aten::numel", {{"self", "float32:[2,3,4]"}}).outputs[0].intValue(), 24);
+}
+
+TEST(ShapeRules, FactoriesAndUnknownStaysUnknown) {
+  EXPECT_EQ(shapeOf(run("aten::zeros", {{"size", "[2,3]"}})), "[2, 3]");
+  EXPECT_EQ(shapeOf(run("aten::arange", {{"end", "10"}})), "[10]");
+  EXPECT_EQ(shapeOf(run("aten::arange.start_step", {{"start", "0"}, {"end", "1.0"}, {"step", "0.3"}})), "[4]");
+  EXPECT_EQ(shapeOf(run("aten::ones_like", {{"self", "float32:[s0,2]"}})), "[s0, 2]");
+  // A rank-only operand gives no sizes; an op without a shape rule neither.
+  EXPECT_EQ(shapeOf(run("aten::relu", {{"self", "float32:r2"}})), "[?, ?]");
+  EXPECT_EQ(shapeOf(run("aten::relu", {{"self", "float32:[s0,2]"}})), "[s0, 2]");
+}
+
+TEST(ShapeRules, TracedSizesReachTheGraph) {
+  auto g = ir::parseIR("graph(%x : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)):\n"
+                       "  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
+  const ir::TypeExpr &t = *g->values[g->blocks[0].params[0]].type;
+  EXPECT_EQ(dimsText(t.dims), "[2, 3]");
+  EXPECT_EQ(ir::valueOfType(t, true).shapeStr(), "[2, 3]");
+}
+
+} // namespace
+} // namespace dtf
