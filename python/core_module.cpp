@@ -136,7 +136,6 @@ py::dict countsDict(const api::CheckReport &report) {
   for (const auto &[dtype, n] : report.unmodelled) unmodelled += n;
   py::dict c;
   c["correct"] = report.counts.correct, c["unknown"] = report.counts.unknown, c["wrong"] = report.counts.wrong;
-  c["sizes_exact"] = report.counts.sizesExact, c["sizes_unknown"] = report.counts.sizesUnknown;
   c["not_modelled"] = unmodelled;
   c["compared"] = !report.retyped;
   return c;

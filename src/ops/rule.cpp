@@ -12,6 +12,7 @@ std::string_view name(ErrorKind k) {
   case ErrorKind::MissingKernel: return "missing-kernel";
   case ErrorKind::ValueDependent: return "value-dependent";
   case ErrorKind::CpuDependent: return "cpu-dependent";
+  case ErrorKind::SizeDependent: return "size-dependent";
   }
   return "semantic";
 }

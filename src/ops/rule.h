@@ -32,6 +32,7 @@ enum class ErrorKind : uint8_t {
   MissingKernel,  ///< the version's CPU kernel for this dtype is missing (1.13: many Half ones)
   ValueDependent, ///< depends on values, not only dtypes (int ** -1)
   CpuDependent,   ///< raised on some kinds of CPU only (a oneDNN path: ops/cpu_capability.h)
+  SizeDependent,  ///< raised for these sizes (a shape rule: a broadcast of 3 against 4, a bad view)
 };
 std::string_view name(ErrorKind k);
 
@@ -186,7 +187,8 @@ struct ShapeResult {
   /// Non-tensor outputs the sizes decide (aten::size's int, or its int[]),
   /// one per schema return (nullopt: keep the dtype rule's answer).
   std::vector<std::optional<Value>> values;
-  /// PyTorch raises for these sizes (a broadcast mismatch of known sizes).
+  /// PyTorch raises for these sizes (a broadcast mismatch of known sizes);
+  /// its kind is SizeDependent (ShapeResult(RuleError) sets it).
   std::optional<RuleError> error;
   /// PyTorch raises unless a condition on symbols holds (`s0 == 3`): what
   /// torch.export would install a guard for. The outputs assume it holds.
@@ -194,7 +196,7 @@ struct ShapeResult {
   ShapeResult() = default;
   ShapeResult(std::vector<std::optional<Dims>> outs) : outputs(std::move(outs)) {}
   ShapeResult(Dims single) : outputs{std::move(single)} {}
-  ShapeResult(RuleError e) : error(std::move(e)) {}
+  ShapeResult(RuleError e) : error(std::move(e)) { error->kind = ErrorKind::SizeDependent; }
   static ShapeResult value(Value v) {
     ShapeResult r;
     r.values.push_back(std::move(v));

@@ -80,7 +80,7 @@ v = values(["annotate", archive("mixed_int_float")])
 for value, (dtype, rank) in {"ids": ("int64", 1), "add": ("int64", 1), "sub": ("float32", 1), "div": ("float32", 1),
                              "floor_divide": ("int64", 1), "add_1": ("int32", 1), "add_2": ("float32", 0),
                              "getitem_1": ("int64", 1), "mul_2": ("float64", 1)}.items():
-    if v.get(value) != {"dtype": dtype, "rank": rank}:
+    if {k: v.get(value, {}).get(k) for k in ("dtype", "rank")} != {"dtype": dtype, "rank": rank}:
         failures.append(f"annotate mixed_int_float: %{value} is {v.get(value)}, expected {dtype}:r{rank}")
 expect(["annotate", archive("cond")], 0, out="prim::If")
 
@@ -93,7 +93,7 @@ for disguise in ["cond.bin", "cond.ir", "cond.pt"]:
 # --- re-typing inputs -------------------------------------------------------------
 # --input without a rank keeps the recorded one.
 v = values(["annotate", archive("bf16_mlp"), "--input", "x=float32"])
-if v.get("x") != {"dtype": "float32", "rank": 2}:
+if {k: v.get("x", {}).get(k) for k in ("dtype", "rank")} != {"dtype": "float32", "rank": 2}:
     failures.append(f"--input x=float32: x is {v.get('x')}, expected float32 of rank 2")
 # bfloat16 weights with a float32 input: linear raises.
 expect(["annotate", archive("bf16_mlp"), "--input", "x=float32"], 1, err="PyTorch raises")

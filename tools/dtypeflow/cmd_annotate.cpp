@@ -271,7 +271,8 @@ nlohmann::json checkedValueJson(const api::LoadedProgram &p, ir::ValueId v, cons
                       {"written", rec ? rec->str() : g.values[v].type->text},
                       {"recorded", api::recordedText(p, v)},
                       {"dtype", ir::dtypeJson(got)},
-                      {"rank", ir::rankJson(got)}, {"shape", ir::shapeJson(got)}};
+                      {"rank", ir::rankJson(got)}};
+  ir::addShapeJson(j, got);
   if (def != ir::kNoId && !g.sourceOf(def).empty()) j["source"] = std::string(g.sourceOf(def));
   if (!wrong) j["reason"] = std::string(refine::describe(r.reasons[v]));
   return j;
@@ -422,8 +423,9 @@ Action addCheck(CLI::App &app) {
       if (json) {
         nlohmann::ordered_json j = ir::reportJson(g, r);
         j.erase("values");
-        j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong},
-                       {"sizes_exact", counts.sizesExact}, {"sizes_unknown", counts.sizesUnknown}};
+        j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
+        if (counts.sizesExact + counts.sizesUnknown > 0) // of the right dtypes and ranks, with sizes recorded
+          j["sizes"] = {{"exact", counts.sizesExact}, {"unknown", counts.sizesUnknown}};
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);

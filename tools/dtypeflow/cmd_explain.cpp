@@ -109,7 +109,8 @@ json explanationJson(const api::LoadedProgram &p, const refine::Result &r, const
   const ir::Graph &g = *p.graph;
   const Value &v = r.values[e.value];
   json j = {{"value", g.values[e.value].name}, {"known", e.known}, {"dtype", ir::dtypeJson(v)},
-            {"rank", ir::rankJson(v)}, {"shape", ir::shapeJson(v)}, {"state", refine::stateText(v)}};
+            {"rank", ir::rankJson(v)}, {"state", refine::stateText(v)}};
+  ir::addShapeJson(j, v);
   if (Recorded rec = recordedOf(p, r, e.value); !rec.text.empty()) {
     j["recorded"] = rec.text;
     j["check"] = rec.wrong ? "wrong" : "agrees";

@@ -16,12 +16,13 @@ namespace {
 
 using json = nlohmann::json;
 
-json resultJson(const Value &v) {
+/// `withSizes`: the operands gave sizes (`float32:[2,s0]`), so results say theirs.
+json resultJson(const Value &v, bool withSizes) {
   json j;
   if (v.isTensor()) {
     j["dtype"] = v.dtype() ? json(std::string(name(*v.dtype()))) : json(nullptr);
     j["rank"] = v.rank().value() ? json(*v.rank().value()) : json(nullptr);
-    j["shape"] = ir::shapeJson(v);
+    if (withSizes) ir::addShapeJson(j, v);
   } else {
     j["value"] = v.str();
   }
@@ -81,7 +82,10 @@ Action addInferOp(CLI::App &app) {
       j["op"] = schema.key();
       j["status"] = std::string(api::statusName(out.status));
       j["results"] = json::array();
-      for (const Value &v : out.outputs) j["results"].push_back(resultJson(v));
+      const bool sized = std::any_of(args.begin(), args.end(), [](const api::OpArg &a) {
+        return a.text.find(":[") != std::string::npos;
+      });
+      for (const Value &v : out.outputs) j["results"].push_back(resultJson(v, sized));
       j["error"] = errorJson(out.error, sem.versionName());
       j["possible_error"] = errorJson(out.possibleError, sem.versionName());
       j["torch"] = std::string(sem.versionName());

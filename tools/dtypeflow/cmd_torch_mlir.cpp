@@ -139,7 +139,8 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
       std::string head = fmt::format("{}:{}:{}", shownName(file), d.loc.line, d.loc.col);
       nlohmann::json j = {{"value", d.name},     {"function", f.name},     {"split", f.split},
                           {"node", node},        {"line", d.loc.line},     {"written", d.writtenType},
-                          {"dtype", ir::dtypeJson(got)}, {"rank", ir::rankJson(got)}, {"shape", ir::shapeJson(got)}};
+                          {"dtype", ir::dtypeJson(got)}, {"rank", ir::rankJson(got)}};
+      ir::addShapeJson(j, got);
       if (s.verdict == refine::Verdict::Correct) {
         ++counts.correct;
       } else if (s.verdict == refine::Verdict::Wrong) {

@@ -143,7 +143,7 @@ nlohmann::json rankJson(const Value &v) {
 }
 
 nlohmann::json shapeJson(const Value &v) {
-  auto dims = v.isTensor() ? v.shape() : std::nullopt;
+  auto dims = v.hasKnownDims() ? v.shape() : std::nullopt;
   if (!dims) return nullptr;
   nlohmann::json out = nlohmann::json::array();
   for (const Dim &d : *dims) {
@@ -158,8 +158,8 @@ nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (!g.values[v].type->isTensor() && !r.values[v].isTensor()) continue;
-    values[g.values[v].name] = {
-        {"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}, {"shape", shapeJson(r.values[v])}};
+    auto &j = values[g.values[v].name] = {{"dtype", dtypeJson(r.values[v])}, {"rank", rankJson(r.values[v])}};
+    addShapeJson(j, r.values[v]);
   }
   nlohmann::ordered_json diags = nlohmann::ordered_json::array();
   for (const refine::Diagnostic &d : r.diagnostics) {

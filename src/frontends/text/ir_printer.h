@@ -35,8 +35,13 @@ nlohmann::ordered_json reportJson(const Graph &g, const refine::Result &r, const
 /// `float32` / null, as in the JSON report.
 nlohmann::json dtypeJson(const Value &v);
 /// A tensor's sizes (`[2, "s0", "2*s0 + 1", null]`: ints, symbolic
-/// expressions, null for an unknown dim), or null when its rank is unknown.
+/// expressions, null for an unknown dim), or null when no size is known.
 nlohmann::json shapeJson(const Value &v);
+/// `j` with "shape" (shapeJson) when some size of `v` is known: reports
+/// keep their keys for programs whose sizes are not known.
+template <typename Json> void addShapeJson(Json &j, const Value &v) {
+  if (v.hasKnownDims()) j["shape"] = shapeJson(v);
+}
 nlohmann::json rankJson(const Value &v);
 
 } // namespace dtf::ir
