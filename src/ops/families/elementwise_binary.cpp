@@ -278,30 +278,28 @@ RuleFn addRelu(bool inPlaceForm) {
   };
 }
 
-} // namespace
+using PK = PromotionKind;
 
-void registerElementwiseBinary(Registry &r) {
-  using PK = PromotionKind;
-  // The ops Python's argument parser passes numbers to as wrapped 0-dim
-  // tensors (`x * 2.5` traces to mul.Tensor with a {2.5} constant).
-  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide", "aten::floor_divide",
-                        "aten::multiply", "aten::subtract", "aten::divide", "aten::add_", "aten::sub_", "aten::mul_",
-                        "aten::div_", "aten::true_divide_", "aten::floor_divide_", "aten::multiply_",
-                        "aten::subtract_", "aten::divide_"})
-    r.declare(k, OpFact::TakesWrappedNumbers);
-  r.declare("aten::floor_divide", OpFact::ScalarFirstBySyntax); // `2.5 // x`
-  r.declare("aten::floor_divide_", OpFact::ScalarFirstBySyntax);
-  // TorchScript's CanonicalizeOps makes a 0-dim constant `other` a scalar.
-  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div"}) r.declare(k, OpFact::ScalarizesOther);
+/// Registers the element-wise binary ops, each sub-family by one member function.
+struct ElementwiseBinary {
+  Registry &r;
   const std::vector<std::string> kOther{"other"};
   // Helper: out-of-place key and its in-place key.
-  auto op = [&](std::string key, std::string family, RuleFn f, std::string inKey = "",
-                std::vector<std::string> others = {"other"}) {
+  Registry::Entry op(std::string key, std::string family, RuleFn f, std::string inKey = "",
+                     std::vector<std::string> others = {"other"}) {
     Registry::Entry e = r.add(key, family, f);
     if (!inKey.empty()) r.add(inKey, family, inplace(f, others));
     return e;
-  };
+  }
+  // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
+  const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
+  void arithmetic();
+  void roundingAndFloatMath();
+  void orderedIntegerPow();
+};
 
+/// add / sub / rsub (and add + relu), mul, true and rounding-mode division.
+void ElementwiseBinary::arithmetic() {
   // add / sub / rsub and aliases.
   for (auto [key, inKey, isSub, tensorOther] :
        {std::tuple{"aten::add.Tensor", "aten::add_.Tensor", false, true},
@@ -344,8 +342,10 @@ void registerElementwiseBinary(Registry &r) {
                             std::pair{"aten::true_divide.Tensor", "aten::true_divide_.Tensor"},
                             std::pair{"aten::true_divide.Scalar", "aten::true_divide_.Scalar"}})
     op(key, "binary.int_to_float", simple(PK::IntToFloat, kNone), inKey);
-  // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
-  const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
+}
+
+/// floor_divide, remainder, fmod; float math promoted from integers (atan2, xlogy ...), orthogonal polynomials.
+void ElementwiseBinary::roundingAndFloatMath() {
   for (auto [key, inKey, number] : {std::tuple{"aten::div.Tensor_mode", "aten::div_.Tensor_mode", false},
                                     std::tuple{"aten::div.Scalar_mode", "aten::div_.Scalar_mode", true},
                                     std::tuple{"aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", false},
@@ -427,7 +427,10 @@ void registerElementwiseBinary(Registry &r) {
     r.add(k, "binary.int_to_float", [](const OpCall &c) {
       return promoteChecked(c, PK::IntToFloat, kComplex, {"x", "n"});
     });
+}
 
+/// Float-only math without promotion (hypot, logaddexp), maximum / minimum, integer-only ops, heaviside, pow.
+void ElementwiseBinary::orderedIntegerPow() {
   // Float-only math without integer promotion: integers have no kernel.
   const unsigned floatOnly = kBool | kInt | kComplex;
   op("aten::hypot", "binary.promote", simple(PK::Default, floatOnly), "aten::hypot_");
@@ -468,6 +471,26 @@ void registerElementwiseBinary(Registry &r) {
         inplace(floatPowerInplace(), {"exponent"}, false));
   r.add("aten::float_power_.Scalar", "binary.float_power",
         inplace(floatPowerInplace(), {"exponent"}, false));
+}
+
+} // namespace
+
+void registerElementwiseBinary(Registry &r) {
+  // The ops Python's argument parser passes numbers to as wrapped 0-dim
+  // tensors (`x * 2.5` traces to mul.Tensor with a {2.5} constant).
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide", "aten::floor_divide",
+                        "aten::multiply", "aten::subtract", "aten::divide", "aten::add_", "aten::sub_", "aten::mul_",
+                        "aten::div_", "aten::true_divide_", "aten::floor_divide_", "aten::multiply_",
+                        "aten::subtract_", "aten::divide_"})
+    r.declare(k, OpFact::TakesWrappedNumbers);
+  r.declare("aten::floor_divide", OpFact::ScalarFirstBySyntax); // `2.5 // x`
+  r.declare("aten::floor_divide_", OpFact::ScalarFirstBySyntax);
+  // TorchScript's CanonicalizeOps makes a 0-dim constant `other` a scalar.
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div"}) r.declare(k, OpFact::ScalarizesOther);
+  ElementwiseBinary g{r};
+  g.arithmetic();
+  g.roundingAndFloatMath();
+  g.orderedIntegerPow();
 }
 
 } // namespace dtf

@@ -695,18 +695,28 @@ template <bool ZeroDimKeepdimGivesOneDim> RuleResult aminmaxRule(const OpCall &c
   return withAminmaxGap(c, {tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)});
 }
 
-} // namespace
-
-void registerReductions(Registry &r) {
+/// Registers the reductions, each sub-family by one member function: `add`
+/// and `addScoped` check the dim range and keep the reduced shape.
+struct Reductions {
+  Registry &r;
   const std::string fam = "reduction";
-  auto add = [&](std::string_view key, RuleFn fn) {
-    return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
-  };
-  auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
-    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
-  };
   // The rules 1.13 had (`original`) and 2.14's changes of them (`changed`).
   const Registry::Scoped original = r.since(TorchVersion::V1_13), changed = r.since(TorchVersion::V2_6);
+  Registry::Entry add(std::string_view key, RuleFn fn) {
+    return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  }
+  Registry::Entry addScoped(Registry::Scoped scope, std::string_view key, RuleFn fn) {
+    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  }
+  void sumsMeans();
+  void extrema();
+  void cumulativeStatistics();
+  void norms();
+  void orderStatistics();
+};
+
+/// sum / prod / nansum, mean / nanmean, var / std.
+void Reductions::sumsMeans() {
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
@@ -753,6 +763,10 @@ void registerReductions(Registry &r) {
         .variant({{"dim", "[0]"}, {"correction", "sweep"}})
         .variant({{"dim", "[0]"}, {"correction", "1j"}});
   }
+}
+
+/// amax / amin / aminmax / max / min, argmax / argmin, all / any.
+void Reductions::extrema() {
   // amax / amin / aminmax / max / min
   add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
@@ -795,6 +809,10 @@ void registerReductions(Registry &r) {
       DType s = c.dtype("self");
       return tensorOf(s == DType::UInt8 ? DType::UInt8 : DType::Bool, reduceArgs(c, "dim", "keepdim"));
     }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}});
+}
+
+/// cumsum / cumprod / logcumsumexp, logsumexp, quantile, cov / corrcoef, sum_to_size.
+void Reductions::cumulativeStatistics() {
   // cumulative
   // Running reductions keep self's shape (and its size-1 facts).
   add("aten::cumsum", keepingShape(cumOp)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
@@ -825,6 +843,10 @@ void registerReductions(Registry &r) {
   add("aten::sum_to_size", sumToSize).sample("self", "sweep[2,3]").sample("size", "[1,3]")
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
       .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
+}
+
+/// norm, frobenius_norm, the linalg vector / matrix norms.
+void Reductions::norms() {
   // norms
   for (auto [scope, whole, alongDim] : {std::tuple{original, normLike("", "p"), normLike("dim", "p")},
                                         std::tuple{changed, normAsVectorNorm(""), normAsVectorNorm("dim")}}) {
@@ -862,6 +884,10 @@ void registerReductions(Registry &r) {
       .sample("self", "sweep[2,3]").sample("ord", "'fro'")
       .variant({{"self", "sweep![2,2,3]"}, {"ord", "'nuc'"}})
       .variant({{"self", "sweep![2,3]"}, {"ord", "'max'"}});
+}
+
+/// segment_reduce, count_nonzero, median / mode / kthvalue, sort / argsort / topk, trace, renorm, dist, prims.
+void Reductions::orderStatistics() {
   // segment_reduce: floating data (no complex), reduced per segment along
   // `axis`: data's dtype and rank; lengths or offsets must be given.
   r.add("aten::segment_reduce", fam, [](const OpCall &c) -> RuleResult {
@@ -927,6 +953,17 @@ void registerReductions(Registry &r) {
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");
+}
+
+} // namespace
+
+void registerReductions(Registry &r) {
+  Reductions g{r};
+  g.sumsMeans();
+  g.extrema();
+  g.cumulativeStatistics();
+  g.norms();
+  g.orderStatistics();
 }
 
 } // namespace dtf
