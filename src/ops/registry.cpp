@@ -89,6 +89,7 @@ void Registry::finalize() {
   for (auto &[key, rule] : rules_) {
     const Schema &s = *rule.schema;
     rule.facts = facts(s.name);
+    if (!s.overload.empty()) rule.facts |= facts(key); // declared for this overload alone
     rule.dimsOf = s.dimsOf;
     rule.dimArgs.clear();
     for (uint32_t i : s.dimArgs)

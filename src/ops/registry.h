@@ -179,7 +179,8 @@ public:
   /// rule PyTorch changed).
   Scoped since(TorchVersion v) { return Scoped(*this, v); }
 
-  /// Declare facts of an op by name (every overload; see ops/op_facts.h).
+  /// Declare facts of an op by name (every overload), or of one overload by
+  /// its key (`aten::ldexp.out`; see ops/op_facts.h).
   void declare(std::string_view opName, OpFacts facts) { stepFacts(kOldestTorch, opName, facts, {}); }
   /// The facts declared for an op name (none when never declared), in this
   /// layer or its base: a user rule replacing a built-in one keeps its op's facts.

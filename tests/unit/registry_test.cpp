@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace dtf {
@@ -54,6 +55,33 @@ TEST(Registry, EveryRegisteredKeyExistsInSomeVersion) {
   EXPECT_GT(Semantics::of(TorchVersion::V2_14).registry().rules().size(), 2150u);
   EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find("aten::rms_norm"));
   EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find("aten::rms_norm"));
+}
+
+// Op facts (ops/op_facts.h) are declared beside the rules and read on the
+// rule (Registry::finalize); one declared by key holds for that overload alone.
+TEST(Registry, OpFactsAreOnTheRule) {
+  for (TorchVersion v : kTorchVersions) {
+    SCOPED_TRACE(std::string(name(v)));
+    const Registry &r = Semantics::of(v).registry();
+    for (const char *k : {"aten::to.dtype", "aten::type_as", "aten::_to_copy", "aten::_cast_Float",
+                          "aten::_autocast_to_reduced_precision"})
+      EXPECT_TRUE(r.find(k)->facts.has(OpFact::ConvertsDtype)) << k;
+    EXPECT_FALSE(r.find("aten::add.Tensor")->facts.has(OpFact::ConvertsDtype));
+    EXPECT_TRUE(r.find("aten::addbmm.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_TRUE(r.find("aten::huber_loss.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_FALSE(r.find("aten::addbmm")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_FALSE(r.find("aten::add.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_EQ(r.find("aten::native_batch_norm.out"), nullptr);
+    EXPECT_TRUE(r.facts("aten::extend").has(OpFact::GrowsListByListElements));
+    EXPECT_FALSE(r.facts("aten::append").has(OpFact::GrowsListByListElements));
+    EXPECT_TRUE(r.facts("aten::append").has(OpFact::GrowsListByElements));
+  }
+  // Since 2.6 (measured: scripts/probes/version_facts.py).
+  for (const char *k : {"aten::norm.dtype_out", "aten::ldexp.out"}) {
+    EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+    EXPECT_TRUE(Semantics::of(TorchVersion::V2_6).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+    EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+  }
 }
 
 // Registration by since (ops/registry.h): a version's registry keeps, per

@@ -98,6 +98,11 @@ void registerConversions(Registry &r) {
   const std::string fam = "conversion";
   // memory_format=channels_last needs a 4-D self (channels_last_3d: 5-D).
   for (const char *k : {"aten::to", "aten::_to_copy", "aten::chalf"}) r.declare(k, OpFact::MemoryFormatKeepsShape);
+  // What a mixed-precision audit reports as a cast (refine/audit.cpp).
+  for (const char *k : {"aten::to", "aten::type_as", "aten::_to_copy", "aten::_autocast_to_reduced_precision",
+                        "aten::_autocast_to_full_precision", "aten::to_dtype", "aten::_cast_Float", "aten::_cast_Half",
+                        "aten::_cast_Double", "aten::_cast_Long", "aten::_cast_Int"})
+    r.declare(k, OpFact::ConvertsDtype);
   r.add("aten::to.dtype", fam, keepingShape(toDtype));
   r.add("prims::convert_element_type", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(*c.dtypeArg("dtype"), c.rank("a"));

@@ -455,6 +455,8 @@ void ElementwiseBinary::orderedIntegerPow() {
     scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf));
     scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf), {"other"}));
   }
+  // From 2.6 ldexp.out refuses a float8 operand the functional's promotion takes.
+  r.since(TorchVersion::V2_6).declare("aten::ldexp.out", OpFact::OutErrorsOwn);
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});

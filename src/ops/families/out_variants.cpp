@@ -11,7 +11,8 @@
 // guess (intoOutArguments). Left out, as measured by the conformance
 // harness: the functionalization copies (X_copy.out copies into out,
 // keeping out's shape) and random ops (out's shape is kept too). Runs
-// after every family whose rules it reuses.
+// after every family whose rules it reuses. Quirks of one out overload are
+// op facts declared by key beside its functional's rule.
 //
 //===----------------------------------------------------------------------===//
 #include "dtype/promotion.h"
@@ -58,7 +59,7 @@ bool isFunctionalOf(const Schema &functional, const Schema &out, size_t numOut) 
 }
 
 /// `errorsHold`: the functional's errors are the out overload's too (so
-/// far every op's but a few: functionalErrorsHold).
+/// far every op's but a few: OpFact::OutErrorsOwn).
 RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
   return [&functional, numOut, errorsHold](const OpCall &c) -> RuleResult {
     const RuleResult unknown(std::vector<Value>(numOut, Value::unknownTensor()));
@@ -77,21 +78,6 @@ RuleFn outVariant(const OpRule &functional, size_t numOut, bool errorsHold) {
   };
 }
 
-/// Whether the functional's errors are the out overload's too. Measured:
-/// addbmm.out takes a self of another dtype, huber_loss.out a result that
-/// would not cast to self's dtype; 2.14's norm.dtype_out a complex dtype=
-/// (its out is real; the functional's own out is not), ldexp.out a float8
-/// operand the functional's promotion refuses.
-bool functionalErrorsHold(const Schema &functional, std::string_view outKey, TorchVersion v) {
-  if (functional.name == "aten::addbmm" || functional.name == "aten::huber_loss") return false;
-  return !(has(v, VersionFact::OutVariantsOwnNormLdexpErrors) && (outKey == "aten::norm.dtype_out" || outKey == "aten::ldexp.out"));
-}
-
-/// native_batch_norm.out has no CPU kernel in 1.13 (every call raises
-/// "Could not run ... with arguments from the 'CPU' backend"), so no rule of
-/// it could be checked here: left without one.
-bool unchecked(std::string_view key) { return key == "aten::native_batch_norm.out"; }
-
 } // namespace
 
 void registerOutVariants(Registry &r) {
@@ -101,10 +87,15 @@ void registerOutVariants(Registry &r) {
     if (f->family == "random" || f->key.ends_with("_copy") || f->key.find("_copy.") != std::string::npos) continue;
     for (const Schema *s : r.schemas().overloads(f->schema->name)) {
       const size_t numOut = outArgCount(*s);
-      if (numOut == 0 || r.find(*s) || !isFunctionalOf(*f->schema, *s, numOut) || unchecked(s->key())) continue;
-      const bool errorsHold = functionalErrorsHold(*f->schema, s->key(), r.version());
+      if (numOut == 0 || r.find(*s) || !isFunctionalOf(*f->schema, *s, numOut)) continue;
+      // Quirks of one out overload, declared by key where its functional is
+      // registered (OpFact::NoOutRule, OpFact::OutErrorsOwn).
+      const std::string key = s->key();
+      const OpFacts facts = r.facts(key);
+      if (facts.has(OpFact::NoOutRule)) continue;
+      const bool errorsHold = !facts.has(OpFact::OutErrorsOwn);
       // One family for them all: its unknowns (out of another dtype) are by design.
-      Registry::Entry e = r.add(s->key(), "out_variant", outVariant(*f, numOut, errorsHold));
+      Registry::Entry e = r.add(key, "out_variant", outVariant(*f, numOut, errorsHold));
       // Samples: the functional's main set, run once with the outputs of
       // each dtype a result commonly has (one of that dtype is checked,
       // others are unknown): float32, int64, bool (comparisons, any/all)

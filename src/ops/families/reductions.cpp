@@ -858,6 +858,9 @@ void Reductions::norms() {
         .sample("dim", "[0]")
         .sample("keepdim", "False");
   }
+  // From 2.6 norm.dtype_out refuses a complex dtype= (its out is real; the
+  // functional's own out is not).
+  r.since(TorchVersion::V2_6).declare("aten::norm.dtype_out", OpFact::OutErrorsOwn);
   add("aten::frobenius_norm", normLike("", ""));
   add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
   add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});

@@ -1057,6 +1057,7 @@ void registerShapeQueries(Registry &r) {
   r.declare("aten::stride", OpFact::NoDimOfZeroDim);
   // append/insert/extend: what they add to their list the pass applies itself.
   for (const char *k : {"aten::append", "aten::insert", "aten::extend"}) r.declare(k, OpFact::GrowsListByElements);
+  r.declare("aten::extend", OpFact::GrowsListByListElements);
   r.add("aten::size.int", py, [](const OpCall &c) -> RuleResult {
      const Value &self = c.arg("self");
      auto rk = self.rank().value();
