@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace dtf {
@@ -55,6 +56,30 @@ TEST(Registry, EveryRegisteredKeyExistsInSomeVersion) {
   EXPECT_GT(Semantics::of(TorchVersion::V2_14).registry().rules().size(), 2150u);
   EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find("aten::rms_norm"));
   EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find("aten::rms_norm"));
+}
+
+// The out overloads registerOutVariants derives from the schema table are
+// written whole in ops/families/out_variants.def (grep finds each key): the
+// list is exactly each version's `out_variant` rules.
+TEST(Registry, OutVariantListIsEachVersionsRules) {
+  struct Row { const char *key, *versions; };
+  static const Row kRows[] = {
+#define DTF_OUT_VARIANT(key, versions) {key, versions},
+#include "ops/families/out_variants.def"
+#undef DTF_OUT_VARIANT
+  };
+  for (TorchVersion v : kTorchVersions) {
+    std::set<std::string> listed, registered;
+    for (const Row &row : kRows) {
+      std::istringstream in(row.versions);
+      for (std::string w; in >> w;)
+        if (w == name(v)) listed.insert(row.key);
+    }
+    for (const auto &[key, rule] : Semantics::of(v).registry().rules())
+      if (rule.family == "out_variant") registered.insert(key);
+    EXPECT_GT(listed.size(), 600u) << name(v);
+    EXPECT_EQ(listed, registered) << name(v) << ": regenerate with scripts/gen_out_variants_def.py";
+  }
 }
 
 // Op facts (ops/op_facts.h) are declared beside the rules and read on the
