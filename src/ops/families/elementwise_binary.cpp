@@ -195,13 +195,16 @@ RuleFn heaviside() {
 
 /// ldexp(self, other) = self * pow(2.0, other): the power is float32 for a
 /// bool/integral `other` (else other's dtype), with other's rank. 1.13 makes 2**other of an integral other
-/// float32 first (a float16 self gives float32); 2.14 keeps a floating or
-/// complex self's dtype for an integral other (scripts/probes/weight_norm_ldexp.py).
-RuleFn ldexp(bool integralOtherKeepsSelf) {
-  return [integralOtherKeepsSelf](const OpCall &c) -> RuleResult {
+/// float32 first (a float16 self gives float32); 2.6 and 2.14 keep a floating or
+/// complex self's dtype for an integral other (scripts/probes/weight_norm_ldexp.py),
+/// but 2.6 promotes a float8 self with the integral other first, which raises
+/// (`float8SelfPromotes`).
+RuleFn ldexp(bool integralOtherKeepsSelf, bool float8SelfPromotes = false) {
+  return [integralOtherKeepsSelf, float8SelfPromotes](const OpCall &c) -> RuleResult {
     DType o = c.dtype("other"), s = c.dtype("self");
     if (integralOtherKeepsSelf) {
       if (isIntegral(o, true) && (isFloating(s) || isComplex(s))) {
+        if (float8SelfPromotes && isFloat8(s)) (void)c.promote(s, o);
         // A complex self meets a 0-dim other in a promotion (measured: uint16/32/64
         // raise there; a dimensioned other does not).
         if (isComplex(s) && c.rank("other") == Rank::exact(0)) (void)c.promote(s, o);
@@ -451,9 +454,11 @@ void ElementwiseBinary::orderedIntegerPow() {
   op("aten::lcm", "binary.promote", simple(PK::Default, intOnly), "aten::lcm_");
 
   op("aten::heaviside", "binary.same_dtype", heaviside(), "aten::heaviside_", {"values"});
-  for (auto [scope, keepsSelf] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
-    scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf));
-    scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf), {"other"}));
+  for (auto [scope, keepsSelf, float8Promotes] : {std::tuple{r.since(TorchVersion::V1_13), false, false},
+                                                  std::tuple{r.since(TorchVersion::V2_6), true, true},
+                                                  std::tuple{r.since(TorchVersion::V2_14), true, false}}) {
+    scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf, float8Promotes));
+    scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf, float8Promotes), {"other"}));
   }
   // From 2.6 ldexp.out refuses a float8 operand the functional's promotion takes.
   r.since(TorchVersion::V2_6).declare("aten::ldexp.out", OpFact::OutErrorsOwn);

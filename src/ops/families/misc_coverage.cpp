@@ -75,11 +75,17 @@ RuleResult fqPerTensor(const OpCall &c, bool mask) {
   return tensorOf(c.dtype("self"), r);
 }
 
-/// Per channel: 2.14 also asks for a float32 or bfloat16 scale (1.13 any).
-template <bool ScaleChecked> RuleResult fqPerChannel(const OpCall &c, bool mask) {
+/// The scale dtypes fake_quantize_per_channel takes: any in 1.13, float32
+/// in 2.6 ("Scale must be Float"), float32 or bfloat16 in 2.14.
+enum class FqScale { Any, Float, FloatOrBFloat16 };
+
+/// Per channel: 2.6 on also check the scale's dtype (FqScale).
+template <FqScale Scale> RuleResult fqPerChannel(const OpCall &c, bool mask) {
   if (auto e = floatingSelf(c)) return *e;
-  if (DType s = c.dtype("scale"); ScaleChecked && s != DType::Float32 && s != DType::BFloat16)
-    return c.semantic("Scale must be Float or BFloat16, found {}", c10Name(s));
+  if (DType s = c.dtype("scale"); Scale != FqScale::Any && s != DType::Float32) {
+    if (Scale == FqScale::Float) return c.semantic("Scale must be Float, found {}", c10Name(s));
+    if (s != DType::BFloat16) return c.semantic("Scale must be Float or BFloat16, found {}", c10Name(s));
+  }
   DType zp = c.dtype("zero_point");
   if (zp != DType::Int32 && zp != DType::Float32 && zp != DType::Float16)
     return c.semantic("zero-point must be int32, float32 or float16, found {}", name(zp));
@@ -201,7 +207,9 @@ void registerFakeQuantize(Registry &r) {
                .sample("zero_point", "sweep[1]")
                .sample("fake_quant_enabled", "sweep[1]"));
   for (auto [scope, perChannel] :
-       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<true>}}) {
+       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<FqScale::Any>},
+        std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<FqScale::Float>},
+        std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<FqScale::FloatOrBFloat16>}}) {
     qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
                        [perChannel = perChannel](const OpCall &c) { return perChannel(c, false); })
                  .sample("axis", "0")

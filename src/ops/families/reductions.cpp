@@ -936,8 +936,11 @@ void Reductions::orderStatistics() {
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
     return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
+  // 2.6 reads stable=None as False already, but refuses no dtype (a complex
+  // or bool self is a kernel gap there unless 0-dim, as in 1.13).
   for (auto [scope, sortCheck, topkCheck, stableRule] :
-       {std::tuple{original, ArgCheck(), ArgCheck(), sortStable}, std::tuple{changed, sortable, topkable, sortStableNoneIsFalse}}) {
+       {std::tuple{original, ArgCheck(), ArgCheck(), sortStable}, std::tuple{changed, ArgCheck(), ArgCheck(), sortStableNoneIsFalse},
+        std::tuple{r.since(TorchVersion::V2_14), sortable, topkable, sortStableNoneIsFalse}}) {
     auto checked = [&](const ArgCheck &check, RuleFn fn) { return check ? checks::before(check, fn) : fn; };
     addScoped(scope, "aten::sort", checked(sortCheck, keepingShape(valuesIndices(false, false))));
     addScoped(scope, "aten::sort.stable", checked(sortCheck, stableRule)).sample("stable", "True").variant({{"stable", "None"}});
