@@ -2,6 +2,8 @@
 #include "ops/families.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace dtf {
 

@@ -9,6 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace dtf {
 namespace {

@@ -19,7 +19,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <map>
+#include <span>
 #include <set>
 #include <string>
 #include <vector>
