@@ -37,6 +37,10 @@ const Registry &Semantics::registry() const {
   return *registry_;
 }
 
+namespace {
+constexpr size_t kMaxPerOpRegistries = 16;
+} // namespace
+
 const Registry &Semantics::registryFor(const Schema &op) const {
   static const bool eager = [] {
     const char *e = std::getenv("DTF_EAGER_REGISTRY");
@@ -46,6 +50,9 @@ const Registry &Semantics::registryFor(const Schema &op) const {
   std::lock_guard lock(perOpMutex_);
   auto it = perOp_.find(op.name);
   if (it == perOp_.end()) {
+    // A process asking about many ops (a Python session) is better served
+    // by one full registration than by a registry per op.
+    if (perOp_.size() >= kMaxPerOpRegistries) return registry();
     std::unique_ptr<Registry> one = registerOpName(schemas(), types_, op.name);
     if (!one) return registry(); // a build without the family index
     it = perOp_.emplace(op.name, std::move(one)).first;

@@ -63,8 +63,9 @@ public:
   const Registry &registry() const;
   /// A registry holding `op`'s rules as registry() has them: for a version's
   /// own semantics, before registry() is built, one of `op`'s name alone,
-  /// made from the families it needs (ops/lazy_registry.h) and kept; else
-  /// registry(). For a question about one op (infer-op). The environment
+  /// made from the families it needs (ops/lazy_registry.h) and kept (up to
+  /// 16 op names; then, and otherwise, registry()). For a question about one
+  /// op (infer-op, Python's infer_op). The environment
   /// variable DTF_EAGER_REGISTRY=1 makes it registry() always (to compare).
   const Registry &registryFor(const Schema &op) const;
   /// Where calls run (a kind of CPU): empty for any CPU.
