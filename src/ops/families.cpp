@@ -15,4 +15,13 @@ void registerAllFamilies(Registry &r) {
 #undef DTF_FAMILY
 }
 
+std::span<const FamilyRegistration> familyRegistrations() {
+  static constexpr FamilyRegistration kAll[] = {
+#define DTF_FAMILY(fn) {fn, #fn},
+#include "ops/families.def"
+#undef DTF_FAMILY
+  };
+  return kAll;
+}
+
 } // namespace dtf

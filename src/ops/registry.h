@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ struct IntBound {
 /// padding over half the kernel, an unknown reduce mode): nullopt when the
 /// known arguments pass. Reads through OpCall, so enumeration stays sound.
 using ArgCheck = std::function<std::optional<RuleError>(const OpCall &)>;
+
+struct RegistrationLog; // ops/lazy_registry.h
 
 struct OpRule {
   std::string key;    ///< `aten::add.Tensor`
@@ -211,6 +214,14 @@ public:
   /// schema and its op's facts. Semantics calls it once.
   void finalize();
 
+  /// Register only the keys of these op names (`aten::add`); registrations
+  /// of others are ignored before their schema is parsed. For the registry
+  /// of one op (ops/lazy_registry.h), built from the families that op needs.
+  void restrictTo(std::set<std::string, std::less<>> opNames) { only_ = std::move(opNames); }
+  /// Record which op names each family registers and reads (the family
+  /// index generator, tools/gen_family_index): null, nothing recorded.
+  void setLog(RegistrationLog *log) { log_ = log; }
+
   TorchVersion version() const { return types_->version(); }
   const DTypeSystem &types() const { return *types_; }
   /// Where the calls run (a kind of CPU), as rules see it through OpCall;
@@ -263,6 +274,8 @@ private:
   std::vector<std::unique_ptr<OpRule>> ignored_;
   std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
   const Registry *base_ = nullptr;
+  std::optional<std::set<std::string, std::less<>>> only_; ///< restrictTo
+  RegistrationLog *log_ = nullptr;                          ///< setLog
 };
 
 /// Family registration functions; families.cpp calls each once.
