@@ -270,9 +270,7 @@ class AnnotateTest(unittest.TestCase):
             dtypeflow.annotate(42)
 
     @unittest.skipUnless(HAS_EXPORT, "torch.export needs PyTorch 2.x")
-    # torch 2.6's torch.export.save writes the older archive layout (no
-    # archive_format member), which the .pt2 reader does not read yet.
-    @unittest.skipIf(TV == "2.6", "the .pt2 reader reads 2.14's archive layout only")
+    # (torch 2.6's torch.export.save writes the older archive layout: read too.)
     def test_exported_program(self):
         m = Lin().eval()
         args = (torch.randn(2, 4), torch.ones(2, 5, dtype=torch.int32))

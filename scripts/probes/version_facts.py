@@ -1,4 +1,5 @@
-# Which side of each version fact (src/dtype/version_facts.def) and which dtypes
+# Which side of each version fact (src/dtype/version_facts.def; also the op facts
+# declared since a version: r.since(V).declare in src/ops/families) and which dtypes
 # (src/dtype/dtypes.def) a PyTorch version is on: run under each version and compare.
 #   /usr/bin/python3 scripts/probes/version_facts.py                       (1.13, host)
 #   scripts/torch-root.sh 2.6 run python3 scripts/probes/version_facts.py   (2.6)
@@ -38,9 +39,9 @@ facts = {
     "AminmaxKernelTakesHalfTypes (float16)": lambda: torch.aminmax(torch.ones(2, dtype=torch.float16))[0],
     "AminmaxKernelTakesHalfTypes (bfloat16, dim)": lambda: torch.aminmax(torch.ones(2, dtype=torch.bfloat16), dim=0)[0],
     "AminmaxKernelTakesHalfTypes (uint16)": lambda: torch.aminmax(torch.ones(2, dtype=u16))[0],
-    "OutVariantsOwnNormLdexpErrors (norm.dtype_out complex into real)":
+    "OpFact::OutErrorsOwn of norm.dtype_out, since 2.6 (complex into real)":
         lambda: torch.norm(torch.ones(2), 2, dim=[0], keepdim=False, dtype=torch.complex64, out=torch.empty(())),
-    "OutVariantsOwnNormLdexpErrors (ldexp.out float8)":
+    "OpFact::OutErrorsOwn of ldexp.out, since 2.6 (float8)":
         lambda: torch.ldexp(torch.ones(2, dtype=f8), torch.ones(2), out=torch.empty(2, dtype=f8)),
 }
 

@@ -286,7 +286,7 @@ AutocastArgs applyAutocast(const AutocastContext &ctx, TorchVersion torch, const
 
 InferOutcome inferUnderAutocast(const Semantics &sem, const std::optional<AutocastContext> &ctx, const Schema &s,
                                 std::span<const Value> args) {
-  return inferUnderAutocast(sem.registry(), sem.version(), ctx, s, args);
+  return inferUnderAutocast(sem.registryFor(s), sem.version(), ctx, s, args);
 }
 
 InferOutcome inferUnderAutocast(const Registry &registry, TorchVersion torch, const std::optional<AutocastContext> &ctx,

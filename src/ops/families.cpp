@@ -15,11 +15,26 @@ void registerAllFamilies(Registry &r) {
 #include "ops/families.def"
 #undef DTF_FAMILY
 #undef DTF_SHAPES
+  registerShapeRules(r);
+}
+
+void registerShapeRules(Registry &r) {
 #define DTF_FAMILY(fn)
 #define DTF_SHAPES(fn) fn(r);
 #include "ops/families.def"
 #undef DTF_FAMILY
 #undef DTF_SHAPES
+}
+
+std::span<const FamilyRegistration> familyRegistrations() {
+  static constexpr FamilyRegistration kAll[] = {
+#define DTF_FAMILY(fn) {fn, #fn},
+#define DTF_SHAPES(fn)
+#include "ops/families.def"
+#undef DTF_FAMILY
+#undef DTF_SHAPES
+  };
+  return kAll;
 }
 
 } // namespace dtf

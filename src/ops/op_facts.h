@@ -1,10 +1,12 @@
 //===- ops/op_facts.h - what an op is, beside its dtype rule ------*- C++ -*-===//
 //
-// Facts about an op (by name: every overload) that the generic checks of
-// ops/infer.cpp and the refinement pass need, declared by the family file
-// that registers the op's rules (Registry::declare), so that op knowledge
-// has one home next to the rule, and the pass and the schema parser name no
-// op.
+// Facts about an op (by name: every overload; or by a key with an overload
+// name: that overload alone) that the generic checks of ops/infer.cpp, the
+// refinement pass, the audit and the derived out overloads need, declared by
+// the family file that registers the op's rules (Registry::declare), so that
+// op knowledge has one home next to the rule, and the pass and the schema
+// parser name no op. Registry::finalize copies them onto each rule
+// (OpRule::facts): a flag read on the entry, no name looked up per call.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -41,6 +43,20 @@ enum class OpFact : uint16_t {
   /// Adds its other arguments to the list it is given (append, insert,
   /// extend): the pass applies that itself.
   GrowsListByElements = 1 << 9,
+  /// Of those, adds the elements of the list it is given (extend), not the
+  /// argument itself (append, insert).
+  GrowsListByListElements = 1 << 10,
+  /// A conversion: the dtype it gives is the point of the op (to, type_as,
+  /// _to_copy, _cast_*, the autocast casts), so a mixed-precision audit
+  /// (refine/audit.cpp) reports a cast, not a promotion.
+  ConvertsDtype = 1 << 11,
+  /// An out overload whose errors are not its functional's (addbmm.out takes
+  /// a self of another dtype): its rule (ops/families/out_variants.cpp)
+  /// answers unknown where the functional's raises. Declared by key.
+  OutErrorsOwn = 1 << 12,
+  /// An out overload left without a rule (native_batch_norm.out: no CPU
+  /// kernel in 1.13, so no rule of it could be checked). Declared by key.
+  NoOutRule = 1 << 13,
 };
 
 /// A set of OpFact.

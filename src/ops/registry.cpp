@@ -1,5 +1,6 @@
 #include "ops/registry.h"
 #include "ops/arg_checks.h"
+#include "ops/lazy_registry.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -20,7 +21,9 @@ Registry::Entry Registry::ignored() {
 }
 
 Registry::Entry Registry::addSince(TorchVersion since, std::string_view key, std::string_view family, RuleFn fn) {
+  if (log_) log_->touched.push_back({log_->family, std::string(opNameOfKey(key))});
   if (since > version()) return ignored(); // a newer version's rule
+  if (only_ && !only_->contains(opNameOfKey(key))) return ignored(); // not asked for: left unparsed
   const Schema *schema = schemas_->find(key);
   if (!schema) {
     absentKeys_.emplace_back(key);
@@ -57,6 +60,7 @@ void Registry::shape(std::string_view key, ShapeFn fn) {
 }
 
 void Registry::Scoped::remove(std::string_view key) {
+  if (r_.log_) r_.log_->touched.push_back({r_.log_->family, std::string(opNameOfKey(key))});
   if (since_ > r_.version()) return;
   if (auto it = r_.rules_.find(key); it != r_.rules_.end()) {
     if (it->second.since == since_) twice(key, since_);
@@ -69,6 +73,7 @@ void Registry::Scoped::remove(std::string_view key) {
 }
 
 void Registry::stepFacts(TorchVersion since, std::string_view opName, OpFacts set, OpFacts clear) {
+  if (log_) log_->touched.push_back({log_->family, std::string(opName)});
   if (since > version()) return;
   auto &steps = factSteps_[std::string(opName)];
   steps.push_back({since, set, clear});
@@ -98,6 +103,7 @@ void Registry::finalize() {
   for (auto &[key, rule] : rules_) {
     const Schema &s = *rule.schema;
     rule.facts = facts(s.name);
+    if (!s.overload.empty()) rule.facts |= facts(key); // declared for this overload alone
     rule.dimsOf = s.dimsOf;
     rule.dimArgs.clear();
     for (uint32_t i : s.dimArgs)
@@ -107,6 +113,7 @@ void Registry::finalize() {
 }
 
 const OpRule *Registry::find(std::string_view key) const {
+  if (log_) log_->read.push_back({log_->family, std::string(opNameOfKey(key))});
   for (const Registry *r = this; r; r = r->base_)
     if (auto it = r->rules_.find(key); it != r->rules_.end()) return &it->second;
   return nullptr;
@@ -115,6 +122,7 @@ const OpRule *Registry::find(std::string_view key) const {
 const OpRule *Registry::find(const Schema &schema) const {
   // A layer that replaces a base rule registers it under the base's own
   // Schema object, so the first layer that knows the schema decides.
+  if (log_) log_->read.push_back({log_->family, schema.name});
   for (const Registry *r = this; r; r = r->base_)
     if (auto it = r->bySchema_.find(&schema); it != r->bySchema_.end()) return it->second;
   return find(schema.key());

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ struct IntBound {
 /// padding over half the kernel, an unknown reduce mode): nullopt when the
 /// known arguments pass. Reads through OpCall, so enumeration stays sound.
 using ArgCheck = std::function<std::optional<RuleError>(const OpCall &)>;
+
+struct RegistrationLog; // ops/lazy_registry.h
 
 struct OpRule {
   std::string key;    ///< `aten::add.Tensor`
@@ -188,7 +191,8 @@ public:
   void shape(std::string_view key, ShapeFn fn);
   const std::vector<std::string> &shapeWithoutRule() const { return shapeWithoutRule_; }
 
-  /// Declare facts of an op by name (every overload; see ops/op_facts.h).
+  /// Declare facts of an op by name (every overload), or of one overload by
+  /// its key (`aten::ldexp.out`; see ops/op_facts.h).
   void declare(std::string_view opName, OpFacts facts) { stepFacts(kOldestTorch, opName, facts, {}); }
   /// The facts declared for an op name (none when never declared), in this
   /// layer or its base: a user rule replacing a built-in one keeps its op's facts.
@@ -218,6 +222,14 @@ public:
   /// After every family registered: each rule's generic-check fields from its
   /// schema and its op's facts. Semantics calls it once.
   void finalize();
+
+  /// Register only the keys of these op names (`aten::add`); registrations
+  /// of others are ignored before their schema is parsed. For the registry
+  /// of one op (ops/lazy_registry.h), built from the families that op needs.
+  void restrictTo(std::set<std::string, std::less<>> opNames) { only_ = std::move(opNames); }
+  /// Record which op names each family registers and reads (the family
+  /// index generator, tools/gen_family_index): null, nothing recorded.
+  void setLog(RegistrationLog *log) { log_ = log; }
 
   TorchVersion version() const { return types_->version(); }
   const DTypeSystem &types() const { return *types_; }
@@ -272,9 +284,15 @@ private:
   std::vector<std::unique_ptr<OpRule>> ignored_;
   std::unordered_map<const Schema *, const OpRule *> bySchema_; ///< into rules_ (stable nodes)
   const Registry *base_ = nullptr;
+  std::optional<std::set<std::string, std::less<>>> only_; ///< restrictTo
+  RegistrationLog *log_ = nullptr;                          ///< setLog
 };
 
-/// Family registration functions; families.cpp calls each once.
+/// Family registration functions; families.cpp calls each once, then the
+/// shape rules (registerShapeRules).
 void registerAllFamilies(Registry &r);
+/// Every family's shape rules (families.def's DTF_SHAPES lines), onto the
+/// dtype rules registered so far.
+void registerShapeRules(Registry &r);
 
 } // namespace dtf

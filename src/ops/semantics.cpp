@@ -1,6 +1,8 @@
 #include "ops/semantics.h"
 #include "dtype/per_version.h"
+#include "ops/lazy_registry.h"
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace dtf {
@@ -30,8 +32,32 @@ const Registry &Semantics::registry() const {
     registry_.emplace(schemas(), types_);
     registerAllFamilies(*registry_);
     registry_->finalize();
+    registeredAll_.store(true, std::memory_order_release);
   });
   return *registry_;
+}
+
+namespace {
+constexpr size_t kMaxPerOpRegistries = 16;
+} // namespace
+
+const Registry &Semantics::registryFor(const Schema &op) const {
+  static const bool eager = [] {
+    const char *e = std::getenv("DTF_EAGER_REGISTRY");
+    return e && std::string_view(e) == "1";
+  }();
+  if (base_ || eager || registeredAll_.load(std::memory_order_acquire)) return registry();
+  std::lock_guard lock(perOpMutex_);
+  auto it = perOp_.find(op.name);
+  if (it == perOp_.end()) {
+    // A process asking about many ops (a Python session) is better served
+    // by one full registration than by a registry per op.
+    if (perOp_.size() >= kMaxPerOpRegistries) return registry();
+    std::unique_ptr<Registry> one = registerOpName(schemas(), types_, op.name);
+    if (!one) return registry(); // a build without the family index
+    it = perOp_.emplace(op.name, std::move(one)).first;
+  }
+  return *it->second;
 }
 
 std::shared_ptr<const Semantics> Semantics::inContext(std::shared_ptr<const Semantics> base, ExecContext context) {

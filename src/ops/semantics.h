@@ -20,9 +20,12 @@
 #include "dtype/dtype_system.h"
 #include "ops/registry.h"
 
+#include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace dtf {
@@ -58,6 +61,13 @@ public:
   const DTypeSystem &types() const { return types_; }
   const SchemaTable &schemas() const;
   const Registry &registry() const;
+  /// A registry holding `op`'s rules as registry() has them: for a version's
+  /// own semantics, before registry() is built, one of `op`'s name alone,
+  /// made from the families it needs (ops/lazy_registry.h) and kept (up to
+  /// 16 op names; then, and otherwise, registry()). For a question about one
+  /// op (infer-op, Python's infer_op). The environment
+  /// variable DTF_EAGER_REGISTRY=1 makes it registry() always (to compare).
+  const Registry &registryFor(const Schema &op) const;
   /// Where calls run (a kind of CPU): empty for any CPU.
   const ExecContext &context() const { return base_ ? registry_->context() : context_; }
   /// The built-in semantics user rules are layered on (null: built in).
@@ -81,6 +91,9 @@ private:
   /// A layer's registry is made with the layer; a version's own on first use (registry()).
   mutable std::optional<Registry> registry_;
   mutable std::once_flag registered_;
+  mutable std::atomic<bool> registeredAll_{false}; ///< registry() is built
+  mutable std::mutex perOpMutex_;
+  mutable std::map<std::string, std::unique_ptr<const Registry>, std::less<>> perOp_; ///< registryFor, by op name
   ExecContext context_; ///< a version's own: any CPU (a layer's is its registry's)
   const Semantics *base_ = nullptr;
   std::shared_ptr<const Semantics> keptBase_; ///< the base (inContext)

@@ -49,13 +49,6 @@ bool isSignedIntegral(DType d) {
   return d == DType::Int8 || d == DType::Int16 || d == DType::Int32 || d == DType::Int64;
 }
 
-/// Conversion ops: the dtype they give is the point of the op.
-bool isCastOp(std::string_view op) {
-  return op == "aten::to" || op == "aten::type_as" || op == "aten::_to_copy" || op == "aten::_autocast_to_reduced_precision" ||
-         op == "aten::_autocast_to_full_precision" || op == "aten::to_dtype" || op == "aten::_cast_Float" ||
-         op == "aten::_cast_Half" || op == "aten::_cast_Double" || op == "aten::_cast_Long" || op == "aten::_cast_Int";
-}
-
 } // namespace
 
 bool exactIn(long double x, DType to) {
@@ -233,7 +226,10 @@ private:
     }
     bool allNonIntegral = true;
     for (const Operand &o : ops) allNonIntegral = allNonIntegral && !isIntegral(o.dtype, true);
-    if (isCastOp(op)) {
+    // Conversion ops (OpFact::ConvertsDtype): the dtype they give is the
+    // point of the op. The flag is on the rule; an op without one by name.
+    const OpRule *rule = s ? sem.registry().find(*s) : nullptr;
+    if ((rule ? rule->facts : sem.registry().facts(op)).has(OpFact::ConvertsDtype)) {
       c.kind = ChangeKind::Cast;
       c.from.resize(std::min<size_t>(c.from.size(), 1)); // self; dtype/other give the target only
       if (op.find("autocast") != std::string::npos || autocastFed_.count(n)) c.detail = "autocast";

@@ -269,8 +269,8 @@ Value scalarOfLiteral(const Value &literal, DType d) {
 
 /// What a mutating op may add to the list passed as argument `i`.
 Value addedToList(const Registry &registry, const Schema &s, size_t i, std::span<const Value> args) {
-  if (registry.facts(s.name).has(OpFact::GrowsListByElements) && args.size() >= 2)
-    return s.name == "aten::extend" ? args[1].elementSummary() : args.back();
+  if (const OpFacts facts = registry.facts(s.name); facts.has(OpFact::GrowsListByElements) && args.size() >= 2)
+    return facts.has(OpFact::GrowsListByListElements) ? args[1].elementSummary() : args.back();
   const SchemaType *inner = s.args[i].type->inner();
   return inner ? unknownOfType(*inner) : Value::top();
 }

@@ -315,7 +315,8 @@ SchemaTable::SchemaTable(std::string_view source) : spans_(std::make_unique<Span
   std::vector<std::tuple<std::string_view, std::string_view, size_t>> keyed;
   keyed.reserve(lines.size());
   for (auto &[text, no] : lines) keyed.emplace_back(text.substr(0, text.find('(')), text, no);
-  std::sort(keyed.begin(), keyed.end());
+  // The data files are written in key order: checking costs one comparison a line, sorting ~2.5 M instructions.
+  if (!std::is_sorted(keyed.begin(), keyed.end())) std::sort(keyed.begin(), keyed.end());
   count_ = keyed.size();
   entries_ = std::make_unique<Entry[]>(count_);
   for (size_t i = 0; i < count_; ++i) {

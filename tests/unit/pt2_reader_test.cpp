@@ -603,6 +603,25 @@ TEST(Pt2Archive, ChoosesTheModelByName) {
   EXPECT_TRUE(readArchive(path, o).program);
 }
 
+// torch 2.6's torch.export.save: the program at the archive's root, no archive_format.
+TEST(Pt2Archive, ReadsTheOlderLayout) {
+  std::string path = writeZip("old.pt2", {{"serialized_exported_program.json", validDocument()},
+                                          {"serialized_state_dict.pt", "x"},
+                                          {"version", "8.2"}});
+  EXPECT_EQ(sniffFile(path), FileKind::Pt2);
+  ReadResult rr = readArchive(path, newest());
+  ASSERT_TRUE(rr.program) << rr.error;
+  EXPECT_EQ(rr.program->member, "serialized_exported_program.json");
+  ReadOptions o = newest();
+  o.model = "encoder";
+  EXPECT_NE(readArchive(path, o).error.find("no model named 'encoder': this archive (the older layout"), std::string::npos);
+  std::string bad = writeZip("oldbad.pt2", {{"serialized_exported_program.json", "{not json"}, {"version", "8.2"}});
+  EXPECT_NE(readArchive(bad, newest()).error.find("serialized_exported_program.json: invalid JSON"), std::string::npos);
+  // Only the pickles, no program: neither layout.
+  std::string none = writeZip("oldnone.pt2", {{"serialized_state_dict.pt", "x"}, {"version", "8.2"}});
+  EXPECT_NE(readArchive(none, newest()).error.find("no serialized_exported_program.json (the older one"), std::string::npos);
+}
+
 // The committed archives (tests/pt2/archives, made by tests/pt2/gen_pt2.py with
 // torch 2.14.1): every recorded value is inferred right or left unknown.
 // Through the door, as `dtypeflow check` compares: a record that only the

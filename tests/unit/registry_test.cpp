@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace dtf {
@@ -54,6 +56,57 @@ TEST(Registry, EveryRegisteredKeyExistsInSomeVersion) {
   EXPECT_GT(Semantics::of(TorchVersion::V2_14).registry().rules().size(), 2150u);
   EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find("aten::rms_norm"));
   EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find("aten::rms_norm"));
+}
+
+// The out overloads registerOutVariants derives from the schema table are
+// written whole in ops/families/out_variants.def (grep finds each key): the
+// list is exactly each version's `out_variant` rules.
+TEST(Registry, OutVariantListIsEachVersionsRules) {
+  struct Row { const char *key, *versions; };
+  static const Row kRows[] = {
+#define DTF_OUT_VARIANT(key, versions) {key, versions},
+#include "ops/families/out_variants.def"
+#undef DTF_OUT_VARIANT
+  };
+  for (TorchVersion v : kTorchVersions) {
+    std::set<std::string> listed, registered;
+    for (const Row &row : kRows) {
+      std::istringstream in(row.versions);
+      for (std::string w; in >> w;)
+        if (w == name(v)) listed.insert(row.key);
+    }
+    for (const auto &[key, rule] : Semantics::of(v).registry().rules())
+      if (rule.family == "out_variant") registered.insert(key);
+    EXPECT_GT(listed.size(), 600u) << name(v);
+    EXPECT_EQ(listed, registered) << name(v) << ": regenerate with scripts/gen_out_variants_def.py";
+  }
+}
+
+// Op facts (ops/op_facts.h) are declared beside the rules and read on the
+// rule (Registry::finalize); one declared by key holds for that overload alone.
+TEST(Registry, OpFactsAreOnTheRule) {
+  for (TorchVersion v : kTorchVersions) {
+    SCOPED_TRACE(std::string(name(v)));
+    const Registry &r = Semantics::of(v).registry();
+    for (const char *k : {"aten::to.dtype", "aten::type_as", "aten::_to_copy", "aten::_cast_Float",
+                          "aten::_autocast_to_reduced_precision"})
+      EXPECT_TRUE(r.find(k)->facts.has(OpFact::ConvertsDtype)) << k;
+    EXPECT_FALSE(r.find("aten::add.Tensor")->facts.has(OpFact::ConvertsDtype));
+    EXPECT_TRUE(r.find("aten::addbmm.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_TRUE(r.find("aten::huber_loss.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_FALSE(r.find("aten::addbmm")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_FALSE(r.find("aten::add.out")->facts.has(OpFact::OutErrorsOwn));
+    EXPECT_EQ(r.find("aten::native_batch_norm.out"), nullptr);
+    EXPECT_TRUE(r.facts("aten::extend").has(OpFact::GrowsListByListElements));
+    EXPECT_FALSE(r.facts("aten::append").has(OpFact::GrowsListByListElements));
+    EXPECT_TRUE(r.facts("aten::append").has(OpFact::GrowsListByElements));
+  }
+  // Since 2.6 (measured: scripts/probes/version_facts.py).
+  for (const char *k : {"aten::norm.dtype_out", "aten::ldexp.out"}) {
+    EXPECT_FALSE(Semantics::of(TorchVersion::V1_13).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+    EXPECT_TRUE(Semantics::of(TorchVersion::V2_6).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+    EXPECT_TRUE(Semantics::of(TorchVersion::V2_14).registry().find(k)->facts.has(OpFact::OutErrorsOwn)) << k;
+  }
 }
 
 // Registration by since (ops/registry.h): a version's registry keeps, per

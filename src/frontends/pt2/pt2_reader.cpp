@@ -37,6 +37,39 @@ ReadResult buildFrom(Document &doc, const std::string &where, const ReadOptions 
   return r;
 }
 
+/// The older layout (torch 2.6's torch.export.save): the program is one member
+/// at the archive's root, beside `version` (the schema version) and the
+/// pickled weights, constants and example inputs; no archive_format, no
+/// named models.
+constexpr std::string_view kLegacyProgram = "serialized_exported_program.json";
+
+/// Parse the program member `member` of `zip` and build it.
+ReadResult readProgramMember(ZipArchive &zip, const std::string &member, const ReadOptions &opts) {
+  ReadResult r;
+  std::string error;
+  auto text = zip.read(member, error, uint64_t{1} << 31, simdjson::SIMDJSON_PADDING);
+  if (!text) {
+    r.error = error;
+    return r;
+  }
+  Document doc;
+  if (!doc.parse(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error, /*padded=*/true)) {
+    r.error = fmt::format("{}: invalid JSON: {}", member, error);
+    return r;
+  }
+  return buildFrom(doc, member, opts);
+}
+
+/// An archive in the older layout: its one program (a model name other than
+/// "model" names nothing there).
+ReadResult readLegacyArchive(ZipArchive &zip, const ReadOptions &opts) {
+  if (!opts.model.empty() && opts.model != "model")
+    return ReadResult{std::nullopt, fmt::format("no model named '{}': this archive (the older layout, torch 2.6's: one "
+                                                "program in {}) names no models",
+                                                opts.model, kLegacyProgram)};
+  return readProgramMember(zip, std::string(kLegacyProgram), opts);
+}
+
 /// A caller's mistake, not the archive's: refused before reading anything.
 void requireSemantics(const ReadOptions &opts) {
   if (!opts.semantics)
@@ -65,12 +98,17 @@ ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
   }
   std::optional<std::string> format;
   std::map<std::string, std::string> models; // NAME -> member
+  bool legacy = false;
   for (const std::string &m : zip->names()) {
     if (m.ends_with("/archive_format") && m.find('/') == m.rfind('/')) format = m;
     if (auto name = modelName(m)) models.emplace(*name, m);
+    legacy = legacy || m == kLegacyProgram;
   }
+  if (!format && legacy) return readLegacyArchive(*zip, opts);
   if (!format) {
-    r.error = "not a torch.export archive: no NAME/archive_format member";
+    r.error = fmt::format("not a torch.export archive: no NAME/archive_format member (the newer layout, torch "
+                          "2.14's) and no {} (the older one, torch 2.6's)",
+                          kLegacyProgram);
     return r;
   }
   auto formatText = zip->read(*format, error, 4096);
@@ -95,17 +133,7 @@ ReadResult readArchive(const std::string &path, const ReadOptions &opts) {
     r.error = fmt::format("no model named '{}' (the archive has: {})", want, fmt::join(names, ", "));
     return r;
   }
-  auto text = zip->read(it->second, error, uint64_t{1} << 31, simdjson::SIMDJSON_PADDING);
-  if (!text) {
-    r.error = error;
-    return r;
-  }
-  Document doc;
-  if (!doc.parse(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error, /*padded=*/true)) {
-    r.error = fmt::format("{}: invalid JSON: {}", it->second, error);
-    return r;
-  }
-  return buildFrom(doc, it->second, opts);
+  return readProgramMember(*zip, it->second, opts);
 }
 
 FileKind sniffFile(const std::string &path, std::string *error) {
@@ -117,7 +145,7 @@ FileKind sniffFile(const std::string &path, std::string *error) {
     return FileKind::BadZip;
   }
   for (const std::string &m : zip->names())
-    if (m.ends_with("/archive_format") || modelName(m)) return FileKind::Pt2;
+    if (m.ends_with("/archive_format") || modelName(m) || m == kLegacyProgram) return FileKind::Pt2;
   for (const std::string &m : zip->names())
     if (m.ends_with("/data.pkl") || m.find("/code/") != std::string::npos) return FileKind::TorchScript;
   return FileKind::OtherZip;

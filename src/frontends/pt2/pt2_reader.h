@@ -2,7 +2,9 @@
 //
 // A `.pt2` file (what torch.export.save writes) is a zip: NAME/archive_format
 // ("pt2"), NAME/models/MODEL.json (the serialized ExportedProgram, schema
-// 8.x in torch 2.14), NAME/data/weights/..., NAME/data/constants/... . The
+// 8.x in torch 2.14), NAME/data/weights/..., NAME/data/constants/... ; torch
+// 2.6 wrote the older layout: serialized_exported_program.json (schema 8.2)
+// at the root, beside `version` and pickles, and no archive_format. The
 // program becomes an ir::Graph the refinement runs on, without libtorch:
 //
 //  - graph inputs (parameters, buffers, tensor constants, user inputs,
@@ -103,7 +105,7 @@ ReadResult readExportedProgram(std::string_view json, const std::string &where, 
 /// What a file is, by its content (not its name).
 enum class FileKind : uint8_t {
   NotZip,      ///< no zip signature: text (TorchScript IR)
-  Pt2,         ///< a zip with NAME/archive_format or NAME/models/*.json
+  Pt2,         ///< a zip with NAME/archive_format, NAME/models/*.json or serialized_exported_program.json
   TorchScript, ///< a zip with NAME/data.pkl or NAME/code/ (torch.jit.save)
   OtherZip,    ///< a zip that is neither
   BadZip,      ///< a zip signature, but libzip cannot read it (truncated ...): `error` says why

@@ -172,7 +172,10 @@ RuleResult linearRule(const OpCall &c) {
 /// input always takes addmm; otherwise it is matmul, then output.add_(bias)
 /// (measured: scripts/probes/linear_bias.py). A non-contiguous input with a
 /// 1-D bias takes the add_ path instead: contiguity is not modelled, and
-/// the refusal (what every freshly made input gets) is the answer.
+/// the refusal (what every freshly made input gets) is the answer. 2.6 does
+/// the same, and also flattens a contiguous 3-D input into addmm whatever
+/// the bias's rank, as 1.13 (`ThreeDimsFlattened`).
+template <bool ThreeDimsFlattened>
 RuleResult linearAddmmForOneDimBiasRule(const OpCall &c) {
   if (auto e = requireSame(c, {"input", "weight"})) return *e;
   const DType d = c.dtype("input");
@@ -185,7 +188,7 @@ RuleResult linearAddmmForOneDimBiasRule(const OpCall &c) {
   if (!c.isTensor("bias") || c.dtype("bias") == d) return linearFacts(c, tensorOf(d, out));
   const DType b = c.dtype("bias");
   const auto ir = in.value(), br = c.rank("bias").value();
-  if (ir == 2 || br == 1) return c.semantic("self and mat2 must have the same dtype, but got {} and {}", c10Name(b), c10Name(d));
+  if (ir == 2 || br == 1 || (ThreeDimsFlattened && ir == 3)) return c.semantic("self and mat2 must have the same dtype, but got {} and {}", c10Name(b), c10Name(d));
   if (DType r = c.resultType({{d, tierOf(out)}, operandOf(c.arg("bias"))}); !canCast(r, d))
     if (ir || br == 0) // a 2-D input would be refused above anyway
       return c.semantic("result type {} can't be cast to the desired output type {}", name(r), name(d));
@@ -921,6 +924,8 @@ void registerMatmuls(Registry &r) {
       .sample("self", "sweep![2,2]").sample("mat1", "sweep![2,2]").sample("mat2", "sweep![2,2]")
       .variant({{"self", "sweep![2]"}, {"mat1", "float32[2,2]"}, {"mat2", "float32[2,2]"}}),
       {{"self", "[2,2]"}, {"mat1", "[2,2]"}, {"mat2", "[2,2]"}});
+  // addbmm.out takes a self of another dtype (measured): its own errors.
+  r.declare("aten::addbmm.out", OpFact::OutErrorsOwn);
   withFactorSamples(r.add("aten::addbmm", fam, addmmLike({"batch1", "batch2"}, 2, true, AddmmForm::OutOfPlace, AddmmFactors::InComputeType))
       .sample("self", "sweep![2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
       {{"self", "[2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
@@ -938,19 +943,19 @@ void registerMatmuls(Registry &r) {
 void registerBaddbmmAddmvLinear(Registry &r) {
   const char *fam = "nn.linear";
   // baddbmm/addmv copy self into a result of the matrices' dtype: any self
-  // in 1.13; 2.14 checks all three share one dtype, and baddbmm's factors
-  // go into the compute type.
+  // in 1.13; 2.6 checks all three of baddbmm share one dtype, and its factors
+  // go into the compute type; addmv checks self only from 2.14 on.
   for (auto [scope, selfMustMatch, factors] :
        {std::tuple{r.since(TorchVersion::V1_13), false, AddmmFactors::InResultType},
-        std::tuple{r.since(TorchVersion::V2_6), true, AddmmFactors::InComputeType}}) {
+        std::tuple{r.since(TorchVersion::V2_6), true, AddmmFactors::InComputeType}})
     withFactorSamples(scope.add("aten::baddbmm", fam,
                                 addmmLike({"batch1", "batch2"}, 3, selfMustMatch, AddmmForm::OutOfPlace, factors))
         .sample("self", "sweep![1,2,2]").sample("batch1", "sweep![1,2,2]").sample("batch2", "sweep![1,2,2]"),
         {{"self", "[1,2,2]"}, {"batch1", "[1,2,2]"}, {"batch2", "[1,2,2]"}});
+  for (auto [scope, selfMustMatch] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
     withFactorSamples(scope.add("aten::addmv", fam, addmmLike({"mat", "vec"}, 1, selfMustMatch, AddmmForm::OutOfPlace))
         .sample("self", "sweep![2]").sample("mat", "sweep![2,2]").sample("vec", "sweep![2]"),
         {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
-  }
   for (auto [scope, factors] : {std::pair{r.since(TorchVersion::V1_13), AddmmFactors::InResultType},
                                 std::pair{r.since(TorchVersion::V2_6), AddmmFactors::InComputeType}})
     withFactorSamples(scope.add("aten::baddbmm_", fam, addmmLike({"batch1", "batch2"}, 3, false, AddmmForm::InPlace, factors))
@@ -962,7 +967,8 @@ void registerBaddbmmAddmvLinear(Registry &r) {
       {{"self", "[2]"}, {"mat", "[2,2]"}, {"vec", "[2]"}});
 
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(linearRule)},
-                             std::pair{r.since(TorchVersion::V2_6), RuleFn(linearAddmmForOneDimBiasRule)}})
+                             std::pair{r.since(TorchVersion::V2_6), RuleFn(linearAddmmForOneDimBiasRule<true>)},
+                             std::pair{r.since(TorchVersion::V2_14), RuleFn(linearAddmmForOneDimBiasRule<false>)}})
     scope.add("aten::linear", fam, rule)
         .sample("input", "sweep![2,2]").sample("weight", "sweep![2,2]").sample("bias", "sweep![2]")
         .variant({{"input", "sweep![2]"}, {"weight", "sweep![2,2]"}, {"bias", "sweep![2]"}})

@@ -20,22 +20,31 @@ RuleResult toOptionalDtype(const OpCall &c) {
 }
 
 /// TorchScript's prim `to` overloads with neither a device nor a dtype:
-/// 1.13's to_dispatch (register_prim_ops.cpp) returns self unless `copy`,
-/// and with copy=True converts to `*dtype` of the empty optional, whose
-/// byte is 0: a uint8 copy (measured: `x.to(copy=True)` in TorchScript).
+/// to_dispatch (register_prim_ops.cpp) returns self unless `copy`, and with
+/// copy=True converts to `*dtype` of the empty optional. In 1.13 that is a
+/// c10::optional, whose empty storage is a zeroed byte: a uint8 copy
+/// (measured: `x.to(copy=True)` in TorchScript). From 2.x on it is a
+/// std::optional, whose empty storage is never written: the code read is
+/// whatever byte the stack held (the harness saw uint8, Bits4x2, and a code
+/// past the last dtype that crashed libtorch 2.6 in
+/// TypeMeta::error_unsupported_typemeta), so the dtype is unknown.
+template <bool ZeroedEmptyOptional>
 RuleResult toWithoutTarget(const OpCall &c) {
   DType self = c.dtype("self");
   std::optional<bool> copy = c.has("copy") ? c.arg("copy").boolValue() : std::optional<bool>(false);
+  if (copy == false) return tensorOf(self, c.rank("self"));
+  if (!ZeroedEmptyOptional) return Value::tensor(DTypeSet::all(), c.rank("self"));
   if (!copy) return Value::tensor(DTypeSet::join(self, DType::UInt8), c.rank("self"));
-  return tensorOf(*copy ? DType::UInt8 : self, c.rank("self"));
+  return tensorOf(DType::UInt8, c.rank("self"));
 }
 
 /// to.prim_dtype / to.prim_Device take `int? dtype`: the lifting does not
 /// enumerate it, so an unknown code gives an unknown dtype.
+template <bool ZeroedEmptyOptional>
 RuleResult toPrimDtype(const OpCall &c) {
   const Value &v = c.arg("dtype");
   if (v.isNone()) {
-    if (!c.has("device") || c.isNone("device")) return toWithoutTarget(c);
+    if (!c.has("device") || c.isNone("device")) return toWithoutTarget<ZeroedEmptyOptional>(c);
     return tensorOf(c.dtype("self"), c.rank("self"));
   }
   if (auto code = v.intValue()) {
@@ -92,12 +101,37 @@ RuleResult autocastTo(const OpCall &c, bool reduced) {
   return tensorOf(target, c.rank("self"));
 }
 
+/// The prim `to` overloads, once per kind of empty optional (toWithoutTarget).
+/// A copy with neither device nor dtype is sampled only where its dtype is
+/// defined: from 2.x on, libtorch reads an indeterminate code there, and a
+/// code past the last dtype crashes the harness.
+void registerPrimTo(Registry &r, const std::string &fam) {
+  for (auto [scope, zeroed] : {std::pair{r.since(TorchVersion::V1_13), true}, std::pair{r.since(TorchVersion::V2_6), false}}) {
+    auto dtype = scope.add("aten::to.prim_dtype", fam, keepingShape(zeroed ? toPrimDtype<true> : toPrimDtype<false>))
+                     .sample("dtype", "6").variant({{"dtype", "None"}}).variant({{"dtype", "11"}})
+                     .variant({{"dtype", "4"}, {"copy", "True"}});
+    auto device = scope.add("aten::to.prim_Device", fam, keepingShape(zeroed ? toPrimDtype<true> : toPrimDtype<false>))
+                      .sample("device", "None").sample("dtype", "4").variant({{"device", "cpu"}, {"dtype", "None"}})
+                      .variant({{"device", "cpu"}, {"dtype", "None"}, {"copy", "True"}});
+    auto other = scope.add("aten::to.prim_other", fam, keepingShape(zeroed ? toWithoutTarget<true> : toWithoutTarget<false>));
+    if (!zeroed) continue;
+    dtype.variant({{"dtype", "None"}, {"copy", "True"}});
+    device.variant({{"device", "None"}, {"dtype", "None"}, {"copy", "True"}});
+    other.variant({{"copy", "True"}});
+  }
+}
+
 } // namespace
 
 void registerConversions(Registry &r) {
   const std::string fam = "conversion";
   // memory_format=channels_last needs a 4-D self (channels_last_3d: 5-D).
   for (const char *k : {"aten::to", "aten::_to_copy", "aten::chalf"}) r.declare(k, OpFact::MemoryFormatKeepsShape);
+  // What a mixed-precision audit reports as a cast (refine/audit.cpp).
+  for (const char *k : {"aten::to", "aten::type_as", "aten::_to_copy", "aten::_autocast_to_reduced_precision",
+                        "aten::_autocast_to_full_precision", "aten::to_dtype", "aten::_cast_Float", "aten::_cast_Half",
+                        "aten::_cast_Double", "aten::_cast_Long", "aten::_cast_Int"})
+    r.declare(k, OpFact::ConvertsDtype);
   r.add("aten::to.dtype", fam, keepingShape(toDtype));
   r.add("prims::convert_element_type", fam, [](const OpCall &c) -> RuleResult {
     return tensorOf(*c.dtypeArg("dtype"), c.rank("a"));
@@ -107,12 +141,7 @@ void registerConversions(Registry &r) {
   r.add("aten::_to_copy", fam, keepingShape(toOptionalDtype));
   r.add("aten::to.other", fam, keepingShape(toOther));
   r.add("aten::type_as", fam, keepingShape(toOther));
-  r.add("aten::to.prim_dtype", fam, keepingShape(toPrimDtype)).sample("dtype", "6").variant({{"dtype", "None"}})
-      .variant({{"dtype", "11"}}).variant({{"dtype", "None"}, {"copy", "True"}}).variant({{"dtype", "4"}, {"copy", "True"}});
-  r.add("aten::to.prim_Device", fam, keepingShape(toPrimDtype)).sample("device", "None").sample("dtype", "4")
-      .variant({{"device", "cpu"}, {"dtype", "None"}}).variant({{"device", "cpu"}, {"dtype", "None"}, {"copy", "True"}})
-      .variant({{"device", "None"}, {"dtype", "None"}, {"copy", "True"}});
-  r.add("aten::to.prim_other", fam, keepingShape(toWithoutTarget)).variant({{"copy", "True"}});
+  registerPrimTo(r, fam);
   r.add("aten::cpu", fam, keepingShape(sameAs("self")));
   r.add("aten::data", fam, keepingShape(sameAs("self")));
   r.add("aten::chalf", fam, keepingShape(castTo(DType::Complex32)));

@@ -195,13 +195,16 @@ RuleFn heaviside() {
 
 /// ldexp(self, other) = self * pow(2.0, other): the power is float32 for a
 /// bool/integral `other` (else other's dtype), with other's rank. 1.13 makes 2**other of an integral other
-/// float32 first (a float16 self gives float32); 2.14 keeps a floating or
-/// complex self's dtype for an integral other (scripts/probes/weight_norm_ldexp.py).
-RuleFn ldexp(bool integralOtherKeepsSelf) {
-  return [integralOtherKeepsSelf](const OpCall &c) -> RuleResult {
+/// float32 first (a float16 self gives float32); 2.6 and 2.14 keep a floating or
+/// complex self's dtype for an integral other (scripts/probes/weight_norm_ldexp.py),
+/// but 2.6 promotes a float8 self with the integral other first, which raises
+/// (`float8SelfPromotes`).
+RuleFn ldexp(bool integralOtherKeepsSelf, bool float8SelfPromotes = false) {
+  return [integralOtherKeepsSelf, float8SelfPromotes](const OpCall &c) -> RuleResult {
     DType o = c.dtype("other"), s = c.dtype("self");
     if (integralOtherKeepsSelf) {
       if (isIntegral(o, true) && (isFloating(s) || isComplex(s))) {
+        if (float8SelfPromotes && isFloat8(s)) (void)c.promote(s, o);
         // A complex self meets a 0-dim other in a promotion (measured: uint16/32/64
         // raise there; a dimensioned other does not).
         if (isComplex(s) && c.rank("other") == Rank::exact(0)) (void)c.promote(s, o);
@@ -278,30 +281,28 @@ RuleFn addRelu(bool inPlaceForm) {
   };
 }
 
-} // namespace
+using PK = PromotionKind;
 
-void registerElementwiseBinary(Registry &r) {
-  using PK = PromotionKind;
-  // The ops Python's argument parser passes numbers to as wrapped 0-dim
-  // tensors (`x * 2.5` traces to mul.Tensor with a {2.5} constant).
-  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide", "aten::floor_divide",
-                        "aten::multiply", "aten::subtract", "aten::divide", "aten::add_", "aten::sub_", "aten::mul_",
-                        "aten::div_", "aten::true_divide_", "aten::floor_divide_", "aten::multiply_",
-                        "aten::subtract_", "aten::divide_"})
-    r.declare(k, OpFact::TakesWrappedNumbers);
-  r.declare("aten::floor_divide", OpFact::ScalarFirstBySyntax); // `2.5 // x`
-  r.declare("aten::floor_divide_", OpFact::ScalarFirstBySyntax);
-  // TorchScript's CanonicalizeOps makes a 0-dim constant `other` a scalar.
-  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div"}) r.declare(k, OpFact::ScalarizesOther);
+/// Registers the element-wise binary ops, each sub-family by one member function.
+struct ElementwiseBinary {
+  Registry &r;
   const std::vector<std::string> kOther{"other"};
   // Helper: out-of-place key and its in-place key.
-  auto op = [&](std::string key, std::string family, RuleFn f, std::string inKey = "",
-                std::vector<std::string> others = {"other"}) {
+  Registry::Entry op(std::string key, std::string family, RuleFn f, std::string inKey = "",
+                     std::vector<std::string> others = {"other"}) {
     Registry::Entry e = r.add(key, family, f);
     if (!inKey.empty()) r.add(inKey, family, inplace(f, others));
     return e;
-  };
+  }
+  // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
+  const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
+  void arithmetic();
+  void roundingAndFloatMath();
+  void orderedIntegerPow();
+};
 
+/// add / sub / rsub (and add + relu), mul, true and rounding-mode division.
+void ElementwiseBinary::arithmetic() {
   // add / sub / rsub and aliases.
   for (auto [key, inKey, isSub, tensorOther] :
        {std::tuple{"aten::add.Tensor", "aten::add_.Tensor", false, true},
@@ -344,8 +345,10 @@ void registerElementwiseBinary(Registry &r) {
                             std::pair{"aten::true_divide.Tensor", "aten::true_divide_.Tensor"},
                             std::pair{"aten::true_divide.Scalar", "aten::true_divide_.Scalar"}})
     op(key, "binary.int_to_float", simple(PK::IntToFloat, kNone), inKey);
-  // (a divisor that is zero in an integral result's width: sampled with 0 and 256)
-  const std::map<std::string, std::string, std::less<>> zeroDivisors{{"self", "sweep![2]"}, {"other", "magnitudes"}};
+}
+
+/// floor_divide, remainder, fmod; float math promoted from integers (atan2, xlogy ...), orthogonal polynomials.
+void ElementwiseBinary::roundingAndFloatMath() {
   for (auto [key, inKey, number] : {std::tuple{"aten::div.Tensor_mode", "aten::div_.Tensor_mode", false},
                                     std::tuple{"aten::div.Scalar_mode", "aten::div_.Scalar_mode", true},
                                     std::tuple{"aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", false},
@@ -427,7 +430,10 @@ void registerElementwiseBinary(Registry &r) {
     r.add(k, "binary.int_to_float", [](const OpCall &c) {
       return promoteChecked(c, PK::IntToFloat, kComplex, {"x", "n"});
     });
+}
 
+/// Float-only math without promotion (hypot, logaddexp), maximum / minimum, integer-only ops, heaviside, pow.
+void ElementwiseBinary::orderedIntegerPow() {
   // Float-only math without integer promotion: integers have no kernel.
   const unsigned floatOnly = kBool | kInt | kComplex;
   op("aten::hypot", "binary.promote", simple(PK::Default, floatOnly), "aten::hypot_");
@@ -448,10 +454,14 @@ void registerElementwiseBinary(Registry &r) {
   op("aten::lcm", "binary.promote", simple(PK::Default, intOnly), "aten::lcm_");
 
   op("aten::heaviside", "binary.same_dtype", heaviside(), "aten::heaviside_", {"values"});
-  for (auto [scope, keepsSelf] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
-    scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf));
-    scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf), {"other"}));
+  for (auto [scope, keepsSelf, float8Promotes] : {std::tuple{r.since(TorchVersion::V1_13), false, false},
+                                                  std::tuple{r.since(TorchVersion::V2_6), true, true},
+                                                  std::tuple{r.since(TorchVersion::V2_14), true, false}}) {
+    scope.add("aten::ldexp.Tensor", "binary.ldexp", ldexp(keepsSelf, float8Promotes));
+    scope.add("aten::ldexp_", "binary.ldexp", inplace(ldexp(keepsSelf, float8Promotes), {"other"}));
   }
+  // From 2.6 ldexp.out refuses a float8 operand the functional's promotion takes.
+  r.since(TorchVersion::V2_6).declare("aten::ldexp.out", OpFact::OutErrorsOwn);
 
   // pow.
   op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});
@@ -468,6 +478,26 @@ void registerElementwiseBinary(Registry &r) {
         inplace(floatPowerInplace(), {"exponent"}, false));
   r.add("aten::float_power_.Scalar", "binary.float_power",
         inplace(floatPowerInplace(), {"exponent"}, false));
+}
+
+} // namespace
+
+void registerElementwiseBinary(Registry &r) {
+  // The ops Python's argument parser passes numbers to as wrapped 0-dim
+  // tensors (`x * 2.5` traces to mul.Tensor with a {2.5} constant).
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div", "aten::true_divide", "aten::floor_divide",
+                        "aten::multiply", "aten::subtract", "aten::divide", "aten::add_", "aten::sub_", "aten::mul_",
+                        "aten::div_", "aten::true_divide_", "aten::floor_divide_", "aten::multiply_",
+                        "aten::subtract_", "aten::divide_"})
+    r.declare(k, OpFact::TakesWrappedNumbers);
+  r.declare("aten::floor_divide", OpFact::ScalarFirstBySyntax); // `2.5 // x`
+  r.declare("aten::floor_divide_", OpFact::ScalarFirstBySyntax);
+  // TorchScript's CanonicalizeOps makes a 0-dim constant `other` a scalar.
+  for (const char *k : {"aten::add", "aten::sub", "aten::mul", "aten::div"}) r.declare(k, OpFact::ScalarizesOther);
+  ElementwiseBinary g{r};
+  g.arithmetic();
+  g.roundingAndFloatMath();
+  g.orderedIntegerPow();
 }
 
 } // namespace dtf

@@ -346,9 +346,8 @@ RuleResult dimArange(const OpCall &c) {
   return out.withUnitDims(c.arg("like").unitDims().dimAsFirst(*d));
 }
 
-} // namespace
-
-void registerFactories(Registry &r) {
+/// arange / range, zeros / ones / empty / full (and their .names forms), eye.
+void registerSizedFactories(Registry &r) {
   const std::string fam = "factory";
   // (bounds: the "magnitudes" include 0, negatives, NaN, -inf and 1e39)
   for (auto [scope, signFirst] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}}) {
@@ -414,6 +413,11 @@ void registerFactories(Registry &r) {
   };
   r.add("aten::eye", fam, eye).sample("n", "3").variant({{"n", "-1"}});
   r.add("aten::eye.m", fam, eye).sample("n", "3").sample("m", "2").variant({{"n", "3"}, {"m", "-1"}});
+}
+
+/// linspace / logspace, with number or 0-dim tensor bounds, and their out forms.
+void registerSpacedFactories(Registry &r) {
+  const std::string fam = "factory";
   r.add("aten::linspace", fam, linspace).sample("steps", "4").variant({{"start", "0"}, {"steps", "4"}})
       .variant({{"start", "magnitudes"}, {"end", "0"}, {"steps", "4"}, {"dtype", "sweep"}})
       .variant({{"start", "0"}, {"end", "1"}, {"steps", "-1"}});
@@ -446,6 +450,11 @@ void registerFactories(Registry &r) {
       }
     e.variant(swept);
   }
+}
+
+/// scalar_tensor, the window functions, *_like, new_*, tril/triu_indices.
+void registerWindowsAndLikes(Registry &r) {
+  const std::string fam = "factory";
   r.add("aten::scalar_tensor", fam, scalarTensor).variant({{"s", "magnitudes"}, {"dtype", "sweep"}});
   for (const char *w : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window",
                         "aten::bartlett_window", "aten::kaiser_window"})
@@ -478,6 +487,11 @@ void registerFactories(Registry &r) {
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3")
       .variant({{"row", "-1"}, {"col", "3"}});
   r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
+}
+
+/// tensor / as_tensor from numbers and lists, NumToTensor, _shape_as_tensor, _dim_arange, one_hot.
+void registerTensorsFromValues(Registry &r) {
+  const std::string fam = "factory";
   r.add("aten::tensor", fam, tensorFromList);
   r.add("aten::tensor.bool", fam, tensorOfNumber(DType::Bool)).sample("t", "True")
       .variant({{"requires_grad", "True"}});
@@ -506,6 +520,15 @@ void registerFactories(Registry &r) {
          if (!n || *n == -1 || *n > 0) return std::nullopt;
          return c.error(ErrorKind::ValueDependent, "Class values must be smaller than num_classes, got num_classes={}", *n);
        }, {{"num_classes", "0"}}).variant({{"num_classes", "-2"}});
+}
+
+} // namespace
+
+void registerFactories(Registry &r) {
+  registerSizedFactories(r);
+  registerSpacedFactories(r);
+  registerWindowsAndLikes(r);
+  registerTensorsFromValues(r);
 }
 
 //===----------------------------------------------------------------------===//

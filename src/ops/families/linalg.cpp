@@ -384,18 +384,26 @@ RuleResult normExceptDim(const OpCall &c) {
   return tensorOf(toRealValueType(d), r);
 }
 
-} // namespace
-
-void registerLinalg(Registry &r) {
+/// Registers the linalg family, each sub-family by one member function.
+struct Linalg {
+  Registry &r;
   const std::string f = "linalg";
   const Result same{Out::Same, 0}, batchInfo{Out::Info, 2};
   // The harness fills with one constant: only 1x1 matrices of 2 are invertible and positive
   // definite (inv, cholesky raise on singular input, a value-dependent error).
-  auto add = [&](std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
+  void add(std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
     r.add(key, f, decomposition(arg, std::move(results), bf16))
         .sample(arg, "sweep[1,1]=2")
         .variant({{arg, "sweep![3,1,1]=2"}});
-  };
+  }
+  void decompositions();
+  void solversFactorizations();
+  void normsHouseholder();
+  void luTensorSolvers();
+};
+
+/// Decompositions and products: inv, cholesky, qr, svd, eig, matrix_exp, kron, cross, addr, multi_dot.
+void Linalg::decompositions() {
   add("aten::linalg_inv", "A", {same});
   add("aten::inverse", "self", {same});
   add("aten::linalg_inv_ex", "A", {same, batchInfo});
@@ -447,6 +455,10 @@ void registerLinalg(Registry &r) {
   r.add("aten::linalg_vecdot", f, vecdot)
       .sample("x", "sweep[2,3]").sample("y", "sweep[3]")
       .variant({{"x", "sweep![2,1,3]"}, {"y", "sweep![4,3]"}});
+}
+
+/// Solvers and factorizations: solve, lu_factor, cond, matrix_rank, pinv, geqrf, ldl, lstsq, lu_unpack.
+void Linalg::solversFactorizations() {
   // Solvers and factorizations (A: a 1x1 matrix of 2 per batch, invertible and positive definite).
   auto solve = [&](std::string_view key, RuleFn fn, std::string a, std::string b) -> Registry::Entry {
     return r.add(key, f, std::move(fn))
@@ -529,6 +541,10 @@ void registerLinalg(Registry &r) {
       .variant({{"LU_data", "sweep![2,2]"}, {"LU_pivots", "int32[2]=1"}, {"unpack_pivots", "False"}})
       .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_pivots", "False"}})
       .variant({{"LU_data", "float32[2,2]"}, {"LU_pivots", "sweep![2]=1"}, {"unpack_data", "False"}, {"unpack_pivots", "False"}});
+}
+
+/// tensorinv, nuclear_norm, vander, norm_except_dim, Householder products (orgqr, ormqr).
+void Linalg::normsHouseholder() {
   // prod(shape[ind:]) == prod(shape[:ind]) is a size check: 1x1 matrices pass it.
   r.add("aten::linalg_tensorinv", f, decomposition("self", {same})).sample("self", "sweep[1,1]=2");
   r.since(TorchVersion::V1_13).add("aten::nuclear_norm", f, nuclearNorm<true>).sample("self", "sweep[2,2]")
@@ -558,6 +574,10 @@ void registerLinalg(Registry &r) {
      if (auto e = sameMatrixDTypes(c, "self", {"input2", "input3"})) return *e;
      return tensorOf(c.dtype("self"), c.rank("input3"));
    }).sample("self", "sweep![2,2]").sample("input2", "sweep![1]").sample("input3", "sweep![2,2]");
+}
+
+/// lu_solve, linalg_lu_solve, ldl_solve, tensorsolve, linalg_qr.
+void Linalg::luTensorSolvers() {
   // lu_solve(B, LU, pivots) and linalg_lu_solve(LU, pivots, B, left,
   // adjoint): int32 pivots; X has B's shape (with LU's batch); with
   // left=False, X @ A = B (the same shapes transposed).
@@ -602,6 +622,16 @@ void registerLinalg(Registry &r) {
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
       .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}});
+}
+
+} // namespace
+
+void registerLinalg(Registry &r) {
+  Linalg g{r};
+  g.decompositions();
+  g.solversFactorizations();
+  g.normsHouseholder();
+  g.luTensorSolvers();
 }
 
 } // namespace dtf

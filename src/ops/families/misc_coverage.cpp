@@ -75,11 +75,17 @@ RuleResult fqPerTensor(const OpCall &c, bool mask) {
   return tensorOf(c.dtype("self"), r);
 }
 
-/// Per channel: 2.14 also asks for a float32 or bfloat16 scale (1.13 any).
-template <bool ScaleChecked> RuleResult fqPerChannel(const OpCall &c, bool mask) {
+/// The scale dtypes fake_quantize_per_channel takes: any in 1.13, float32
+/// in 2.6 ("Scale must be Float"), float32 or bfloat16 in 2.14.
+enum class FqScale { Any, Float, FloatOrBFloat16 };
+
+/// Per channel: 2.6 on also check the scale's dtype (FqScale).
+template <FqScale Scale> RuleResult fqPerChannel(const OpCall &c, bool mask) {
   if (auto e = floatingSelf(c)) return *e;
-  if (DType s = c.dtype("scale"); ScaleChecked && s != DType::Float32 && s != DType::BFloat16)
-    return c.semantic("Scale must be Float or BFloat16, found {}", c10Name(s));
+  if (DType s = c.dtype("scale"); Scale != FqScale::Any && s != DType::Float32) {
+    if (Scale == FqScale::Float) return c.semantic("Scale must be Float, found {}", c10Name(s));
+    if (s != DType::BFloat16) return c.semantic("Scale must be Float or BFloat16, found {}", c10Name(s));
+  }
   DType zp = c.dtype("zero_point");
   if (zp != DType::Int32 && zp != DType::Float32 && zp != DType::Float16)
     return c.semantic("zero-point must be int32, float32 or float16, found {}", name(zp));
@@ -132,12 +138,8 @@ void registerExportAsserts(Registry &r) {
     });
 }
 
-} // namespace
-
-void registerMiscCoverage(Registry &r) {
-  registerExportAsserts(r);
-  r.add("aten::polar", "misc.polar", polar);
-
+/// resize_, resize_as(_), requires_grad_, upsample_nearest2d_backward: self's dtype, a new rank.
+void registerResizes(Registry &r) {
   for (const char *k : {"aten::resize_", "aten::resize_as_", "aten::resize_as_sparse_", "aten::set_",
                         "aten::sparse_resize_", "aten::sparse_resize_and_clear_", "aten::_resize_output_"})
     r.declare(k, OpFact::ReshapesSelfInPlace);
@@ -179,7 +181,10 @@ void registerMiscCoverage(Registry &r) {
    }).sample("grad_output", "sweep[1,1,2,2]")
       .sample("output_size", "[2,2]")
       .sample("input_size", "[1,1,1,1]");
+}
 
+/// fake_quantize_per_tensor / per_channel_affine and their cachemask forms.
+void registerFakeQuantize(Registry &r) {
   auto qsamples = [](Registry::Entry e) {
     e.sample("quant_min", "0").sample("quant_max", "255");
   };
@@ -202,7 +207,9 @@ void registerMiscCoverage(Registry &r) {
                .sample("zero_point", "sweep[1]")
                .sample("fake_quant_enabled", "sweep[1]"));
   for (auto [scope, perChannel] :
-       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<false>}, std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<true>}}) {
+       {std::pair{r.since(TorchVersion::V1_13), &fqPerChannel<FqScale::Any>},
+        std::pair{r.since(TorchVersion::V2_6), &fqPerChannel<FqScale::Float>},
+        std::pair{r.since(TorchVersion::V2_14), &fqPerChannel<FqScale::FloatOrBFloat16>}}) {
     qsamples(scope.add("aten::fake_quantize_per_channel_affine", "misc.fake_quantize",
                        [perChannel = perChannel](const OpCall &c) { return perChannel(c, false); })
                  .sample("axis", "0")
@@ -214,7 +221,10 @@ void registerMiscCoverage(Registry &r) {
                  .sample("axis", "0")
                  .variant({{"self", "sweep![3,2]"}, {"axis", "1"}}));
   }
+}
 
+/// prims:: ops (2.x's table; registered from Python, so no conformance).
+void registerPrims(Registry &r) {
   const char *prims = "prims ops are registered from Python; libtorch has no kernel";
   // prims::collapse (2.x's table): dims start..end become one; a's dtype.
   r.add("prims::collapse", "misc.prims", [](const OpCall &c) -> RuleResult {
@@ -254,6 +264,10 @@ void registerMiscCoverage(Registry &r) {
      if (auto v = a.value()) return tensorOf(c.dtype("a"), Rank::exact(*v + 1));
      return tensorOf(c.dtype("a"), Rank::atLeast1());
    }).skipConformance(prims);
+}
+
+/// _conj, cummax/cummin, complex, frexp, igamma, fill_diagonal_, histc, histogram.
+void registerMiscMath(Registry &r) {
   // _conj (what a traced conj() of a complex tensor records) exists only for
   // complex tensors: ATen asserts isComplexType on every device.
   r.add("aten::_conj", "misc.conj", [](const OpCall &c) -> RuleResult {
@@ -364,6 +378,10 @@ void registerMiscCoverage(Registry &r) {
      }).sample("self", "sweep[5]").sample("weight", "None")
         .variant({{"self", "sweep![2,5]"}, {"weight", "None"}})
         .variant({{"self", "sweep![5]"}, {"weight", "sweep[5]"}});
+}
+
+/// trapezoid / trapz and their cumulative forms.
+void registerTrapezoid(Registry &r) {
   // trapezoid rule over dim: integral inputs give float32, bool is refused;
   // the sum drops dim (cumulative_trapezoid keeps it). With x: y and x
   // promoted first.
@@ -407,6 +425,18 @@ void registerMiscCoverage(Registry &r) {
       .variant({{"dx", "sweep"}}).variant({{"y", "sweep![2,3]"}, {"dim", "-3"}});
   r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1")
       .variant({{"dx", "sweep"}});
+}
+
+} // namespace
+
+void registerMiscCoverage(Registry &r) {
+  registerExportAsserts(r);
+  r.add("aten::polar", "misc.polar", polar);
+  registerResizes(r);
+  registerFakeQuantize(r);
+  registerPrims(r);
+  registerMiscMath(r);
+  registerTrapezoid(r);
 }
 
 } // namespace dtf

@@ -144,6 +144,8 @@ void registerRegressionLosses(Registry &r) {
      return tensorOf(d, lossRank(c, broadcast2(c, "self", "target")));
    }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
       .variant({{"reduction", "2"}}).variant({{"self", "sweep![]"}, {"target", "sweep![2]"}, {"reduction", "2"}});
+  // huber_loss.out takes a result that would not cast to self's dtype (measured).
+  r.declare("aten::huber_loss.out", OpFact::OutErrorsOwn);
   r.add("aten::huber_loss", loss, [](const OpCall &c) -> RuleResult {
      DType s = c.dtype("self"), p = promote2(c, "self", "target");
      if (!canCast(p, s))

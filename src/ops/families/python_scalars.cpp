@@ -242,55 +242,58 @@ RuleFn unaryScalarDispatch(std::optional<NumKind> forInt, std::optional<NumKind>
     return Value::number(*r);
   };
 }
-} // namespace
 
-void registerPythonScalarOps(Registry &reg) {
-  const char *fam = "python.number";
-  // Registers a rule and gives every int/float/bool/complex/str argument a
-  // literal sample (Scalar arguments are swept by the harness).
-  struct Adder {
-    Registry &r;
-    static bool exempt(const std::string &key) { return key == "aten::Int.Scalar"; }
-    static bool noComplex(const std::string &key) {
-      // No complex branch: a complex operand reaches toInt() and asserts.
-      static const std::set<std::string> keys{
-          "aten::div", "aten::floordiv", "aten::remainder", "aten::fmod", "aten::atan2.Scalar_Scalar",
-          "aten::copysign", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::log.Scalar_Scalar",
-          "aten::mathremainder", "aten::pow.Scalar_Scalar", "prim::max", "prim::min",
-          "aten::polar.Scalar_Scalar"};
-      return keys.count(key) > 0;
-    }
-    Registry::Entry add(const std::string &key, const char *family, RuleFn f) {
-      const Schema *sc = r.schemas().find(key);
-      bool generic = false;
-      if (sc)
-        for (const SchemaArg &a : sc->args)
-          if (a.type->kind == SchemaType::Kind::Number) generic = true;
-      bool eqLike = key == "aten::eq" || key == "aten::ne";
-      auto e = r.add(key, family, generic && !exempt(key) && !eqLike ? rejectBool(f, noComplex(key)) : f);
-      if (!sc) return e;
-      for (const SchemaArg &a : sc->args) {
-        using K = SchemaType::Kind;
-        switch (a.type->kind) {
-        case K::Int: e.sample(a.name, a.name == "b" ? "-3" : "7"); break;
-        case K::Float: e.sample(a.name, a.name == "b" ? "-2.5" : "7.25"); break;
-        case K::Bool: e.sample(a.name, "True"); break;
-        case K::Complex: e.sample(a.name, "1j"); break;
-        case K::Str: e.sample(a.name, "'3'"); break;
-        case K::Tensor: e.sample(a.name, "sweep[1]"); break;
-        default: break;
-        }
+// Registers a rule and gives every int/float/bool/complex/str argument a
+// literal sample (Scalar arguments are swept by the harness).
+struct Adder {
+  Registry &r;
+  static bool exempt(const std::string &key) { return key == "aten::Int.Scalar"; }
+  static bool noComplex(const std::string &key) {
+    // No complex branch: a complex operand reaches toInt() and asserts.
+    static const std::set<std::string> keys{
+        "aten::div", "aten::floordiv", "aten::remainder", "aten::fmod", "aten::atan2.Scalar_Scalar",
+        "aten::copysign", "aten::lt", "aten::le", "aten::gt", "aten::ge", "aten::log.Scalar_Scalar",
+        "aten::mathremainder", "aten::pow.Scalar_Scalar", "prim::max", "prim::min",
+        "aten::polar.Scalar_Scalar"};
+    return keys.count(key) > 0;
+  }
+  Registry::Entry add(const std::string &key, const char *family, RuleFn f) {
+    const Schema *sc = r.schemas().find(key);
+    bool generic = false;
+    if (sc)
+      for (const SchemaArg &a : sc->args)
+        if (a.type->kind == SchemaType::Kind::Number) generic = true;
+    bool eqLike = key == "aten::eq" || key == "aten::ne";
+    auto e = r.add(key, family, generic && !exempt(key) && !eqLike ? rejectBool(f, noComplex(key)) : f);
+    if (!sc) return e;
+    for (const SchemaArg &a : sc->args) {
+      using K = SchemaType::Kind;
+      switch (a.type->kind) {
+      case K::Int: e.sample(a.name, a.name == "b" ? "-3" : "7"); break;
+      case K::Float: e.sample(a.name, a.name == "b" ? "-2.5" : "7.25"); break;
+      case K::Bool: e.sample(a.name, "True"); break;
+      case K::Complex: e.sample(a.name, "1j"); break;
+      case K::Str: e.sample(a.name, "'3'"); break;
+      case K::Tensor: e.sample(a.name, "sweep[1]"); break;
+      default: break;
       }
-      return e;
     }
-  } r{reg};
-  // Two numbers of any kind (`scalar`), two ints, two floats, and the mixed forms.
-  struct A { Arith op; const char *scalar, *ints, *floats, *intFloat, *floatInt; };
-  auto arithmetic = [&](const A &a) {
-    r.add(a.ints, fam, intOp(a.op));
-    for (const char *k : {a.floats, a.intFloat, a.floatInt}) r.add(k, fam, floatOp(a.op));
-    r.add(a.scalar, fam, scalarOp(a.op));
-  };
+    return e;
+  }
+};
+
+// Two numbers of any kind (`scalar`), two ints, two floats, and the mixed forms.
+struct A { Arith op; const char *scalar, *ints, *floats, *intFloat, *floatInt; };
+void arithmetic(Adder &r, const A &a) {
+  const char *fam = "python.number";
+  r.add(a.ints, fam, intOp(a.op));
+  for (const char *k : {a.floats, a.intFloat, a.floatInt}) r.add(k, fam, floatOp(a.op));
+  r.add(a.scalar, fam, scalarOp(a.op));
+}
+
+/// +, -, *, /, //, %, divmod on two numbers.
+void registerNumberArithmetic(Adder &r) {
+  const char *fam = "python.number";
   for (const A &a : {
       A{Arith::Add, "aten::add", "aten::add.int", "aten::add.float", "aten::add.int_float",
         "aten::add.float_int"},
@@ -299,7 +302,7 @@ void registerPythonScalarOps(Registry &reg) {
       A{Arith::Mul, "aten::mul", "aten::mul.int", "aten::mul.float", "aten::mul.int_float",
         "aten::mul.float_int"},
   })
-    arithmetic(a);
+    arithmetic(r, a);
   for (const char *k : {"aten::add.complex", "aten::add.complex_float", "aten::add.complex_int",
                         "aten::add.float_complex", "aten::add.int_complex", "aten::sub.complex",
                         "aten::sub.complex_float", "aten::sub.complex_int", "aten::sub.float_complex",
@@ -337,7 +340,11 @@ void registerPythonScalarOps(Registry &reg) {
        NumKind k = c[0].numKind() == NumKind::Int && c[1].numKind() == NumKind::Int ? NumKind::Int : NumKind::Float;
        return std::vector<Value>{Value::number(k), Value::number(k)};
      }).variant({{"y", "0"}});
+}
 
+/// pow, and the ops whose result is always a float, an int or a bool.
+void registerNumberFixedKinds(Adder &r) {
+  const char *fam = "python.number";
   // pow on two numbers is always a float (pow.int_to_int too, whatever its
   // schema says); 0 ** negative raises, except in the Scalar_Scalar form.
   for (const char *k : {"aten::pow.int", "aten::pow.float", "aten::pow.int_float",
@@ -403,7 +410,11 @@ void registerPythonScalarOps(Registry &reg) {
     if (auto v = c[0].boolValue()) return Value::boolean(!*v);
     return Value::number(NumKind::Bool);
   });
+}
 
+/// Comparisons of two numbers, prim::max / prim::min.
+void registerNumberComparisons(Adder &r) {
+  const char *fam = "python.number";
   // Comparisons.
   // (compareOp / scalarEq take the comparison by its index: eq, ne, lt, le, gt, ge)
   r.add("aten::eq", fam, scalarEq(0));
@@ -435,9 +446,13 @@ void registerPythonScalarOps(Registry &reg) {
       A{Arith::Min, "prim::min", "prim::min.int", "prim::min.float", "prim::min.int_float",
         "prim::min.float_int"},
   })
-    arithmetic(a);
+    arithmetic(r, a);
+}
 
-
+/// Math on one number (sqrt, exp, floor ...) and the fixed-kind number ops.
+void registerNumberMath(Adder &r) {
+  const char *fam = "python.number";
+  Registry &reg = r.r;
   // Math on numbers (register_prim_ops): `.int` / `.float` / `.complex`
   // overloads return what their schema says; `.Scalar` dispatches on the
   // number's kind to one of them.
@@ -515,7 +530,11 @@ void registerPythonScalarOps(Registry &reg) {
         "aten::polar.int", "aten::polar.int_float", "aten::__derive_index",
         "aten::__range_length"})
     if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, byReturnTypes(*sc));
+}
 
+/// polar, and tensors to numbers (IntImplicit ..., item).
+void registerNumberConversions(Adder &r) {
+  const char *fam = "python.number";
   // polar(int/float, int/float) -> complex.
   r.add("aten::polar.Scalar_Scalar", fam, kindOnly(NumKind::Complex));
 
@@ -529,6 +548,17 @@ void registerPythonScalarOps(Registry &reg) {
   for (const char *k : {"aten::item", "aten::_local_scalar_dense"})
     r.add(k, fam, [](const OpCall &c) -> RuleResult { return Value::number(kindOf(c.dtype("self"))); })
         .sample("self", "sweep[1]");
+}
+
+} // namespace
+
+void registerPythonScalarOps(Registry &reg) {
+  Adder r{reg};
+  registerNumberArithmetic(r);
+  registerNumberFixedKinds(r);
+  registerNumberComparisons(r);
+  registerNumberMath(r);
+  registerNumberConversions(r);
 }
 
 } // namespace dtf

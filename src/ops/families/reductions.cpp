@@ -696,18 +696,28 @@ template <bool ZeroDimKeepdimGivesOneDim> RuleResult aminmaxRule(const OpCall &c
   return withAminmaxGap(c, {tensorOf(c.dtype("self"), rk), tensorOf(c.dtype("self"), rk)});
 }
 
-} // namespace
-
-void registerReductions(Registry &r) {
+/// Registers the reductions, each sub-family by one member function: `add`
+/// and `addScoped` check the dim range and keep the reduced shape.
+struct Reductions {
+  Registry &r;
   const std::string fam = "reduction";
-  auto add = [&](std::string_view key, RuleFn fn) {
-    return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
-  };
-  auto addScoped = [&](Registry::Scoped scope, std::string_view key, RuleFn fn) {
-    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
-  };
   // The rules 1.13 had (`original`) and 2.14's changes of them (`changed`).
   const Registry::Scoped original = r.since(TorchVersion::V1_13), changed = r.since(TorchVersion::V2_6);
+  Registry::Entry add(std::string_view key, RuleFn fn) {
+    return r.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  }
+  Registry::Entry addScoped(Registry::Scoped scope, std::string_view key, RuleFn fn) {
+    return scope.add(key, fam, reducing(checkingDimRange(std::move(fn))));
+  }
+  void sumsMeans();
+  void extrema();
+  void cumulativeStatistics();
+  void norms();
+  void orderStatistics();
+};
+
+/// sum / prod / nansum, mean / nanmean, var / std.
+void Reductions::sumsMeans() {
   // sum / prod / nansum
   add("aten::sum", sumLike("", "", false));
   add("aten::sum.dim_IntList", sumLike("dim", "keepdim", false))
@@ -754,6 +764,10 @@ void registerReductions(Registry &r) {
         .variant({{"dim", "[0]"}, {"correction", "sweep"}})
         .variant({{"dim", "[0]"}, {"correction", "1j"}});
   }
+}
+
+/// amax / amin / aminmax / max / min, argmax / argmin, all / any.
+void Reductions::extrema() {
   // amax / amin / aminmax / max / min
   add("aten::amax", keepReduce("dim", "keepdim")).variant({{"dim", "[0]"}})
       .variant({{"self", "sweep[2,3]"}, {"dim", "[1]"}, {"keepdim", "True"}});
@@ -796,6 +810,10 @@ void registerReductions(Registry &r) {
       DType s = c.dtype("self");
       return tensorOf(s == DType::UInt8 ? DType::UInt8 : DType::Bool, reduceArgs(c, "dim", "keepdim"));
     }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}});
+}
+
+/// cumsum / cumprod / logcumsumexp, logsumexp, quantile, cov / corrcoef, sum_to_size.
+void Reductions::cumulativeStatistics() {
   // cumulative
   // Running reductions keep self's shape (and its size-1 facts).
   add("aten::cumsum", keepingShape(cumOp)).sample("dim", "0").variant({{"self", "sweep![1,2]"}, {"dim", "1"}});
@@ -826,6 +844,10 @@ void registerReductions(Registry &r) {
   add("aten::sum_to_size", sumToSize).sample("self", "sweep[2,3]").sample("size", "[1,3]")
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
       .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
+}
+
+/// norm, frobenius_norm, the linalg vector / matrix norms.
+void Reductions::norms() {
   // norms
   for (auto [scope, whole, alongDim] : {std::tuple{original, normLike("", "p"), normLike("dim", "p")},
                                         std::tuple{changed, normAsVectorNorm(""), normAsVectorNorm("dim")}}) {
@@ -837,6 +859,9 @@ void registerReductions(Registry &r) {
         .sample("dim", "[0]")
         .sample("keepdim", "False");
   }
+  // From 2.6 norm.dtype_out refuses a complex dtype= (its out is real; the
+  // functional's own out is not).
+  r.since(TorchVersion::V2_6).declare("aten::norm.dtype_out", OpFact::OutErrorsOwn);
   add("aten::frobenius_norm", normLike("", ""));
   add("aten::frobenius_norm.dim", normLike("dim", "")).sample("dim", "[0]");
   add("aten::linalg_vector_norm", vectorNorm).variant({{"dim", "[0]"}, {"ord", "1"}});
@@ -863,6 +888,10 @@ void registerReductions(Registry &r) {
       .sample("self", "sweep[2,3]").sample("ord", "'fro'")
       .variant({{"self", "sweep![2,2,3]"}, {"ord", "'nuc'"}})
       .variant({{"self", "sweep![2,3]"}, {"ord", "'max'"}});
+}
+
+/// segment_reduce, count_nonzero, median / mode / kthvalue, sort / argsort / topk, trace, renorm, dist, prims.
+void Reductions::orderStatistics() {
   // segment_reduce: floating data (no complex), reduced per segment along
   // `axis`: data's dtype and rank; lengths or offsets must be given.
   r.add("aten::segment_reduce", fam, [](const OpCall &c) -> RuleResult {
@@ -908,8 +937,11 @@ void registerReductions(Registry &r) {
     for (Value &v : outs) v = v.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
     return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
   };
+  // 2.6 reads stable=None as False already, but refuses no dtype (a complex
+  // or bool self is a kernel gap there unless 0-dim, as in 1.13).
   for (auto [scope, sortCheck, topkCheck, stableRule] :
-       {std::tuple{original, ArgCheck(), ArgCheck(), sortStable}, std::tuple{changed, sortable, topkable, sortStableNoneIsFalse}}) {
+       {std::tuple{original, ArgCheck(), ArgCheck(), sortStable}, std::tuple{changed, ArgCheck(), ArgCheck(), sortStableNoneIsFalse},
+        std::tuple{r.since(TorchVersion::V2_14), sortable, topkable, sortStableNoneIsFalse}}) {
     auto checked = [&](const ArgCheck &check, RuleFn fn) { return check ? checks::before(check, fn) : fn; };
     addScoped(scope, "aten::sort", checked(sortCheck, keepingShape(valuesIndices(false, false))));
     addScoped(scope, "aten::sort.stable", checked(sortCheck, stableRule)).sample("stable", "True").variant({{"stable", "None"}});
@@ -928,6 +960,17 @@ void registerReductions(Registry &r) {
   add("prims::sum", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::prod", primSumProd).skipConformance("1.13 CPU prims route through aten (int->int64); meta keeps the dtype");
   add("prims::var", primVar).skipConformance("1.13 CPU prims route through aten; output_dtype unsupported there");
+}
+
+} // namespace
+
+void registerReductions(Registry &r) {
+  Reductions g{r};
+  g.sumsMeans();
+  g.extrema();
+  g.cumulativeStatistics();
+  g.norms();
+  g.orderStatistics();
 }
 
 //===----------------------------------------------------------------------===//

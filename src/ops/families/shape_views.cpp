@@ -1059,6 +1059,7 @@ void registerShapeQueries(Registry &r) {
   r.declare("aten::stride", OpFact::NoDimOfZeroDim);
   // append/insert/extend: what they add to their list the pass applies itself.
   for (const char *k : {"aten::append", "aten::insert", "aten::extend"}) r.declare(k, OpFact::GrowsListByElements);
+  r.declare("aten::extend", OpFact::GrowsListByListElements);
   // A dim's size: its int, or the expression of a symbolic size (torch.export's sym_size).
   auto sizeOfDim = [](const OpCall &c) -> RuleResult {
     const Value &self = c.arg("self");
