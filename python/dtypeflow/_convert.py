@@ -15,6 +15,14 @@ def _dtype_text(d: Any) -> str:
     return str(d).removeprefix("torch.")
 
 
+def _size_text(s: Any) -> str:
+    """One size: an int, a SymInt's expression ("s0", "2*s0") when it reads as one, else unknown."""
+    if isinstance(s, int):
+        return str(s)
+    text = str(s)
+    return text if text and all(c.isalnum() or c in "_*+- " for c in text) else "?"
+
+
 def operand_text(x: Any) -> str:
     """The notation of one operand or argument: tensors by dtype and rank (never data)."""
     if isinstance(x, str):
@@ -35,8 +43,8 @@ def operand_text(x: Any) -> str:
     if _torch is not None:
         if isinstance(x, _torch.dtype):
             return _dtype_text(x)
-        if isinstance(x, _torch.Tensor):  # fake and meta tensors too: only dtype and dim are read
-            return f"{_dtype_text(x.dtype)}:r{x.dim()}"
+        if isinstance(x, _torch.Tensor):  # fake and meta tensors too: only dtype and sizes are read
+            return f"{_dtype_text(x.dtype)}:[{','.join(_size_text(s) for s in x.shape)}]"
         if isinstance(x, _torch.device):
             return x.type
         if isinstance(x, (_torch.layout, _torch.memory_format)):

@@ -238,6 +238,24 @@ class AnnotateTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "autocast takes cpu:bfloat16"):
             dtypeflow.infer_op("aten::mm", "float32:r2", "float32:r2", torch="1.13", autocast="cpu:float16")
 
+    def test_infer_op_sizes(self):
+        # Sizes in the operand notation: ints, size symbols, '?'; results say theirs.
+        r = dtypeflow.infer_op("aten::view", "float32:[s0,8]", "[-1,4]")
+        self.assertEqual(r.results[0].shape, ["2*s0", 4])
+        r = dtypeflow.infer_op("aten::conv2d", "float32:[1,3,32,32]", "float32:[8,3,3,3]", stride="[2,2]")
+        self.assertEqual(r.results[0].shape, [1, 8, 15, 15])
+        self.assertIsNone(dtypeflow.infer_op("aten::relu", "float32:r2").results[0].shape[0])
+
+    def test_traced_sizes(self):
+        # A trace's input sizes flow through the graph; every size is torch's.
+        m = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, stride=2), torch.nn.Flatten(), torch.nn.Linear(8 * 15 * 15, 4))
+        x = torch.randn(2, 3, 32, 32)
+        traced = torch.jit.trace(m, x)
+        a = dtypeflow.annotate(traced, torch=TV)
+        out = m(x)
+        shapes = [v.shape for v in a.values.values() if v.shape and None not in v.shape]
+        self.assertIn(list(out.shape), shapes)
+
     def test_archive_meta_kernels(self):
         # threshold_backward(int64 grad, float32 self): float32 on eager CPU, int64 on the meta
         # kernels torch.export runs, which the archive records: correct, with the CPU answer named.
