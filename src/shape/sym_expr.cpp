@@ -23,11 +23,12 @@ int64_t checkedMul(int64_t a, int64_t b) {
 }
 /// Python's `//` and `%` on ints (b != 0).
 int64_t pyFloorDiv(int64_t a, int64_t b) {
+  if (a == INT64_MIN && b == -1) throw std::overflow_error("size expression overflows int64");
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-int64_t pyMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
+int64_t pyMod(int64_t a, int64_t b) { return b == -1 ? 0 : a - pyFloorDiv(a, b) * b; }
 
 // Interval bounds as 128-bit ints; +-kBig stands for an infinite bound.
 using Wide = __int128;

@@ -1234,7 +1234,8 @@ ShapeResult convolutionShape(const OpCall &c, bool transposed, const char *paddi
       continue;
     }
     Dim span = Dim((*dilation)[i]) * (k - Dim(1)); // d*(k-1)
-    Dim pad = Dim(2 * (*padding)[i]);
+    Dim pad = Dim(2) * Dim((*padding)[i]);
+    if ((*stride)[i] <= 0) return {}; // PyTorch raises
     if (transposed)
       out.push_back((x - Dim(1)) * Dim((*stride)[i]) - pad + span + Dim((*outPad)[i]) + Dim(1));
     else

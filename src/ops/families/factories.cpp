@@ -567,6 +567,8 @@ ShapeResult arangeShape(const OpCall &c) {
   };
   auto start = num("start", 0), end = num("end", 0), step = num("step", 1);
   if (!start || !end || !step) return {};
+  for (double v : {*start, *end, *step}) // no conversion of a huge or non-finite bound (PyTorch raises)
+    if (!(std::abs(v) < 4e18)) return {};
   double size;
   if (*out == DType::Int64) {
     auto s = static_cast<int64_t>(*start), e = static_cast<int64_t>(*end), st = static_cast<int64_t>(*step);

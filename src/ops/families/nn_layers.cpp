@@ -866,14 +866,16 @@ namespace {
 Dim poolOutput(const Dim &in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
   auto x = in.value();
   if (!x) { // symbolic: only the floor form, without the ceil correction
-    if (ceil) return Dim();
-    return floorDiv(in + Dim(2 * p - d * (k - 1) - 1), Dim(s)) + Dim(1);
+    if (ceil || s <= 0) return Dim();
+    return floorDiv(in + Dim(2) * Dim(p) - Dim(d) * (Dim(k) - Dim(1)) - Dim(1), Dim(s)) + Dim(1);
   }
   if (s <= 0) return Dim();
-  int64_t num = *x + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0);
-  int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-  if (ceil && (out - 1) * s >= *x + p) --out;
-  return Dim(out);
+  using W = __int128; // no overflow for any int64 arguments
+  W num = W(*x) + 2 * W(p) - W(d) * (W(k) - 1) - 1 + (ceil ? W(s) - 1 : 0);
+  W out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+  if (ceil && (out - 1) * s >= W(*x) + p) --out;
+  if (out < INT64_MIN || out > INT64_MAX) return Dim();
+  return Dim(static_cast<int64_t>(out));
 }
 
 /// max_poolNd / avg_poolNd over the last `n` dims (stride [] = kernel).

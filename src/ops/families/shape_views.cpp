@@ -1255,7 +1255,7 @@ Dim sliceLength(const Dim &size, std::optional<int64_t> start, std::optional<int
   auto clamp = [&](int64_t v) { return v < 0 ? std::max<int64_t>(v + *n, 0) : std::min(v, *n); };
   int64_t s = clamp(*start), e = clamp(*end);
   if (e < s) e = s;
-  return Dim((e - s + step - 1) / step);
+  return Dim((e - s) / step + ((e - s) % step != 0)); // ceil, without overflow
 }
 
 ShapeResult sliceShape(const OpCall &c) {
