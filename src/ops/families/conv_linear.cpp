@@ -1252,7 +1252,7 @@ ShapeResult linearShape(const OpCall &c) {
   if (auto e = contracted(c, in->back(), w->back())) return *e;
   Dims out(in->begin(), in->end() - 1);
   if (w->size() == 2) out.push_back((*w)[0]);
-  if (c.has("bias") && c.arg("bias").isTensor()) { // the bias broadcasts into the product
+  if (c.has("bias") && !c.arg("bias").isNone()) { // the bias broadcasts into the product (unknown: no sizes)
     auto b = dimsOf(c, "bias");
     if (!b) return {};
     std::vector<Dims> both{out, *b};
