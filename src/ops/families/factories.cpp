@@ -547,9 +547,8 @@ ShapeResult fromSizeList(const OpCall &c, std::string_view arg) {
 }
 
 /// at::arange's length from known start/end/step (RangeFactories.cpp):
-/// an int64 result first truncates the bounds to int64 (arange(2.5,
-/// dtype=int64) has 2 elements, with int32 it has 3: measured on 1.13 and
-/// 2.14); float16/bfloat16 compute in float, the others in double.
+/// an int64 result with integral bounds computes in int64, float16/bfloat16
+/// in float, the others in double.
 ShapeResult arangeShape(const OpCall &c) {
   const Value &dt = c.arg("dtype");
   std::optional<DType> out;
@@ -571,6 +570,10 @@ ShapeResult arangeShape(const OpCall &c) {
     if (!(std::abs(v) < 4e18)) return {};
   double size;
   if (*out == DType::Int64) {
+    // Versions differ on non-integral bounds (measured: arange(2.5, dtype=int64) has 2 elements in
+    // 1.13 and 2.6, 3 in 2.14); only integral ones are answered.
+    for (double v : {*start, *end, *step})
+      if (std::trunc(v) != v) return {};
     auto s = static_cast<int64_t>(*start), e = static_cast<int64_t>(*end), st = static_cast<int64_t>(*step);
     if (st == 0) return {};
     size = std::ceil(static_cast<double>(e - s) / static_cast<double>(st));
