@@ -237,6 +237,8 @@ SymExpr operator*(const SymExpr &a, const SymExpr &b) {
     for (Term &t : terms) t.coeff = checkedMul(t.coeff, a.c_);
     return SymExpr::fromTerms(checkedMul(a.c_, b.c_), std::move(terms));
   }
+  // A size expression is small; a product of large sums (a hostile `(a+b+...)**64`) is refused.
+  if (a.terms().size() * b.terms().size() > 4096) throw std::overflow_error("size expression too large");
   std::vector<Term> terms;
   auto scaled = [&](const SymExpr &e, int64_t c) {
     for (const Term &t : e.terms()) terms.push_back({t.factors, checkedMul(t.coeff, c)});
@@ -447,12 +449,14 @@ private:
   SymExpr power(const SymExpr &base) {
     SymExpr exp = unary();
     auto n = exp.constant();
-    if (!n || *n < 0 || *n > 64) fail("a power needs a small non-negative constant exponent");
+    if (!n || *n < 0 || *n > 16) fail("a power needs a small non-negative constant exponent (at most 16)");
     SymExpr e(1);
     for (int64_t i = 0; i < *n; ++i) e = e * base;
     return e;
   }
   SymExpr unary() {
+    if (++depth_ > 200) fail("nested more than 200 levels"); // a hostile text cannot exhaust the stack
+    struct Leave { int &d; ~Leave() { --d; } } leave{depth_};
     if (eat("-")) return -unary();
     if (eat("+")) return unary();
     return primary();
@@ -517,7 +521,7 @@ private:
     if (fn == "Pow") {
       if (args.size() != 2) fail("Pow takes two arguments");
       auto n = args[1].constant();
-      if (!n || *n < 0 || *n > 64) fail("a power needs a small non-negative constant exponent");
+      if (!n || *n < 0 || *n > 16) fail("a power needs a small non-negative constant exponent (at most 16)");
       SymExpr e(1);
       for (int64_t i = 0; i < *n; ++i) e = e * args[0];
       return e;
@@ -547,6 +551,7 @@ private:
   std::string_view s_;
   const std::function<SymRange(std::string_view)> &rangeOf_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 } // namespace
