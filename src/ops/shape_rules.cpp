@@ -93,21 +93,6 @@ ShapeFn sameShapeAs(std::string_view arg, size_t outputs) {
   };
 }
 
-ShapeFn broadcastOf(std::initializer_list<std::string_view> args, size_t outputs) {
-  return [names = std::vector<std::string>(args.begin(), args.end()), outputs](const OpCall &c) -> ShapeResult {
-    std::vector<Dims> shapes;
-    for (const std::string &n : names) {
-      if (!c.has(n) || c.arg(n).isNone()) continue;
-      auto d = dimsOf(c, n);
-      if (!d) return {};
-      shapes.push_back(std::move(*d));
-    }
-    Broadcast b = broadcastShapes(shapes);
-    if (b.mismatch) return c.semantic("{}", *b.mismatch);
-    return std::vector<std::optional<Dims>>(outputs, *b.dims);
-  };
-}
-
 ShapeFn reductionOver(std::string_view dimArg, size_t outputs) {
   return [dimArg = std::string(dimArg), outputs](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");

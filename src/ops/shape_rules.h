@@ -50,9 +50,6 @@ Broadcast broadcastShapes(std::span<const Dims> shapes);
 // Common shape rules.
 /// Every tensor output has `arg`'s sizes.
 ShapeFn sameShapeAs(std::string_view arg = "self", size_t outputs = 1);
-/// The broadcast of the tensor (and number) arguments `args`; a known
-/// mismatch is PyTorch's error.
-ShapeFn broadcastOf(std::initializer_list<std::string_view> args, size_t outputs = 1);
 /// A reduction of `self` over `dimArg` (int, int[] or None / empty: all
 /// dims), keeping reduced dims as 1 when `keepdim`; `outputs` results.
 ShapeFn reductionOver(std::string_view dimArg, size_t outputs = 1);
