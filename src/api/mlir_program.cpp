@@ -90,12 +90,8 @@ std::pair<size_t, ir::ValueId> findMlirValue(const torch_mlir::Module &m, std::s
 CheckReport checkMlirFunction(const MlirProgram &p, size_t i) {
   CheckReport out;
   for (const torch_mlir::StatedType &s : torch_mlir::compareStated(p.function(i), p.results[i])) {
-    switch (s.verdict) {
-    case refine::Verdict::Correct: ++out.counts.correct; break;
-    case refine::Verdict::Unknown: ++out.counts.unknown; break;
-    case refine::Verdict::Wrong: ++out.counts.wrong; break;
-    case refine::Verdict::NotChecked: continue;
-    }
+    if (s.verdict == refine::Verdict::NotChecked) continue;
+    refine::count(out.counts, s.verdict, s.sizes);
     out.values.push_back({p.function(i).defs[s.def].value, s.verdict});
   }
   return out;

@@ -86,6 +86,29 @@ TEST(ShapeRules, JoinsViewsAndSizes) {
   EXPECT_EQ(run("aten::numel", {{"self", "float32:[2,3,4]"}}).outputs[0].intValue(), 24);
 }
 
+TEST(ShapeRules, SymbolicSliceAgreesWithConcreteSlicesAtEveryAssignment) {
+  // Each bound clamped into [0, s0]: `Min`/`Max` atoms that the symbol's range may decide. The
+  // symbolic answer, evaluated at s0 = 0..12, is the rule's answer on that concrete size.
+  for (const char *start : {"0", "1", "5", "-2", "-20"})
+    for (const char *end : {"None", "3", "-1", "100"})
+      for (const char *step : {"1", "2", "3"}) {
+        auto sym = run("aten::slice.Tensor", {{"self", "float32:[s0,4]"}, {"start", start}, {"end", end}, {"step", step}});
+        ASSERT_EQ(sym.status, InferOutcome::Status::Ok);
+        const Dim d = sym.outputs[0].dimAt(0);
+        ASSERT_TRUE(d.known()) << start << ":" << end << ":" << step;
+        for (int64_t n = 0; n <= 12; ++n) {
+          std::string self = "float32:[" + std::to_string(n) + ",4]";
+          auto con = run("aten::slice.Tensor", {{"self", self}, {"start", start}, {"end", end}, {"step", step}});
+          EXPECT_EQ(d.expr()->evaluate({{"s0", n}}), con.outputs[0].dimAt(0).value())
+              << "[" << start << ":" << end << ":" << step << "] of " << n << ": " << d.str();
+        }
+      }
+  // [5:] of a size of at least 5 (how torch.export states s0 in [5, 10]) is s0 - 5; without the
+  // range it is Max(s0 - 5, 0).
+  EXPECT_EQ(shapeOf(run("aten::slice.Tensor", {{"self", "float32:[s0]"}, {"start", "5"}, {"end", "None"}})),
+            "[Max(0, s0 - 5)]");
+}
+
 TEST(ShapeRules, FactoriesAndUnknownStaysUnknown) {
   EXPECT_EQ(shapeOf(run("aten::zeros", {{"size", "[2,3]"}})), "[2, 3]");
   EXPECT_EQ(shapeOf(run("aten::arange", {{"end", "10"}})), "[10]");

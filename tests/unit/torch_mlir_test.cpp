@@ -1,5 +1,6 @@
 // The Torch-dialect MLIR reader (frontends/torch_mlir): types, op names,
 // both forms, refinement through the program IR, printing back, errors.
+#include "frontends/torch_mlir/mlir_affine.h"
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
 #include "frontends/torch_mlir/mlir_refine.h"
@@ -272,10 +273,11 @@ TEST(TorchMlirPrinter, RefinesResultsAndCastsAtReturn) {
 
 TEST(TorchMlirPrinter, GenericCastsAreGeneric) {
   std::string out = annotate(readFile("tests/torch_mlir/generic.mlir"));
-  EXPECT_NE(out.find("\"torch.aten.tanh\"(%5) : (!torch.vtensor<[?,?],f16>) -> !torch.vtensor<[?,?],f16>"),
+  // The sizes the inputs give ([2,3]) are written in as well.
+  EXPECT_NE(out.find("\"torch.aten.tanh\"(%5) : (!torch.vtensor<[2,3],f16>) -> !torch.vtensor<[2,3],f16>"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("%cast6 = \"torch.tensor_static_info_cast\"(%6) : (!torch.vtensor<[?,?],f16>) -> !torch.vtensor"),
+  EXPECT_NE(out.find("%cast6 = \"torch.tensor_static_info_cast\"(%6) : (!torch.vtensor<[2,3],f16>) -> !torch.vtensor"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("\"func.return\"(%cast6) : (!torch.vtensor) -> ()"), std::string::npos) << out;
@@ -293,9 +295,9 @@ TEST(TorchMlirPrinter, IfYieldsCastToTheIfsType) {
                    "  return\n"
                    "}\n";
   std::string out = annotate(in);
-  // Both branches f32 rank 1: the If's result is refined, the yields need no cast.
-  EXPECT_NE(out.find("%0 = torch.prim.If %c -> (!torch.vtensor<[?],f32>)"), std::string::npos) << out;
-  EXPECT_NE(out.find("torch.prim.If.yield %1 : !torch.vtensor<[?],f32>"), std::string::npos) << out;
+  // Both branches f32 of size [2]: the If's result is refined, the yields need no cast.
+  EXPECT_NE(out.find("%0 = torch.prim.If %c -> (!torch.vtensor<[2],f32>)"), std::string::npos) << out;
+  EXPECT_NE(out.find("torch.prim.If.yield %1 : !torch.vtensor<[2],f32>"), std::string::npos) << out;
   EXPECT_EQ(out.find("static_info_cast"), std::string::npos) << out;
 }
 
@@ -395,4 +397,101 @@ TEST(TorchMlirPrinter, FuzzFoundPrintsReadBack) {
                  "  %0 = torch.aten.add.Scalar %a, %b, %b : !torch.vtensor<*,f32>, !torch.int, !torch.int -> !torch.vtensor\n"
                  "  return\n}\n");
   EXPECT_NE(out.find("%a, %b, %b : !torch.vtensor<*,f32>, !torch.int, !torch.int -> "), std::string::npos) << out;
+}
+
+// --- symbolic sizes: torch.symbolic_int, torch.bind_symbolic_shape, affine maps ---
+
+TEST(TorchMlirAffine, MapResultsAreSizeExpressions) {
+  SymExpr a = SymExpr::symbol("s7", {2, 100}), b = SymExpr::symbol("s3");
+  std::vector<SymExpr> syms{a, b};
+  auto r = affineMapResults("affine_map<()[s0, s1] -> (s1, s0 + s1 * 2, 3)>", syms);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0]->str(), "s3");
+  EXPECT_EQ(*r[1], a + SymExpr(2) * b);
+  EXPECT_EQ(r[2]->constant(), 3);
+  // floordiv, mod and ceildiv bind as tightly as `*`, left to right; ceildiv is -((-x) floordiv y).
+  auto q = affineMapResults("()[s0] -> (s0 floordiv 2, s0 mod 2, (s0 + 3) ceildiv 4 * 2, -s0 + 5)", syms);
+  ASSERT_EQ(q.size(), 4u);
+  EXPECT_EQ(*q[0], *SymExpr::floorDiv(a, 2));
+  EXPECT_EQ(*q[1], *SymExpr::mod(a, 2));
+  EXPECT_EQ(q[2]->evaluate({{"s7", 5}}), 4); // ceil(8 / 4) * 2
+  EXPECT_EQ(q[3]->evaluate({{"s7", 5}}), 0);
+  // A dim is no function of the symbols: that size stays unknown, the others are read.
+  auto d = affineMapResults("(d0)[s0] -> (d0, s0)", syms);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_FALSE(d[0]);
+  EXPECT_EQ(d[1]->str(), "s7");
+  EXPECT_TRUE(affineMapResults("()[] -> ()", {}).empty());
+}
+
+TEST(TorchMlirAffine, MalformedMapsThrow) {
+  std::vector<SymExpr> one{SymExpr::symbol("s0")};
+  EXPECT_THROW(affineMapResults("()[s0] -> (s1)", one), std::invalid_argument); // no second bound symbol
+  EXPECT_THROW(affineMapResults("()[s0] -> (s0 +)", one), std::invalid_argument);
+  EXPECT_THROW(affineMapResults("()[s0] -> (s0", one), std::invalid_argument);
+  EXPECT_THROW(affineMapResults("()[s0] (s0)", one), std::invalid_argument);
+  EXPECT_THROW(affineMapResults(std::string(5000, '(') , one), std::invalid_argument);
+  EXPECT_THROW(affineMapResults("()[s0] -> (" + std::string(500, '(') + "s0" + std::string(500, ')') + ")", one),
+               std::invalid_argument); // nested too deeply: refused, not a stack overflow
+  // Division by zero or an overflow poisons that size only (unknown), as a guess would be wrong.
+  auto z = affineMapResults("()[s0] -> (s0 floordiv 0, 9223372036854775807 + s0 + 1, s0)", one);
+  ASSERT_EQ(z.size(), 3u);
+  EXPECT_FALSE(z[0]);
+  EXPECT_FALSE(z[1]);
+  EXPECT_TRUE(z[2]);
+}
+
+TEST(TorchMlirReader, BoundSymbolsGiveSizesThatFlowAndAreChecked) {
+  Module m = readModule(readFile("tests/torch_mlir/symbolic.mlir"), sem());
+  const Function &f = function(m, "tanh_sigmoid_cat");
+  refine::Result r = refine::refineGraph(*f.graph, opts());
+  auto shape = [&](std::string_view name) { return dimsText(*valueOf(f, r, name).shape()); };
+  EXPECT_EQ(shape("x"), "[s1, s0, 3]");
+  EXPECT_EQ(shape("0"), "[s1, s0, 3]");                // tanh keeps its input's sizes
+  EXPECT_EQ(shape("2"), "[s1, 2*s0 + s2 + s3, 3]");    // cat adds the dim-1 sizes
+  // The symbols' ranges come from torch.symbolic_int: s0 in [5, 10] is never 1.
+  EXPECT_EQ(valueOf(f, r, "x").dimAt(1).range().lo, 5);
+  size_t exact = 0;
+  for (const StatedType &s : compareStated(f, r)) {
+    EXPECT_NE(s.verdict, refine::Verdict::Wrong);
+    exact += s.sizes == refine::SizeVerdict::Exact;
+  }
+  EXPECT_EQ(exact, 3u); // tanh, sigmoid and cat results, each bound
+  // Generic form: the same symbols through `shape_expressions` and `symbol_name`.
+  const Function &g = function(m, "generic_form");
+  refine::Result rg = refine::refineGraph(*g.graph, opts());
+  EXPECT_EQ(dimsText(*valueOf(g, rg, "1").shape()), "[s4 - 5]");
+}
+
+TEST(TorchMlirReader, BadBindingsNameTheLine) {
+  auto fails = [](const std::string &body) {
+    std::string text = "func.func @f(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {\n"
+                       "  %s = torch.symbolic_int \"s0\" {min_val = 2, max_val = 8} : !torch.int\n" +
+                       body + "  return %x : !torch.vtensor<[?,3],f32>\n}\n";
+    try {
+      readModule(text, sem());
+    } catch (const ir::IRSyntaxError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(fails("  torch.bind_symbolic_shape %x, [%s], affine_map<()[s0] -> (s0, 4)> : !torch.vtensor<[?,3],f32>\n")
+                .find("size 1 is 4, but the type says 3"),
+            std::string::npos);
+  EXPECT_NE(fails("  torch.bind_symbolic_shape %x, [%s], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?,3],f32>\n")
+                .find("binds 1 sizes"),
+            std::string::npos);
+  EXPECT_NE(fails("  torch.bind_symbolic_shape %x, [%s], affine_map<()[s0] -> (s1, 3)> : !torch.vtensor<[?,3],f32>\n")
+                .find("s1 names no bound symbol"),
+            std::string::npos);
+  EXPECT_NE(fails("  torch.bind_symbolic_shape %x, [%s] : !torch.vtensor<[?,3],f32>\n").find("needs an affine_map"),
+            std::string::npos);
+}
+
+TEST(TorchMlirTypes, KnownSizesAreWrittenIn) {
+  Value v = Value::tensor(DTypeSet(DType::Float32), Rank::exact(3)).withShape({Dim(2), Dim(), Dim(SymExpr::symbol("s0"))});
+  EXPECT_EQ(refinedTypeText("!torch.vtensor<[?,?,?],f32>", v), "!torch.vtensor<[2,?,?],f32>");
+  EXPECT_EQ(refinedTypeText("!torch.vtensor", v), "!torch.vtensor<[2,?,?],f32>");
+  EXPECT_EQ(refinedTypeText("!torch.vtensor<[?,7,?],f32>", v), "!torch.vtensor<[2,7,?],f32>"); // written sizes kept
+  EXPECT_EQ(refinedTypeText("!torch.vtensor<[2,?,?],f32>", v), "!torch.vtensor<[2,?,?],f32>");
 }

@@ -424,8 +424,7 @@ Action addCheck(CLI::App &app) {
         nlohmann::ordered_json j = ir::reportJson(g, r);
         j.erase("values");
         j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
-        if (flags->verbose && counts.sizesExact + counts.sizesUnknown > 0) // of the right dtypes and ranks, with sizes recorded
-          j["sizes"] = {{"exact", counts.sizesExact}, {"unknown", counts.sizesUnknown}};
+        addSizesJson(j, counts, flags->verbose);
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
@@ -441,10 +440,7 @@ Action addCheck(CLI::App &app) {
       } else {
         text += fmt::format("{}{} correct, {} unknown, {} wrong{}\n", several ? p.shown + ": " : "", counts.correct,
                             counts.unknown, counts.wrong, report.retyped ? " (not compared: inputs re-typed)" : "");
-        if (flags->verbose && counts.sizesExact + counts.sizesUnknown > 0) // of the right dtypes and ranks, with sizes recorded
-          fmt::print(stderr, "{}: note: sizes: {} exact, {} with a size unknown (of the values right in dtype and rank "
-                             "whose sizes are recorded)\n",
-                     p.shown, counts.sizesExact, counts.sizesUnknown);
+        printSizesNote(p.shown, counts, flags->verbose);
         out.write(text);
       }
       if (counts.wrong || api::raises(r)) exitCode = worst(exitCode, api::kRaises);

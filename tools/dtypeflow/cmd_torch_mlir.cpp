@@ -13,11 +13,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
 namespace dtf::cli {
 namespace {
+
+/// ` (bound [s0 + 1, 3])`: the sizes torch.bind_symbolic_shape gave a value, where they say more
+/// than its written type (a wrong size is then visible in the message).
+std::string boundSizes(const ir::Graph &g, const torch_mlir::SsaDef &d) {
+  Dims stated = torch_mlir::statedSizes(g, d);
+  bool symbolic = std::any_of(stated.begin(), stated.end(), [](const Dim &x) { return x.known() && !x.value(); });
+  return symbolic ? " (bound " + dimsText(stated) + ")" : "";
+}
 
 /// A module read and each of its functions refined, through the door (api/mlir_program.h).
 struct MlirRun {
@@ -141,15 +150,14 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
                           {"node", node},        {"line", d.loc.line},     {"written", d.writtenType},
                           {"dtype", ir::dtypeJson(got)}, {"rank", ir::rankJson(got)}};
       ir::addShapeJson(j, got);
+      refine::count(counts, s.verdict, s.sizes);
       if (s.verdict == refine::Verdict::Correct) {
-        ++counts.correct;
       } else if (s.verdict == refine::Verdict::Wrong) {
-        ++counts.wrong;
         if (json) wrongJ.push_back(std::move(j));
-        else text += fmt::format("{}: wrong: %{} ({}): written {}, inferred {}\n", head, ir::printable(d.name),
-                                 ir::printable(node), ir::printable(d.writtenType), got.str());
+        else text += fmt::format("{}: wrong: %{} ({}): written {}{}, inferred {}{}\n", head, ir::printable(d.name),
+                                 ir::printable(node), ir::printable(d.writtenType), boundSizes(*f.graph, d), got.str(),
+                                 got.hasKnownDims() ? " " + got.shapeStr() : "");
       } else {
-        ++counts.unknown;
         if (json) unknownJ.push_back(std::move(j));
         else text += fmt::format("{}: unknown: %{} ({}): inferred {}\n", head, ir::printable(d.name),
                                  ir::printable(node), got.isBottom() ? "nothing" : got.str());
@@ -169,10 +177,12 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
                         {"unknown", std::move(unknownJ)},
                         {"diagnostics", std::move(diags)},
                         {"torch", std::string(name(r.torch))}};
+    addSizesJson(j, counts, flags.verbose);
     writeJson(std::move(j), file, several, out, files);
   } else {
     text += fmt::format("{}{} correct, {} unknown, {} wrong\n", several ? shownName(file) + ": " : "", counts.correct,
                         counts.unknown, counts.wrong);
+    printSizesNote(shownName(file), counts, flags.verbose);
     out.write(text);
   }
   return counts.wrong ? 1 : 0;

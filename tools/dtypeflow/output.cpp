@@ -50,4 +50,11 @@ void finishStdout() {
     throw OutputError(fmt::format("cannot write the standard output: {}", std::strerror(errno ? errno : EIO)));
 }
 
+void printSizesNote(const std::string &shown, const refine::CheckCounts &c, bool verbose) {
+  if (verbose && c.sizesExact + c.sizesUnknown > 0)
+    fmt::print(stderr, "{}: note: sizes: {} exact, {} with a size unknown (of the values right in dtype and rank "
+                       "whose sizes are recorded)\n",
+               shown, c.sizesExact, c.sizesUnknown);
+}
+
 } // namespace dtf::cli

@@ -1,6 +1,8 @@
 //===- tools/dtypeflow/output.h - where results go, checked -------*- C++ -*-===//
 #pragma once
 
+#include "refine/check.h"
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -42,5 +44,13 @@ std::string dumpJson(const nlohmann::ordered_json &j, int indent = -1);
 /// Flush stdout and fail (OutputError) if any write to it failed: `dtypeflow
 /// ... > /dev/full` must not exit 0.
 void finishStdout();
+
+/// `check -v`'s account of sizes, of the values right in dtype and rank whose
+/// sizes are written (recorded): JSON `"sizes": {"exact", "unknown"}` and a
+/// note on stderr; nothing where no value had sizes to compare.
+void printSizesNote(const std::string &shown, const refine::CheckCounts &c, bool verbose);
+template <class Json> void addSizesJson(Json &j, const refine::CheckCounts &c, bool verbose) {
+  if (verbose && c.sizesExact + c.sizesUnknown > 0) j["sizes"] = {{"exact", c.sizesExact}, {"unknown", c.sizesUnknown}};
+}
 
 } // namespace dtf::cli

@@ -137,6 +137,13 @@ std::string annotateModule(const Module &m, const std::vector<refine::Result> &r
   return out;
 }
 
+Dims statedSizes(const ir::Graph &g, const SsaDef &d) {
+  const ir::TypeExpr &t = *g.values[d.value].type;
+  if (sameType(t.text, d.writtenType)) return t.dims;
+  ir::TypePtr written = parseType(d.writtenType);
+  return written ? written->dims : Dims{};
+}
+
 std::vector<StatedType> compareStated(const Function &f, const refine::Result &r) {
   std::vector<StatedType> out;
   const ir::Graph &g = *f.graph;
@@ -152,9 +159,11 @@ std::vector<StatedType> compareStated(const Function &f, const refine::Result &r
     if (spelling->sizes) {
       int rank = static_cast<int>(std::count(spelling->sizes->begin(), spelling->sizes->end(), ',')) +
                  (*spelling->sizes == "[]" ? 0 : 1);
-      s.verdict = refine::checkTensor(*written, rank, got);
+      Dims sizes = statedSizes(g, d);
+      s.verdict = refine::checkTensor(*written, rank, got, &sizes);
       // A dtype-only agreement is agreement when the rank is not known (torch-mlir's `<*,f32>` reading).
       if (s.verdict == refine::Verdict::Unknown && got.dtype() == written) s.verdict = refine::Verdict::Correct;
+      if (s.verdict != refine::Verdict::Wrong) s.sizes = refine::checkSizes(sizes, got);
     } else if (got.isTensor() && !got.dtypes().empty() && !got.dtypes().contains(*written)) {
       s.verdict = refine::Verdict::Wrong;
     } else if (got.isTensor() && got.dtype() == written) {

@@ -28,7 +28,13 @@ std::string annotateModule(const Module &m, const std::vector<refine::Result> &r
 struct StatedType {
   size_t def = 0;
   refine::Verdict verdict = refine::Verdict::NotChecked;
+  /// The sizes written (or bound by torch.bind_symbolic_shape) against the inferred ones.
+  refine::SizeVerdict sizes = refine::SizeVerdict::NotChecked;
 };
+/// The sizes `d`'s type states: its graph value's (with what torch.bind_symbolic_shape bound)
+/// when that is the type written there, else the written text's.
+Dims statedSizes(const ir::Graph &g, const SsaDef &d);
+
 /// Every result of `f` whose written type states a dtype (`<*,f32>`,
 /// `<[2],si64>`): Correct when dtypeflow infers that dtype (and the written
 /// rank, where sizes are written and dtypeflow knows the rank), Wrong when it

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/torch_mlir/mlir_reader.h"
 #include "frontends/text/printable.h"
+#include "frontends/torch_mlir/mlir_affine.h"
 #include "frontends/torch_mlir/mlir_lexer.h"
 #include "frontends/torch_mlir/mlir_types.h"
 #include "graph/name_map.h"
@@ -1134,6 +1135,8 @@ private:
       return;
     }
     if (name == "torch.operator") return customOp(op, block);
+    if (name == "torch.symbolic_int") return symbolicInt(op, block);
+    if (name == "torch.bind_symbolic_shape") return bindSymbolicShape(op);
     if (name == "func.call" || name == "call") return callOp(op, block);
     if (name.starts_with("torch.") && name.find('.', 6) != std::string_view::npos) return torchOp(op, block);
     if (op.results.empty()) return; // func.call @f without results, cf.br, asserts ...: nothing to infer
@@ -1211,6 +1214,106 @@ private:
       return unmapped(op, block, fmt::format("{}: {} is not in PyTorch {}'s schema table; results unknown", op.name,
                                              t.key, sem_.versionName()), "unknown-target");
     unmapped(op, block, fmt::format("{}: a Torch-dialect op dtypeflow does not model; results unknown", op.name));
+  }
+  // --- symbolic sizes (torch-mlir's FX importer) ------------------------------
+  /// An attribute's integer (`5`, or `5 : i64` in generic form).
+  std::optional<int64_t> intAttr(const OpSyntax &op, std::string_view name) {
+    const std::string *text = op.attr(name);
+    if (!text) return std::nullopt;
+    std::string_view t = *text;
+    if (size_t colon = t.find(" :"); colon != std::string_view::npos) t = t.substr(0, colon);
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
+    return v;
+  }
+  /// `%s0 = torch.symbolic_int "s0" {min_val = 5, max_val = 10} : !torch.int`: a size symbol with
+  /// its range (torch.export's range_constraints), the int value of an unknown number holding it.
+  void symbolicInt(OpSyntax &op, ir::BlockId block) {
+    if (op.results.size() != 1) fail(op.first, "torch.symbolic_int has one result");
+    std::string symbol;
+    if (const std::string *n = op.attr("symbol_name")) symbol = ir::unquote(*n);
+    else if (op.literal.kind == TK::String) symbol = ir::unquote(op.literal.text);
+    else fail(op.first, "torch.symbolic_int needs its symbol's name (a string)");
+    SymRange range;
+    if (auto lo = intAttr(op, "min_val")) range.lo = *lo;
+    if (auto hi = intAttr(op, "max_val")) range.hi = *hi >= SymRange::kInf - 1 ? SymRange::kInf : *hi;
+    if (range.lo > range.hi)
+      fail(op.first, fmt::format("torch.symbolic_int \"{}\": min_val {} > max_val {}", ir::printable(symbol, 80),
+                                 range.lo, range.hi));
+    Value value = Value::number(NumKind::Int);
+    try {
+      SymExpr e = parseSymExpr(symbol, [&](std::string_view name) {
+        if (name == symbol) return range;
+        auto it = symbolRanges_.find(name);
+        return it != symbolRanges_.end() ? it->second : SymRange{};
+      });
+      if (e.symbols() == std::vector<std::string>{symbol}) symbolRanges_[symbol] = range;
+      value = Value::symInt(e);
+    } catch (const std::invalid_argument &e) {
+      note(refine::Severity::Warning, "unsupported-op",
+           fmt::format("torch.symbolic_int: {}; the sizes it binds stay unknown", e.what()), ir::kNoId, op.first);
+    }
+    emit(op, block, constantKind(), {ir::Attribute{"value", symbol, ir::Attribute::LitKind::Int, value}});
+  }
+  /// The size expression a torch.symbolic_int result holds, if `u` uses one.
+  std::optional<SymExpr> symbolOfUse(size_t u) {
+    ir::ValueId v = valueOfUse(u);
+    ir::NodeId n = g().values[v].def;
+    if (n == ir::kNoId || g().nodes[n].attrs.size() != 1 || g().nodes[n].kind != constantKind()) return std::nullopt;
+    return g().nodes[n].attrs[0].literal.intExpr();
+  }
+  /// `torch.bind_symbolic_shape %x, [%s0, %s1], affine_map<()[s0, s1] -> (s1, 3)> : T`: %x's sizes
+  /// in the symbols; they become the sizes its type states (a graph input's, or a result's that
+  /// `check` compares).
+  void bindSymbolicShape(const OpSyntax &op) {
+    if (op.uses.empty()) fail(op.first, "torch.bind_symbolic_shape needs the value it binds");
+    std::vector<SymExpr> symbols;
+    for (size_t i = 1; i < op.uses.size(); ++i) {
+      auto e = symbolOfUse(op.uses[i]);
+      if (!e) {
+        note(refine::Severity::Warning, "unsupported-op",
+             fmt::format("torch.bind_symbolic_shape: operand {} is no torch.symbolic_int; the sizes stay unknown", i + 1),
+             ir::kNoId, op.first);
+        return;
+      }
+      symbols.push_back(std::move(*e));
+    }
+    std::string_view map = affineMapText(op);
+    if (map.empty()) fail(op.first, "torch.bind_symbolic_shape needs an affine_map<...> of the sizes");
+    std::vector<std::optional<SymExpr>> sizes;
+    try {
+      sizes = affineMapResults(map, symbols);
+    } catch (const std::invalid_argument &e) {
+      fail(op.first, fmt::format("torch.bind_symbolic_shape: {}", e.what()));
+    }
+    ir::ValueId v = valueOfUse(op.uses[0]);
+    const ir::TypeExpr &old = *g().values[v].type;
+    if (!old.isTensor() || (old.rank && static_cast<size_t>(*old.rank) != sizes.size()))
+      fail(op.first, fmt::format("torch.bind_symbolic_shape binds {} sizes to a value of type {}", sizes.size(),
+                                 ir::printable(old.text, 80)));
+    auto t = std::make_shared<ir::TypeExpr>(old);
+    t->rank = static_cast<int>(sizes.size());
+    t->dims.resize(sizes.size());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (!sizes[i]) continue;
+      Dim bound = sizes[i]->constant() ? Dim(*sizes[i]->constant()) : Dim(*sizes[i]);
+      if (t->dims[i].known() && bound.known() && !(*t->dims[i].expr() == *bound.expr()))
+        fail(op.first, fmt::format("torch.bind_symbolic_shape: size {} is {}, but the type says {}", i,
+                                   bound.str(), t->dims[i].str()));
+      t->dims[i] = std::move(bound);
+    }
+    ir::finishType(*t);
+    g().values[v].type = std::move(t);
+  }
+  /// The `affine_map<...>` of a bind_symbolic_shape: its `shape_expressions` attribute (generic
+  /// form), or the text after its operands (pretty form).
+  std::string_view affineMapText(const OpSyntax &op) {
+    if (const std::string *a = op.attr("shape_expressions")) return *a;
+    size_t from = op.nameTok.end;
+    size_t to = op.operandTypes.empty() ? src_.size() : op.operandTypes[0].begin;
+    size_t at = src_.substr(0, to).find("affine_map<", from);
+    return at == std::string_view::npos ? std::string_view() : src_.substr(at, to - at);
   }
   /// prim::Constant's KindId in the current graph.
   ir::KindId constantKind() {
@@ -1376,6 +1479,8 @@ private:
   std::vector<std::unique_ptr<Function>> pending_;
   std::unordered_map<std::string, ir::TypePtr, NameHash, std::equal_to<>> types_, implied_;
   std::unordered_map<std::string, TorchTarget, NameHash, std::equal_to<>> torchTargets_;
+  /// torch.symbolic_int symbols read so far, with their ranges (the module's names).
+  std::unordered_map<std::string, SymRange, NameHash, std::equal_to<>> symbolRanges_;
   std::pair<const ir::Graph *, ir::KindId> constantKind_{nullptr, 0};
   int depth_ = 0;
   std::vector<std::unique_ptr<OpSyntax>> opPool_; ///< by op nesting depth (OpLease)

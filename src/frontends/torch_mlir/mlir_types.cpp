@@ -258,6 +258,37 @@ std::optional<TensorSpelling> tensorSpelling(std::string_view text) {
   return out;
 }
 
+namespace {
+/// `[?,3]` with the sizes `v` knows as ints written in (a written size is kept: MLIR's type is
+/// what the program states); `written` empty: `v`'s exact rank, `?` where no int is known. A
+/// symbolic size stays `?` (the dialect has no spelling for it in a type).
+std::string refinedSizes(std::string_view written, const Value &v) {
+  std::string out = "[";
+  size_t rank = written.empty() ? static_cast<size_t>(*v.rank().value()) : 0;
+  if (!written.empty()) { // `[]`, `[?]`, `[2,?,3]`: no spaces (tensorSpelling squeezes them)
+    std::string_view inner = written.substr(1, written.size() - 2);
+    rank = inner.empty() ? 0 : static_cast<size_t>(std::count(inner.begin(), inner.end(), ',')) + 1;
+    if (v.rank().isExact() && static_cast<size_t>(*v.rank().value()) != rank) return std::string(written);
+    size_t i = 0;
+    for (size_t pos = 0; pos <= inner.size() && !inner.empty(); ++i) {
+      size_t comma = std::min(inner.find(',', pos), inner.size());
+      std::string_view dim = inner.substr(pos, comma - pos);
+      auto known = v.dimAt(static_cast<int>(i)).value();
+      out += i ? "," : "";
+      out += dim == "?" && known ? std::to_string(*known) : std::string(dim);
+      pos = comma + 1;
+    }
+    return out + "]";
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    auto known = v.dimAt(static_cast<int>(i)).value();
+    out += i ? "," : "";
+    out += known ? std::to_string(*known) : "?";
+  }
+  return out + "]";
+}
+} // namespace
+
 std::string refinedTypeText(std::string_view written, const Value &v) {
   if (!v.isTensor()) return std::string(written);
   auto d = v.dtype();
@@ -265,17 +296,9 @@ std::string refinedTypeText(std::string_view written, const Value &v) {
   auto spelling = tensorSpelling(written);
   if (!spelling) return std::string(written);
   std::string_view element = elementName(*d);
-  std::string sizes;
-  if (spelling->sizes) {
-    sizes = *spelling->sizes; // written sizes are kept
-  } else if (v.rank().isExact()) {
-    sizes = "[";
-    for (int i = 0; i < *v.rank().value(); ++i) sizes += i ? ",?" : "?";
-    sizes += "]";
-  } else {
-    sizes = "*";
-  }
-  if (spelling->element == element && (spelling->sizes || sizes == "*")) return std::string(written);
+  std::string sizes = spelling->sizes ? refinedSizes(*spelling->sizes, v) : v.rank().isExact() ? refinedSizes("", v) : "*";
+  if (spelling->element == element && (spelling->sizes ? sizes == *spelling->sizes : sizes == "*"))
+    return std::string(written);
   std::string out = spelling->valueSemantics ? "!torch.vtensor<" : "!torch.tensor<";
   out.reserve(out.size() + sizes.size() + element.size() + 2);
   out.append(sizes).append(",").append(element).append(">");

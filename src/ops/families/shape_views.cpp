@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -1249,8 +1250,30 @@ ShapeResult transposeShape(const OpCall &c, std::string_view a, std::string_view
 }
 
 /// Python's slice of a dim of `size` (at::slice: start/end clamped, step > 0).
+/// The length of a slice of a symbolic size: each bound clamped into [0, n] (`Min`/`Max` that the
+/// symbol's range often decides: [5:] of s0 >= 5 is s0 - 5), the difference rounded up by `step`.
+Dim symbolicSliceLength(const SymExpr &n, int64_t start, int64_t end, int64_t step) {
+  const SymRange r = n.range();
+  auto clamp = [&](int64_t v) {
+    if (v < 0) return SymExpr::max(n + SymExpr(v), SymExpr(0));
+    return v >= r.hi ? n : SymExpr::min(SymExpr(v), n); // `end` None is INT64_MAX: n itself
+  };
+  try {
+    // To the end (`x[5:]`, `x[-3:]`): n - Min(start, n) is Max(n - start, 0); n - Max(n + start, 0)
+    // is Min(-start, n). Otherwise both bounds clamped, a negative length made 0.
+    SymExpr len = end < r.hi ? SymExpr::max(clamp(end) - clamp(start), SymExpr(0))
+                  : start >= 0 ? SymExpr::max(n - SymExpr(start), SymExpr(0))
+                               : SymExpr::min(SymExpr(0) - SymExpr(start), n);
+    auto q = step == 1 ? std::optional<SymExpr>(len) : SymExpr::floorDiv(len + SymExpr(step - 1), SymExpr(step));
+    return q ? Dim(*q) : Dim();
+  } catch (const std::overflow_error &) {
+    return Dim();
+  }
+}
+
 Dim sliceLength(const Dim &size, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   auto n = size.value();
+  if (size.known() && !n && start && end && step > 0) return symbolicSliceLength(*size.expr(), *start, *end, step);
   if (!n || !start || !end || step <= 0) return Dim();
   auto clamp = [&](int64_t v) { return v < 0 ? std::max<int64_t>(v + *n, 0) : std::min(v, *n); };
   int64_t s = clamp(*start), e = clamp(*end);
