@@ -5,7 +5,8 @@ Usage: roundtrip_pt2.py DTYPEFLOW MLIR_OPT WORKDIR ARCHIVE.pt2...
 
 For each archive: `dtypeflow annotate X.pt2 --format torch-mlir` writes the
 module; mlir-opt (when given, not "-") must parse and verify it; `dtypeflow
-check` of it must find every stated dtype right (0 wrong, 0 unknown); then
+check` of it must find every stated dtype right (0 wrong, 0 unknown), and
+every size bound by torch.bind_symbolic_shape exact (dynamic archives); then
 every op result type is erased to `!torch.vtensor` and `dtypeflow annotate`
 must give back, op by op, the dtype and rank that were written.
 """
@@ -47,9 +48,18 @@ def main():
             if rc != 0:
                 print(f"{a}: mlir-opt refuses the written module:\n{err}")
                 bad += 1
-        rc, out, err = run([dtf, "check", "--torch", "2.14", base + ".mlir"])
+        rc, out, err = run([dtf, "check", "-v", "--torch", "2.14", base + ".mlir"])
         if rc != 0 or not re.search(r"\b0 unknown, 0 wrong", out):
             print(f"{a}: check of the written module: {out}{err}")
+            bad += 1
+        # Sizes: written as ints, or symbolic ones as torch.symbolic_int + torch.bind_symbolic_shape
+        # (an archive exported with dynamic_shapes): every bound size must come back exact.
+        sizes = re.search(r"sizes: (\d+) exact, (\d+) with a size unknown", err)
+        bound = "torch.bind_symbolic_shape" in open(base + ".mlir").read()
+        if sizes:
+            print(f"{a}: sizes {sizes.group(1)} exact, {sizes.group(2)} unknown{' (symbols bound)' if bound else ''}")
+        if bound and (not sizes or sizes.group(2) != "0"):
+            print(f"{a}: the symbolic sizes written do not all come back exact: {err}")
             bad += 1
         written = open(base + ".mlir").read().splitlines()
         erased = []

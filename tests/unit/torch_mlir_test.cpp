@@ -424,6 +424,26 @@ TEST(TorchMlirAffine, MapResultsAreSizeExpressions) {
   EXPECT_TRUE(affineMapResults("()[] -> ()", {}).empty());
 }
 
+TEST(TorchMlirAffine, WrittenExpressionsReadBackEqual) {
+  SymExpr a = SymExpr::symbol("s0", {2, SymRange::kInf}), b = SymExpr::symbol("s9");
+  std::map<std::string, size_t> index{{"s0", 0}, {"s9", 1}};
+  std::vector<SymExpr> syms{a, b};
+  std::vector<SymExpr> cases{SymExpr(7), a, SymExpr(2) * a + SymExpr(1), a * b - SymExpr(3) * b - SymExpr(4),
+                             SymExpr(0) - a, *SymExpr::floorDiv(a - SymExpr(1), SymExpr(2)) + SymExpr(1),
+                             *SymExpr::mod(a * a, b), SymExpr(-5) * a * b};
+  for (const SymExpr &e : cases) {
+    auto text = affineText(e, index);
+    ASSERT_TRUE(text) << e.str();
+    auto back = affineMapResults("()[s0, s1] -> (" + *text + ")", syms);
+    ASSERT_EQ(back.size(), 1u);
+    ASSERT_TRUE(back[0]) << *text;
+    EXPECT_EQ(*back[0], e) << e.str() << " written " << *text << " read " << back[0]->str();
+  }
+  EXPECT_EQ(affineText(SymExpr(2) * a + SymExpr(1), index), "2 * s0 + 1");
+  EXPECT_FALSE(affineText(SymExpr::max(a, b), index)); // Max has no affine spelling
+  EXPECT_FALSE(affineText(SymExpr::symbol("other"), index));
+}
+
 TEST(TorchMlirAffine, MalformedMapsThrow) {
   std::vector<SymExpr> one{SymExpr::symbol("s0")};
   EXPECT_THROW(affineMapResults("()[s0] -> (s1)", one), std::invalid_argument); // no second bound symbol

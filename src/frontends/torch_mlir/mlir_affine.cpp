@@ -5,6 +5,7 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <stdexcept>
+#include <string>
 
 namespace dtf::torch_mlir {
 namespace {
@@ -158,6 +159,32 @@ private:
 
 std::vector<std::optional<SymExpr>> affineMapResults(std::string_view text, std::span<const SymExpr> symbols) {
   return AffineParser(text, symbols).map();
+}
+
+std::optional<std::string> affineText(const SymExpr &e, const std::map<std::string, size_t> &index) {
+  std::string out;
+  for (const SymExpr::Term &t : e.terms()) {
+    if (t.coeff == INT64_MIN) return std::nullopt;
+    std::string term = t.coeff == 1 || t.coeff == -1 ? "" : std::to_string(t.coeff < 0 ? -t.coeff : t.coeff);
+    for (const auto &atom : t.factors) {
+      std::optional<std::string> f;
+      if (auto it = index.find(atom->text); atom->op == SymAtom::Op::Symbol && it != index.end())
+        f = fmt::format("s{}", it->second);
+      if (atom->op == SymAtom::Op::FloorDiv || atom->op == SymAtom::Op::Mod) {
+        auto a = affineText(atom->args[0], index), b = affineText(atom->args[1], index);
+        if (a && b) // operands in parentheses: floordiv and mod bind as tightly as `*`
+          f = fmt::format("(({}) {} ({}))", *a, atom->op == SymAtom::Op::Mod ? "mod" : "floordiv", *b);
+      }
+      if (!f) return std::nullopt;
+      term += (term.empty() ? "" : " * ") + *f;
+    }
+    out += out.empty() ? (t.coeff < 0 ? "-" : "") + term : (t.coeff < 0 ? " - " : " + ") + term;
+  }
+  int64_t c = e.constantTerm();
+  if (c == INT64_MIN) return std::nullopt;
+  if (out.empty()) return std::to_string(c);
+  if (c) out += fmt::format(" {} {}", c < 0 ? "-" : "+", c < 0 ? -c : c);
+  return out;
 }
 
 } // namespace dtf::torch_mlir

@@ -14,8 +14,10 @@
 
 #include "shape/sym_expr.h"
 
+#include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,5 +30,9 @@ namespace dtf::torch_mlir {
 /// Throws std::invalid_argument naming the offset of malformed text, or a
 /// symbol past `symbols`.
 std::vector<std::optional<SymExpr>> affineMapResults(std::string_view text, std::span<const SymExpr> symbols);
+
+/// `e` in the affine syntax (`s0 * 2 + s1 - 3`, `(s0 floordiv 2)`), symbol `name` written
+/// `s<index.at(name)>`; nullopt for what it cannot spell (`Max`, `Min`; int64's minimum).
+std::optional<std::string> affineText(const SymExpr &e, const std::map<std::string, size_t> &index);
 
 } // namespace dtf::torch_mlir

@@ -1,4 +1,5 @@
 #include "frontends/torch_mlir/mlir_writer.h"
+#include "frontends/torch_mlir/mlir_affine.h"
 #include "frontends/torch_mlir/mlir_types.h"
 #include "schema/schema.h"
 
@@ -10,6 +11,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -70,7 +74,12 @@ public:
     for (ir::ValueId v : body.params) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", name(v), type(v));
     for (size_t i = 0; i < body.returns.size(); ++i) results += (i ? ", " : "") + type(body.returns[i]);
     out_ += fmt::format("module {{\n  func.func @main({}) -> ({}) {{\n", args, results);
-    for (ir::NodeId n : body.nodes) node(n);
+    declareSymbols();
+    for (ir::ValueId v : body.params) bindSizes(v);
+    for (ir::NodeId n : body.nodes) {
+      node(n);
+      for (ir::ValueId v : g_.nodes[n].outputs) bindSizes(v);
+    }
     std::string rets, retTypes;
     for (size_t i = 0; i < body.returns.size(); ++i) {
       rets += (i ? ", " : "") + name(body.returns[i]);
@@ -285,6 +294,62 @@ private:
     if (mutatedSelf != ir::kNoId) names_[mutatedSelf] = name(node.outputs[0]);
   }
 
+  // --- symbolic sizes, as torch-mlir's FX importer states them -------------------
+  /// Every size symbol of the recorded sizes (`s0` with its range_constraints), in name order.
+  void collectSymbols(const SymExpr &e) {
+    for (const SymExpr::Term &t : e.terms())
+      for (const auto &atom : t.factors) {
+        if (atom->op == SymAtom::Op::Symbol) symbols_.emplace(atom->text, atom->range);
+        for (const SymExpr &arg : atom->args) collectSymbols(arg);
+      }
+  }
+  /// `%s0 = torch.symbolic_int "s0" {min_val, max_val}` for each symbol (torch.export's unbounded
+  /// max is written as int64 max - 1, as torch does).
+  void declareSymbols() {
+    for (const auto &rec : p_.recorded)
+      if (rec)
+        for (const Dim &d : rec->dims)
+          if (d.known() && !d.value()) collectSymbols(*d.expr());
+    for (const auto &[sym, range] : symbols_) {
+      std::string ssa = "%sym_" + sym;
+      for (int i = 1; taken_.count(ssa.substr(1)); ++i) ssa = fmt::format("%sym_{}_{}", sym, i);
+      taken_.insert(ssa.substr(1));
+      symbolNames_[sym] = ssa;
+      int64_t hi = range.hi == SymRange::kInf ? SymRange::kInf - 1 : range.hi;
+      out_ += fmt::format("    {} = \"torch.symbolic_int\"() {{max_val = {} : i64, min_val = {} : i64, symbol_name = \"{}\"}} "
+                          ": () -> !torch.int\n",
+                          ssa, hi, range.lo, sym);
+    }
+  }
+  /// `torch.bind_symbolic_shape %v, [%s0, ...], affine_map<()[s0, ...] -> (...)>` for a value whose
+  /// recorded sizes hold symbols (all of them spelled, or none bound).
+  void bindSizes(ir::ValueId v) {
+    const pt2::RecordedTensor *rec = v < p_.recorded.size() && p_.recorded[v] ? &*p_.recorded[v] : nullptr;
+    if (!rec || std::none_of(rec->dims.begin(), rec->dims.end(), [](const Dim &d) { return d.known() && !d.value(); }))
+      return;
+    std::map<std::string, size_t> index;
+    for (const Dim &d : rec->dims)
+      if (d.known())
+        for (const std::string &sym : d.expr()->symbols()) index.emplace(sym, 0);
+    std::string operands, types, syms;
+    size_t k = 0;
+    for (auto &[sym, i] : index) {
+      i = k++;
+      operands += ", " + symbolNames_.at(sym);
+      types += ", !torch.int";
+      syms += fmt::format("{}s{}", i ? ", " : "", i);
+    }
+    std::string sizes;
+    for (const Dim &d : rec->dims) {
+      auto text = d.known() ? affineText(*d.expr(), index) : std::nullopt;
+      if (!text) return; // a size the map cannot state: the value stays bound by its type only
+      sizes += (sizes.empty() ? "" : ", ") + *text;
+    }
+    out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = affine_map<()[{}] -> ({})>}} "
+                        ": ({}{}) -> ()\n",
+                        name(v), operands, syms, sizes, type(v), types);
+  }
+
   /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when `self` is
   /// a fresh result that nothing aliases (no view of it, not a view itself, not a graph input);
   /// otherwise refused. The functional overload must take the same arguments. Returns `self`.
@@ -338,6 +403,8 @@ private:
   std::unordered_map<ir::ValueId, std::string> names_;
   std::set<std::string> taken_;
   std::set<ir::NodeId> functionalized_; ///< in-place nodes written as their functional op
+  std::map<std::string, SymRange> symbols_;       ///< every size symbol recorded, with its range
+  std::map<std::string, std::string> symbolNames_; ///< symbol -> the SSA name of its torch.symbolic_int
   int next_ = 0;
 };
 

@@ -6,7 +6,11 @@
 // node an op in MLIR's generic form (`"torch.aten.linear"(...)`), so that
 // any MLIR parser reads it (Debian's mlir-opt 16 included). Tensor types are
 // value tensors: sizes from the archive's records, dtypes inferred
-// (`unk` where unknown). Not written yet, refused with a message naming the
+// (`unk` where unknown). Symbolic sizes (an export with dynamic_shapes) are
+// written as torch-mlir's FX importer does: a `torch.symbolic_int` per
+// symbol with its range_constraints, a `torch.bind_symbolic_shape` after
+// each value whose sizes use them (skipped where a size has no affine
+// spelling: Max, Min). Not written yet, refused with a message naming the
 // node: control flow (cond, while_loop, map), in-place ops (torch-mlir
 // declares them on non-value tensors only), tensor constants, ops the
 // reader could not map, Python-level ops on SymInts, and a default argument
