@@ -7,8 +7,10 @@ For each archive: `dtypeflow annotate X.pt2 --format torch-mlir` writes the
 module; mlir-opt (when given, not "-") must parse and verify it; `dtypeflow
 check` of it must find every stated dtype right (0 wrong, 0 unknown), and
 every size bound by torch.bind_symbolic_shape exact (dynamic archives); then
-every op result type is erased to `!torch.vtensor` and `dtypeflow annotate`
-must give back, op by op, the dtype and rank that were written.
+every op result type is erased to `!torch.vtensor`, every op result's
+torch.bind_symbolic_shape removed, and `dtypeflow annotate` must give back,
+op by op, the dtype and rank that were written, and bind again only as the
+archive recorded (the module it prints checks and verifies).
 """
 import os
 import re
@@ -17,6 +19,7 @@ import sys
 
 RESULT = re.compile(r'^(\s*%[^=]+= "[^"]+"\(.*\) : \(.*\) -> )(.*)$')
 TENSOR = re.compile(r"!torch\.vtensor<(\*|\[[^\]]*\]),([^>]+)>")
+BIND = re.compile(r'^\s*"torch\.bind_symbolic_shape"\((%[^,)]+)')
 
 
 def run(cmd):
@@ -63,8 +66,14 @@ def main():
             bad += 1
         written = open(base + ".mlir").read().splitlines()
         erased = []
+        args = set(re.findall(r"(%[\w.$-]+): !torch", written[1])) if len(written) > 1 else set()
+        binds = set()  # the archive's recorded symbolic sizes, as written
         for line in written:
             m = RESULT.match(line)
+            b = BIND.match(line)
+            if b and b.group(1) not in args:  # an op result's bound sizes: annotate must state them again
+                binds.add(line.strip())
+                continue
             erased.append(m.group(1) + TENSOR.sub("!torch.vtensor", m.group(2)) if m else line)
         open(base + ".erased.mlir", "w").write("\n".join(erased) + "\n")
         rc, out, err = run([dtf, "annotate", "--torch", "2.14", base + ".erased.mlir"])
@@ -73,6 +82,21 @@ def main():
             bad += 1
             continue
         again = [l for l in out.splitlines() if RESULT.match(l) and "tensor_static_info_cast" not in l]
+        rebound = {l.strip() for l in out.splitlines() if (b := BIND.match(l)) and b.group(1) not in args}
+        # dtypeflow's inferred sizes, bound, must be the archive's recorded ones; a value it binds
+        # no more has a size it does not know (counted: the check above fails where that is wrong).
+        if rebound - binds:
+            print(f"{a}: bound differently from the record: {sorted(rebound - binds)}")
+            bad += 1
+        elif binds - rebound:
+            print(f"{a}: {len(binds - rebound)} recorded symbolic sizes not bound again (a size unknown)")
+        if rebound:
+            open(base + ".rebound.mlir", "w").write(out)
+            rc, cout, cerr = run([dtf, "check", "-v", "--torch", "2.14", base + ".rebound.mlir"])
+            if rc != 0 or (mlir_opt != "-" and run([mlir_opt, "--allow-unregistered-dialect", base + ".rebound.mlir"])[0]):
+                print(f"{a}: the re-bound module does not check or verify: {cout}{cerr}")
+                bad += 1
+            print(f"{a}: {len(binds)} symbolic result sizes erased; annotate binds {len(rebound & binds)} again as recorded")
         first = [l for l in written if RESULT.match(l)]
         compared = 0
         for w, g in zip(first, again):

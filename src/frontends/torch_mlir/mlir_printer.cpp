@@ -1,5 +1,6 @@
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/text/ir_printer.h"
+#include "frontends/torch_mlir/mlir_affine.h"
 #include "frontends/torch_mlir/mlir_types.h"
 
 #include <fmt/format.h>
@@ -7,7 +8,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <deque>
+#include <optional>
 #include <tuple>
 #include <unordered_set>
 
@@ -44,10 +45,67 @@ public:
       printed_[i] = refinedTypeText(d.writtenType, r_.values[d.value]);
       if (!sameType(printed_[i], d.writtenType)) edits_.push_back({d.typeBegin, d.typeEnd, printed_[i]});
     }
+    bindRefinedSizes();
     for (const Use &u : f_.uses) use(u);
   }
 
 private:
+  /// A `torch.bind_symbolic_shape` after each op result whose refined sizes are all known, some
+  /// symbolic, in symbols the function declares (torch.symbolic_int), where none binds it yet: the
+  /// sizes the FX importer would state, for a program that bound its inputs only.
+  void bindRefinedSizes() {
+    if (f_.symbolDefs.empty()) return;
+    std::vector<bool> seen(f_.graph->values.size());
+    for (size_t i = 0; i < f_.defs.size(); ++i) {
+      const SsaDef &d = f_.defs[i];
+      if (seen[d.value]) continue; // a cast or copy of a value defined before: bound there
+      seen[d.value] = true;
+      if (!d.result || d.typeBegin == kNone || f_.boundValues.count(d.value)) continue;
+      ir::NodeId n = f_.graph->values[d.value].def;
+      if (n == ir::kNoId || f_.graph->nodes[n].blocks.size() != 0) continue; // an op with regions ends later
+      std::optional<std::string> bind = bindText(d, printed_[i]);
+      if (!bind) continue;
+      size_t eol = text_.find('\n', d.typeEnd);
+      std::string indent = lineStart(text_, d.typeBegin).second;
+      if (eol == std::string_view::npos)
+        edits_.push_back({text_.size(), text_.size(), "\n" + indent + *bind, static_cast<int>(edits_.size())});
+      else
+        edits_.push_back({eol + 1, eol + 1, indent + *bind + "\n", static_cast<int>(edits_.size())});
+    }
+  }
+  /// The bind op for `d` typed `type`, in its op's form (pretty or generic), or nullopt.
+  std::optional<std::string> bindText(const SsaDef &d, const std::string &type) {
+    auto shape = r_.values[d.value].shape();
+    if (!shape || std::none_of(shape->begin(), shape->end(), [](const Dim &x) { return x.known() && !x.value(); }))
+      return std::nullopt;
+    std::map<std::string, size_t> index;
+    for (const Dim &x : *shape) {
+      if (!x.known()) return std::nullopt; // a map states every size
+      for (const std::string &sym : x.expr()->symbols()) {
+        if (!f_.symbolDefs.count(sym)) return std::nullopt;
+        index.emplace(sym, 0);
+      }
+    }
+    std::string operands, types, syms, sizes;
+    size_t k = 0;
+    for (auto &[sym, i] : index) {
+      i = k++;
+      operands += (i ? ", %" : "%") + f_.symbolDefs.find(sym)->second;
+      types += ", !torch.int";
+      syms += fmt::format("{}s{}", i ? ", " : "", i);
+    }
+    for (const Dim &x : *shape) {
+      auto text = affineText(*x.expr(), index);
+      if (!text) return std::nullopt;
+      sizes += (sizes.empty() ? "" : ", ") + *text;
+    }
+    std::string map = fmt::format("affine_map<()[{}] -> ({})>", syms, sizes);
+    if (d.generic)
+      return fmt::format("\"torch.bind_symbolic_shape\"(%{}, {}) {{shape_expressions = {}}} : ({}{}) -> ()", d.name,
+                         operands, map, type, types);
+    return fmt::format("torch.bind_symbolic_shape %{}, [{}], {} : {}", d.name, operands, map, type);
+  }
+
   void use(const Use &u) {
     // torch.copy.to_tensor %x : T: the result's written sizes are %x's, so both refine alike.
     if (u.kind == UseKind::Implied && u.typeBegin == kNone) return;

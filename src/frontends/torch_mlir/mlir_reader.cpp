@@ -1248,7 +1248,10 @@ private:
         auto it = symbolRanges_.find(name);
         return it != symbolRanges_.end() ? it->second : SymRange{};
       });
-      if (e.symbols() == std::vector<std::string>{symbol}) symbolRanges_[symbol] = range;
+      if (e.symbols() == std::vector<std::string>{symbol}) {
+        symbolRanges_[symbol] = range;
+        fn().symbolDefs[symbol] = resultName(op.results[0]).substr(1);
+      }
       value = Value::symInt(e);
     } catch (const std::invalid_argument &e) {
       note(refine::Severity::Warning, "unsupported-op",
@@ -1305,6 +1308,7 @@ private:
     }
     ir::finishType(*t);
     g().values[v].type = std::move(t);
+    fn().boundValues.insert(v);
   }
   /// The `affine_map<...>` of a bind_symbolic_shape: its `shape_expressions` attribute (generic
   /// form), or the text after its operands (pretty form).
@@ -1371,6 +1375,7 @@ private:
     bool paired = op.resultTypes.size() == defs.size();
     if (op.resultsImplied) return n;
     if (paired || op.name.starts_with("torch.") || op.generic) setResultTypes(defs, op.resultTypes, op.first, true);
+    for (size_t d : defs) fn().defs[d].generic = op.generic;
     return n;
   }
   void terminator(const OpSyntax &op) {

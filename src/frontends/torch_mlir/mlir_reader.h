@@ -33,7 +33,9 @@
 #include "graph/graph.h"
 #include "refine/refine.h"
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +58,7 @@ struct SsaDef {
   bool result = false;      ///< an op result (block arguments are never refined)
   /// torch.copy.*: the def whose type this one's is implied from (refined only when that one is).
   size_t impliedBy = static_cast<size_t>(-1);
+  bool generic = false; ///< a result of an op written in generic form
 };
 
 /// How a use may follow its value's refined type.
@@ -111,6 +114,11 @@ struct Function {
   std::vector<Use> uses;
   /// What the reader could not map (ops not in the schema table, calls ...): their results are unknown.
   std::vector<refine::Diagnostic> diagnostics;
+  /// Each torch.symbolic_int's symbol and the SSA name (without '%') holding it: the symbols the
+  /// printer may bind refined sizes with.
+  std::map<std::string, std::string, std::less<>> symbolDefs;
+  /// The values a torch.bind_symbolic_shape binds (their sizes are stated already).
+  std::set<ir::ValueId> boundValues;
 };
 
 struct Module {
