@@ -35,4 +35,11 @@ void registerOpBenchmarks();
 void printModelSummary();
 void printSyntheticSummary();
 
+/// Whether a benchmark run failed or was skipped: Google Benchmark 1.8 replaced
+/// Run::error_occurred (Debian 12: 1.7) by Run::skipped (sid: 1.9).
+template <typename R> bool failedOrSkipped(const R &r) {
+  if constexpr (requires { r.skipped; }) return r.skipped != decltype(r.skipped){};
+  else return r.error_occurred;
+}
+
 } // namespace dtf::bench

@@ -86,12 +86,6 @@ Settings &settings() {
 namespace {
 std::map<std::string, double> gTimings;
 
-/// Google Benchmark 1.8 replaced Run::error_occurred (Debian 12: 1.7) by Run::skipped (sid: 1.9).
-template <typename R> bool failedOrSkipped(const R &r) {
-  if constexpr (requires { r.skipped; }) return r.skipped != decltype(r.skipped){};
-  else return r.error_occurred;
-}
-
 /// Console output as usual, plus the per-benchmark mean time for the summaries.
 class CapturingReporter : public benchmark::ConsoleReporter {
 public:

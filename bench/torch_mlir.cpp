@@ -20,6 +20,8 @@
 // Needs no libtorch (built with the core whenever Google Benchmark is found).
 //
 //===----------------------------------------------------------------------===//
+#include "common.h"
+
 #include "api/program.h"
 #include "frontends/torch_mlir/mlir_printer.h"
 #include "frontends/torch_mlir/mlir_reader.h"
@@ -206,7 +208,7 @@ class Reporter : public benchmark::ConsoleReporter {
 public:
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &r : runs) // with --benchmark_repetitions, the median
-      if (!r.error_occurred && r.iterations && (r.aggregate_name.empty() || r.aggregate_name == "median"))
+      if (!dtf::bench::failedOrSkipped(r) && r.iterations && (r.aggregate_name.empty() || r.aggregate_name == "median"))
         cpu[r.run_name.str()] = r.GetAdjustedCPUTime();
     ConsoleReporter::ReportRuns(runs);
   }
