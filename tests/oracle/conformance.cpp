@@ -89,6 +89,50 @@ Verdict compareUnitDims(const Value &ours, const Observed &theirs, Claims &claim
   return Verdict::Agree;
 }
 
+/// The case's tensors with each size of 2 or more a symbol standing for it (`n224`: one symbol per
+/// value, so equal sizes stay equal; 0 and 1 stay ints, as torch.export specialises them), of
+/// range [2, inf): the same call as torch.export would trace it with every size dynamic.
+Value symbolized(const Value &v) {
+  if (v.isList() && v.lengthKnown()) {
+    std::vector<Value> elems;
+    for (const Value &e : v.elements()) elems.push_back(symbolized(e));
+    return Value::list(std::move(elems));
+  }
+  auto dims = v.isTensor() ? v.shape() : std::nullopt;
+  if (!dims) return v;
+  for (Dim &d : *dims)
+    if (auto n = d.value(); n && *n >= 2) d = Dim(SymExpr::symbol(fmt::format("n{}", *n), {2, SymRange::kInf}));
+  return v.withShape(*dims);
+}
+
+/// A symbolic answer's sizes evaluated at the case's own sizes (symbol `nK` is K), against
+/// torch's result: each rule's arithmetic on symbols checked at every case it runs.
+Verdict compareSymbolic(const Value &ours, const Observed &theirs, bool &claimed, std::string &detail) {
+  if (theirs.kind == Observed::Kind::TensorList || theirs.kind == Observed::Kind::List) {
+    if (!ours.isList() || !ours.lengthKnown() || ours.elements().size() != theirs.elements.size()) return Verdict::Agree;
+    for (size_t i = 0; i < theirs.elements.size(); ++i)
+      if (Verdict v = compareSymbolic(ours.elements()[i], theirs.elements[i], claimed, detail); isWrong(v)) return v;
+    return Verdict::Agree;
+  }
+  auto dims = ours.isTensor() && theirs.kind == Observed::Kind::Tensor ? ours.shape() : std::nullopt;
+  if (!dims || dims->size() != theirs.sizes.size()) return Verdict::Agree;
+  for (size_t i = 0; i < dims->size(); ++i) {
+    const SymExpr *e = (*dims)[i].expr();
+    if (!e) continue;
+    std::vector<std::pair<std::string, int64_t>> at;
+    for (const std::string &sym : e->symbols()) at.emplace_back(sym, std::stoll(sym.substr(1)));
+    auto value = e->evaluate(at);
+    if (!value) continue;
+    claimed |= !at.empty();
+    if (*value != theirs.sizes[i]) {
+      detail = fmt::format("with symbolic sizes we say {} (= {} at the case's sizes), torch's result has shape {}",
+                           dimsText(*dims), *value, theirs.sizes);
+      return Verdict::WrongShape;
+    }
+  }
+  return Verdict::Agree;
+}
+
 Verdict compareOne(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
   using OK = Observed::Kind;
   if (theirs.kind == OK::Tensor) {
@@ -329,6 +373,39 @@ bool coprimeWithAxes(size_t stride, const CaseSpace &space) {
 
 } // namespace
 
+namespace {
+/// The case again with its sizes symbolic (symbolized): every size the shape rules claim then,
+/// evaluated at the case's sizes, must be torch's; a size-decided error torch does not raise is
+/// wrong too. Counted in symbolicChecked where some symbolic size was claimed.
+void checkSymbolically(const Registry &registry, const OpRule &rule, const std::vector<Value> &ours,
+                       const TorchOutcome &theirs, OpTally &tally, Verdict &worst, std::string &detail) {
+  std::vector<Value> sym;
+  bool any = false;
+  for (const Value &v : ours) {
+    sym.push_back(symbolized(v));
+    any |= !(sym.back() == v);
+  }
+  if (!any) return;
+  InferOutcome o = infer(registry, *rule.schema, sym);
+  if (o.status == InferOutcome::Status::Error && o.error && o.error->kind == ErrorKind::SizeDependent) {
+    worst = Verdict::WrongShape;
+    detail = "with symbolic sizes we raise, torch accepts: " + o.error->message;
+    return;
+  }
+  if (o.status != InferOutcome::Status::Ok) return;
+  std::vector<Value> flat = flatten(o.outputs);
+  if (flat.size() != theirs.outputs.size()) return;
+  bool claimed = false;
+  for (size_t i = 0; i < flat.size(); ++i)
+    if (Verdict v = compareSymbolic(flat[i], theirs.outputs[i], claimed, detail); isWrong(v)) {
+      worst = v;
+      detail = fmt::format("result {}: {}", i, detail);
+      return;
+    }
+  tally.symbolicChecked += claimed;
+}
+} // namespace
+
 OpTally runRule(const OpRule &rule, const RunOptions &opts) {
   auto t0 = std::chrono::steady_clock::now();
   OpTally tally;
@@ -497,6 +574,8 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       }
       tally.unitFactsChecked += claims.unitFacts;
       tally.shapesChecked += claims.shape;
+      if (worst != Verdict::WrongShape && worst != Verdict::WrongDtype && worst != Verdict::WrongRank && !opts.autocast)
+        checkSymbolically(registry, rule, ours, theirs, tally, worst, detail);
       switch (worst) {
       case Verdict::Agree: ++tally.agree; break;
       case Verdict::Unknown: ++tally.unknown; break;

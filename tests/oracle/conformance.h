@@ -19,6 +19,7 @@ struct OpTally {
   uint64_t wrongDtype = 0, wrongRank = 0, wrongUnitDims = 0, wrongShape = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
   uint64_t unitFactsChecked = 0; ///< cases whose results claimed size-1 facts (all checked)
   uint64_t shapesChecked = 0;    ///< cases whose results claimed every size of a tensor (all checked)
+  uint64_t symbolicChecked = 0;  ///< cases whose symbolic twin (sizes as symbols) claimed a symbolic size (all evaluated)
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   /// Cases whose answer for any CPU (no --cpu) is "may raise, CPU-dependent"
@@ -48,7 +49,7 @@ struct OpTally {
 /// Sums of OpTally over many ops (the run summary and the report's rows).
 struct TallyTotals {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
-           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0, shapesChecked = 0, cpuDependent = 0,
+           kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0, shapesChecked = 0, symbolicChecked = 0, cpuDependent = 0,
            anyCpuContradicted = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0, metaWrong = 0;
   void add(const OpTally &t) {
     ++ops;
@@ -64,6 +65,7 @@ struct TallyTotals {
     configErrors += !t.configError.empty();
     unitFactsChecked += t.unitFactsChecked;
     shapesChecked += t.shapesChecked;
+    symbolicChecked += t.symbolicChecked;
     cpuDependent += t.cpuDependent;
     anyCpuContradicted += t.anyCpuContradicted;
     metaCases += t.metaCases;

@@ -218,9 +218,10 @@ int main(int argc, char **argv) {
       std::lock_guard lock(printMutex);
       if (verbose || bad) {
         fmt::print("{:<44} {:>6} cases  agree {:>6}  unknown {:>5}  wrong {}  we-reject {}  torch-rejects {}  "
-                   "kernel-gap {}  value-dependent {}  size-1 facts checked {}  sizes checked {}{}\n",
+                   "kernel-gap {}  value-dependent {}  size-1 facts checked {}  sizes checked {} (symbolic {}){}\n",
                    t.key, t.cases, t.agree, t.unknown, t.wrong(), t.weReject,
                    t.torchRejectsSemantic, t.kernelGap, t.valueDependent, t.unitFactsChecked, t.shapesChecked,
+                   t.symbolicChecked,
                    t.configError.empty() ? "" : "  CONFIG: " + t.configError);
         for (const std::string &e : t.examples) fmt::print("    {}\n", e);
         if (verbose)
@@ -239,11 +240,12 @@ int main(int argc, char **argv) {
   for (const OpTally &t : tallies) sum.add(t);
   fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
              "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
-             "size-1 facts checked in {} cases, every size of a result in {}; CPU kind {}: {} cases CPU-dependent, {} any-CPU answers contradicted; "
+             "size-1 facts checked in {} cases, every size of a result in {}, symbolic sizes evaluated in {}; CPU kind {}: {} cases CPU-dependent, {} any-CPU answers contradicted; "
              "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs, {} where --kernels "
              "meta answers another dtype\n",
              selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
-             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.shapesChecked, name(*cpu), sum.cpuDependent,
+             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.shapesChecked, sum.symbolicChecked,
+             name(*cpu), sum.cpuDependent,
              sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
   if (!reportPath.empty()) {

@@ -118,13 +118,15 @@ std::string renderReport(const ReportInputs &in) {
       "`t[]` list argument, with the samples declared next to each rule. Lists are compared element by\n"
       "element; a Python number result by its kind, and by its value where we claim to know an int or bool.\n"
       "Each tensor operand carries its sample shape, as a traced input would; the sizes and size-1 facts a\n"
-      "rule (or its shape rule) claims for a result are checked against the shape torch returns.\n"
+      "rule (or its shape rule) claims for a result are checked against the shape torch returns; each case\n"
+      "runs again with every size of 2 or more a symbol (`n224`, as torch.export traces a dynamic dim), and\n"
+      "the symbolic sizes claimed, evaluated at the case's sizes, are checked the same way.\n"
       "Regenerate with\n"
       "`{}`.\n\n",
       oracle, regenerate);
   out += fmt::format("**{} rules, {} cases, {:.1f} s on {} worker thread(s); size-1 facts checked in {} cases, "
-                     "every size of a result in {}.** Must-be-zero columns in bold.\n\n",
-                     all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked, all.shapesChecked);
+                     "every size of a result in {}, symbolic sizes in {}.** Must-be-zero columns in bold.\n\n",
+                     all.ops, all.cases, in.seconds, in.jobs, all.unitFactsChecked, all.shapesChecked, all.symbolicChecked);
   out += fmt::format("CPU: kind `{}` ({}; torch capability {}). Rules answered as on that kind (`--cpu {}`), and\n"
                      "each answer for any CPU (no `--cpu`) was checked to hold this CPU's, or to say \"may raise\"\n"
                      "where it raises: {} cases depended on the CPU, {} answers for any CPU were contradicted.\n\n",
