@@ -1264,7 +1264,9 @@ private:
     ir::ValueId v = valueOfUse(u);
     ir::NodeId n = g().values[v].def;
     if (n == ir::kNoId || g().nodes[n].attrs.size() != 1 || g().nodes[n].kind != constantKind()) return std::nullopt;
-    return g().nodes[n].attrs[0].literal.intExpr();
+    const Value &held = g().nodes[n].attrs[0].literal;
+    if (held.intValue()) return std::nullopt; // a torch.constant.int: no symbol (torch-mlir's verifier refuses it)
+    return held.intExpr();
   }
   /// `torch.bind_symbolic_shape %x, [%s0, %s1], affine_map<()[s0, s1] -> (s1, 3)> : T`: %x's sizes
   /// in the symbols; they become the sizes its type states (a graph input's, or a result's that

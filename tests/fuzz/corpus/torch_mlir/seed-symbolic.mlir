@@ -54,3 +54,21 @@ func.func @outer_flattened(%a: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f3
     "func.return"(%1) : (!torch.vtensor<[?],f32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// A symbol named by an expression (torch-mlir's canonicalize.mlir form): "s0 + 1" is s0 + 1 with
+// s0's declared range; [1:] of it is s0 again. A constant int binds nothing (a warning).
+func.func @expression_symbol(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {
+  %0 = torch.symbolic_int "s0" {min_val = 3, max_val = 6} : !torch.int
+  %1 = torch.symbolic_int "s0 + 1" {min_val = 4, max_val = 7} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%0], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  torch.bind_symbolic_shape %arg1, [%0], affine_map<()[s0] -> (s0 + 1)> : !torch.vtensor<[?],f32>
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int9223372036854775807 = torch.constant.int 9223372036854775807
+  %2 = torch.aten.slice.Tensor %arg1, %int0, %int1, %int9223372036854775807, %int1 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?],f32>
+  torch.bind_symbolic_shape %2, [%0], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  %3 = torch.aten.add.Tensor %arg0, %2, %int1 : !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>, !torch.int -> !torch.vtensor<[?],f32>
+  torch.bind_symbolic_shape %3, [%1], affine_map<()[s0] -> (s0 - 1)> : !torch.vtensor<[?],f32>
+  torch.bind_symbolic_shape %3, [%int0], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  return %3 : !torch.vtensor<[?],f32>
+}
