@@ -128,6 +128,17 @@ class DynamicShapes(nn.Module):
         return z + ids.unsqueeze(1), z.new_zeros(b, dtype=torch.int32)
 
 
+class DynamicArith(nn.Module):
+    """Int arithmetic on symbolic sizes (Python-level ops on SymInts in the archive): a view to
+    2*s0 rows, a slice to s0 - 1 of them, a size computed by floor division."""
+
+    def forward(self, x):
+        b = x.shape[0]
+        y = x.view(b * 2, 3)
+        z = y[1:b]
+        return z * 2, torch.zeros(b // 2 + 1, 3)
+
+
 class WhileLoop(nn.Module):
     """torch._higher_order_ops.while_loop: a counter and a float accumulator."""
 
@@ -176,6 +187,7 @@ def small_cases():
         ("cond", CondModule().eval(), (torch.randn(3), torch.tensor(2)), None, False),
         ("dynamic", DynamicShapes().eval(), (torch.randn(4, 6), torch.arange(4)),
          {"x": {0: Dim("batch", min=2)}, "ids": {0: Dim("batch", min=2)}}, False),
+        ("dynamic_arith", DynamicArith().eval(), (torch.randn(4, 6),), {"x": {0: Dim("batch", min=3, max=64)}}, False),
         ("while_loop", WhileLoop().eval(), (torch.randn(3),), None, False),
         ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),

@@ -266,10 +266,13 @@ private:
         opName.pop_back();
       }
       op = fmt::format("torch.{}.{}{}", ns, opName, pin->empty() ? "" : "." + *pin);
+    } else if (auto scalar = scalarOverload(n, kind)) {
+      return scalarOp(n, ns, opName, *scalar);
     } else if (ns == "prim") {
       op = "torch.prim." + opName;
     } else {
-      throw Refused(where(n) + ": an op whose overload is chosen by its operands (a Python-level SymInt op; not written yet)");
+      throw Refused(where(n) + ": an op whose overload is chosen by its operands, on operands of unknown kind "
+                               "(a Python-level op on SymInts)");
     }
     std::string ins, inTypes, outs, outTypes;
     for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -348,6 +351,49 @@ private:
     out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = affine_map<()[{}] -> ({})>}} "
                         ": ({}{}) -> ()\n",
                         name(v), operands, syms, sizes, type(v), types);
+  }
+
+  /// A Python-level op on SymInts/SymFloats (`_operator.mul`: aten::mul, its overload chosen by
+  /// the operands): the overload its refined operand kinds name (`int`, `float`, `int_float` ...),
+  /// when the schema table has it; nullopt otherwise.
+  std::optional<std::string> scalarOverload(ir::NodeId n, const std::string &kind) {
+    const ir::Node &node = g_.nodes[n];
+    if (node.inputs.empty() || node.outputs.size() != 1) return std::nullopt;
+    std::vector<std::string> kinds;
+    for (ir::ValueId in : node.inputs) {
+      auto k = r_.values[in].numKind();
+      if (!r_.values[in].isNumber() || !k || *k == NumKind::Complex) return std::nullopt;
+      kinds.emplace_back(*k == NumKind::Int ? "int" : *k == NumKind::Float ? "float" : "bool");
+    }
+    bool same = std::all_of(kinds.begin(), kinds.end(), [&](const std::string &k) { return k == kinds[0]; });
+    std::string overload = same ? kinds[0] : fmt::format("{}", fmt::join(kinds, "_"));
+    if (!schemas_.find(kind + "." + overload)) return std::nullopt;
+    return overload;
+  }
+  /// `"torch.aten.mul.int"(%a, %b) : (!torch.int, !torch.int) -> !torch.int`: its types the schema's.
+  void scalarOp(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &overload) {
+    const ir::Node &node = g_.nodes[n];
+    const Schema &s = *schemas_.find(fmt::format("{}::{}.{}", ns, opName, overload));
+    auto spell = [](const SchemaType *t) -> std::string {
+      switch (t ? t->kind : SchemaType::Kind::Other) {
+      case SchemaType::Kind::Int: return "!torch.int";
+      case SchemaType::Kind::Float: return "!torch.float";
+      case SchemaType::Kind::Bool: return "!torch.bool";
+      case SchemaType::Kind::Number: return "!torch.number";
+      default: return "";
+      }
+    };
+    std::string ins, inTypes;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      std::string t = i < s.args.size() ? spell(s.args[i].type.get()) : "";
+      if (t.empty()) throw Refused(where(n) + ": a Python-level op whose operand types are not numbers");
+      ins += (i ? ", " : "") + name(node.inputs[i]);
+      inTypes += (i ? ", " : "") + t;
+    }
+    std::string out = s.returns.size() == 1 ? spell(s.returns[0].type.get()) : "";
+    if (out.empty()) throw Refused(where(n) + ": a Python-level op whose result is not one number");
+    out_ += fmt::format("    {} = \"torch.{}.{}.{}\"({}) : ({}) -> {}\n", name(node.outputs[0]), ns, opName, overload, ins,
+                        inTypes, out);
   }
 
   /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when `self` is

@@ -13,7 +13,9 @@
 // spelling: Max, Min). Not written yet, refused with a message naming the
 // node: control flow (cond, while_loop, map), in-place ops (torch-mlir
 // declares them on non-value tensors only), tensor constants, ops the
-// reader could not map, Python-level ops on SymInts, and a default argument
+// reader could not map, Python-level ops on SymInts whose operands' kinds are
+// unknown (known ones are written as the overload they name: `_operator.mul`
+// of two ints is `torch.aten.mul.int`), and a default argument
 // written in a way the writer does not know (not a number, bool, string, None
 // or list of ints).
 //
