@@ -215,6 +215,9 @@ std::string torchName(const Model &m) { return "refine/DtypePropagation/" + m.na
 std::string plannedName(const Model &m) { return "refine/dtypeflow-planned/" + m.name; }
 std::string warmName(const Model &m) { return "refine/dtypeflow-warm/" + m.name; }
 std::string torchFirstName(const Model &m) { return "refine/DtypePropagation-first/" + m.name; }
+// The same passes without tensor sizes (refine::Options::sizes = false): what sizes cost.
+std::string dtypesName(const Model &m) { return "refine/dtypeflow-nosizes/" + m.name; }
+std::string plannedDtypesName(const Model &m) { return "refine/dtypeflow-planned-nosizes/" + m.name; }
 
 void benchDtypeflow(benchmark::State &state, Model *m) {
   refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
@@ -232,6 +235,17 @@ void benchDtypeflow(benchmark::State &state, Model *m) {
 void benchDtypeflowPlanned(benchmark::State &state, Model *m) {
   refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
   opts.plan = refine::makeGraphPlan(*m->g, opts.semantics);
+  for (auto _ : state) {
+    refine::Result r = refine::refineGraph(*m->g, opts);
+    benchmark::DoNotOptimize(r.values.data());
+  }
+}
+
+/// The cold pass (planned: with the plan kept) without sizes, the dtype/rank pass alone.
+void benchDtypeflowNoSizes(benchmark::State &state, Model *m, bool planned) {
+  refine::Options opts = refine::checkOptions(refine::Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
+  opts.sizes = false;
+  if (planned) opts.plan = refine::makeGraphPlan(*m->g, opts.semantics, /*sizes=*/false);
   for (auto _ : state) {
     refine::Result r = refine::refineGraph(*m->g, opts);
     benchmark::DoNotOptimize(r.values.data());
@@ -303,6 +317,25 @@ std::string timesOurs(double routeMs, double oursSeconds) {
   if (oursSeconds <= 0) return "-";
   double x = routeMs * 1e-3 / oursSeconds;
   return x < 10 ? fmt::format("{:.1f}", x) : fmt::format("{:.0f}", x);
+}
+
+/// What tensor sizes cost: each pass with sizes over the same pass without (issue 35: at most 2x).
+void printSizesCost() {
+  const auto &t = timings();
+  fmt::print("\n== What sizes cost: the pass with tensor sizes vs without (refine::Options::sizes), same run ==\n");
+  fmt::print("{:<20} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>6}\n", "model", "cold us", "no sizes", "x", "planned",
+             "no sizes", "x");
+  for (auto &mp : models()) {
+    const Model &m = *mp;
+    auto a = t.find(dtfName(m)), b = t.find(dtypesName(m)), c = t.find(plannedName(m)), d = t.find(plannedDtypesName(m));
+    if (!m.g || a == t.end() || b == t.end()) continue;
+    std::string planned = c != t.end() && d != t.end()
+                              ? fmt::format("{:>10.1f} {:>10.1f} {:>6.2f}", c->second * 1e6, d->second * 1e6,
+                                            c->second / d->second)
+                              : "-";
+    fmt::print("{:<20} | {:>10.1f} {:>10.1f} {:>6.2f} | {}\n", m.name, a->second * 1e6, b->second * 1e6,
+               a->second / b->second, planned);
+  }
 }
 
 /// One-shot use on both sides: dtypeflow's cold pass (nothing kept) next to
@@ -403,6 +436,10 @@ void registerModelBenchmarks() {
     benchmark::RegisterBenchmark(dtfName(*p).c_str(), benchDtypeflow, p)->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(plannedName(*p).c_str(), benchDtypeflowPlanned, p)->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(warmName(*p).c_str(), benchDtypeflowWarm, p)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(dtypesName(*p).c_str(), benchDtypeflowNoSizes, p, false)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(plannedDtypesName(*p).c_str(), benchDtypeflowNoSizes, p, true)
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(torchName(*p).c_str(), benchTorch, p)
         ->Unit(benchmark::kMicrosecond)
         ->UseManualTime();
@@ -467,6 +504,7 @@ void printModelSummary() {
       fmt::print("  {}: dtypeflow dtype-only: {} right, {} unknown, {} wrong\n", mp->name, mp->ours_dtypeOnly.correct,
                  mp->ours_dtypeOnly.unknown, mp->ours_dtypeOnly.wrong);
   }
+  printSizesCost();
   printOneShot();
   printMetaRoutes();
 }

@@ -16,9 +16,11 @@ Per model, in one run (1 thread, torch.no_grad):
              its % right is over the values the trace typed
   dtypeflow  the .pt2 of the export (torch.export.save, not timed) read once, then the refinement
              timed alone (cold: dtypeflow's Program.refine_count, nothing kept between calls, as
-             `dtypeflow check` runs); read+refine adds reading the archive (zip + JSON); planned
-             keeps the graph's GraphPlan between calls, warm also the evaluation memo (as in
-             docs/performance.md's 1.13 figures)
+             `dtypeflow check` runs), with tensor sizes (as every command runs it since issue 35);
+             read+refine adds reading the archive (zip + JSON); planned keeps the graph's
+             GraphPlan between calls, warm also the evaluation memo (as in docs/performance.md's
+             1.13 figures); no sizes: the cold pass with sizes=False (dtypes and ranks alone), and
+             "sizes cost" = cold with sizes / cold without (issue 35: at most 2x)
 Every time is the minimum over repetitions. "% right" is `dtypeflow check`'s comparison: every
 value the export recorded (TensorMeta) past the inputs against the inference from the inputs
 alone; unknown counts as not right.
@@ -172,6 +174,7 @@ def run_model(name, make, reps_export, reps_refine):
         torch.export.save(ep, path)
         row["read_refine_s"], prog = best(lambda: _core.Program.read(path, "2.14"), reps_refine)
         row["refine_s"], _ = best(lambda: prog.refine_count(check=True), reps_refine)
+        row["nosizes_s"], _ = best(lambda: prog.refine_count(check=True, sizes=False), reps_refine)
         row["read_refine_s"] += row["refine_s"]
         row["planned_s"], _ = best(lambda: prog.refine_count(check=True, planned=True), reps_refine)
         prog.refine_count(check=True, warm=True)  # the warm-up call fills the memo
@@ -189,8 +192,9 @@ def fmt_ratio(x):
 
 def table(rows):
     head = ("| model | nodes | export | ShapeProp (fake), exported gm | ShapeProp (fake), symbolic_trace "
-            "| DtypePropagation (its % right) | dtypeflow cold | read+cold | planned | warm "
-            "| export / cold | ShapeProp / cold | ShapeProp fx / cold | DtypeProp / cold "
+            "| DtypePropagation (its % right) | dtypeflow cold, with sizes | no sizes | sizes cost "
+            "| read+cold | planned | warm "
+            "| export / cold | ShapeProp / cold (with sizes) | ShapeProp fx / cold | DtypeProp / cold "
             "| export / planned | ShapeProp / planned | dtypeflow check: right % (right / unknown / wrong) |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in rows:
@@ -202,7 +206,8 @@ def table(rows):
         lines.append(
             f"| {r['model']} | {r['nodes']} | {r['export_s']:.3f} s | {r['shapeprop_s'] * 1e3:.1f} ms "
             f"| {fx} | {dp} "
-            f"| {r['refine_s'] * 1e6:.0f} us | {r['read_refine_s'] * 1e3:.2f} ms "
+            f"| {r['refine_s'] * 1e6:.0f} us | {r['nosizes_s'] * 1e6:.0f} us | {r['refine_s'] / r['nosizes_s']:.2f}x "
+            f"| {r['read_refine_s'] * 1e3:.2f} ms "
             f"| {r['planned_s'] * 1e6:.0f} us | {r['warm_s'] * 1e6:.0f} us "
             f"| {fmt_ratio(r['export_s'] / r['refine_s'])} | {fmt_ratio(r['shapeprop_s'] / r['refine_s'])} "
             f"| {fxr} | {dpr} "
@@ -227,7 +232,8 @@ def main():
     for n in names:
         r = run_model(n, known[n], opts.reps, opts.refine_reps)
         print(f"{n}: export {r['export_s']:.3f} s, shapeprop {r['shapeprop_s']:.3f} s, "
-              f"dtypeflow {r['refine_s'] * 1e6:.0f} us (planned {r['planned_s'] * 1e6:.0f} us), "
+              f"dtypeflow {r['refine_s'] * 1e6:.0f} us (no sizes {r['nosizes_s'] * 1e6:.0f} us, "
+              f"planned {r['planned_s'] * 1e6:.0f} us), "
               f"{r['right']:.1f} % right", file=sys.stderr, flush=True)
         rows.append(r)
     text = table(rows)

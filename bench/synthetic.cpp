@@ -5,6 +5,9 @@
 //  fanout  : y_i = add(x, y_{i/2}, 1): every value feeds two nodes, x feeds all of them
 //  nested  : a sequence of prim::Loop, each carrying a tensor through a prim::If
 //            whose arms hold a prim::If and chains (unknown condition: every arm runs)
+// The input x is Float(8, 16): every tensor gets sizes. Each graph runs with
+// sizes (scale/) and without (scale-nosizes/: refine::Options::sizes = false,
+// the dtype/rank pass alone), in the same run.
 // Reported: nodes per second, the analysis state (sizeof per-value state x
 // values / nodes) and the measured peak heap growth of one refinement per node.
 //
@@ -34,6 +37,13 @@ ir::TypePtr makeType(TK kind, std::string text, std::optional<DType> d = {}, std
   t->text = std::move(text);
   t->dtype = d;
   t->rank = rank;
+  return t;
+}
+
+/// The graphs' input: Float(8, 16).
+ir::TypePtr inputType() {
+  auto t = std::const_pointer_cast<ir::TypeExpr>(makeType(TK::Tensor, "Float(8, 16)", DType::Float32, 2));
+  t->dims = {Dim(8), Dim(16)};
   return t;
 }
 
@@ -94,7 +104,7 @@ private:
 
 std::unique_ptr<ir::Graph> buildChain(size_t nodes) {
   Builder b;
-  ValueId x = b.input("x", makeType(TK::Tensor, "Float(*, *)", DType::Float32, 2));
+  ValueId x = b.input("x", inputType());
   b.one = b.constant(0, b.intT, "1", ir::Attribute::LitKind::Int, Value::integer(1));
   b.half = b.constant(0, b.floatT, "0.5", ir::Attribute::LitKind::Float, Value::floating(0.5));
   ValueId v = x;
@@ -105,7 +115,7 @@ std::unique_ptr<ir::Graph> buildChain(size_t nodes) {
 
 std::unique_ptr<ir::Graph> buildFanout(size_t nodes) {
   Builder b;
-  ValueId x = b.input("x", makeType(TK::Tensor, "Float(*, *)", DType::Float32, 2));
+  ValueId x = b.input("x", inputType());
   b.one = b.constant(0, b.intT, "1", ir::Attribute::LitKind::Int, Value::integer(1));
   std::vector<ValueId> ys = {x};
   while (b.g->nodes.size() < nodes) ys.push_back(b.op(0, "aten::add", {x, ys[ys.size() / 2], b.one}));
@@ -116,7 +126,7 @@ std::unique_ptr<ir::Graph> buildFanout(size_t nodes) {
 /// Loop(trip, true, t) { If(flag) { chain3; If(flag) {chain3} else {chain3} } else { chain3 } } : 16 nodes.
 std::unique_ptr<ir::Graph> buildNested(size_t nodes) {
   Builder b;
-  ValueId x = b.input("x", makeType(TK::Tensor, "Float(*, *)", DType::Float32, 2));
+  ValueId x = b.input("x", inputType());
   ValueId trip = b.input("n", b.intT);
   ValueId flag = b.input("flag", b.boolT);
   b.one = b.constant(0, b.intT, "1", ir::Attribute::LitKind::Int, Value::integer(1));
@@ -161,14 +171,20 @@ std::map<std::string, ScaleRow> &rows() {
 
 using BuildFn = std::unique_ptr<ir::Graph> (*)(size_t);
 
-void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_t n) {
+std::string scaleName(const std::string &shape, size_t n, bool sizes) {
+  return fmt::format("{}/{}/{}", sizes ? "scale" : "scale-nosizes", shape, n);
+}
+
+void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_t n, bool sizes) {
   std::unique_ptr<ir::Graph> g = build(n);
-  const std::string name = fmt::format("scale/{}/{}", shape, n);
+  const std::string name = scaleName(shape, n, sizes);
+  refine::Options opts{.semantics = Semantics::shared(TorchVersion::V1_13)};
+  opts.sizes = sizes;
   // One untimed refinement to measure memory and check the result.
   ScaleRow row;
   {
     trackHeap(true);
-    refine::Result r = refine::refineGraph(*g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
+    refine::Result r = refine::refineGraph(*g, opts);
     row.peakHeapPerNode = static_cast<double>(heapPeak()) / g->nodes.size();
     trackHeap(false);
     for (const Value &v : r.values)
@@ -179,7 +195,7 @@ void benchScale(benchmark::State &state, std::string shape, BuildFn build, size_
   row.stateBytesPerNode = static_cast<double>((sizeof(Value) + sizeof(refine::UnknownReason)) * row.values) / row.nodes;
   rows()[name] = row;
   for (auto _ : state) {
-    refine::Result r = refine::refineGraph(*g, {.semantics = Semantics::shared(TorchVersion::V1_13)});
+    refine::Result r = refine::refineGraph(*g, opts);
     benchmark::DoNotOptimize(r.values.data());
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * g->nodes.size()));
@@ -195,10 +211,11 @@ void registerSyntheticBenchmarks() {
   struct Shape { const char *name; BuildFn fn; };
   for (Shape s : {Shape{"chain", buildChain}, Shape{"fanout", buildFanout}, Shape{"nested", buildNested}})
     for (size_t n : settings().scales)
-      benchmark::RegisterBenchmark(fmt::format("scale/{}/{}", s.name, n).c_str(), benchScale, std::string(s.name),
-                                   s.fn, n)
-          ->Unit(benchmark::kMillisecond)
-          ->MinTime(n >= 1000000 ? 2.0 : 0.5);
+      for (bool sizes : {true, false})
+        benchmark::RegisterBenchmark(scaleName(s.name, n, sizes).c_str(), benchScale, std::string(s.name), s.fn, n,
+                                     sizes)
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(n >= 1000000 ? 2.0 : 0.5);
 }
 
 void printSyntheticSummary() {
@@ -216,6 +233,14 @@ void printSyntheticSummary() {
   }
   fmt::print("state B/n = sizeof(Value) + sizeof(UnknownReason) = {} + {} bytes per value, times values / nodes.\n",
              sizeof(Value), sizeof(refine::UnknownReason));
+  fmt::print("\nWhat sizes cost (issue 35: at most 2x): time with sizes / without, same run\n");
+  for (const auto &[name, r] : rows()) {
+    if (!name.starts_with("scale/")) continue;
+    auto with = t.find(name), without = t.find("scale-nosizes/" + name.substr(6));
+    if (with != t.end() && without != t.end() && without->second > 0)
+      fmt::print("{:<24} {:>8.3f} ms / {:>8.3f} ms = {:.2f}x\n", name, with->second * 1e3, without->second * 1e3,
+                 with->second / without->second);
+  }
 }
 
 } // namespace dtf::bench

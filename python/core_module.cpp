@@ -222,8 +222,9 @@ public:
   /// Refine under these input types; returns how many tensor values came out fully known.
   /// `planned` keeps the graph's GraphPlan between calls, `warm` also the evaluation memo
   /// (refine::Options::plan, ::memo): the benchmark's three ways, as in docs/performance.md.
+  /// `sizes=False` runs the dtype/rank pass alone (refine::Options::sizes): what sizes cost.
   size_t refineCount(const std::vector<std::string> &inputs, const std::string &params, const std::string &floatInputs,
-                     const std::string &tensorConstants, bool check, bool planned, bool warm) {
+                     const std::string &tensorConstants, bool check, bool planned, bool warm, bool sizes) {
     if (p_.mlir) { // a module: its functions refined together (no plan or memo kept between calls)
       api::MlirProgram m = api::refineMlir(p_.mlir, p_.shown, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
       size_t known = 0;
@@ -232,14 +233,17 @@ public:
       return known;
     }
     refine::Options o = api::refineOptions(p_, sem_, {inputs, {params, floatInputs}, tensorConstants, check});
+    o.sizes = sizes;
+    std::shared_ptr<const refine::GraphPlan> &plan = sizes ? plan_ : planNoSizes_; // one of each mode
+    std::shared_ptr<refine::EvalMemo> &memo = sizes ? memo_ : memoNoSizes_;
     if (planned || warm) {
-      if (!plan_)
-        plan_ = refine::makeGraphPlan(*p_.graph, sem_);
-      o.plan = plan_;
+      if (!plan)
+        plan = refine::makeGraphPlan(*p_.graph, sem_, sizes);
+      o.plan = plan;
     }
     if (warm) {
-      if (!memo_) memo_ = refine::makeEvalMemo();
-      o.memo = memo_;
+      if (!memo) memo = refine::makeEvalMemo();
+      o.memo = memo;
     }
     refine::Result r = refine::refineGraph(*p_.graph, o);
     size_t known = 0;
@@ -324,8 +328,8 @@ private:
 
   api::SemanticsRef sem_; ///< the version's semantics, or (with rule files) one kept alive here
   api::LoadedProgram p_;
-  std::shared_ptr<const refine::GraphPlan> plan_;
-  std::shared_ptr<refine::EvalMemo> memo_;
+  std::shared_ptr<const refine::GraphPlan> plan_, planNoSizes_;
+  std::shared_ptr<refine::EvalMemo> memo_, memoNoSizes_;
 };
 
 } // namespace
@@ -372,7 +376,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("autocast") = "")
       .def("refine_count", &Program::refineCount, py::arg("inputs") = std::vector<std::string>{},
            py::arg("params") = "", py::arg("float_inputs") = "", py::arg("tensor_constants") = "",
-           py::arg("check") = false, py::arg("planned") = false, py::arg("warm") = false)
+           py::arg("check") = false, py::arg("planned") = false, py::arg("warm") = false, py::arg("sizes") = true)
       .def_property_readonly("is_archive", &Program::isArchive)
       .def_property_readonly("torch", &Program::torch)
       .def_property_readonly("input_names", &Program::inputNames)

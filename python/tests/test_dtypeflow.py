@@ -336,6 +336,17 @@ class CoreMirrorsCliTest(unittest.TestCase):
         r = prog.annotate(["x=bfloat16:r2"])
         self.assertEqual([v["dtype"] for v in r["values"] if v["name"] == "y"], ["bfloat16"])
 
+    def test_refine_count_without_sizes(self):
+        # The benchmarks' dtype/rank pass (refine_count(sizes=False)): the same count of fully
+        # known tensors, cold, planned and warm, each mode keeping its own plan and memo.
+        from dtypeflow import _core
+        prog = _core.Program.from_text(
+            "graph(%x : Float(2, 3), %w : Float(4, 3)):\n  %y : Tensor = aten::linear(%x, %w)\n"
+            "  %z : Tensor = aten::relu(%y)\n  return (%z)\n", dtypeflow.DEFAULT_TORCH)
+        counts = [prog.refine_count(planned=p, warm=w, sizes=s)
+                  for p, w in ((False, False), (True, False), (False, True)) for s in (True, False)]
+        self.assertEqual(counts, [4] * 6)
+
     def test_pytorch_raises_is_an_answer(self):
         r = dtypeflow.result_type("int8:r1", 99999999999999999999999)
         self.assertIn("Overflow when unpacking long", r.error)

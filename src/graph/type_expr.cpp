@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <utility>
 
 namespace dtf::ir {
@@ -89,30 +90,52 @@ Value computeValueOfType(const TypeExpr &t, bool withTensorDetails) {
 }
 } // namespace
 
-std::string annotatedTypeText(const TypeExpr &written, const Value &v) {
+namespace {
+/// annotatedTypeText into `out` (no string per piece: it runs per value of a 10^6-node annotate).
+void appendAnnotatedTypeText(std::string &out, const TypeExpr &written, const Value &v) {
   using K = TypeExpr::Kind;
   if (written.kind == K::Tensor) {
     // parseIR needs sizes to accept a dtype: `Float(*, *)`, `Long()` for 0-dim.
     auto d = v.isTensor() ? v.dtype() : std::nullopt;
     auto r = v.isTensor() ? v.rank().value() : std::nullopt;
-    if (!d || !r) return "Tensor";
+    if (!d || !r) {
+      out += "Tensor";
+      return;
+    }
     // Known sizes as torch prints them (`Float(2, *, 224)`); a symbolic or
     // unknown size as `*` (the JSON report and explain give expressions).
-    std::string dims;
+    out += torchTypeName(*d);
+    out += '(';
     for (int i = 0; i < *r; ++i) {
-      auto n = v.dimAt(i).value();
-      dims += (i ? ", " : "") + (n ? std::to_string(*n) : std::string("*"));
+      if (i) out += ", ";
+      if (auto n = v.dimAt(i).value()) {
+        char digits[24];
+        out.append(digits, std::to_chars(digits, digits + sizeof digits, *n).ptr);
+      } else {
+        out += '*';
+      }
     }
-    return fmt::format("{}({})", torchTypeName(*d), dims);
+    out += ')';
+    return;
   }
   if (written.kind == K::Tuple && v.isTuple() && v.lengthKnown() &&
       v.elements().size() == written.elems.size()) {
-    std::string s = "(";
-    for (size_t i = 0; i < written.elems.size(); ++i)
-      s += (i ? ", " : "") + annotatedTypeText(*written.elems[i], v.elements()[i]);
-    return s + ")";
+    out += '(';
+    for (size_t i = 0; i < written.elems.size(); ++i) {
+      if (i) out += ", ";
+      appendAnnotatedTypeText(out, *written.elems[i], v.elements()[i]);
+    }
+    out += ')';
+    return;
   }
-  return written.text;
+  out += written.text;
+}
+} // namespace
+
+std::string annotatedTypeText(const TypeExpr &written, const Value &v) {
+  std::string s;
+  appendAnnotatedTypeText(s, written, v);
+  return s;
 }
 
 } // namespace dtf::ir

@@ -627,7 +627,7 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
 } // namespace
 
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
-                   size_t fullProductCases) {
+                   size_t fullProductCases, bool sizes) {
   const OpRule *rule = registry.find(schema);
   if (!rule) {
     InferOutcome out;
@@ -636,7 +636,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
     return out;
   }
   InferOutcome out = inferDTypes(registry, rule, schema, args, fullProductCases);
-  if (out.status == InferOutcome::Status::Ok && rule->shape && args.size() == schema.args.size())
+  if (sizes && out.status == InferOutcome::Status::Ok && rule->shape && args.size() == schema.args.size())
     applyShapeRule(registry, *rule, schema, args, out);
   return out;
 }

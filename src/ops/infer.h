@@ -41,8 +41,10 @@ inline constexpr size_t kMaxOnDemandCalls = 1024;
 /// Run the registered rule for `schema` on bound arguments (one per schema
 /// argument: see bindDefaults). `fullProductCases`: where the on-demand
 /// enumeration takes over (tests set 0 to check it against brute force).
+/// `sizes`: also run the op's shape rule (false: dtypes and ranks alone,
+/// refine::Options::sizes).
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
-                   size_t fullProductCases = kMaxEnumeratedCases);
+                   size_t fullProductCases = kMaxEnumeratedCases, bool sizes = true);
 
 /// The Value of a schema default (`1`, `None`, `[0,1]`, `long`, `Mean` ...);
 /// top when it cannot be read.

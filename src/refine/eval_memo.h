@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <optional>
 
 namespace dtf::refine {
 
@@ -69,6 +70,13 @@ public:
     if (std::find(kept_.begin(), kept_.end(), s) == kept_.end()) kept_.push_back(s);
   }
 
+  /// Serve calls with this Options::sizes? The first call sets the mode; a
+  /// call of the other mode is refused (its evaluations differ in sizes).
+  bool servesSizes(bool sizes) {
+    if (!sizesMode_) sizesMode_ = sizes;
+    return *sizesMode_ == sizes;
+  }
+
   /// Scratch for building lookup keys (reused; not re-entrant).
   std::vector<Value> scratch;
 
@@ -110,6 +118,7 @@ private:
   std::vector<Slot> slots_; ///< power-of-two size, at most half full
   std::deque<Entry> entries_; ///< a deque: references survive growth, no allocation per entry
   std::vector<std::shared_ptr<const Semantics>> kept_; ///< see keepAlive
+  std::optional<bool> sizesMode_; ///< see servesSizes
 };
 
 } // namespace dtf::refine

@@ -53,19 +53,20 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   return {coarse()};
 }
 
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics) {
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics,
+                                               bool sizes) {
   if (!semantics) throw std::invalid_argument("makeGraphPlan: null semantics");
-  return std::make_shared<GraphPlan>(g, std::move(semantics));
+  return std::make_shared<GraphPlan>(g, std::move(semantics), sizes);
 }
 
-GraphPlan::GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues)
-    : graph_(&g), semantics_(&semantics), numNodes_(g.nodes.size()), numValues_(g.values.size()) {
+GraphPlan::GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues, bool sizes)
+    : graph_(&g), semantics_(&semantics), numNodes_(g.nodes.size()), numValues_(g.values.size()), sizes_(sizes) {
   classifyKinds(g);
   staleLists = findStaleListAliases(g, *this);
   scalarTensorLiteral.assign(g.values.size(), 0);
   if (fixedValues) {
     inputs.reserve(g.body().params.size());
-    for (ir::ValueId v : g.body().params) inputs.push_back(ir::valueOfType(*g.values[v].type, true));
+    for (ir::ValueId v : g.body().params) inputs.push_back(typedValue(*g.values[v].type));
     findFixedValues(g); // sets scalarTensorLiteral on its way
     markSharedLiterals(g);
     if (anyKindMutatesTensors) inPlaceUses.emplace(g, kindClass, /*positions=*/true);
@@ -178,7 +179,7 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
       Fixed f = constantValue(a, t);
       addFixed(n, std::move(f.value), f.reason);
     } else if (c == KindClass::GetAttr) { // module attributes (parameters, buffers) are data: typed as written
-      addFixed(n, ir::valueOfType(t, true), UnknownReason::Unsupported);
+      addFixed(n, typedValue(t), UnknownReason::Unsupported);
     } else if ((c == KindClass::ListConstruct || c == KindClass::TupleConstruct) && !stale(o)) {
       elems.clear();
       for (ir::ValueId v : node.inputs) {

@@ -74,10 +74,12 @@ public:
   /// `fixedValues`: also compute the fixed values and input values (worth it
   /// for a plan that is kept; a plan of one call leaves them to the solver,
   /// which computes them as it meets them, in its single pass over the nodes).
-  GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues = true);
+  /// `sizes`: for a pass with tensor sizes (Options::sizes): without them,
+  /// the values it takes from written types (inputs, attributes) have none.
+  GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedValues = true, bool sizes = true);
   /// A kept plan (makeGraphPlan): it keeps its semantics alive.
-  GraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics)
-      : GraphPlan(g, *semantics) {
+  GraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics, bool sizes = true)
+      : GraphPlan(g, *semantics, true, sizes) {
     keptSemantics_ = std::move(semantics);
   }
 
@@ -88,6 +90,14 @@ public:
   }
   /// The PyTorch version whose schemas it resolved overloads in.
   const Semantics &semantics() const { return *semantics_; }
+  /// For which Options::sizes it was built.
+  bool sizes() const { return sizes_; }
+  /// A written type's value as the pass takes it (valueOfType with tensor
+  /// details; without sizes unless sizes()).
+  Value typedValue(const ir::TypeExpr &t) const {
+    Value v = ir::valueOfType(t, true);
+    return sizes_ ? v : v.withoutShape();
+  }
 
   std::vector<KindClass> kindClass;                      ///< by KindId
   std::vector<std::span<const Schema *const>> overloads; ///< by KindId (empty: unknown op)
@@ -165,6 +175,7 @@ private:
   const Semantics *semantics_;
   std::shared_ptr<const Semantics> keptSemantics_; ///< set for a kept plan
   size_t numNodes_, numValues_;
+  bool sizes_ = true;
   static constexpr uint32_t kNotFixed = UINT32_MAX;
   std::vector<uint32_t> fixedIndex_; ///< by node id: index into fixed_, or kNotFixed (empty: none computed)
   std::vector<Fixed> fixed_;

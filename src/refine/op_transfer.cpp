@@ -131,9 +131,10 @@ std::optional<Evaluation> autocastOutcome(const AutocastArgs &cast, const Schema
 /// `resolved`: the overload matching already chose (OpSignature::whenTensors), or null.
 /// `pinned`: `overloads` is the one overload the node names (GraphPlan::pinned).
 /// `autocast`: the context the program runs in (Options::autocast), or null.
+/// `sizes`: run shape rules too (Options::sizes).
 Evaluation evaluate(const Registry &registry, std::span<const Schema *const> overloads, std::span<const Value> args,
                     std::span<const Value> matchArgs, size_t numOutputs, const Schema *resolved = nullptr,
-                    bool pinned = false, const AutocastIn *autocast = nullptr) {
+                    bool pinned = false, const AutocastIn *autocast = nullptr, bool sizes = true) {
   // torch.export calls its overload with Python numbers for tensors where the
   // Python binding allows them (`aten::mul.Tensor(%x, 2)`): wrapped numbers.
   std::vector<Value> wrappedArgs, wrappedMatchArgs;
@@ -164,7 +165,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
     Evaluation joined;
     for (const Schema *s : m.tied) {
       const Schema *one[] = {s};
-      Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs, nullptr, false, autocast);
+      Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs, nullptr, false, autocast, sizes);
       if (!c.resolved) return c;
       if (!joined.resolved) { joined = std::move(c); continue; }
       for (size_t i = 0; i < numOutputs; ++i) {
@@ -219,7 +220,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
     }
     if (cast.status == AutocastArgs::Status::Cast) boundArgs = cast.args;
   }
-  InferOutcome out = infer(registry, s, boundArgs);
+  InferOutcome out = infer(registry, s, boundArgs, kMaxEnumeratedCases, sizes);
   e.outputs = std::move(out.outputs);
   e.outputs.resize(numOutputs, Value::top());
   UnknownReason why = UnknownReason::UnknownInput;
@@ -297,7 +298,7 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
   Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k],
-                          autocastIn());
+                          autocastIn(), opts.sizes);
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
 
@@ -358,7 +359,7 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
                           evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(),
-                                   resolved, plan_->pinned[node.kind], autocastIn()));
+                                   resolved, plan_->pinned[node.kind], autocastIn(), opts.sizes));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
   const Evaluation &e = evaluateCached(node.kind, args_, args_, true, node.outputs.size(), std::nullopt, resolved);

@@ -110,7 +110,7 @@ bool Solver::transferPrim(ir::NodeId n) {
   case KindClass::GetAttr:
     // Module attributes (parameters, buffers) are data: typed as written.
     if (!setFixed(n))
-      for (ir::ValueId o : node.outputs) set(o, ir::valueOfType(*g.values[o].type, true), UnknownReason::Unsupported);
+      for (ir::ValueId o : node.outputs) set(o, plan_->typedValue(*g.values[o].type), UnknownReason::Unsupported);
     return true;
   case KindClass::Unsupported:
     diag(Severity::Warning, n, "unsupported", unsupportedMessage(g, n));
@@ -145,6 +145,7 @@ void Solver::transferFork(ir::NodeId n) {
   inner.tensorConstants = opts.tensorConstants;
   inner.maxLoopIterations = opts.maxLoopIterations;
   inner.forkDepth = opts.forkDepth + 1;
+  inner.sizes = opts.sizes;
   for (size_t i = 0; i < params.size(); ++i) {
     const Value &a = get(node.inputs[i]);
     if (a.isBottom()) { set(node.outputs[0], Value(), UnknownReason::Unreached); return; }

@@ -95,7 +95,9 @@ std::shared_ptr<EvalMemo> makeEvalMemo();
 /// to one graph: build it after the graph is final.
 /// The plan keeps `semantics` (the Options::semantics it is used with) alive.
 class GraphPlan;
-std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics);
+/// `sizes`: for calls with Options::sizes of that value.
+std::shared_ptr<const GraphPlan> makeGraphPlan(const ir::Graph &g, std::shared_ptr<const Semantics> semantics,
+                                               bool sizes = true);
 
 struct Options {
   /// The semantics the pass applies (ops/semantics.h): a PyTorch version's
@@ -132,6 +134,15 @@ struct Options {
   /// reached by branches and func.call results are computed so, by a fixpoint
   /// around this pass (frontends/torch_mlir/mlir_refine.cpp). Sorted or not.
   std::vector<std::pair<ir::ValueId, Value>> valueFacts;
+  /// Tensor sizes (issue 35). False: the dtype/rank pass alone, as before
+  /// sizes existed: every value taken from outside the graph (inputs, module
+  /// attributes, inputTypes, valueFacts) loses its sizes and no shape rule
+  /// runs; dtypes, ranks and size-1 facts come out as with sizes, except
+  /// where only sizes decide (a size-dependent error, an int from aten::size).
+  /// For measuring what sizes cost (bench/, docs/performance.md). A plan or
+  /// memo passed in must be of the same mode (makeGraphPlan's `sizes`; a memo
+  /// takes the mode of its first call), else std::invalid_argument.
+  bool sizes = true;
 };
 
 struct Result {

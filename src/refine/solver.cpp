@@ -65,7 +65,10 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
                                             opts.plan->semantics().versionName(),
                                             opts.plan->semantics().base() ? " with user rules" : "",
                                             semantics_.versionName(), semantics_.base() ? " with user rules" : ""));
-  if (!opts.plan) ownPlan_.emplace(g, semantics_, /*fixedValues=*/false);
+  if (opts.plan && opts.plan->sizes() != opts.sizes)
+    throw std::invalid_argument(fmt::format("refineGraph: Options::plan was built for a pass {} sizes, the call is {}",
+                                            opts.plan->sizes() ? "with" : "without", opts.sizes ? "with" : "without"));
+  if (!opts.plan) ownPlan_.emplace(g, semantics_, /*fixedValues=*/false, opts.sizes);
   plan_ = opts.plan ? opts.plan.get() : &*ownPlan_;
   reserveOnHugePages(out_.values, g.values.size());
   if (!plan_->initialValues.empty()) { // a kept plan: inputs and top-level fixed values in place
@@ -81,6 +84,9 @@ Solver::Solver(const ir::Graph &g, const Options &opts, Result &out)
   if (opts.autocast) autocast_ = AutocastIn{*opts.autocast, semantics_.version()};
   memo_ = opts.memo && !opts.autocast ? opts.memo : makeEvalMemo();
   if (opts.memo) memo_->keepAlive(opts.semantics); // its entries name the semantics' schema spans
+  if (!memo_->servesSizes(opts.sizes))
+    throw std::invalid_argument(fmt::format("refineGraph: Options::memo holds evaluations {} sizes, the call is {}",
+                                            opts.sizes ? "without" : "with", opts.sizes ? "with" : "without"));
   for (auto *scratch : {&args_, &matchArgs_, &wargs_}) scratch->reserve(16); // conv nodes take 13
   argPtrs_.reserve(16);
   if (!opts.valueFacts.empty()) {
@@ -96,8 +102,8 @@ void Solver::run() {
     const Value *given = nullptr;
     for (const auto &[name, val] : opts.inputTypes)
       if (name == g.values[params[i]].name) given = &val;
-    if (given) set(params[i], *given);
-    else if (plan_->initialValues.empty()) set(params[i], ir::valueOfType(*g.values[params[i]].type, true));
+    if (given) set(params[i], opts.sizes ? *given : given->withoutShape());
+    else if (plan_->initialValues.empty()) set(params[i], plan_->typedValue(*g.values[params[i]].type));
   }
   visitBlock(0, 0);
   // Whatever is still bottom was never reached. Written types are checked
@@ -202,7 +208,10 @@ bool Solver::applyFacts(ir::NodeId n) {
   bool all = !outs.empty();
   for (ir::ValueId o : outs) all = all && factOf_[o] != ir::kNoId;
   if (!all) return false;
-  for (ir::ValueId o : outs) set(o, opts.valueFacts[factOf_[o]].second, UnknownReason::BranchJoin);
+  for (ir::ValueId o : outs) {
+    const Value &fact = opts.valueFacts[factOf_[o]].second;
+    set(o, opts.sizes ? fact : fact.withoutShape(), UnknownReason::BranchJoin);
+  }
   return true;
 }
 

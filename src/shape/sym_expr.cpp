@@ -231,6 +231,7 @@ SymExpr operator+(const SymExpr &a, const SymExpr &b) {
 }
 
 SymExpr operator*(const SymExpr &a, const SymExpr &b) {
+  if (a.isConstant() && b.isConstant()) return SymExpr(checkedMul(a.c_, b.c_)); // known sizes: no terms to build
   if (b.isConstant() && !a.isConstant()) return b * a;
   if (a.isConstant()) { // scale b
     std::vector<Term> terms = b.terms();
@@ -250,7 +251,10 @@ SymExpr operator*(const SymExpr &a, const SymExpr &b) {
   return SymExpr::fromTerms(checkedMul(a.c_, b.c_), std::move(terms));
 }
 
-SymExpr operator-(const SymExpr &a, const SymExpr &b) { return a + b * SymExpr(-1); }
+SymExpr operator-(const SymExpr &a, const SymExpr &b) {
+  if (a.isConstant() && b.isConstant()) return SymExpr(checkedAdd(a.c_, checkedMul(b.c_, -1))); // as below, no terms
+  return a + b * SymExpr(-1);
+}
 
 namespace {
 

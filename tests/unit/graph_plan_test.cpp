@@ -163,5 +163,50 @@ TEST(GraphPlan, APlanOfAnotherGraphIsRefused) {
   EXPECT_THROW(refineGraph(*a, opts), std::invalid_argument);
 }
 
+TEST(GraphPlan, WithoutSizesTheDtypesAndRanksStayAndNoSizeIsKnown) {
+  // Options::sizes = false (the benchmarks' dtype/rank pass): every tensor
+  // of every bundled example and corpus module gets the dtype and rank it
+  // gets with sizes, never a size; kept plans and memos serve one mode.
+  size_t tensors = 0, sized = 0;
+  for (const fs::path &p : graphFiles()) {
+    auto g = load(p);
+    Options opts = checkOptions(Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
+    Result with = refineGraph(*g, opts);
+    opts.sizes = false;
+    Result without = refineGraph(*g, opts);
+    opts.plan = makeGraphPlan(*g, opts.semantics, /*sizes=*/false);
+    opts.memo = makeEvalMemo();
+    expectSame(*g, without, refineGraph(*g, opts), p.filename().string() + " (no sizes, kept plan and memo)");
+    for (size_t v = 0; v < g->values.size(); ++v) {
+      const Value &a = with.values[v], &b = without.values[v];
+      if (!a.isTensor()) continue;
+      ++tensors;
+      sized += a.hasKnownDims();
+      EXPECT_FALSE(b.hasKnownDims()) << p.filename() << ": %" << g->values[v].name << ": " << b.str();
+      EXPECT_EQ(a.dtypes(), b.dtypes()) << p.filename() << ": %" << g->values[v].name;
+      EXPECT_EQ(a.rank(), b.rank()) << p.filename() << ": %" << g->values[v].name;
+    }
+  }
+  EXPECT_GT(tensors, 2'000u);
+  EXPECT_GT(sized, tensors / 2) << "the sized pass knows sizes";
+}
+
+TEST(GraphPlan, APlanOrMemoOfTheOtherSizesModeIsRefused) {
+  auto g = ir::parseIR(R"(graph(%x : Float(2, 3)):
+  %y : Tensor = aten::relu(%x)
+  return (%y)
+)");
+  Options opts;
+  opts.semantics = Semantics::shared(TorchVersion::V1_13);
+  opts.plan = makeGraphPlan(*g, opts.semantics, /*sizes=*/false);
+  EXPECT_EQ(refineGraph(*g, [&] { Options o = opts; o.sizes = false; return o; }()).values[1].str(), "float32:r2");
+  EXPECT_THROW(refineGraph(*g, opts), std::invalid_argument); // a plan without sizes, a call with
+  opts.plan = nullptr;
+  opts.memo = makeEvalMemo();
+  EXPECT_EQ(refineGraph(*g, opts).values[1].shapeStr(), "[2, 3]");
+  opts.sizes = false;
+  EXPECT_THROW(refineGraph(*g, opts), std::invalid_argument); // a memo filled with sizes
+}
+
 } // namespace
 } // namespace dtf::refine

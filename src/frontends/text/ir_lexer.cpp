@@ -8,12 +8,11 @@ namespace dtf::ir {
 namespace {
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 /// A value's debug name is printed unescaped and may hold any character
 /// (module names like regnet's `block1-0` become `%trunk.block1-0.weight`):
 /// it runs to whitespace or punctuation that follows a name in the printer's
 /// output (`%x : T`, `(%a, %b)`, `%x = ...`).
-bool valueNameChar(char c) {
+constexpr bool valueNameChar(char c) {
   if (static_cast<unsigned char>(c) <= ' ') return false;
   switch (c) {
   case ',': case '(': case ')': case '[': case ']': case '{': case '}': case ':': case '=': case '"': case '\'':
@@ -23,7 +22,21 @@ bool valueNameChar(char c) {
 }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
+/// The classes above as a table (a 10^6-node file is ~50 MB of them).
+struct CharTable {
+  bool valueName[256], ident[256];
+  constexpr CharTable() : valueName(), ident() {
+    for (int c = 0; c < 256; ++c) {
+      valueName[c] = valueNameChar(static_cast<char>(c));
+      ident[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    }
+  }
+};
+constexpr CharTable kChars;
+
 } // namespace
+
+
 
 void Lexer::advance(size_t n) {
   for (size_t i = 0; i < n && pos_ < src_.size(); ++i) {
@@ -89,6 +102,9 @@ void Lexer::skipSpaceAndComments() {
       while (pos_ < src_.size() && src_[pos_] != '\n') advance();
       lastComment_ = src_.substr(from, pos_ - from);
       lastCommentLine_ = line_;
+    } else if (c == ' ') { // most of the text between tokens
+      ++pos_;
+      ++col_;
     } else if (std::isspace(static_cast<unsigned char>(c))) {
       advance();
     } else {
@@ -110,20 +126,29 @@ Token Lexer::next() {
     return t;
   };
   if (pos_ >= src_.size()) { t.end = pos_; return t; }
+  // Move past the characters `table` marks (none is a newline, so the
+  // column moves with the offset); how many.
+  auto scanSameLine = [&](const bool *table) {
+    size_t e = pos_;
+    while (e < src_.size() && table[static_cast<unsigned char>(src_[e])]) ++e;
+    const size_t n = e - pos_;
+    col_ += static_cast<uint32_t>(n);
+    pos_ = e;
+    return n;
+  };
   char c = peek();
   if (c == '%') {
     advance();
     size_t from = pos_;
-    while (valueNameChar(peek())) advance();
-    if (pos_ == from) fail("expected a value name after '%'");
+    if (scanSameLine(kChars.valueName) == 0) fail("expected a value name after '%'");
     return finish(Token::Kind::ValueName, from);
   }
   if (identStart(c) || (c == '^' && identStart(peek(1)))) { // `^Name`: a Python op
     size_t from = pos_;
     if (c == '^') advance();
     while (true) {
-      if (identChar(peek())) advance();
-      else if (peek() == ':' && peek(1) == ':' && identStart(peek(2))) advance(2);
+      scanSameLine(kChars.ident);
+      if (peek() == ':' && peek(1) == ':' && identStart(peek(2))) advance(2);
       else break;
     }
     return finish(Token::Kind::Ident, from);

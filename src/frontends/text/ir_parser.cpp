@@ -1,10 +1,12 @@
 #include "frontends/text/ir_parser.h"
 #include "graph/name_map.h"
 #include "frontends/text/printable.h"
+#include "refine/huge_pages.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -44,10 +46,19 @@ bool knownOpaqueType(std::string_view name) {
   return name.find('.') != std::string_view::npos;
 }
 
+/// Newlines + 1, by memchr (std::count went byte by byte: 5 % of a 10^6-node annotate).
+size_t countLines(std::string_view s) {
+  size_t n = 1;
+  for (const char *p = s.data(), *end = s.data() + s.size();
+       (p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
+    ++n;
+  return n;
+}
+
 class Parser {
 public:
   Parser(std::string_view src, const ParseLimits &limits)
-      : src_(src), lex_(src), limits_(limits), lines_(std::count(src.begin(), src.end(), '\n') + 1) {
+      : src_(src), lex_(src), limits_(limits), lines_(countLines(src)) {
     ids_.reserve(lines_); // at most about one value definition per line: no rehash
     tok_ = lex_.next();
   }
@@ -55,10 +66,12 @@ public:
   std::unique_ptr<Graph> parseGraph() {
     g_ = std::make_unique<Graph>();
     // About one node and one value per line (counting lines costs ~1 % of
-    // reading them): the big vectors grow once, not by copies.
-    g_->nodes.reserve(lines_);
-    g_->values.reserve(lines_);
-    g_->blocks[0].nodes.reserve(lines_);
+    // reading them): the big vectors grow once, not by copies, on huge
+    // pages where they are big (a 10^6-line file: ~200 MB first touched
+    // here; refine/huge_pages.h says why that matters).
+    refine::reserveOnHugePages(g_->nodes, lines_);
+    refine::reserveOnHugePages(g_->values, lines_);
+    refine::reserveOnHugePages(g_->blocks[0].nodes, lines_);
     parseBody();
     if (isIdent("with")) parseSubgraphs();
     if (tok_.kind != TK::End) fail(tok_, "expected end of input after the graph's return");
@@ -119,10 +132,12 @@ private:
     bump();
     return static_cast<ValueId>(id);
   }
-  /// `(%a, %b)` after the opening point.
-  std::vector<ValueId> parseUses() {
+  /// `(%a, %b)` after the opening point (into a buffer reused by every
+  /// node: no allocation per node; copy it before the next parseUses).
+  const std::vector<ValueId> &parseUses() {
     expectPunct('(');
-    std::vector<ValueId> out;
+    std::vector<ValueId> &out = uses_;
+    out.clear();
     while (!isPunct(')')) {
       out.push_back(use());
       if (!isPunct(')')) expectPunct(',');
@@ -160,6 +175,7 @@ private:
   };
   TypePtr parseType() {
     DepthGuard guard(*this);
+    if (TypePtr known = bareTypeSeenBefore()) return known;
     size_t begin = tok_.begin;
     auto t = std::make_shared<TypeExpr>();
     if (isPunct('(')) {
@@ -232,7 +248,23 @@ private:
     if (it != types_.end()) return it->second;
     finishType(*t);
     types_.emplace(t->text, t);
+    if (t->kind != TypeExpr::Kind::Other && t->text.find_first_of("([?") == std::string::npos)
+      bareTypes_.emplace(src_.substr(begin, lastEnd_ - begin), t);
     return t;
+  }
+  /// A type written as a bare name (`Tensor`, `int`) that was parsed before,
+  /// consumed; null otherwise. A 10^6-node trace writes `Tensor` 10^6 times:
+  /// one lookup instead of a parse each.
+  TypePtr bareTypeSeenBefore() {
+    if (tok_.kind != TK::Ident) return nullptr;
+    auto it = bareTypes_.find(tok_.text);
+    if (it == bareTypes_.end()) return nullptr;
+    // Bare only when what follows on the line ends the type (not `(`, `[`, `?`).
+    size_t next = tok_.end;
+    while (next < src_.size() && (src_[next] == ' ' || src_[next] == '\t')) ++next;
+    if (next >= src_.size() || (src_[next] != '=' && src_[next] != ',' && src_[next] != ')')) return nullptr;
+    bump();
+    return it->second;
   }
   void wrap(std::shared_ptr<TypeExpr> &t, TypeExpr::Kind kind, size_t begin) {
     t->text = std::string(src_.substr(begin, lastEnd_ - begin));
@@ -460,7 +492,8 @@ private:
   }
   void parseNode(BlockId block, int depth) {
     Token first = tok_;
-    std::vector<std::pair<Token, TypePtr>> outs;
+    std::vector<std::pair<Token, TypePtr>> &outs = outs_; // defined below, before any nested block reuses it
+    outs.clear();
     while (tok_.kind == TK::ValueName) {
       Token name = tok_;
       bump();
@@ -489,8 +522,7 @@ private:
       lex_.skipRawParenthesised();
       bump();
     }
-    std::vector<ValueId> ins = parseUses();
-    g_->nodes[n].inputs = std::move(ins);
+    g_->nodes[n].inputs = parseUses();
     uint32_t lastLine = lastLine_;
     if (isPunct(',')) { // `, scope: a/b.c` printed by torch: skip the rest of the line
       lastLine = tok_.line;
@@ -517,8 +549,7 @@ private:
     parseNodes(b, depth);
     if (tok_.kind != TK::Arrow) fail(tok_, fmt::format("expected '-> (...)' ending the block but found {}", describe(tok_)));
     bump();
-    auto rets = parseUses();
-    g_->blocks[b].returns = std::move(rets);
+    g_->blocks[b].returns = parseUses();
   }
 
   std::string_view src_;
@@ -533,6 +564,9 @@ private:
   size_t lines_;
   NameMap ids_;
   std::unordered_map<std::string, TypePtr> types_;
+  std::unordered_map<std::string_view, TypePtr> bareTypes_; ///< by name, views into the text (bareTypeSeenBefore)
+  std::vector<ValueId> uses_;                               ///< parseUses' buffer
+  std::vector<std::pair<Token, TypePtr>> outs_;             ///< parseNode's outputs, before they are defined
   std::unordered_map<std::string, uint32_t> sourceIds_;
 };
 
