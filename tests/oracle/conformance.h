@@ -19,6 +19,10 @@ struct OpTally {
   uint64_t wrongDtype = 0, wrongRank = 0, wrongUnitDims = 0, wrongShape = 0, weReject = 0, torchRejectsSemantic = 0, kernelGap = 0;
   uint64_t unitFactsChecked = 0; ///< cases whose results claimed size-1 facts (all checked)
   uint64_t shapesChecked = 0;    ///< cases whose results claimed every size of a tensor (all checked)
+  /// Shape coverage: cases that ran with tensor results we answered (dtype
+  /// and rank known, not wrong), and those where we claimed every size of
+  /// every tensor result.
+  uint64_t shapeCases = 0, shapeCasesClaimed = 0;
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   /// Cases whose answer for any CPU (no --cpu) is "may raise, CPU-dependent"
