@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
@@ -632,6 +633,244 @@ void registerLinalg(Registry &r) {
   g.solversFactorizations();
   g.normsHouseholder();
   g.luTensorSolvers();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h), from torch.linalg's documented result
+// shapes (and the meta functions of torch/_meta_registrations.py). A matrix
+// argument is [*, m, n]; k = min(m, n). Square-ness and the other size
+// checks raise: the rules give the sizes of a call that succeeds.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A matrix argument split into its batch dims and its last two.
+struct Matrix {
+  Dims batch;
+  Dim m, n;
+  Dim k() const { return minDim(m, n); }
+  /// The batch dims followed by `tail`.
+  Dims with(std::initializer_list<Dim> tail) const {
+    Dims d = batch;
+    d.insert(d.end(), tail.begin(), tail.end());
+    return d;
+  }
+};
+
+std::optional<Matrix> matrixOf(const OpCall &c, std::string_view arg) {
+  auto d = dimsOf(c, arg);
+  if (!d || d->size() < 2) return std::nullopt;
+  Matrix mat{Dims(d->begin(), d->end() - 2), (*d)[d->size() - 2], d->back()};
+  return mat;
+}
+
+using Outs = std::vector<std::optional<Dims>>;
+
+/// A one-matrix op's results from its input `arg`.
+ShapeFn ofMatrix(std::string arg, std::function<Outs(const Matrix &, const OpCall &)> fn) {
+  return [arg = std::move(arg), fn = std::move(fn)](const OpCall &c) -> ShapeResult {
+    auto a = matrixOf(c, arg);
+    if (!a) return {};
+    return fn(*a, c);
+  };
+}
+
+/// A solver's result: the batch dims of `lhs` and `rhs` broadcast, then
+/// rhs's last two (rhs a matrix, not a vector).
+std::optional<Dims> solved(const OpCall &c, std::string_view lhs, std::string_view rhs) {
+  auto a = matrixOf(c, lhs), b = matrixOf(c, rhs);
+  if (!a || !b) return std::nullopt;
+  std::vector<Dims> batches{a->batch, b->batch};
+  Broadcast batch = broadcastShapes(batches);
+  if (!batch.dims) return std::nullopt;
+  return Matrix{*batch.dims, b->m, b->n}.with({b->m, b->n});
+}
+
+ShapeFn solverShape(std::string lhs, std::string rhs) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto d = solved(c, lhs, rhs);
+    return d ? ShapeResult(*d) : ShapeResult{};
+  };
+}
+
+/// linalg_qr's (Q, R) by mode: reduced [m,k] [k,n]; complete [m,m] [m,n];
+/// r: an empty Q, [k,n].
+Outs qrShape(const Matrix &a, std::string_view mode) {
+  if (mode == "reduced") return {a.with({a.m, a.k()}), a.with({a.k(), a.n})};
+  if (mode == "complete") return {a.with({a.m, a.m}), a.with({a.m, a.n})};
+  if (mode == "r") return {Dims{Dim(0)}, a.with({a.k(), a.n})};
+  return {};
+}
+
+void registerDecompositionShapes(Registry &r) {
+  const auto same = [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.m, a.n})}; };
+  const auto sameWithInfo = [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.m, a.n}), a.batch}; };
+  for (auto [k, arg] : {std::pair{"aten::linalg_inv", "A"}, {"aten::inverse", "self"}, {"aten::linalg_cholesky", "self"},
+                        {"aten::cholesky", "self"}, {"aten::matrix_exp", "self"}, {"aten::linalg_matrix_exp", "self"},
+                        {"aten::matrix_power", "self"}, {"aten::linalg_matrix_power", "self"},
+                        {"aten::cholesky_inverse", "self"}, {"aten::linalg_householder_product", "input"},
+                        {"aten::orgqr", "self"}})
+    r.shape(k, ofMatrix(arg, same));
+  r.shape("aten::linalg_inv_ex", ofMatrix("A", sameWithInfo));
+  r.shape("aten::linalg_cholesky_ex", ofMatrix("self", sameWithInfo));
+  // The pseudo-inverse of [*, m, n] is [*, n, m].
+  // (Tolerance tensors broadcast with the batch dims: claimed only without them.)
+  for (const char *k : {"aten::pinverse", "aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float",
+                        "aten::linalg_pinv.atol_rtol_tensor"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+              for (const char *tol : {"atol", "rtol"})
+                if (c.has(tol) && c.isTensor(tol)) return {};
+              return {a.with({a.n, a.m})};
+            }));
+  // Eigen-decompositions of [*, n, n]: values [*, n], vectors [*, n, n].
+  for (const char *k : {"aten::linalg_eig", "aten::linalg_eigh"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.n}), a.with({a.n, a.n})}; }));
+  for (const char *k : {"aten::linalg_eigvals", "aten::linalg_eigvalsh"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.n})}; }));
+  r.shape("aten::symeig", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto vectors = boolArg(c, "eigenvectors");
+            if (!vectors) return {a.with({a.n}), std::nullopt};
+            return {a.with({a.n}), *vectors ? a.with({a.n, a.n}) : Dims{Dim(0)}};
+          }));
+  // SVD: U [*, m, m or k], S [*, k], Vh [*, n or k, n] (svd: V, transposed).
+  r.shape("aten::linalg_svd", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto full = boolArg(c, "full_matrices");
+            if (!full) return {std::nullopt, a.with({a.k()}), std::nullopt};
+            return {a.with({a.m, *full ? a.m : a.k()}), a.with({a.k()}), a.with({*full ? a.n : a.k(), a.n})};
+          }));
+  r.shape("aten::svd", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto some = boolArg(c, "some"), uv = boolArg(c, "compute_uv");
+            if (!some || uv != true) return {std::nullopt, a.with({a.k()}), std::nullopt}; // no U, V: zeros
+            return {a.with({a.m, *some ? a.k() : a.m}), a.with({a.k()}), a.with({a.n, *some ? a.k() : a.n})};
+          }));
+  r.shape("aten::linalg_svdvals", ofMatrix("A", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.k()})}; }));
+  r.shape("aten::linalg_qr", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto mode = c.arg("mode").text();
+            return mode ? qrShape(a, *mode) : Outs{};
+          }));
+  r.shape("aten::qr", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto some = boolArg(c, "some");
+            return some ? qrShape(a, *some ? "reduced" : "complete") : Outs{};
+          }));
+  r.shape("aten::geqrf", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.m, a.n}), a.with({a.k()})};
+          }));
+  // LU: the packed factors [*, m, n], pivots [*, k] (int32), info [*].
+  r.shape("aten::linalg_lu_factor", ofMatrix("A", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.m, a.n}), a.with({a.k()})};
+          }));
+  for (auto [k, arg] : {std::pair{"aten::linalg_lu_factor_ex", "A"}, {"aten::_lu_with_info", "self"}})
+    r.shape(k, ofMatrix(arg, [](const Matrix &a, const OpCall &) -> Outs {
+              return {a.with({a.m, a.n}), a.with({a.k()}), a.batch};
+            }));
+  // P [*, m, m], L [*, m, k], U [*, k, n] (with pivoting; without, P is empty).
+  r.shape("aten::linalg_lu", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            if (boolArg(c, "pivot") != true) return {};
+            return {a.with({a.m, a.m}), a.with({a.m, a.k()}), a.with({a.k(), a.n})};
+          }));
+  r.shape("aten::lu_unpack", ofMatrix("LU_data", [](const Matrix &a, const OpCall &c) -> Outs {
+            Outs out(3);
+            if (boolArg(c, "unpack_pivots") == true) out[0] = a.with({a.m, a.m});
+            if (boolArg(c, "unpack_data") == true) {
+              out[1] = a.with({a.m, a.k()});
+              out[2] = a.with({a.k(), a.n});
+            }
+            return out;
+          }));
+  // LDL: LD [*, n, n], pivots [*, n], info [*].
+  r.shape("aten::linalg_ldl_factor", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.n, a.n}), a.with({a.n})};
+          }));
+  r.shape("aten::linalg_ldl_factor_ex", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.n, a.n}), a.with({a.n}), a.batch};
+          }));
+}
+
+void registerSolverShapes(Registry &r) {
+  r.shape("aten::linalg_solve_triangular", solverShape("self", "B"));
+  r.shape("aten::cholesky_solve", solverShape("input2", "self"));
+  r.shape("aten::linalg_lu_solve", solverShape("LU", "B"));
+  r.shape("aten::lu_solve", solverShape("LU_data", "self"));
+  r.shape("aten::linalg_ldl_solve", solverShape("LD", "B"));
+  // triangular_solve(b, A): the solution, and A cloned, both on the broadcast batch.
+  r.shape("aten::triangular_solve", [](const OpCall &c) -> ShapeResult {
+    auto x = solved(c, "A", "self"), a = solved(c, "self", "A");
+    if (!x || !a) return {};
+    return Outs{*x, *a};
+  });
+  // linalg_solve(A, B): B a batch of matrices when it is not a vector (B
+  // 1-D, or B's sizes A's without the last: then the result is [*, n]).
+  for (const char *k : {"aten::linalg_solve", "aten::linalg_solve_ex"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "A"), b = dimsOf(c, "B");
+      if (!a || !b || a->size() < 2 || b->empty() || b->size() + 1 == a->size()) return {};
+      Outs out{solved(c, "A", "B")};
+      if (!out[0]) return {};
+      if (c.key() == "aten::linalg_solve_ex") out.push_back(Dims(out[0]->begin(), out[0]->end() - 2));
+      return out;
+    });
+  // lstsq(A [*, m, n], B [*, m, k]): the solution [*, n, k]; the others depend on the driver.
+  r.shape("aten::linalg_lstsq", [](const OpCall &c) -> ShapeResult {
+    auto a = matrixOf(c, "self"), b = matrixOf(c, "b");
+    auto x = solved(c, "self", "b");
+    if (!a || !b || !x || dimsOf(c, "self")->size() != dimsOf(c, "b")->size()) return {};
+    (*x)[x->size() - 2] = a->n;
+    return Outs{*x, std::nullopt, std::nullopt, std::nullopt};
+  });
+  // ormqr(A, tau, C): C's sizes.
+  r.shape("aten::ormqr", sameShapeAs("input3"));
+}
+
+void registerProductShapes(Registry &r) {
+  for (const char *k : {"aten::cross", "aten::linalg_cross"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+      if (!a || !b) return {};
+      std::vector<Dims> both{*a, *b};
+      Broadcast out = broadcastShapes(both);
+      return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+    });
+  // addr: beta * self + alpha * outer(vec1, vec2), self broadcast to [n, m].
+  r.shape("aten::addr", [](const OpCall &c) -> ShapeResult {
+    auto v1 = dimsOf(c, "vec1"), v2 = dimsOf(c, "vec2");
+    if (!v1 || !v2 || v1->size() != 1 || v2->size() != 1) return {};
+    return Dims{(*v1)[0], (*v2)[0]};
+  });
+  r.shape("aten::addr_", sameShapeAs());
+  // chain_matmul: [rows of the first, columns of the last].
+  r.shape("aten::chain_matmul", [](const OpCall &c) -> ShapeResult {
+    const Value &ms = c.arg("matrices");
+    if (!ms.isList() || !ms.lengthKnown() || ms.elements().empty()) return {};
+    auto first = ms.elements().front().shape(), last = ms.elements().back().shape();
+    if (!first || !last || first->size() != 2 || last->size() != 2) return {};
+    return Dims{(*first)[0], (*last)[1]};
+  });
+  // vander(x [*, n], N): [*, n, N] (N defaults to n).
+  r.shape("aten::linalg_vander", [](const OpCall &c) -> ShapeResult {
+    auto x = dimsOf(c, "x");
+    if (!x || x->empty()) return {};
+    Dim n = c.arg("N").isNone() ? x->back() : symIntArg(c, "N");
+    x->push_back(n);
+    return *x;
+  });
+  // tensorinv(A, ind): A's sizes from ind on, then those before.
+  r.shape("aten::linalg_tensorinv", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self");
+    auto ind = intArg(c, "ind");
+    if (!a || !ind || *ind <= 0 || static_cast<size_t>(*ind) > a->size()) return {};
+    Dims out(a->begin() + *ind, a->end());
+    out.insert(out.end(), a->begin(), a->begin() + *ind);
+    return out;
+  });
+  r.shape("aten::nuclear_norm.dim", reductionOver("dim"));
+}
+
+} // namespace
+
+void registerLinalgShapes(Registry &r) {
+  registerDecompositionShapes(r);
+  registerSolverShapes(r);
+  registerProductShapes(r);
 }
 
 } // namespace dtf
