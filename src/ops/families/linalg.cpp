@@ -392,8 +392,8 @@ struct Linalg {
   const Result same{Out::Same, 0}, batchInfo{Out::Info, 2};
   // The harness fills with one constant: only 1x1 matrices of 2 are invertible and positive
   // definite (inv, cholesky raise on singular input, a value-dependent error).
-  void add(std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
-    r.add(key, f, decomposition(arg, std::move(results), bf16))
+  Registry::Entry add(std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
+    return r.add(key, f, decomposition(arg, std::move(results), bf16))
         .sample(arg, "sweep[1,1]=2")
         .variant({{arg, "sweep![3,1,1]=2"}});
   }
@@ -411,15 +411,23 @@ void Linalg::decompositions() {
   add("aten::linalg_cholesky", "self", {same});
   add("aten::cholesky", "self", {same});
   add("aten::linalg_cholesky_ex", "self", {same, batchInfo});
-  add("aten::qr", "self", {same, same});
-  add("aten::linalg_svd", "A", {same, {Out::Real, 1}, same});
-  add("aten::svd", "self", {same, {Out::Real, 1}, same});
-  add("aten::linalg_svdvals", "A", {{Out::Real, 1}});
-  add("aten::linalg_eigh", "self", {{Out::Real, 1}, same});
-  add("aten::linalg_eigvalsh", "self", {{Out::Real, 1}});
-  add("aten::linalg_eig", "self", {{Out::Complex, 1}, {Out::Complex, 0}});
-  add("aten::linalg_eigvals", "self", {{Out::Complex, 1}});
-  add("aten::pinverse", "self", {same});
+  add("aten::qr", "self", {same, same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}})
+      .variant({{"self", "sweep![3,2]=2"}, {"some", "False"}});
+  add("aten::linalg_svd", "A", {same, {Out::Real, 1}, same})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}})
+      .variant({{"A", "sweep![2,3]=2"}, {"full_matrices", "False"}});
+  add("aten::svd", "self", {same, {Out::Real, 1}, same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}})
+      .variant({{"self", "sweep![2,3]=2"}, {"some", "False"}});
+  add("aten::linalg_svdvals", "A", {{Out::Real, 1}})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
+  add("aten::linalg_eigh", "self", {{Out::Real, 1}, same}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eigvalsh", "self", {{Out::Real, 1}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eig", "self", {{Out::Complex, 1}, {Out::Complex, 0}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eigvals", "self", {{Out::Complex, 1}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::pinverse", "self", {same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}});
   add("aten::logdet", "self", {{Out::Same, 2}});
   add("aten::matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
   add("aten::linalg_matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
@@ -475,10 +483,13 @@ void Linalg::solversFactorizations() {
   solve("aten::linalg_solve_triangular", solver("self", "B", true, false), "self", "B");
   solve("aten::triangular_solve", solver("A", "self", false, false, {same}), "A", "self");
   add("aten::cholesky_inverse", "self", {same});
-  add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}});
-  add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo});
-  add("aten::_lu_with_info", "self", {same, {Out::Info, 1}, batchInfo}); // what torch.lu calls: lu_factor_ex
-  add("aten::linalg_lu", "A", {same, same, same});
+  add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}}); // (raises on the singular fills of larger ones)
+  add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
+  add("aten::_lu_with_info", "self", {same, {Out::Info, 1}, batchInfo})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}}); // what torch.lu calls: lu_factor_ex
+  add("aten::linalg_lu", "A", {same, same, same})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
   r.add("aten::linalg_cond", f, condRule).sample("self", "sweep[1,1]=2").variant({{"self", "sweep![3,1,1]=2"}});
   r.add("aten::linalg_cond.p_str", f, condRule)
       .sample("self", "sweep[1,1]=2").sample("p", "'fro'")
@@ -486,7 +497,8 @@ void Linalg::solversFactorizations() {
       .variant({{"self", "sweep![1,1]=2"}, {"p", "'max'"}});
   for (const char *k : {"aten::linalg_matrix_rank", "aten::linalg_matrix_rank.atol_rtol_float"})
     add(k, "self", {{Out::Int64, 2}});
-  for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"}) add(k, "self", {same});
+  for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"})
+    add(k, "self", {same}).variant({{"self", "sweep![2,2,3]=2"}});
   // The tensor-tolerance forms (what torch.linalg.matrix_rank(A) and
   // pinv(A) trace to, with None tolerances): exact without tolerances; a
   // tolerance tensor broadcasts with the batch, so then only unknown.
@@ -531,7 +543,8 @@ void Linalg::solversFactorizations() {
       .sample("self", "sweep[1,1]=2").sample("rcond", "float64[]")
       .variant({{"self", "sweep![3,1,1]=2"}, {"rcond", "sweep![4,1]"}})
       .variant({{"self", "float32[1,1]=2"}, {"rcond", "sweep![2]"}});
-  add("aten::geqrf", "self", {same, {Out::Same, 1}});
+  add("aten::geqrf", "self", {same, {Out::Same, 1}})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}});
   add("aten::linalg_ldl_factor", "self", {same, {Out::Info, 1}});
   add("aten::linalg_ldl_factor_ex", "self", {same, {Out::Info, 1}, batchInfo});
   r.add("aten::linalg_lstsq", f, lstsq).sample("self", "sweep![1,1]=2").sample("b", "sweep[1,2]")
@@ -622,7 +635,9 @@ void Linalg::luTensorSolvers() {
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
-      .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}});
+      .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}})
+      .variant({{"A", "sweep![3,2]"}, {"mode", "'complete'"}}).variant({{"A", "sweep![2,3]"}, {"mode", "'r'"}})
+      .variant({{"A", "sweep![3,2]"}});
 }
 
 } // namespace
