@@ -261,16 +261,19 @@ std::string renderReport(const ReportInputs &in) {
     out += fmt::format("| {} | {} | {} |\n", item.item, fmt::join(item.ops, ", "), status);
   }
 
-  out += "\n## By op\n\n| op | family | cases | agree | unknown | wrong | we reject | torch rejects | kernel gaps | note |\n"
-         "|---|---|---|---|---|---|---|---|---|---|\n";
+  out += "\n## By op\n\n*sizes*: cases with every size of every tensor result claimed / cases with answered tensor "
+         "results (Shape coverage below).\n\n"
+         "| op | family | cases | agree | unknown | wrong | we reject | torch rejects | kernel gaps | sizes | note |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const OpTally &t : in.tallies) {
     std::string note = !t.configError.empty() ? "config error: " + t.configError
                        : !t.skipReason.empty() ? "not run: " + t.skipReason
                        : t.total > t.cases + t.skipped ? fmt::format("sampled {} of {}", t.cases, t.total)
                                                      : "";
     if (t.skipped) note += fmt::format("{}{} cases not constructible on CPU", note.empty() ? "" : "; ", t.skipped);
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.key, t.family, t.cases, t.agree,
-                       t.unknown, t.wrong(), t.weReject, t.torchRejectsSemantic, t.kernelGap, note);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {}/{} | {} |\n", t.key, t.family, t.cases, t.agree,
+                       t.unknown, t.wrong(), t.weReject, t.torchRejectsSemantic, t.kernelGap, t.shapeCasesClaimed,
+                       t.shapeCases, note);
   }
   out += "\n## CPU kernel gaps (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)

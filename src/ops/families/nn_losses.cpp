@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
@@ -106,7 +107,7 @@ void registerSimilarities(Registry &r) {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
      return tensorOf(c.dtype("self"), Rank::exact(1));
-   }).sample("self", "sweep![2,2]")
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![4,2]"}})
       .refuse(checks::numberWithin("p", 0, INFINITY, "pdist only supports non-negative p values"), {{"p", "-1.0"}})
       .refuse(checks::rankIn("self", {2}, "pdist only supports 2D tensors"), {{"self", "float32[2]"}});
   // pdist's kernel called directly (what a traced F.pdist records): no dtype
@@ -541,6 +542,7 @@ void registerDistancesAndCrossEntropy(Registry &r) {
        if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
        return tensorOf(a, rk);
      }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None")
+        .variant({{"x1", "float32[2,2,3]"}, {"x2", "sweep![4,3]"}})
         .refuse(checks::numberWithin("p", 0, INFINITY, "cdist only supports non-negative p values"), {{"p", "-1.0"}})
         .refuse(checks::rankAtLeast("x1", 2, "cdist only supports at least 2D tensors"), {{"x1", "float32[3]"}})
         .refuse(checks::rankAtLeast("x2", 2, "cdist only supports at least 2D tensors"), {{"x2", "float32[3]"}});
@@ -597,6 +599,59 @@ void registerNnLosses(Registry &r) {
   registerMultiMarginAndCtcLosses(r);
   registerDistancesAndCrossEntropy(r);
   registerReadTargets(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h) for the losses and distances whose dtype
+// rules give no sizes (the others keep or reduce their input's through
+// their dtype rules).
+//===----------------------------------------------------------------------===//
+
+void registerNnLossShapes(Registry &r) {
+  // cdist(x1 [*, P, M], x2 [*, R, M]): the batch dims broadcast, then [P, R].
+  for (const char *k : {"aten::cdist", "aten::_cdist_forward"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+      if (!a || !b || a->size() < 2 || b->size() < 2) return {};
+      std::vector<Dims> batches{Dims(a->begin(), a->end() - 2), Dims(b->begin(), b->end() - 2)};
+      Broadcast batch = broadcastShapes(batches);
+      if (!batch.dims) return {};
+      batch.dims->push_back((*a)[a->size() - 2]);
+      batch.dims->push_back((*b)[b->size() - 2]);
+      return *batch.dims;
+    });
+  // pdist(self [N, M]): the N * (N - 1) / 2 distances of distinct rows.
+  for (const char *k : {"aten::pdist", "aten::_pdist_forward"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self || self->size() != 2) return {};
+      const Dim &n = (*self)[0];
+      return Dims{floorDiv(n * (n - Dim(1)), Dim(2))};
+    });
+  // cosine_similarity: the broadcast operands summed over dim.
+  r.shape("aten::cosine_similarity", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+    if (!a || !b) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims) return {};
+    if (out.dims->empty()) return *out.dims;
+    auto dim = wrappedDimArg(c, "dim", out.dims->size());
+    if (!dim) return {};
+    out.dims->erase(out.dims->begin() + static_cast<std::ptrdiff_t>(*dim));
+    return *out.dims;
+  });
+  // multilabel_margin_loss_forward: the loss per row with reduction 'none'
+  // (0) on a batch, else 0-dim; is_target has target's sizes.
+  r.shape("aten::multilabel_margin_loss_forward", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), target = dimsOf(c, "target");
+    auto reduction = intArg(c, "reduction");
+    if (!self || !target || !reduction) return {};
+    const bool perRow = *reduction == 0 && target->size() == 2 && self->size() == 2;
+    if (*reduction == 0 && !perRow && target->size() > 1) return {};
+    return std::vector<std::optional<Dims>>{perRow ? Dims{(*self)[0]} : Dims{}, *target};
+  });
+  r.shape("aten::nll_loss_backward", sameShapeAs());
 }
 
 } // namespace dtf

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
@@ -535,8 +536,12 @@ void registerRecurrentLayers(Registry &r) {
       rnnSamples(scope.add(f.lstm, rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
                  {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
                  f.fixed);
-    rnnSamples(r.add(f.gru, rnn, seqRule(false, f.packed)), f.seq,
-               {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
+    Registry::Entry gru = r.add(f.gru, rnn, seqRule(false, f.packed));
+    rnnSamples(gru, f.seq, {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
+    // Two directions over a batch of 2, batch first: the output's [2, 3, 2 * 2] is no input's shape.
+    if (!f.packed)
+      gru.variant({{"input", "sweep![2,3,4]"}, {"hx", "float32[2,2,2]"}, {"batch_first", "True"}, {"bidirectional", "True"},
+                   {"params", "[float32[6,4],float32[6,2],float32[6],float32[6],float32[6,4],float32[6,2],float32[6],float32[6]]"}});
     for (RnnAct act : {RnnAct::InPlace, RnnAct::Relu})
       rnnSamples(r.add(act == RnnAct::Relu ? f.rnnRelu : f.rnnTanh, rnn, seqRule(false, f.packed, act)), f.seq,
                  {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, f.fixed);
@@ -595,6 +600,51 @@ void registerNnSequence(Registry &r) {
   registerStftIstft(r);
   registerFusedAttention(r);
   registerRecurrentLayers(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h) for the recurrent layers: the output keeps
+// the input's leading dims (seq and batch in either order, or the packed
+// rows) with hidden size times directions last; each hidden state out has
+// the sizes of the one given (h: [layers * directions, batch, hidden or
+// proj_size], c: [.., hidden]). PyTorch checks the given ones against the
+// weights (check_rnn_cell_forward_hidden, RNN.cpp's check_attributes).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The sizes of element `i` of list argument `list`.
+std::optional<Dims> elementDims(const OpCall &c, std::string_view list, size_t i) {
+  const Value &l = c.arg(list);
+  if (!l.isList() || !l.lengthKnown() || l.elements().size() <= i) return std::nullopt;
+  return l.elements()[i].shape();
+}
+
+ShapeFn recurrentShape(bool lstm, bool packed) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, packed ? "data" : "input");
+    auto h = lstm ? elementDims(c, "hx", 0) : dimsOf(c, "hx");
+    auto directions = boolArg(c, "bidirectional");
+    if (!in || !h || in->empty() || h->empty() || !directions) return {};
+    std::vector<std::optional<Dims>> out{*in, *h};
+    out[0]->back() = Dim(*directions ? 2 : 1) * h->back();
+    if (lstm) out.push_back(elementDims(c, "hx", 1));
+    return out;
+  };
+}
+
+} // namespace
+
+void registerNnSequenceShapes(Registry &r) {
+  for (bool packed : {false, true}) {
+    const std::string form = packed ? ".data" : ".input";
+    r.shape("aten::lstm" + form, recurrentShape(true, packed));
+    for (const char *k : {"aten::gru", "aten::rnn_tanh", "aten::rnn_relu"}) r.shape(k + form, recurrentShape(false, packed));
+  }
+  r.shape("aten::lstm_cell", [](const OpCall &c) -> ShapeResult {
+    return std::vector<std::optional<Dims>>{elementDims(c, "hx", 0), elementDims(c, "hx", 1)};
+  });
+  for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) r.shape(k, sameShapeAs("hx"));
 }
 
 } // namespace dtf
