@@ -212,13 +212,13 @@ void registerFfts(Registry &r) {
   };
   lengths(r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]"));
   lengths(r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]"));
-  lengths(r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]").variant({{"self", "sweep![2,5]"}, {"n", "7"}}));
   for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
     lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}}));
   for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
-    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[6,-1]"}, {"dim", "[2,0]"}}));
   for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
-    lengths(r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[6,-1]"}}));
   lengths(r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
@@ -229,10 +229,10 @@ void registerFfts(Registry &r) {
     DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
     return tensorOf(out, c.rank("self"));
   };
-  lengths(r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]").variant({{"self", "sweep![2,5]"}, {"n", "7"}, {"dim", "0"}}));
   lengths(r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]"));
   for (const char *k : {"aten::fft_irfft2", "aten::fft_irfftn", "aten::fft_hfft2", "aten::fft_hfftn"})
-    lengths(r.add(k, spec, realOut).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, realOut).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[2,-1]"}}));
   // fftshift is a roll over the dims: any dtype, same rank (a 0-dim tensor
   // has no dim to roll: "`shifts` required").
   for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"})
@@ -633,9 +633,82 @@ ShapeFn recurrentShape(bool lstm, bool packed) {
   };
 }
 
+/// Which half of a real signal's spectrum a transform's last dim holds.
+enum class Half : uint8_t {
+  None,    ///< complex to complex: the length
+  Forward, ///< real to complex (rfft, ihfft): length // 2 + 1
+  Inverse, ///< complex to real (irfft, hfft): the given length, else 2 * (size - 1)
+};
+
+/// The FFTs: each transformed dim becomes its length (`n`, or `s`'s entry;
+/// absent or -1: the input's size), the last one by `half`.
+ShapeFn fftShape(bool oneDim, Half half) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    if (!self || self->empty()) return {};
+    const int rank = static_cast<int>(self->size());
+    std::vector<int64_t> dims;
+    Dims lengths; // unknown Dim: the input's size
+    if (oneDim) {
+      auto d = intArg(c, "dim");
+      if (!d) return {};
+      dims = {*d};
+      lengths = {c.arg("n").isNone() ? Dim() : symIntArg(c, "n")};
+      if (!c.arg("n").isNone() && !lengths[0].known()) return {};
+    } else {
+      std::optional<Dims> s;
+      if (!c.arg("s").isNone() && !(s = sizeListArg(c, "s"))) return {};
+      if (!c.arg("dim").isNone()) {
+        auto d = intListArg(c, "dim");
+        if (!d) return {};
+        dims = *d;
+      } else {
+        for (int i = s ? rank - static_cast<int>(s->size()) : 0; i < rank; ++i) dims.push_back(i);
+      }
+      lengths = s ? *s : Dims(dims.size());
+      if (lengths.size() != dims.size()) return {};
+      for (Dim &l : lengths)
+        if (!s) break;
+        else if (l.value() == -1) l = Dim();
+        else if (!l.known()) return {}; // a symbolic length that may be -1
+    }
+    if (dims.empty()) return *self;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      auto w = wrapDim(dims[i], rank);
+      if (!w) return {};
+      Dim &out = (*self)[*w];
+      const bool last = i + 1 == dims.size();
+      if (last && half == Half::Forward) out = floorDiv(lengths[i].known() ? lengths[i] : out, Dim(2)) + Dim(1);
+      else if (last && half == Half::Inverse) out = lengths[i].known() ? lengths[i] : Dim(2) * (out - Dim(1));
+      else if (lengths[i].known()) out = lengths[i];
+    }
+    return *self;
+  };
+}
+
 } // namespace
 
 void registerNnSequenceShapes(Registry &r) {
+  for (auto [k, half] : {std::pair{"aten::fft_fft", Half::None}, {"aten::fft_ifft", Half::None},
+                         {"aten::fft_rfft", Half::Forward}, {"aten::fft_ihfft", Half::Forward},
+                         {"aten::fft_irfft", Half::Inverse}, {"aten::fft_hfft", Half::Inverse}})
+    r.shape(k, fftShape(true, half));
+  for (auto [k, half] : {std::pair{"aten::fft_fft2", Half::None}, {"aten::fft_ifft2", Half::None},
+                         {"aten::fft_fftn", Half::None}, {"aten::fft_ifftn", Half::None},
+                         {"aten::fft_rfft2", Half::Forward}, {"aten::fft_rfftn", Half::Forward},
+                         {"aten::fft_ihfft2", Half::Forward}, {"aten::fft_ihfftn", Half::Forward},
+                         {"aten::fft_irfft2", Half::Inverse}, {"aten::fft_irfftn", Half::Inverse},
+                         {"aten::fft_hfft2", Half::Inverse}, {"aten::fft_hfftn", Half::Inverse}})
+    r.shape(k, fftShape(false, half));
+  for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"}) r.shape(k, sameShapeAs());
+  r.shape("aten::fft_fftfreq", [](const OpCall &c) -> ShapeResult {
+    auto n = newTensorSizes(c, "n");
+    return n ? ShapeResult(*n) : ShapeResult{};
+  });
+  r.shape("aten::fft_rfftfreq", [](const OpCall &c) -> ShapeResult {
+    auto n = newTensorSizes(c, "n");
+    return n ? ShapeResult(Dims{floorDiv((*n)[0], Dim(2)) + Dim(1)}) : ShapeResult{};
+  });
   for (bool packed : {false, true}) {
     const std::string form = packed ? ".data" : ".input";
     r.shape("aten::lstm" + form, recurrentShape(true, packed));
