@@ -701,6 +701,28 @@ void registerNnSequenceShapes(Registry &r) {
                          {"aten::fft_hfft2", Half::Inverse}, {"aten::fft_hfftn", Half::Inverse}})
     r.shape(k, fftShape(false, half));
   for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"}) r.shape(k, sameShapeAs());
+  // The fused attention: the encoder layer keeps src's sizes; native MHA's
+  // output has query's, its weights [B, (H,) T, S] when asked for.
+  r.shape("aten::_transformer_encoder_layer_fwd", sameShapeAs("src"));
+  r.shape("aten::_native_multi_head_attention", [](const OpCall &c) -> ShapeResult {
+    auto q = dimsOf(c, "query"), k = dimsOf(c, "key");
+    auto heads = intArg(c, "num_head");
+    auto need = boolArg(c, "need_weights"), average = boolArg(c, "average_attn_weights");
+    if (!q || !k || q->size() != 3 || k->size() != 3) return {};
+    std::vector<std::optional<Dims>> out{*q, std::nullopt};
+    if (need == true && average && heads)
+      out[1] = *average ? Dims{(*q)[0], (*q)[1], (*k)[1]} : Dims{(*q)[0], Dim(*heads), (*q)[1], (*k)[1]};
+    return out;
+  });
+  // q, k, v of qkv [B, T, 3 * D]: each [B, heads, T, D / heads].
+  r.shape("aten::_transform_bias_rescale_qkv", [](const OpCall &c) -> ShapeResult {
+    auto qkv = dimsOf(c, "qkv");
+    auto heads = intArg(c, "num_heads");
+    if (!qkv || qkv->size() != 3 || !heads || *heads <= 0) return {};
+    auto width = (*qkv)[2].value();
+    if (!width || *width % (3 * *heads) != 0) return {};
+    return repeatedShape(Dims{(*qkv)[0], Dim(*heads), (*qkv)[1], Dim(*width / (3 * *heads))}, 3);
+  });
   r.shape("aten::fft_fftfreq", [](const OpCall &c) -> ShapeResult {
     auto n = newTensorSizes(c, "n");
     return n ? ShapeResult(*n) : ShapeResult{};
