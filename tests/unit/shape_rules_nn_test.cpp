@@ -1,7 +1,7 @@
 // Shape rules of the losses, recurrent layers, linalg, random and torchvision
 // families on symbolic sizes (the conformance harness checks them on
 // concrete ones against libtorch).
-#include "run_op.h"
+#include "shape_of.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,7 @@ namespace dtf {
 namespace {
 
 using test::run;
-
-/// Result `i`'s sizes as text (`[s0, 4]`), or "?" when not known.
-std::string shapeOf(const InferOutcome &o, size_t i = 0) {
-  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
-  return o.outputs[i].shapeStr();
-}
+using test::shapeOf;
 
 TEST(ShapeRulesNn, Decompositions) {
   auto svd = run("aten::linalg_svd", {{"A", "float32:[s0,5,3]"}});
@@ -90,6 +85,16 @@ TEST(ShapeRulesNn, RandomAndTorchvision) {
   EXPECT_EQ(shapeOf(hist, 0), "[10]");
   EXPECT_EQ(shapeOf(hist, 1), "[11]");
   EXPECT_EQ(shapeOf(run("aten::cumulative_trapezoid.dx", {{"y", "float32:[s0,5]"}})), "[s0, 4]");
+}
+
+TEST(ShapeRulesNn, SpectralAndAttention) {
+  EXPECT_EQ(shapeOf(run("aten::fft_rfft", {{"self", "float32:[s0,6]"}})), "[s0, 4]");
+  EXPECT_EQ(shapeOf(run("aten::fft_irfft", {{"self", "complex64:[s0,5]"}})), "[s0, 8]");
+  EXPECT_EQ(shapeOf(run("aten::fft_rfftn", {{"self", "float32:[s0,4,5]"}, {"s", "[6,-1]"}})), "[s0, 6, 3]");
+  EXPECT_EQ(shapeOf(run("aten::fft_fft2", {{"self", "complex64:[s0,4,5]"}, {"s", "[2,7]"}})), "[s0, 2, 7]");
+  auto qkv = run("aten::_transform_bias_rescale_qkv",
+                 {{"qkv", "float32:[s0,t,12]"}, {"qkv_bias", "float32:[12]"}, {"num_heads", "2"}});
+  EXPECT_EQ(shapeOf(qkv, 2), "[s0, 2, t, 2]");
 }
 
 } // namespace
