@@ -20,6 +20,7 @@
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dtf {
@@ -878,6 +879,58 @@ void registerProductShapes(Registry &r) {
     return out;
   });
   r.shape("aten::nuclear_norm.dim", reductionOver("dim"));
+  // One number per matrix: the batch dims (nuclear_norm: kept as 1s with keepdim).
+  for (const char *k : {"aten::linalg_cond", "aten::linalg_cond.p_str", "aten::logdet", "aten::linalg_matrix_rank",
+                        "aten::linalg_matrix_rank.atol_rtol_float"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.batch}; }));
+  r.shape("aten::nuclear_norm", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto keep = boolArg(c, "keepdim");
+            if (!keep) return {};
+            return {*keep ? a.with({Dim(1), Dim(1)}) : a.batch};
+          }));
+  // kron: both padded to one rank with leading 1s, sizes multiplied.
+  r.shape("aten::kron", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+    if (!a || !b) return {};
+    const size_t rank = std::max(a->size(), b->size());
+    a->insert(a->begin(), rank - a->size(), Dim(1));
+    b->insert(b->begin(), rank - b->size(), Dim(1));
+    Dims out;
+    for (size_t i = 0; i < rank; ++i) out.push_back((*a)[i] * (*b)[i]);
+    return out;
+  });
+  // inner: a product over the last dims (a 0-dim operand multiplies).
+  r.shape("aten::inner", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+    if (!a || !b) return {};
+    if (a->empty() || b->empty()) return a->empty() ? *b : *a;
+    Dims out(a->begin(), a->end() - 1);
+    out.insert(out.end(), b->begin(), b->end() - 1);
+    return out;
+  });
+  // vecdot: the broadcast operands summed over dim.
+  r.shape("aten::linalg_vecdot", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x"), b = dimsOf(c, "y");
+    if (!a || !b) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims || out.dims->empty()) return {};
+    auto dim = wrappedDimArg(c, "dim", out.dims->size());
+    if (!dim) return {};
+    out.dims->erase(out.dims->begin() + static_cast<std::ptrdiff_t>(*dim));
+    return *out.dims;
+  });
+  // multi_dot: the first's rows and the last's columns (a 1-D end has neither).
+  r.shape("aten::linalg_multi_dot", [](const OpCall &c) -> ShapeResult {
+    const Value &ts = c.arg("tensors");
+    if (!ts.isList() || !ts.lengthKnown() || ts.elements().size() < 2) return {};
+    auto first = ts.elements().front().shape(), last = ts.elements().back().shape();
+    if (!first || !last || first->empty() || last->empty() || first->size() > 2 || last->size() > 2) return {};
+    Dims out;
+    if (first->size() == 2) out.push_back((*first)[0]);
+    if (last->size() == 2) out.push_back((*last)[1]);
+    return out;
+  });
 }
 
 } // namespace
