@@ -607,7 +607,38 @@ void registerNnLosses(Registry &r) {
 // their dtype rules).
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// An element-wise loss: with reduction 'none' (0) the broadcast of `args`
+/// (None skipped), with 'mean' (1) or 'sum' (2) a 0-dim result.
+ShapeFn pointwiseLoss(std::vector<std::string> args) {
+  return [args = std::move(args)](const OpCall &c) -> ShapeResult {
+    auto reduction = intArg(c, "reduction");
+    if (reduction == 1 || reduction == 2) return Dims{};
+    if (reduction != 0) return {};
+    std::vector<Dims> shapes;
+    for (const std::string &a : args) {
+      if (c.isNone(a)) continue;
+      auto d = dimsOf(c, a);
+      if (!d) return {};
+      shapes.push_back(*d);
+    }
+    Broadcast out = broadcastShapes(shapes);
+    return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+  };
+}
+
+} // namespace
+
 void registerNnLossShapes(Registry &r) {
+  for (const char *k : {"aten::mse_loss", "aten::l1_loss", "aten::smooth_l1_loss", "aten::huber_loss",
+                        "aten::soft_margin_loss", "aten::hinge_embedding_loss", "aten::kl_div"})
+    r.shape(k, pointwiseLoss({"self", "target"}));
+  // (binary_cross_entropy requires target's sizes to be self's; the weight expands to them.)
+  r.shape("aten::binary_cross_entropy", pointwiseLoss({"self"}));
+  r.shape("aten::binary_cross_entropy_with_logits", pointwiseLoss({"self", "target", "weight", "pos_weight"}));
+  r.shape("aten::poisson_nll_loss", pointwiseLoss({"input", "target"}));
+  r.shape("aten::margin_ranking_loss", pointwiseLoss({"input1", "input2", "target"}));
   // cdist(x1 [*, P, M], x2 [*, R, M]): the batch dims broadcast, then [P, R].
   for (const char *k : {"aten::cdist", "aten::_cdist_forward"})
     r.shape(k, [](const OpCall &c) -> ShapeResult {
