@@ -628,9 +628,41 @@ ShapeFn pointwiseLoss(std::vector<std::string> args) {
   };
 }
 
+/// A loss over class scores with class-index targets: with reduction 'none'
+/// one loss per target element (target's sizes), else 0-dim; `totalWeight`:
+/// a second, 0-dim result.
+ShapeFn perTarget(bool totalWeight) {
+  return [totalWeight](const OpCall &c) -> ShapeResult {
+    auto reduction = intArg(c, "reduction");
+    auto target = dimsOf(c, "target");
+    std::optional<Dims> loss;
+    if (reduction == 1 || reduction == 2) loss = Dims{};
+    else if (reduction == 0) loss = target;
+    if (!loss) return {};
+    std::vector<std::optional<Dims>> out{loss};
+    if (totalWeight) out.push_back(Dims{});
+    return out;
+  };
+}
+
 } // namespace
 
 void registerNnLossShapes(Registry &r) {
+  for (const char *k : {"aten::nll_loss", "aten::nll_loss_nd", "aten::multi_margin_loss"}) r.shape(k, perTarget(false));
+  for (const char *k : {"aten::nll_loss_forward", "aten::nll_loss2d_forward"}) r.shape(k, perTarget(true));
+  // cross_entropy: class indices as nll_loss; class probabilities (a
+  // floating target of self's sizes) lose the class dim (1; 0 unbatched).
+  r.shape("aten::cross_entropy_loss", [](const OpCall &c) -> ShapeResult {
+    auto d = c.arg("target").dtype();
+    if (!d) return {};
+    if (!isFloating(*d)) return perTarget(false)(c);
+    auto reduction = intArg(c, "reduction");
+    if (reduction == 1 || reduction == 2) return Dims{};
+    auto self = dimsOf(c, "self");
+    if (reduction != 0 || !self || self->empty()) return {};
+    self->erase(self->begin() + (self->size() == 1 ? 0 : 1));
+    return *self;
+  });
   for (const char *k : {"aten::mse_loss", "aten::l1_loss", "aten::smooth_l1_loss", "aten::huber_loss",
                         "aten::soft_margin_loss", "aten::hinge_embedding_loss", "aten::kl_div"})
     r.shape(k, pointwiseLoss({"self", "target"}));
