@@ -715,6 +715,27 @@ void registerNnLossShapes(Registry &r) {
     return std::vector<std::optional<Dims>>{perRow ? Dims{(*self)[0]} : Dims{}, *target};
   });
   r.shape("aten::nll_loss_backward", sameShapeAs());
+  r.shape("aten::multilabel_margin_loss", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), target = dimsOf(c, "target");
+    auto reduction = intArg(c, "reduction");
+    if (!self || !target || !reduction) return {};
+    if (*reduction != 0 || target->size() <= 1) return Dims{};
+    if (self->size() != 2 || target->size() != 2) return {};
+    return Dims{(*self)[0]};
+  });
+  // pairwise_distance: norm(x1 - x2 + eps) over the broadcast's last dim.
+  r.shape("aten::pairwise_distance", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+    auto keep = boolArg(c, "keepdim");
+    if (!a || !b || !keep) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims) return {};
+    if (out.dims->empty()) return *out.dims;
+    if (*keep) out.dims->back() = Dim(1);
+    else out.dims->pop_back();
+    return *out.dims;
+  });
 }
 
 } // namespace dtf
