@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace dtf {
 namespace {
@@ -261,6 +262,14 @@ void registerRandomShapes(Registry &r) {
                         "aten::geometric", "aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"})
     r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "mean"));
   r.shape("aten::normal.float_Tensor", sameShapeAs("std"));
+  for (auto [k, a, b] : {std::tuple{"aten::normal.Tensor_Tensor", "mean", "std"}, {"aten::binomial", "count", "prob"}})
+    r.shape(k, [a = std::string(a), b = std::string(b)](const OpCall &c) -> ShapeResult {
+      auto x = dimsOf(c, a), y = dimsOf(c, b);
+      if (!x || !y) return {};
+      std::vector<Dims> both{*x, *y};
+      Broadcast out = broadcastShapes(both);
+      return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+    });
   // multinomial: [n] -> [num_samples], [b, n] -> [b, num_samples].
   r.shape("aten::multinomial", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");

@@ -13,6 +13,8 @@
 #include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
 
+#include <tuple>
+
 namespace dtf {
 namespace {
 
