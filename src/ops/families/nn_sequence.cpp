@@ -714,6 +714,25 @@ void registerNnSequenceShapes(Registry &r) {
       out[1] = *average ? Dims{(*q)[0], (*q)[1], (*k)[1]} : Dims{(*q)[0], Dim(*heads), (*q)[1], (*k)[1]};
     return out;
   });
+  // scaled_dot_product_attention: softmax(q k^T + mask) v, batch dims
+  // broadcast as matmul's: [*, L, Ev]. (With enable_gqa, k and v have fewer
+  // heads than q: not claimed.)
+  r.shape("aten::scaled_dot_product_attention", [](const OpCall &c) -> ShapeResult {
+    if (c.has("enable_gqa") && boolArg(c, "enable_gqa") != false) return {};
+    std::vector<Dims> batches;
+    for (const char *a : {"query", "key", "value", "attn_mask"}) {
+      if (c.isNone(a)) continue;
+      auto d = dimsOf(c, a);
+      if (!d || d->size() < 2) return {};
+      batches.emplace_back(d->begin(), d->end() - 2);
+    }
+    Broadcast out = broadcastShapes(batches);
+    auto q = dimsOf(c, "query"), v = dimsOf(c, "value");
+    if (!out.dims) return {};
+    out.dims->push_back((*q)[q->size() - 2]);
+    out.dims->push_back(v->back());
+    return *out.dims;
+  });
   // q, k, v of qkv [B, T, 3 * D]: each [B, heads, T, D / heads].
   r.shape("aten::_transform_bias_rescale_qkv", [](const OpCall &c) -> ShapeResult {
     auto qkv = dimsOf(c, "qkv");
