@@ -124,4 +124,32 @@ ShapeFn reductionOver(std::string_view dimArg, size_t outputs) {
   };
 }
 
+//===--- Added for the loss, RNN, linalg, random and torchvision rules ---===//
+
+Dim symIntArg(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return Dim();
+  auto x = c.arg(name).intExpr();
+  return x ? Dim(*x) : Dim();
+}
+
+std::optional<Dims> newTensorSizes(const OpCall &c, std::string_view arg) {
+  auto sizes = sizeListArg(c, arg);
+  if (!sizes) return std::nullopt;
+  for (const Dim &d : *sizes)
+    if (auto v = d.value(); v && *v < 0) return std::nullopt;
+  return sizes;
+}
+
+std::optional<size_t> wrappedDimArg(const OpCall &c, std::string_view name, size_t rank) {
+  auto d = intArg(c, name);
+  if (!d) return std::nullopt;
+  auto w = wrapDim(*d, static_cast<int>(rank));
+  if (!w || (rank == 0 && *w != 0)) return std::nullopt;
+  return static_cast<size_t>(*w);
+}
+
+ShapeResult repeatedShape(const Dims &d, size_t outputs) {
+  return std::vector<std::optional<Dims>>(outputs, d);
+}
+
 } // namespace dtf

@@ -54,4 +54,17 @@ ShapeFn sameShapeAs(std::string_view arg = "self", size_t outputs = 1);
 /// dims), keeping reduced dims as 1 when `keepdim`; `outputs` results.
 ShapeFn reductionOver(std::string_view dimArg, size_t outputs = 1);
 
+//===--- Added for the loss, RNN, linalg, random and torchvision rules ---===//
+
+/// A SymInt argument as a dim (its expression); unknown when not known.
+Dim symIntArg(const OpCall &c, std::string_view name);
+/// A new tensor's sizes from its size list (a factory's `size`, randperm's
+/// `n`); nullopt when unknown or a known size is negative (PyTorch raises).
+std::optional<Dims> newTensorSizes(const OpCall &c, std::string_view arg);
+/// Dim argument `name` of a tensor of `rank` dims, wrapped (wrapDim);
+/// nullopt when unknown or out of range.
+std::optional<size_t> wrappedDimArg(const OpCall &c, std::string_view name, size_t rank);
+/// Every tensor output has these sizes (`outputs` of them).
+ShapeResult repeatedShape(const Dims &d, size_t outputs);
+
 } // namespace dtf

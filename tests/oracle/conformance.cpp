@@ -43,12 +43,15 @@ bool isWrong(Verdict v) {
 struct Claims {
   bool unitFacts = false; ///< some size-1 fact
   bool shape = false;     ///< every size of some tensor
+  size_t tensors = 0;     ///< tensor results torch returned (list elements too)
+  size_t fullTensors = 0; ///< of those, the ones whose every size we claimed
 };
 
 /// The sizes we claim for a tensor of torch's rank, against its shape: a
 /// known size other than torch's is wrong (the harness's inputs have known
 /// sizes, so no symbol appears).
 Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
+  ++claims.tensors;
   auto dims = ours.shape();
   if (!dims || dims->size() != theirs.sizes.size()) return Verdict::Agree;
   bool all = true;
@@ -64,6 +67,7 @@ Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, 
     }
   }
   claims.shape |= all;
+  claims.fullTensors += all;
   return Verdict::Agree;
 }
 
@@ -576,6 +580,10 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       tally.shapesChecked += claims.shape;
       if (worst != Verdict::WrongShape && worst != Verdict::WrongDtype && worst != Verdict::WrongRank && !opts.autocast)
         checkSymbolically(registry, rule, ours, theirs, tally, worst, detail);
+      if (claims.tensors && worst == Verdict::Agree) {
+        ++tally.shapeCases;
+        tally.shapeCasesClaimed += claims.fullTensors == claims.tensors;
+      }
       switch (worst) {
       case Verdict::Agree: ++tally.agree; break;
       case Verdict::Unknown: ++tally.unknown; break;

@@ -20,6 +20,10 @@ struct OpTally {
   uint64_t unitFactsChecked = 0; ///< cases whose results claimed size-1 facts (all checked)
   uint64_t shapesChecked = 0;    ///< cases whose results claimed every size of a tensor (all checked)
   uint64_t symbolicChecked = 0;  ///< cases whose symbolic twin (sizes as symbols) claimed a symbolic size (all evaluated)
+  /// Shape coverage: cases that ran with tensor results we answered (dtype
+  /// and rank known, not wrong), and those where we claimed every size of
+  /// every tensor result.
+  uint64_t shapeCases = 0, shapeCasesClaimed = 0;
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   /// Cases whose answer for any CPU (no --cpu) is "may raise, CPU-dependent"

@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
   // for 2.6), and the overloads new in 2.14.
   const bool v214 = kOracleTorch == TorchVersion::V2_14;
   std::string targets = targetDir + (v214 ? "torch-mlir-dtype-ops-2.14.txt" : "torch-mlir-dtype-ops.txt");
+  // Shape coverage floor: torch-mlir's shape-function ops (only a 2.14 list exists).
+  std::string shapeTargets = targetDir + "torch-mlir-shape-ops-2.14.txt";
   std::string newOverloads = v214 ? targetDir + "aten-overloads-new-in-2.14.txt" : "";
   std::string exampleOps = std::string(DTF_SOURCE_DIR) + "/examples/ops_used.txt";
   bool verbose = false, quiet = false;
@@ -110,6 +112,7 @@ int main(int argc, char **argv) {
   app.add_option("--meta-data", metaDataPath,
                  "write where the meta kernels differ from the CPU's, as data (data/meta-kernels-VERSION.txt)");
   app.add_option("--targets", targets, "coverage floor list (torch-mlir ops)");
+  app.add_option("--shape-targets", shapeTargets, "shape coverage floor list (torch-mlir's shape-function ops)");
   app.add_option("--example-ops", exampleOps, "ops used by the bundled examples");
   app.add_option("--new-overloads", newOverloads, "overloads new in this version: the report gives each one left out and why");
   app.add_option("--jobs,-j", jobs, "worker threads")->check(CLI::Range(1, 64));
@@ -248,9 +251,12 @@ int main(int argc, char **argv) {
              name(*cpu), sum.cpuDependent,
              sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
+  const std::vector<std::string> shapeTargetOps = readOpList(shapeTargets, true);
+  fmt::print("{}\n", shapeCoverageLine(measureShapeCoverage(tallies, shapeTargetOps)));
   if (!reportPath.empty()) {
     ReportInputs in{tallies, readOpList(targets, true), readOpList(exampleOps, false), seconds, jobs};
     in.cpu = *cpu;
+    in.shapeTargetOps = shapeTargetOps;
     if (!newOverloads.empty()) {
       const std::vector<std::string> keys = readOpList(newOverloads, false);
       in.newOverloads = keys.size();

@@ -81,7 +81,67 @@ std::string metaSection(const std::vector<OpTally> &tallies, const Sum &all) {
   return out;
 }
 
+/// The Markdown section of the shape coverage: totals, torch-mlir's shape
+/// ops, then each op run whose sizes no case claimed (with its case counts).
+std::string shapeSection(const ReportInputs &in) {
+  const ShapeCoverage c = measureShapeCoverage(in.tallies, in.shapeTargetOps);
+  std::string out = fmt::format(
+      "\n## Shape coverage (issue 35)\n\n"
+      "A case counts when torch returned tensor results and we answered each one's dtype and rank; it is\n"
+      "*claimed* when we gave every size of every tensor result (each checked against torch's shape).\n\n"
+      "- Ops run: **{}**; every size claimed in some case: **{}**; tensor results answered but no size claimed\n"
+      "  in any case: **{}** (the rest ran no case with an answered tensor result).\n"
+      "- Cases with answered tensor results: {}; every size claimed: **{}**.\n"
+      "- torch-mlir's shape-function ops: **{} of {}** covered (some case claimed every size); run, no case\n"
+      "  claimed: {}; a dtype rule but not in this run: {}; no dtype rule: {}.\n",
+      c.ops, c.opsClaimed, c.opsUnclaimed, c.cases, c.casesClaimed, c.targetsCovered, c.targets,
+      c.targetsUnclaimed.size(), c.targetsNotRun.size(), c.targetsNoRule.size());
+  auto list = [&](const char *what, const std::vector<std::string> &keys) {
+    if (!keys.empty()) out += fmt::format("\n{} ({}): {}.\n", what, keys.size(), fmt::join(keys, ", "));
+  };
+  list("torch-mlir shape ops run with no size claimed", c.targetsUnclaimed);
+  list("torch-mlir shape ops with no dtype rule", c.targetsNoRule);
+  out += "\nOps with a dtype rule whose sizes no case claimed (cases with answered tensor results, claimed):\n\n"
+         "| op | family | cases | claimed |\n|---|---|---|---|\n";
+  for (const OpTally &t : in.tallies)
+    if (t.shapeCases && !t.shapeCasesClaimed)
+      out += fmt::format("| `{}` | {} | {} | 0 |\n", t.key, t.family, t.shapeCases);
+  return out;
+}
+
 } // namespace
+
+ShapeCoverage measureShapeCoverage(const std::vector<OpTally> &tallies, const std::vector<std::string> &targets) {
+  ShapeCoverage c;
+  std::map<std::string_view, const OpTally *> byKey;
+  for (const OpTally &t : tallies) {
+    byKey[t.key] = &t;
+    ++c.ops;
+    c.opsClaimed += t.shapeCasesClaimed > 0;
+    c.opsUnclaimed += t.shapeCases > 0 && t.shapeCasesClaimed == 0;
+    c.cases += t.shapeCases;
+    c.casesClaimed += t.shapeCasesClaimed;
+  }
+  const Registry &reg = oracleSemantics().registry();
+  c.targets = targets.size();
+  for (const std::string &k : targets) {
+    auto it = byKey.find(k);
+    if (it != byKey.end()) {
+      if (it->second->shapeCasesClaimed) ++c.targetsCovered;
+      else c.targetsUnclaimed.push_back(k);
+    } else {
+      (reg.find(k) ? c.targetsNotRun : c.targetsNoRule).push_back(k);
+    }
+  }
+  return c;
+}
+
+std::string shapeCoverageLine(const ShapeCoverage &c) {
+  return fmt::format("shape coverage: {} of {} ops run claimed every size in some case ({} of {} cases); "
+                     "torch-mlir shape ops: {} of {} covered, {} run unclaimed, {} not run, {} without a rule",
+                     c.opsClaimed, c.ops, c.casesClaimed, c.cases, c.targetsCovered, c.targets,
+                     c.targetsUnclaimed.size(), c.targetsNotRun.size(), c.targetsNoRule.size());
+}
 
 std::string renderReport(const ReportInputs &in) {
   std::map<std::string, const OpTally *> byKey;
@@ -203,16 +263,19 @@ std::string renderReport(const ReportInputs &in) {
     out += fmt::format("| {} | {} | {} |\n", item.item, fmt::join(item.ops, ", "), status);
   }
 
-  out += "\n## By op\n\n| op | family | cases | agree | unknown | wrong | we reject | torch rejects | kernel gaps | note |\n"
-         "|---|---|---|---|---|---|---|---|---|---|\n";
+  out += "\n## By op\n\n*sizes*: cases with every size of every tensor result claimed / cases with answered tensor "
+         "results (Shape coverage below).\n\n"
+         "| op | family | cases | agree | unknown | wrong | we reject | torch rejects | kernel gaps | sizes | note |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const OpTally &t : in.tallies) {
     std::string note = !t.configError.empty() ? "config error: " + t.configError
                        : !t.skipReason.empty() ? "not run: " + t.skipReason
                        : t.total > t.cases + t.skipped ? fmt::format("sampled {} of {}", t.cases, t.total)
                                                      : "";
     if (t.skipped) note += fmt::format("{}{} cases not constructible on CPU", note.empty() ? "" : "; ", t.skipped);
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", t.key, t.family, t.cases, t.agree,
-                       t.unknown, t.wrong(), t.weReject, t.torchRejectsSemantic, t.kernelGap, note);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {}/{} | {} |\n", t.key, t.family, t.cases, t.agree,
+                       t.unknown, t.wrong(), t.weReject, t.torchRejectsSemantic, t.kernelGap, t.shapeCasesClaimed,
+                       t.shapeCases, note);
   }
   out += "\n## CPU kernel gaps (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)
@@ -220,6 +283,7 @@ std::string renderReport(const ReportInputs &in) {
   out += "\n## Value-dependent torch errors (allowed, listed)\n\n";
   for (const OpTally &t : in.tallies)
     for (const std::string &e : t.valueDependentExamples) out += fmt::format("- `{}`: {}\n", t.key, e);
+  out += shapeSection(in);
   out += metaSection(in.tallies, all);
   return out;
 }

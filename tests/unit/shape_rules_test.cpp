@@ -1,6 +1,6 @@
 // Shape rules on symbolic sizes (the conformance harness checks them on
 // concrete ones against libtorch): the sizes torch.export would record.
-#include "run_op.h"
+#include "shape_of.h"
 
 #include "frontends/text/ir_parser.h"
 #include "ops/shape_rules.h"
@@ -11,12 +11,7 @@ namespace dtf {
 namespace {
 
 using test::run;
-
-/// Result `i`'s sizes as text (`[2*s0, 4]`), or "?" when not known.
-std::string shapeOf(const InferOutcome &o, size_t i = 0) {
-  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
-  return o.outputs[i].shapeStr();
-}
+using test::shapeOf;
 
 TEST(ShapeRules, ViewSolvesMinusOneSymbolically) {
   EXPECT_EQ(shapeOf(run("aten::view", {{"self", "float32:[s0,8]"}, {"size", "[-1,4]"}})), "[2*s0, 4]");

@@ -539,11 +539,8 @@ namespace {
 
 /// A factory's sizes from its size list (a negative size raises).
 ShapeResult fromSizeList(const OpCall &c, std::string_view arg) {
-  auto sizes = sizeListArg(c, arg);
-  if (!sizes) return {};
-  for (const Dim &d : *sizes)
-    if (auto v = d.value(); v && *v < 0) return {};
-  return *sizes;
+  auto sizes = newTensorSizes(c, arg);
+  return sizes ? ShapeResult(*sizes) : ShapeResult{};
 }
 
 /// at::arange's length from known start/end/step (RangeFactories.cpp):

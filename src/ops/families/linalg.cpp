@@ -16,9 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dtf {
@@ -391,8 +393,8 @@ struct Linalg {
   const Result same{Out::Same, 0}, batchInfo{Out::Info, 2};
   // The harness fills with one constant: only 1x1 matrices of 2 are invertible and positive
   // definite (inv, cholesky raise on singular input, a value-dependent error).
-  void add(std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
-    r.add(key, f, decomposition(arg, std::move(results), bf16))
+  Registry::Entry add(std::string_view key, std::string arg, std::vector<Result> results, bool bf16 = false) {
+    return r.add(key, f, decomposition(arg, std::move(results), bf16))
         .sample(arg, "sweep[1,1]=2")
         .variant({{arg, "sweep![3,1,1]=2"}});
   }
@@ -410,15 +412,23 @@ void Linalg::decompositions() {
   add("aten::linalg_cholesky", "self", {same});
   add("aten::cholesky", "self", {same});
   add("aten::linalg_cholesky_ex", "self", {same, batchInfo});
-  add("aten::qr", "self", {same, same});
-  add("aten::linalg_svd", "A", {same, {Out::Real, 1}, same});
-  add("aten::svd", "self", {same, {Out::Real, 1}, same});
-  add("aten::linalg_svdvals", "A", {{Out::Real, 1}});
-  add("aten::linalg_eigh", "self", {{Out::Real, 1}, same});
-  add("aten::linalg_eigvalsh", "self", {{Out::Real, 1}});
-  add("aten::linalg_eig", "self", {{Out::Complex, 1}, {Out::Complex, 0}});
-  add("aten::linalg_eigvals", "self", {{Out::Complex, 1}});
-  add("aten::pinverse", "self", {same});
+  add("aten::qr", "self", {same, same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}})
+      .variant({{"self", "sweep![3,2]=2"}, {"some", "False"}});
+  add("aten::linalg_svd", "A", {same, {Out::Real, 1}, same})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}})
+      .variant({{"A", "sweep![2,3]=2"}, {"full_matrices", "False"}});
+  add("aten::svd", "self", {same, {Out::Real, 1}, same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}})
+      .variant({{"self", "sweep![2,3]=2"}, {"some", "False"}});
+  add("aten::linalg_svdvals", "A", {{Out::Real, 1}})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
+  add("aten::linalg_eigh", "self", {{Out::Real, 1}, same}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eigvalsh", "self", {{Out::Real, 1}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eig", "self", {{Out::Complex, 1}, {Out::Complex, 0}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::linalg_eigvals", "self", {{Out::Complex, 1}}).variant({{"self", "sweep![2,3,3]=2"}});
+  add("aten::pinverse", "self", {same})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}});
   add("aten::logdet", "self", {{Out::Same, 2}});
   add("aten::matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
   add("aten::linalg_matrix_exp", "self", {same}, /*bfloat16Kernel=*/true);
@@ -474,10 +484,13 @@ void Linalg::solversFactorizations() {
   solve("aten::linalg_solve_triangular", solver("self", "B", true, false), "self", "B");
   solve("aten::triangular_solve", solver("A", "self", false, false, {same}), "A", "self");
   add("aten::cholesky_inverse", "self", {same});
-  add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}});
-  add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo});
-  add("aten::_lu_with_info", "self", {same, {Out::Info, 1}, batchInfo}); // what torch.lu calls: lu_factor_ex
-  add("aten::linalg_lu", "A", {same, same, same});
+  add("aten::linalg_lu_factor", "A", {same, {Out::Info, 1}}); // (raises on the singular fills of larger ones)
+  add("aten::linalg_lu_factor_ex", "A", {same, {Out::Info, 1}, batchInfo})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
+  add("aten::_lu_with_info", "self", {same, {Out::Info, 1}, batchInfo})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}}); // what torch.lu calls: lu_factor_ex
+  add("aten::linalg_lu", "A", {same, same, same})
+      .variant({{"A", "sweep![2,2,3]=2"}}).variant({{"A", "sweep![3,2]=2"}});
   r.add("aten::linalg_cond", f, condRule).sample("self", "sweep[1,1]=2").variant({{"self", "sweep![3,1,1]=2"}});
   r.add("aten::linalg_cond.p_str", f, condRule)
       .sample("self", "sweep[1,1]=2").sample("p", "'fro'")
@@ -485,7 +498,8 @@ void Linalg::solversFactorizations() {
       .variant({{"self", "sweep![1,1]=2"}, {"p", "'max'"}});
   for (const char *k : {"aten::linalg_matrix_rank", "aten::linalg_matrix_rank.atol_rtol_float"})
     add(k, "self", {{Out::Int64, 2}});
-  for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"}) add(k, "self", {same});
+  for (const char *k : {"aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float"})
+    add(k, "self", {same}).variant({{"self", "sweep![2,2,3]=2"}});
   // The tensor-tolerance forms (what torch.linalg.matrix_rank(A) and
   // pinv(A) trace to, with None tolerances): exact without tolerances; a
   // tolerance tensor broadcasts with the batch, so then only unknown.
@@ -530,7 +544,8 @@ void Linalg::solversFactorizations() {
       .sample("self", "sweep[1,1]=2").sample("rcond", "float64[]")
       .variant({{"self", "sweep![3,1,1]=2"}, {"rcond", "sweep![4,1]"}})
       .variant({{"self", "float32[1,1]=2"}, {"rcond", "sweep![2]"}});
-  add("aten::geqrf", "self", {same, {Out::Same, 1}});
+  add("aten::geqrf", "self", {same, {Out::Same, 1}})
+      .variant({{"self", "sweep![2,2,3]=2"}}).variant({{"self", "sweep![3,2]=2"}});
   add("aten::linalg_ldl_factor", "self", {same, {Out::Info, 1}});
   add("aten::linalg_ldl_factor_ex", "self", {same, {Out::Info, 1}, batchInfo});
   r.add("aten::linalg_lstsq", f, lstsq).sample("self", "sweep![1,1]=2").sample("b", "sweep[1,2]")
@@ -621,7 +636,9 @@ void Linalg::luTensorSolvers() {
   r.add("aten::linalg_qr", f, qrWithMode)
       .sample("A", "sweep[2,2]")
       .variant({{"A", "sweep![3,2,2]"}, {"mode", "'r'"}})
-      .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}});
+      .variant({{"A", "sweep![2,2]"}, {"mode", "'complete'"}})
+      .variant({{"A", "sweep![3,2]"}, {"mode", "'complete'"}}).variant({{"A", "sweep![2,3]"}, {"mode", "'r'"}})
+      .variant({{"A", "sweep![3,2]"}});
 }
 
 } // namespace
@@ -632,6 +649,296 @@ void registerLinalg(Registry &r) {
   g.solversFactorizations();
   g.normsHouseholder();
   g.luTensorSolvers();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h), from torch.linalg's documented result
+// shapes (and the meta functions of torch/_meta_registrations.py). A matrix
+// argument is [*, m, n]; k = min(m, n). Square-ness and the other size
+// checks raise: the rules give the sizes of a call that succeeds.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A matrix argument split into its batch dims and its last two.
+struct Matrix {
+  Dims batch;
+  Dim m, n;
+  Dim k() const { return minDim(m, n); }
+  /// The batch dims followed by `tail`.
+  Dims with(std::initializer_list<Dim> tail) const {
+    Dims d = batch;
+    d.insert(d.end(), tail.begin(), tail.end());
+    return d;
+  }
+};
+
+std::optional<Matrix> matrixOf(const OpCall &c, std::string_view arg) {
+  auto d = dimsOf(c, arg);
+  if (!d || d->size() < 2) return std::nullopt;
+  Matrix mat{Dims(d->begin(), d->end() - 2), (*d)[d->size() - 2], d->back()};
+  return mat;
+}
+
+using Outs = std::vector<std::optional<Dims>>;
+
+/// A one-matrix op's results from its input `arg`.
+ShapeFn ofMatrix(std::string arg, std::function<Outs(const Matrix &, const OpCall &)> fn) {
+  return [arg = std::move(arg), fn = std::move(fn)](const OpCall &c) -> ShapeResult {
+    auto a = matrixOf(c, arg);
+    if (!a) return {};
+    return fn(*a, c);
+  };
+}
+
+/// A solver's result: the batch dims of `lhs` and `rhs` broadcast, then
+/// rhs's last two (rhs a matrix, not a vector).
+std::optional<Dims> solved(const OpCall &c, std::string_view lhs, std::string_view rhs) {
+  auto a = matrixOf(c, lhs), b = matrixOf(c, rhs);
+  if (!a || !b) return std::nullopt;
+  std::vector<Dims> batches{a->batch, b->batch};
+  Broadcast batch = broadcastShapes(batches);
+  if (!batch.dims) return std::nullopt;
+  return Matrix{*batch.dims, b->m, b->n}.with({b->m, b->n});
+}
+
+ShapeFn solverShape(std::string lhs, std::string rhs) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto d = solved(c, lhs, rhs);
+    return d ? ShapeResult(*d) : ShapeResult{};
+  };
+}
+
+/// linalg_qr's (Q, R) by mode: reduced [m,k] [k,n]; complete [m,m] [m,n];
+/// r: an empty Q, [k,n].
+Outs qrShape(const Matrix &a, std::string_view mode) {
+  if (mode == "reduced") return {a.with({a.m, a.k()}), a.with({a.k(), a.n})};
+  if (mode == "complete") return {a.with({a.m, a.m}), a.with({a.m, a.n})};
+  if (mode == "r") return {Dims{Dim(0)}, a.with({a.k(), a.n})};
+  return {};
+}
+
+void registerDecompositionShapes(Registry &r) {
+  const auto same = [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.m, a.n})}; };
+  const auto sameWithInfo = [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.m, a.n}), a.batch}; };
+  for (auto [k, arg] : {std::pair{"aten::linalg_inv", "A"}, {"aten::inverse", "self"}, {"aten::linalg_cholesky", "self"},
+                        {"aten::cholesky", "self"}, {"aten::matrix_exp", "self"}, {"aten::linalg_matrix_exp", "self"},
+                        {"aten::matrix_power", "self"}, {"aten::linalg_matrix_power", "self"},
+                        {"aten::cholesky_inverse", "self"}, {"aten::linalg_householder_product", "input"},
+                        {"aten::orgqr", "self"}})
+    r.shape(k, ofMatrix(arg, same));
+  r.shape("aten::linalg_inv_ex", ofMatrix("A", sameWithInfo));
+  r.shape("aten::linalg_cholesky_ex", ofMatrix("self", sameWithInfo));
+  // The pseudo-inverse of [*, m, n] is [*, n, m].
+  // (Tolerance tensors broadcast with the batch dims: claimed only without them.)
+  for (const char *k : {"aten::pinverse", "aten::linalg_pinv", "aten::linalg_pinv.atol_rtol_float",
+                        "aten::linalg_pinv.atol_rtol_tensor"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+              for (const char *tol : {"atol", "rtol"})
+                if (c.has(tol) && c.isTensor(tol)) return {};
+              return {a.with({a.n, a.m})};
+            }));
+  // Eigen-decompositions of [*, n, n]: values [*, n], vectors [*, n, n].
+  for (const char *k : {"aten::linalg_eig", "aten::linalg_eigh"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.n}), a.with({a.n, a.n})}; }));
+  for (const char *k : {"aten::linalg_eigvals", "aten::linalg_eigvalsh"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.n})}; }));
+  r.shape("aten::symeig", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto vectors = boolArg(c, "eigenvectors");
+            if (!vectors) return {a.with({a.n}), std::nullopt};
+            return {a.with({a.n}), *vectors ? a.with({a.n, a.n}) : Dims{Dim(0)}};
+          }));
+  // SVD: U [*, m, m or k], S [*, k], Vh [*, n or k, n] (svd: V, transposed).
+  r.shape("aten::linalg_svd", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto full = boolArg(c, "full_matrices");
+            if (!full) return {std::nullopt, a.with({a.k()}), std::nullopt};
+            return {a.with({a.m, *full ? a.m : a.k()}), a.with({a.k()}), a.with({*full ? a.n : a.k(), a.n})};
+          }));
+  r.shape("aten::svd", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto some = boolArg(c, "some"), uv = boolArg(c, "compute_uv");
+            if (!some || uv != true) return {std::nullopt, a.with({a.k()}), std::nullopt}; // no U, V: zeros
+            return {a.with({a.m, *some ? a.k() : a.m}), a.with({a.k()}), a.with({a.n, *some ? a.k() : a.n})};
+          }));
+  r.shape("aten::linalg_svdvals", ofMatrix("A", [](const Matrix &a, const OpCall &) -> Outs { return {a.with({a.k()})}; }));
+  r.shape("aten::linalg_qr", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto mode = c.arg("mode").text();
+            return mode ? qrShape(a, *mode) : Outs{};
+          }));
+  r.shape("aten::qr", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto some = boolArg(c, "some");
+            return some ? qrShape(a, *some ? "reduced" : "complete") : Outs{};
+          }));
+  r.shape("aten::geqrf", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.m, a.n}), a.with({a.k()})};
+          }));
+  // LU: the packed factors [*, m, n], pivots [*, k] (int32), info [*].
+  r.shape("aten::linalg_lu_factor", ofMatrix("A", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.m, a.n}), a.with({a.k()})};
+          }));
+  for (auto [k, arg] : {std::pair{"aten::linalg_lu_factor_ex", "A"}, {"aten::_lu_with_info", "self"}})
+    r.shape(k, ofMatrix(arg, [](const Matrix &a, const OpCall &) -> Outs {
+              return {a.with({a.m, a.n}), a.with({a.k()}), a.batch};
+            }));
+  // P [*, m, m], L [*, m, k], U [*, k, n] (with pivoting; without, P is empty).
+  r.shape("aten::linalg_lu", ofMatrix("A", [](const Matrix &a, const OpCall &c) -> Outs {
+            if (boolArg(c, "pivot") != true) return {};
+            return {a.with({a.m, a.m}), a.with({a.m, a.k()}), a.with({a.k(), a.n})};
+          }));
+  r.shape("aten::lu_unpack", ofMatrix("LU_data", [](const Matrix &a, const OpCall &c) -> Outs {
+            Outs out(3);
+            if (boolArg(c, "unpack_pivots") == true) out[0] = a.with({a.m, a.m});
+            if (boolArg(c, "unpack_data") == true) {
+              out[1] = a.with({a.m, a.k()});
+              out[2] = a.with({a.k(), a.n});
+            }
+            return out;
+          }));
+  // LDL: LD [*, n, n], pivots [*, n], info [*].
+  r.shape("aten::linalg_ldl_factor", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.n, a.n}), a.with({a.n})};
+          }));
+  r.shape("aten::linalg_ldl_factor_ex", ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs {
+            return {a.with({a.n, a.n}), a.with({a.n}), a.batch};
+          }));
+}
+
+void registerSolverShapes(Registry &r) {
+  r.shape("aten::linalg_solve_triangular", solverShape("self", "B"));
+  r.shape("aten::cholesky_solve", solverShape("input2", "self"));
+  r.shape("aten::linalg_lu_solve", solverShape("LU", "B"));
+  r.shape("aten::lu_solve", solverShape("LU_data", "self"));
+  r.shape("aten::linalg_ldl_solve", solverShape("LD", "B"));
+  // triangular_solve(b, A): the solution, and A cloned, both on the broadcast batch.
+  r.shape("aten::triangular_solve", [](const OpCall &c) -> ShapeResult {
+    auto x = solved(c, "A", "self"), a = solved(c, "self", "A");
+    if (!x || !a) return {};
+    return Outs{*x, *a};
+  });
+  // linalg_solve(A, B): B a batch of matrices when it is not a vector (B
+  // 1-D, or B's sizes A's without the last: then the result is [*, n]).
+  for (const char *k : {"aten::linalg_solve", "aten::linalg_solve_ex"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "A"), b = dimsOf(c, "B");
+      if (!a || !b || a->size() < 2 || b->empty() || b->size() + 1 == a->size()) return {};
+      Outs out{solved(c, "A", "B")};
+      if (!out[0]) return {};
+      if (c.key() == "aten::linalg_solve_ex") out.push_back(Dims(out[0]->begin(), out[0]->end() - 2));
+      return out;
+    });
+  // lstsq(A [*, m, n], B [*, m, k]): the solution [*, n, k]; the others depend on the driver.
+  r.shape("aten::linalg_lstsq", [](const OpCall &c) -> ShapeResult {
+    auto a = matrixOf(c, "self"), b = matrixOf(c, "b");
+    auto x = solved(c, "self", "b");
+    if (!a || !b || !x || dimsOf(c, "self")->size() != dimsOf(c, "b")->size()) return {};
+    (*x)[x->size() - 2] = a->n;
+    return Outs{*x, std::nullopt, std::nullopt, std::nullopt};
+  });
+  // ormqr(A, tau, C): C's sizes.
+  r.shape("aten::ormqr", sameShapeAs("input3"));
+}
+
+void registerProductShapes(Registry &r) {
+  for (const char *k : {"aten::cross", "aten::linalg_cross"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+      if (!a || !b) return {};
+      std::vector<Dims> both{*a, *b};
+      Broadcast out = broadcastShapes(both);
+      return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+    });
+  // addr: beta * self + alpha * outer(vec1, vec2), self broadcast to [n, m].
+  r.shape("aten::addr", [](const OpCall &c) -> ShapeResult {
+    auto v1 = dimsOf(c, "vec1"), v2 = dimsOf(c, "vec2");
+    if (!v1 || !v2 || v1->size() != 1 || v2->size() != 1) return {};
+    return Dims{(*v1)[0], (*v2)[0]};
+  });
+  r.shape("aten::addr_", sameShapeAs());
+  // chain_matmul: [rows of the first, columns of the last].
+  r.shape("aten::chain_matmul", [](const OpCall &c) -> ShapeResult {
+    const Value &ms = c.arg("matrices");
+    if (!ms.isList() || !ms.lengthKnown() || ms.elements().empty()) return {};
+    auto first = ms.elements().front().shape(), last = ms.elements().back().shape();
+    if (!first || !last || first->size() != 2 || last->size() != 2) return {};
+    return Dims{(*first)[0], (*last)[1]};
+  });
+  // vander(x [*, n], N): [*, n, N] (N defaults to n).
+  r.shape("aten::linalg_vander", [](const OpCall &c) -> ShapeResult {
+    auto x = dimsOf(c, "x");
+    if (!x || x->empty()) return {};
+    Dim n = c.arg("N").isNone() ? x->back() : symIntArg(c, "N");
+    x->push_back(n);
+    return *x;
+  });
+  // tensorinv(A, ind): A's sizes from ind on, then those before.
+  r.shape("aten::linalg_tensorinv", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self");
+    auto ind = intArg(c, "ind");
+    if (!a || !ind || *ind <= 0 || static_cast<size_t>(*ind) > a->size()) return {};
+    Dims out(a->begin() + *ind, a->end());
+    out.insert(out.end(), a->begin(), a->begin() + *ind);
+    return out;
+  });
+  r.shape("aten::nuclear_norm.dim", reductionOver("dim"));
+  // One number per matrix: the batch dims (nuclear_norm: kept as 1s with keepdim).
+  for (const char *k : {"aten::linalg_cond", "aten::linalg_cond.p_str", "aten::logdet", "aten::linalg_matrix_rank",
+                        "aten::linalg_matrix_rank.atol_rtol_float"})
+    r.shape(k, ofMatrix("self", [](const Matrix &a, const OpCall &) -> Outs { return {a.batch}; }));
+  r.shape("aten::nuclear_norm", ofMatrix("self", [](const Matrix &a, const OpCall &c) -> Outs {
+            auto keep = boolArg(c, "keepdim");
+            if (!keep) return {};
+            return {*keep ? a.with({Dim(1), Dim(1)}) : a.batch};
+          }));
+  // kron: both padded to one rank with leading 1s, sizes multiplied.
+  r.shape("aten::kron", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+    if (!a || !b) return {};
+    const size_t rank = std::max(a->size(), b->size());
+    a->insert(a->begin(), rank - a->size(), Dim(1));
+    b->insert(b->begin(), rank - b->size(), Dim(1));
+    Dims out;
+    for (size_t i = 0; i < rank; ++i) out.push_back((*a)[i] * (*b)[i]);
+    return out;
+  });
+  // inner: a product over the last dims (a 0-dim operand multiplies).
+  r.shape("aten::inner", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+    if (!a || !b) return {};
+    if (a->empty() || b->empty()) return a->empty() ? *b : *a;
+    Dims out(a->begin(), a->end() - 1);
+    out.insert(out.end(), b->begin(), b->end() - 1);
+    return out;
+  });
+  // vecdot: the broadcast operands summed over dim.
+  r.shape("aten::linalg_vecdot", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x"), b = dimsOf(c, "y");
+    if (!a || !b) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims || out.dims->empty()) return {};
+    auto dim = wrappedDimArg(c, "dim", out.dims->size());
+    if (!dim) return {};
+    out.dims->erase(out.dims->begin() + static_cast<std::ptrdiff_t>(*dim));
+    return *out.dims;
+  });
+  // multi_dot: the first's rows and the last's columns (a 1-D end has neither).
+  r.shape("aten::linalg_multi_dot", [](const OpCall &c) -> ShapeResult {
+    const Value &ts = c.arg("tensors");
+    if (!ts.isList() || !ts.lengthKnown() || ts.elements().size() < 2) return {};
+    auto first = ts.elements().front().shape(), last = ts.elements().back().shape();
+    if (!first || !last || first->empty() || last->empty() || first->size() > 2 || last->size() > 2) return {};
+    Dims out;
+    if (first->size() == 2) out.push_back((*first)[0]);
+    if (last->size() == 2) out.push_back((*last)[1]);
+    return out;
+  });
+}
+
+} // namespace
+
+void registerLinalgShapes(Registry &r) {
+  registerDecompositionShapes(r);
+  registerSolverShapes(r);
+  registerProductShapes(r);
 }
 
 } // namespace dtf

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/unit_dims.h"
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -437,6 +438,75 @@ void registerMiscCoverage(Registry &r) {
   registerPrims(r);
   registerMiscMath(r);
   registerTrapezoid(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `d` with dim `at` one shorter (a slice [1:] or [:-1] along it: n - 1,
+/// 0 when empty); nullopt when out of range.
+std::optional<Dims> differenced(Dims d, size_t at) {
+  if (at >= d.size()) return std::nullopt;
+  d[at] = maxDim(d[at] - Dim(1), Dim(0));
+  return d;
+}
+
+/// cumulative_trapezoid: (dx * (y[1:] + y[:-1]) / 2).cumsum(dim) along dim,
+/// wrapped against y's rank; x (a 1-D one viewed along dim) is sliced along
+/// the same (wrapped) dim and broadcast with y (ATen's
+/// cumulative_trapezoid: x.slice(dim, 1) - x.slice(dim, 0, -1)).
+ShapeResult cumulativeTrapezoidShape(const OpCall &c) {
+  auto y = dimsOf(c, "y");
+  if (!y) return {};
+  auto dim = wrappedDimArg(c, "dim", y->size());
+  auto out = dim ? differenced(*y, *dim) : std::nullopt;
+  if (!out || !c.has("x")) return out ? ShapeResult(*out) : ShapeResult{};
+  auto x = dimsOf(c, "x");
+  if (!x) return {};
+  if (x->size() == 1) { // viewed as [1, .., n (at dim), .., 1]
+    Dims spread(y->size(), Dim(1));
+    spread[*dim] = (*x)[0];
+    x = spread;
+  }
+  auto dx = differenced(*x, *dim);
+  if (!dx) return {};
+  std::vector<Dims> both{*out, *dx};
+  Broadcast b = broadcastShapes(both);
+  return b.dims ? ShapeResult(*b.dims) : ShapeResult{};
+}
+
+} // namespace
+
+void registerMiscCoverageShapes(Registry &r) {
+  for (const char *k : {"aten::cumulative_trapezoid.dx", "aten::cumulative_trapezoid.x"})
+    r.shape(k, cumulativeTrapezoidShape);
+  r.shape("aten::fake_quantize_per_channel_affine", sameShapeAs());
+  r.shape("aten::fake_quantize_per_channel_affine_cachemask", sameShapeAs("self", 2));
+  r.shape("aten::fill_diagonal_", sameShapeAs());
+  r.shape("aten::histc", [](const OpCall &c) -> ShapeResult {
+    auto bins = intArg(c, "bins");
+    if (!bins || *bins <= 0) return {};
+    return Dims{Dim(*bins)};
+  });
+  // histogram: the counts and the bin edges, one more.
+  r.shape("aten::histogram.bin_ct", [](const OpCall &c) -> ShapeResult {
+    auto bins = intArg(c, "bins");
+    if (!bins || *bins <= 0) return {};
+    return std::vector<std::optional<Dims>>{Dims{Dim(*bins)}, Dims{Dim(*bins + 1)}};
+  });
+  r.shape("aten::histogram.bins_tensor", [](const OpCall &c) -> ShapeResult {
+    auto edges = dimsOf(c, "bins");
+    if (!edges || edges->size() != 1 || (*edges)[0].value().value_or(0) < 1) return {};
+    return std::vector<std::optional<Dims>>{Dims{(*edges)[0] - Dim(1)}, *edges};
+  });
+  r.shape("aten::upsample_nearest2d_backward", [](const OpCall &c) -> ShapeResult {
+    auto sizes = newTensorSizes(c, "input_size");
+    if (!sizes || sizes->size() != 4) return {};
+    return *sizes;
+  });
 }
 
 } // namespace dtf

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
@@ -106,7 +107,7 @@ void registerSimilarities(Registry &r) {
      if (!isFloating(c.dtype("self")))
        return c.semantic("pdist only supports floating-point dtypes, got {}", name(c.dtype("self")));
      return tensorOf(c.dtype("self"), Rank::exact(1));
-   }).sample("self", "sweep![2,2]")
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![4,2]"}})
       .refuse(checks::numberWithin("p", 0, INFINITY, "pdist only supports non-negative p values"), {{"p", "-1.0"}})
       .refuse(checks::rankIn("self", {2}, "pdist only supports 2D tensors"), {{"self", "float32[2]"}});
   // pdist's kernel called directly (what a traced F.pdist records): no dtype
@@ -541,6 +542,7 @@ void registerDistancesAndCrossEntropy(Registry &r) {
        if (a != b) return c.semantic("expected scalar type {} but found {}", name(a), name(b));
        return tensorOf(a, rk);
      }).sample("x1", "sweep![2,3]").sample("x2", "sweep![2,3]").sample("p", "2.0").sample("compute_mode", "None")
+        .variant({{"x1", "float32[2,2,3]"}, {"x2", "sweep![4,3]"}})
         .refuse(checks::numberWithin("p", 0, INFINITY, "cdist only supports non-negative p values"), {{"p", "-1.0"}})
         .refuse(checks::rankAtLeast("x1", 2, "cdist only supports at least 2D tensors"), {{"x1", "float32[3]"}})
         .refuse(checks::rankAtLeast("x2", 2, "cdist only supports at least 2D tensors"), {{"x2", "float32[3]"}});
@@ -597,6 +599,143 @@ void registerNnLosses(Registry &r) {
   registerMultiMarginAndCtcLosses(r);
   registerDistancesAndCrossEntropy(r);
   registerReadTargets(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h) for the losses and distances whose dtype
+// rules give no sizes (the others keep or reduce their input's through
+// their dtype rules).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An element-wise loss: with reduction 'none' (0) the broadcast of `args`
+/// (None skipped), with 'mean' (1) or 'sum' (2) a 0-dim result.
+ShapeFn pointwiseLoss(std::vector<std::string> args) {
+  return [args = std::move(args)](const OpCall &c) -> ShapeResult {
+    auto reduction = intArg(c, "reduction");
+    if (reduction == 1 || reduction == 2) return Dims{};
+    if (reduction != 0) return {};
+    std::vector<Dims> shapes;
+    for (const std::string &a : args) {
+      if (c.isNone(a)) continue;
+      auto d = dimsOf(c, a);
+      if (!d) return {};
+      shapes.push_back(*d);
+    }
+    Broadcast out = broadcastShapes(shapes);
+    return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+  };
+}
+
+/// A loss over class scores with class-index targets: with reduction 'none'
+/// one loss per target element (target's sizes), else 0-dim; `totalWeight`:
+/// a second, 0-dim result.
+ShapeFn perTarget(bool totalWeight) {
+  return [totalWeight](const OpCall &c) -> ShapeResult {
+    auto reduction = intArg(c, "reduction");
+    auto target = dimsOf(c, "target");
+    std::optional<Dims> loss;
+    if (reduction == 1 || reduction == 2) loss = Dims{};
+    else if (reduction == 0) loss = target;
+    if (!loss) return {};
+    std::vector<std::optional<Dims>> out{loss};
+    if (totalWeight) out.push_back(Dims{});
+    return out;
+  };
+}
+
+} // namespace
+
+void registerNnLossShapes(Registry &r) {
+  for (const char *k : {"aten::nll_loss", "aten::nll_loss_nd", "aten::multi_margin_loss"}) r.shape(k, perTarget(false));
+  for (const char *k : {"aten::nll_loss_forward", "aten::nll_loss2d_forward"}) r.shape(k, perTarget(true));
+  // cross_entropy: class indices as nll_loss; class probabilities (a
+  // floating target of self's sizes) lose the class dim (1; 0 unbatched).
+  r.shape("aten::cross_entropy_loss", [](const OpCall &c) -> ShapeResult {
+    auto d = c.arg("target").dtype();
+    if (!d) return {};
+    if (!isFloating(*d)) return perTarget(false)(c);
+    auto reduction = intArg(c, "reduction");
+    if (reduction == 1 || reduction == 2) return Dims{};
+    auto self = dimsOf(c, "self");
+    if (reduction != 0 || !self || self->empty()) return {};
+    self->erase(self->begin() + (self->size() == 1 ? 0 : 1));
+    return *self;
+  });
+  for (const char *k : {"aten::mse_loss", "aten::l1_loss", "aten::smooth_l1_loss", "aten::huber_loss",
+                        "aten::soft_margin_loss", "aten::hinge_embedding_loss", "aten::kl_div"})
+    r.shape(k, pointwiseLoss({"self", "target"}));
+  // (binary_cross_entropy requires target's sizes to be self's; the weight expands to them.)
+  r.shape("aten::binary_cross_entropy", pointwiseLoss({"self"}));
+  r.shape("aten::binary_cross_entropy_with_logits", pointwiseLoss({"self", "target", "weight", "pos_weight"}));
+  r.shape("aten::poisson_nll_loss", pointwiseLoss({"input", "target"}));
+  r.shape("aten::margin_ranking_loss", pointwiseLoss({"input1", "input2", "target"}));
+  // cdist(x1 [*, P, M], x2 [*, R, M]): the batch dims broadcast, then [P, R].
+  for (const char *k : {"aten::cdist", "aten::_cdist_forward"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+      if (!a || !b || a->size() < 2 || b->size() < 2) return {};
+      std::vector<Dims> batches{Dims(a->begin(), a->end() - 2), Dims(b->begin(), b->end() - 2)};
+      Broadcast batch = broadcastShapes(batches);
+      if (!batch.dims) return {};
+      batch.dims->push_back((*a)[a->size() - 2]);
+      batch.dims->push_back((*b)[b->size() - 2]);
+      return *batch.dims;
+    });
+  // pdist(self [N, M]): the N * (N - 1) / 2 distances of distinct rows.
+  for (const char *k : {"aten::pdist", "aten::_pdist_forward"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self || self->size() != 2) return {};
+      const Dim &n = (*self)[0];
+      return Dims{floorDiv(n * (n - Dim(1)), Dim(2))};
+    });
+  // cosine_similarity: the broadcast operands summed over dim.
+  r.shape("aten::cosine_similarity", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+    if (!a || !b) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims) return {};
+    if (out.dims->empty()) return *out.dims;
+    auto dim = wrappedDimArg(c, "dim", out.dims->size());
+    if (!dim) return {};
+    out.dims->erase(out.dims->begin() + static_cast<std::ptrdiff_t>(*dim));
+    return *out.dims;
+  });
+  // multilabel_margin_loss_forward: the loss per row with reduction 'none'
+  // (0) on a batch, else 0-dim; is_target has target's sizes.
+  r.shape("aten::multilabel_margin_loss_forward", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), target = dimsOf(c, "target");
+    auto reduction = intArg(c, "reduction");
+    if (!self || !target || !reduction) return {};
+    const bool perRow = *reduction == 0 && target->size() == 2 && self->size() == 2;
+    if (*reduction == 0 && !perRow && target->size() > 1) return {};
+    return std::vector<std::optional<Dims>>{perRow ? Dims{(*self)[0]} : Dims{}, *target};
+  });
+  r.shape("aten::nll_loss_backward", sameShapeAs());
+  r.shape("aten::multilabel_margin_loss", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), target = dimsOf(c, "target");
+    auto reduction = intArg(c, "reduction");
+    if (!self || !target || !reduction) return {};
+    if (*reduction != 0 || target->size() <= 1) return Dims{};
+    if (self->size() != 2 || target->size() != 2) return {};
+    return Dims{(*self)[0]};
+  });
+  // pairwise_distance: norm(x1 - x2 + eps) over the broadcast's last dim.
+  r.shape("aten::pairwise_distance", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "x1"), b = dimsOf(c, "x2");
+    auto keep = boolArg(c, "keepdim");
+    if (!a || !b || !keep) return {};
+    std::vector<Dims> both{*a, *b};
+    Broadcast out = broadcastShapes(both);
+    if (!out.dims) return {};
+    if (out.dims->empty()) return *out.dims;
+    if (*keep) out.dims->back() = Dim(1);
+    else out.dims->pop_back();
+    return *out.dims;
+  });
 }
 
 } // namespace dtf

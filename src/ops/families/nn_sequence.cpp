@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
@@ -211,13 +212,13 @@ void registerFfts(Registry &r) {
   };
   lengths(r.add("aten::fft_fft", spec, fftRule(false)).sample("self", "sweep![4]"));
   lengths(r.add("aten::fft_ifft", spec, fftRule(false)).sample("self", "sweep![4]"));
-  lengths(r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_rfft", spec, fftRule(true)).sample("self", "sweep![4]").variant({{"self", "sweep![2,5]"}, {"n", "7"}}));
   for (const char *k : {"aten::fft_fft2", "aten::fft_ifft2"})
     lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep[4]"}}));
   for (const char *k : {"aten::fft_fftn", "aten::fft_ifftn"})
-    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, fftRule(false)).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[6,-1]"}, {"dim", "[2,0]"}}));
   for (const char *k : {"aten::fft_rfft2", "aten::fft_rfftn", "aten::fft_ihfft2", "aten::fft_ihfftn"})
-    lengths(r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, fftRule(true)).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[6,-1]"}}));
   lengths(r.add("aten::fft_ihfft", spec, fftRule(true)).sample("self", "sweep![4]"));
   // The inverse real transforms (and hfft) give the real type of the complex
   // input (a real input is made complex first).
@@ -228,10 +229,10 @@ void registerFfts(Registry &r) {
     DType out = (d == DType::Float64 || d == DType::Complex128) ? DType::Float64 : DType::Float32;
     return tensorOf(out, c.rank("self"));
   };
-  lengths(r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]"));
+  lengths(r.add("aten::fft_irfft", spec, realOut).sample("self", "sweep![4]").variant({{"self", "sweep![2,5]"}, {"n", "7"}, {"dim", "0"}}));
   lengths(r.add("aten::fft_hfft", spec, realOut).sample("self", "sweep![4]"));
   for (const char *k : {"aten::fft_irfft2", "aten::fft_irfftn", "aten::fft_hfft2", "aten::fft_hfftn"})
-    lengths(r.add(k, spec, realOut).sample("self", "sweep![4,4]"));
+    lengths(r.add(k, spec, realOut).sample("self", "sweep![4,4]").variant({{"self", "sweep![3,4,5]"}, {"s", "[2,-1]"}}));
   // fftshift is a roll over the dims: any dtype, same rank (a 0-dim tensor
   // has no dim to roll: "`shifts` required").
   for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"})
@@ -535,8 +536,12 @@ void registerRecurrentLayers(Registry &r) {
       rnnSamples(scope.add(f.lstm, rnn, seqRule(true, f.packed, RnnAct::InPlace, mixed)), f.seq,
                  {{f.seq, {f.shape}}, {"hx_list", {"[1,1,2]", "[1,1,2]"}}, {"params", {"[8,4]", "[8,2]", "[8]", "[8]"}}},
                  f.fixed);
-    rnnSamples(r.add(f.gru, rnn, seqRule(false, f.packed)), f.seq,
-               {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
+    Registry::Entry gru = r.add(f.gru, rnn, seqRule(false, f.packed));
+    rnnSamples(gru, f.seq, {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[6,4]", "[6,2]", "[6]", "[6]"}}}, f.fixed);
+    // Two directions over a batch of 2, batch first: the output's [2, 3, 2 * 2] is no input's shape.
+    if (!f.packed)
+      gru.variant({{"input", "sweep![2,3,4]"}, {"hx", "float32[2,2,2]"}, {"batch_first", "True"}, {"bidirectional", "True"},
+                   {"params", "[float32[6,4],float32[6,2],float32[6],float32[6],float32[6,4],float32[6,2],float32[6],float32[6]]"}});
     for (RnnAct act : {RnnAct::InPlace, RnnAct::Relu})
       rnnSamples(r.add(act == RnnAct::Relu ? f.rnnRelu : f.rnnTanh, rnn, seqRule(false, f.packed, act)), f.seq,
                  {{f.seq, {f.shape}}, {"hx", {"[1,1,2]"}}, {"params", {"[2,4]", "[2,2]", "[2]", "[2]"}}}, f.fixed);
@@ -595,6 +600,165 @@ void registerNnSequence(Registry &r) {
   registerStftIstft(r);
   registerFusedAttention(r);
   registerRecurrentLayers(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h) for the recurrent layers: the output keeps
+// the input's leading dims (seq and batch in either order, or the packed
+// rows) with hidden size times directions last; each hidden state out has
+// the sizes of the one given (h: [layers * directions, batch, hidden or
+// proj_size], c: [.., hidden]). PyTorch checks the given ones against the
+// weights (check_rnn_cell_forward_hidden, RNN.cpp's check_attributes).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The sizes of element `i` of list argument `list`.
+std::optional<Dims> elementDims(const OpCall &c, std::string_view list, size_t i) {
+  const Value &l = c.arg(list);
+  if (!l.isList() || !l.lengthKnown() || l.elements().size() <= i) return std::nullopt;
+  return l.elements()[i].shape();
+}
+
+ShapeFn recurrentShape(bool lstm, bool packed) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, packed ? "data" : "input");
+    auto h = lstm ? elementDims(c, "hx", 0) : dimsOf(c, "hx");
+    auto directions = boolArg(c, "bidirectional");
+    if (!in || !h || in->empty() || h->empty() || !directions) return {};
+    std::vector<std::optional<Dims>> out{*in, *h};
+    out[0]->back() = Dim(*directions ? 2 : 1) * h->back();
+    if (lstm) out.push_back(elementDims(c, "hx", 1));
+    return out;
+  };
+}
+
+/// Which half of a real signal's spectrum a transform's last dim holds.
+enum class Half : uint8_t {
+  None,    ///< complex to complex: the length
+  Forward, ///< real to complex (rfft, ihfft): length // 2 + 1
+  Inverse, ///< complex to real (irfft, hfft): the given length, else 2 * (size - 1)
+};
+
+/// The FFTs: each transformed dim becomes its length (`n`, or `s`'s entry;
+/// absent or -1: the input's size), the last one by `half`.
+ShapeFn fftShape(bool oneDim, Half half) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    if (!self || self->empty()) return {};
+    const int rank = static_cast<int>(self->size());
+    std::vector<int64_t> dims;
+    Dims lengths; // unknown Dim: the input's size
+    if (oneDim) {
+      auto d = intArg(c, "dim");
+      if (!d) return {};
+      dims = {*d};
+      lengths = {c.arg("n").isNone() ? Dim() : symIntArg(c, "n")};
+      if (!c.arg("n").isNone() && !lengths[0].known()) return {};
+    } else {
+      std::optional<Dims> s;
+      if (!c.arg("s").isNone() && !(s = sizeListArg(c, "s"))) return {};
+      if (!c.arg("dim").isNone()) {
+        auto d = intListArg(c, "dim");
+        if (!d) return {};
+        dims = *d;
+      } else {
+        for (int i = s ? rank - static_cast<int>(s->size()) : 0; i < rank; ++i) dims.push_back(i);
+      }
+      lengths = s ? *s : Dims(dims.size());
+      if (lengths.size() != dims.size()) return {};
+      for (Dim &l : lengths)
+        if (!s) break;
+        else if (l.value() == -1) l = Dim();
+        else if (!l.known()) return {}; // a symbolic length that may be -1
+    }
+    if (dims.empty()) return *self;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      auto w = wrapDim(dims[i], rank);
+      if (!w) return {};
+      Dim &out = (*self)[*w];
+      const bool last = i + 1 == dims.size();
+      if (last && half == Half::Forward) out = floorDiv(lengths[i].known() ? lengths[i] : out, Dim(2)) + Dim(1);
+      else if (last && half == Half::Inverse) out = lengths[i].known() ? lengths[i] : Dim(2) * (out - Dim(1));
+      else if (lengths[i].known()) out = lengths[i];
+    }
+    return *self;
+  };
+}
+
+} // namespace
+
+void registerNnSequenceShapes(Registry &r) {
+  for (auto [k, half] : {std::pair{"aten::fft_fft", Half::None}, {"aten::fft_ifft", Half::None},
+                         {"aten::fft_rfft", Half::Forward}, {"aten::fft_ihfft", Half::Forward},
+                         {"aten::fft_irfft", Half::Inverse}, {"aten::fft_hfft", Half::Inverse}})
+    r.shape(k, fftShape(true, half));
+  for (auto [k, half] : {std::pair{"aten::fft_fft2", Half::None}, {"aten::fft_ifft2", Half::None},
+                         {"aten::fft_fftn", Half::None}, {"aten::fft_ifftn", Half::None},
+                         {"aten::fft_rfft2", Half::Forward}, {"aten::fft_rfftn", Half::Forward},
+                         {"aten::fft_ihfft2", Half::Forward}, {"aten::fft_ihfftn", Half::Forward},
+                         {"aten::fft_irfft2", Half::Inverse}, {"aten::fft_irfftn", Half::Inverse},
+                         {"aten::fft_hfft2", Half::Inverse}, {"aten::fft_hfftn", Half::Inverse}})
+    r.shape(k, fftShape(false, half));
+  for (const char *k : {"aten::fft_fftshift", "aten::fft_ifftshift"}) r.shape(k, sameShapeAs());
+  // The fused attention: the encoder layer keeps src's sizes; native MHA's
+  // output has query's, its weights [B, (H,) T, S] when asked for.
+  r.shape("aten::_transformer_encoder_layer_fwd", sameShapeAs("src"));
+  r.shape("aten::_native_multi_head_attention", [](const OpCall &c) -> ShapeResult {
+    auto q = dimsOf(c, "query"), k = dimsOf(c, "key");
+    auto heads = intArg(c, "num_head");
+    auto need = boolArg(c, "need_weights"), average = boolArg(c, "average_attn_weights");
+    if (!q || !k || q->size() != 3 || k->size() != 3) return {};
+    std::vector<std::optional<Dims>> out{*q, std::nullopt};
+    if (need == true && average && heads)
+      out[1] = *average ? Dims{(*q)[0], (*q)[1], (*k)[1]} : Dims{(*q)[0], Dim(*heads), (*q)[1], (*k)[1]};
+    return out;
+  });
+  // scaled_dot_product_attention: softmax(q k^T + mask) v, batch dims
+  // broadcast as matmul's: [*, L, Ev]. (With enable_gqa, k and v have fewer
+  // heads than q: not claimed.)
+  r.shape("aten::scaled_dot_product_attention", [](const OpCall &c) -> ShapeResult {
+    if (c.has("enable_gqa") && boolArg(c, "enable_gqa") != false) return {};
+    std::vector<Dims> batches;
+    for (const char *a : {"query", "key", "value", "attn_mask"}) {
+      if (c.isNone(a)) continue;
+      auto d = dimsOf(c, a);
+      if (!d || d->size() < 2) return {};
+      batches.emplace_back(d->begin(), d->end() - 2);
+    }
+    Broadcast out = broadcastShapes(batches);
+    auto q = dimsOf(c, "query"), v = dimsOf(c, "value");
+    if (!out.dims) return {};
+    out.dims->push_back((*q)[q->size() - 2]);
+    out.dims->push_back(v->back());
+    return *out.dims;
+  });
+  // q, k, v of qkv [B, T, 3 * D]: each [B, heads, T, D / heads].
+  r.shape("aten::_transform_bias_rescale_qkv", [](const OpCall &c) -> ShapeResult {
+    auto qkv = dimsOf(c, "qkv");
+    auto heads = intArg(c, "num_heads");
+    if (!qkv || qkv->size() != 3 || !heads || *heads <= 0) return {};
+    auto width = (*qkv)[2].value();
+    if (!width || *width % (3 * *heads) != 0) return {};
+    return repeatedShape(Dims{(*qkv)[0], Dim(*heads), (*qkv)[1], Dim(*width / (3 * *heads))}, 3);
+  });
+  r.shape("aten::fft_fftfreq", [](const OpCall &c) -> ShapeResult {
+    auto n = newTensorSizes(c, "n");
+    return n ? ShapeResult(*n) : ShapeResult{};
+  });
+  r.shape("aten::fft_rfftfreq", [](const OpCall &c) -> ShapeResult {
+    auto n = newTensorSizes(c, "n");
+    return n ? ShapeResult(Dims{floorDiv((*n)[0], Dim(2)) + Dim(1)}) : ShapeResult{};
+  });
+  for (bool packed : {false, true}) {
+    const std::string form = packed ? ".data" : ".input";
+    r.shape("aten::lstm" + form, recurrentShape(true, packed));
+    for (const char *k : {"aten::gru", "aten::rnn_tanh", "aten::rnn_relu"}) r.shape(k + form, recurrentShape(false, packed));
+  }
+  r.shape("aten::lstm_cell", [](const OpCall &c) -> ShapeResult {
+    return std::vector<std::optional<Dims>>{elementDims(c, "hx", 0), elementDims(c, "hx", 1)};
+  });
+  for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) r.shape(k, sameShapeAs("hx"));
 }
 
 } // namespace dtf

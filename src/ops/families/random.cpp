@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "ops/unit_dims.h"
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace dtf {
 namespace {
@@ -226,9 +228,56 @@ void registerRandom(Registry &r) {
   r.add("aten::normal.Tensor_float", fam, normalTF).refuse(stdAtLeast0, {{"std", "-1.0"}});
   r.add("aten::normal.float_Tensor", fam, normalFT).sample("mean", "0.0");
   r.add("aten::multinomial", fam, multinomial).sample("num_samples", "1")
+      .variant({{"self", "float32[2,3]"}, {"num_samples", "2"}})
       .atLeast("num_samples", 1, "cannot sample n_sample <= 0 samples");
   r.since(TorchVersion::V1_13).add("aten::binomial", fam, binomial<false>);
   r.since(TorchVersion::V2_6).add("aten::binomial", fam, binomial<true>);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h): the factories take their size list, the
+// samplers keep self's sizes (their dtype rules say so where keepingShape
+// wraps them), multinomial draws num_samples per row.
+//===----------------------------------------------------------------------===//
+
+void registerRandomShapes(Registry &r) {
+  for (const char *k : {"aten::rand", "aten::rand.generator", "aten::rand.names", "aten::rand.generator_with_names",
+                        "aten::randn", "aten::randn.generator", "aten::randn.names", "aten::randn.generator_with_names",
+                        "aten::normal.float_float", "aten::randint", "aten::randint.generator", "aten::randint.low",
+                        "aten::randint.low_generator"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto sizes = newTensorSizes(c, "size");
+      return sizes ? ShapeResult(*sizes) : ShapeResult{};
+    });
+  for (const char *k : {"aten::randperm", "aten::randperm.generator"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto n = newTensorSizes(c, "n");
+      return n ? ShapeResult(*n) : ShapeResult{};
+    });
+  for (const char *k : {"aten::bernoulli", "aten::bernoulli.p", "aten::bernoulli.Tensor", "aten::bernoulli_.Tensor",
+                        "aten::bernoulli_.float", "aten::normal.Tensor_float", "aten::uniform", "aten::uniform_",
+                        "aten::normal_functional", "aten::normal_", "aten::log_normal_", "aten::log_normal",
+                        "aten::random_", "aten::random", "aten::random_.to", "aten::random.to", "aten::random_.from",
+                        "aten::random.from", "aten::poisson", "aten::_standard_gamma", "aten::geometric_",
+                        "aten::geometric", "aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"})
+    r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "mean"));
+  r.shape("aten::normal.float_Tensor", sameShapeAs("std"));
+  for (auto [k, a, b] : {std::tuple{"aten::normal.Tensor_Tensor", "mean", "std"}, {"aten::binomial", "count", "prob"}})
+    r.shape(k, [a = std::string(a), b = std::string(b)](const OpCall &c) -> ShapeResult {
+      auto x = dimsOf(c, a), y = dimsOf(c, b);
+      if (!x || !y) return {};
+      std::vector<Dims> both{*x, *y};
+      Broadcast out = broadcastShapes(both);
+      return out.dims ? ShapeResult(*out.dims) : ShapeResult{};
+    });
+  // multinomial: [n] -> [num_samples], [b, n] -> [b, num_samples].
+  r.shape("aten::multinomial", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    Dim n = symIntArg(c, "num_samples");
+    if (!self || self->empty() || self->size() > 2 || !n.known()) return {};
+    self->back() = n;
+    return *self;
+  });
 }
 
 } // namespace dtf

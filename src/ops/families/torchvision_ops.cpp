@@ -10,7 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
+
+#include <tuple>
 
 namespace dtf {
 namespace {
@@ -78,6 +81,57 @@ void registerTorchvisionOps(Registry &r) {
   roi("torchvision::roi_pool", "roi_pool_forward_kernel", true);
   roi("torchvision::ps_roi_align", "ps_roi_align_forward_kernel", true);
   roi("torchvision::ps_roi_pool", "ps_roi_pool_forward_kernel", true);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h), from torchvision's C++ kernels
+// (csrc/ops/cpu/*_kernel.cpp). nms keeps a data-dependent number of boxes:
+// its length stays unknown (no unbacked symbols here yet).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The RoI ops: [K, C, ph, pw] with K the RoIs and C the input's channels;
+/// the position-sensitive ones pool C / (ph * pw) channels.
+ShapeFn roiShape(bool positionSensitive, size_t outputs) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, "input"), rois = dimsOf(c, "rois");
+    Dim ph = symIntArg(c, "pooled_height"), pw = symIntArg(c, "pooled_width");
+    if (!in || !rois || in->size() != 4 || rois->size() != 2 || !ph.known() || !pw.known()) return {};
+    Dim channels = (*in)[1];
+    if (positionSensitive) {
+      auto cv = channels.value(), hv = ph.value(), wv = pw.value();
+      if (!cv || !hv || !wv || *hv <= 0 || *wv <= 0 || *cv % (*hv * *wv) != 0) return {}; // raises unless divisible
+      channels = Dim(*cv / (*hv * *wv));
+    }
+    return repeatedShape(Dims{(*rois)[0], channels, ph, pw}, outputs);
+  };
+}
+
+/// deform_conv2d: [N, out_channels, out_h, out_w], a convolution's arithmetic.
+ShapeResult deformConvShape(const OpCall &c) {
+  auto in = dimsOf(c, "input"), w = dimsOf(c, "weight");
+  if (!in || !w || in->size() != 4 || w->size() != 4) return {};
+  Dims out{(*in)[0], (*w)[0]};
+  for (auto [i, s, p, d] : {std::tuple{2, "stride_h", "pad_h", "dilation_h"}, std::tuple{3, "stride_w", "pad_w", "dilation_w"}}) {
+    auto stride = intArg(c, s), pad = intArg(c, p), dil = intArg(c, d);
+    if (!stride || !pad || !dil || *stride <= 0) return {};
+    Dim span = Dim(*dil) * ((*w)[i] - Dim(1)) + Dim(1);
+    out.push_back(floorDiv((*in)[i] + Dim(2 * *pad) - span, Dim(*stride)) + Dim(1));
+  }
+  for (const Dim &d : out)
+    if (auto v = d.value(); v && *v <= 0) return {}; // raises
+  return out;
+}
+
+} // namespace
+
+void registerTorchvisionShapes(Registry &r) {
+  r.shape("torchvision::roi_align", roiShape(false, 1));
+  r.shape("torchvision::roi_pool", roiShape(false, 2));
+  r.shape("torchvision::ps_roi_align", roiShape(true, 2));
+  r.shape("torchvision::ps_roi_pool", roiShape(true, 2));
+  r.shape("torchvision::deform_conv2d", deformConvShape);
 }
 
 } // namespace dtf
