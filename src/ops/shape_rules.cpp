@@ -123,3 +123,19 @@ ShapeFn reductionOver(std::string_view dimArg, size_t outputs) {
 }
 
 } // namespace dtf
+
+// --- Lists of pieces, padding and indexing (issue 35, shapes-index) ---
+namespace dtf {
+
+Value tensorsOfShapes(const std::vector<Dims> &shapes) {
+  std::vector<Value> out;
+  for (const Dims &d : shapes) out.push_back(Value::tensor(DTypeSet::all()).withShape(d));
+  return Value::list(std::move(out));
+}
+
+Dims withDimAt(Dims dims, size_t at, Dim d) {
+  if (at < dims.size()) dims[at] = std::move(d);
+  return dims;
+}
+
+} // namespace dtf

@@ -55,3 +55,13 @@ ShapeFn sameShapeAs(std::string_view arg = "self", size_t outputs = 1);
 ShapeFn reductionOver(std::string_view dimArg, size_t outputs = 1);
 
 } // namespace dtf
+
+// --- Lists of pieces, padding and indexing (issue 35, shapes-index) ---
+namespace dtf {
+/// A list of tensors of these sizes, for ShapeResult::values: the dtype
+/// rule's elements keep their dtypes and ranks and take these sizes
+/// (ops/infer.cpp listWithSizes).
+Value tensorsOfShapes(const std::vector<Dims> &shapes);
+/// `dims` with dim `at` replaced by `d`.
+Dims withDimAt(Dims dims, size_t at, Dim d);
+} // namespace dtf

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dtf {
@@ -813,22 +814,35 @@ void registerScattersAndSplits(Registry &r) {
     };
   };
   r.add("aten::chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0")
+      .variant({{"self", "float32[5,3]"}, {"chunks", "3"}}).variant({{"self", "float32[5,3]"}, {"chunks", "6"}})
+      .variant({{"self", "float32[0,3]"}, {"chunks", "2"}});
+  // (float32 variants: the pieces' sizes, uneven and empty, and the size errors.)
   r.add("aten::split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}}).atLeast("split_size", 0, "split expects split_size be non-negative");
-  r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
-  r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]");
-  r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
+      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}}).atLeast("split_size", 0, "split expects split_size be non-negative")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "2"}}).variant({{"self", "float32[2,3]"}, {"split_size", "0"}})
+      .variant({{"self", "float32[0,3]"}, {"split_size", "0"}}).variant({{"self", "float32[3,7]"}, {"split_size", "3"}, {"dim", "1"}});
+  r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[3]"}});
+  r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_size", "[3]"}});
+  r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,0,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,2]"}})
+      .variant({{"self", "float32[3,5]"}, {"split_sizes", "[4,1]"}, {"dim", "-1"}});
   // The unsafe_ forms (LSTMCell/GRUCell gates) split the same way.
   r.add("aten::unsafe_chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
       .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
   r.add("aten::unsafe_split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
-      .atLeast("split_size", 0, "split expects split_size be non-negative");
-  r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
+      .atLeast("split_size", 0, "split expects split_size be non-negative")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "2"}}).variant({{"self", "float32[2,3]"}, {"split_size", "0"}});
+  r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[3]"}});
   r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2")
-      .atLeast("sections", 1, "number of sections must be larger than 0");
+      .atLeast("sections", 1, "number of sections must be larger than 0")
+      .variant({{"self", "float32[5,3]"}, {"sections", "3"}}).variant({{"self", "float32[3,2]"}, {"sections", "4"}, {"dim", "1"}});
   r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}})
+      .variant({{"self", "float32[6,3]"}, {"indices", "[1,-2,9,4]"}}).variant({{"self", "float32[6,3]"}, {"indices", "[]"}});
   // The sections or indices given as a tensor: an int64 0-dim (sections) or 1-D (indices) one.
   r.add("aten::tensor_split.tensor_indices_or_sections", fam, [split = splitRule(0)](const OpCall &c) -> RuleResult {
      const char *arg = "tensor_indices_or_sections";
@@ -840,7 +854,8 @@ void registerScattersAndSplits(Registry &r) {
      return split(c);
    }).sample("self", "sweep![2,2]").sample("tensor_indices_or_sections", "int64[]=2")
       .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "sweep![1]=1"}})
-      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "int64[1,1]=1"}});
+      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "int64[1,1]=1"}})
+      .variant({{"self", "float32[5,2]"}, {"tensor_indices_or_sections", "int64[2]=2"}});
   r.add("aten::unbind.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "unbind")) return *e;
      const Value &self = c.arg("self");
@@ -850,7 +865,8 @@ void registerScattersAndSplits(Registry &r) {
      if (auto d = c.arg("dim").intValue(); d && wrapDim(*d, *rk))
        piece = piece.withUnitDims(removeDim(self.unitDims(), *wrapDim(*d, *rk)));
      return Value::listOf(piece);
-   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}});
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}})
+      .variant({{"self", "float32[3,4]"}, {"dim", "-1"}});
 
   // hsplit/vsplit/dsplit need at least 1/2/3 dims.
   struct DirSplit { const char *key, *name; bool sections; int minRank; const char *shape; };
@@ -868,6 +884,11 @@ void registerScattersAndSplits(Registry &r) {
     e.sample("self", std::string("sweep") + d.shape);
     if (d.sections) e.sample("sections", "1");
     else e.sample("indices", "[1]");
+    // Sizes: 6 along the split dim (hsplit of a 1-D self splits dim 0).
+    std::string six = d.minRank == 1 ? "float32[2,6]" : d.minRank == 2 ? "float32[6,2]" : "float32[2,2,6]";
+    if (d.sections) e.variant({{"self", six}, {"sections", "3"}}).variant({{"self", six}, {"sections", "4"}});
+    else e.variant({{"self", six}, {"indices", "[1,4,-1]"}});
+    if (d.minRank == 1) e.variant({{"self", "float32[6]"}, d.sections ? std::pair<const std::string, std::string>{"sections", "2"} : std::pair<const std::string, std::string>{"indices", "[2]"}});
   }
 }
 
@@ -898,7 +919,10 @@ void registerJoins(Registry &r) {
        return Value::list(std::vector<Value>(el.size(), tensorOf(*el[0].dtype(), Rank::exact(n))));
      });
     e.sample("tensors", "[sweep,sweep]");
-    if (std::string_view(k).ends_with("indexing")) e.sample("indexing", "'xy'");
+    e.variant({{"tensors", "[float32[2],float32[3],float32[]]"}});
+    if (std::string_view(k).ends_with("indexing"))
+      e.sample("indexing", "'xy'").variant({{"tensors", "[float32[2],float32[3]]"}, {"indexing", "'ij'"}})
+          .variant({{"tensors", "[float32[2],float32[3],float32[4]]"}, {"indexing", "'xy'"}});
   }
   // cartesian_prod is meshgrid then stack: rank 1 for one input, else 2.
   r.add("aten::cartesian_prod", fam, [](const OpCall &c) -> RuleResult {
@@ -1389,6 +1413,173 @@ ShapeResult stackShape(const OpCall &c) {
   return out;
 }
 
+/// Splits: the pieces of `self` along `dim`, as a list (tensorsOfShapes).
+/// The count must be known; a piece's split dim may stay unknown.
+struct SplitInput {
+  Dims self;
+  int dim = 0;
+  Dim size; ///< self's size along dim
+};
+
+std::optional<SplitInput> splitInput(const OpCall &c, std::optional<int64_t> dim) {
+  auto self = dimsOf(c, "self");
+  if (!self || self->empty() || !dim) return std::nullopt;
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return std::nullopt;
+  Dim size = (*self)[*w];
+  return SplitInput{std::move(*self), *w, std::move(size)};
+}
+
+ShapeResult piecesOf(const SplitInput &in, const Dims &lengths) {
+  std::vector<Dims> out;
+  for (const Dim &l : lengths) out.push_back(withDimAt(in.self, in.dim, l));
+  return ShapeResult::value(tensorsOfShapes(out));
+}
+
+/// split(self, split_size, dim): pieces of split_size, the last one shorter
+/// (at least one piece; split_size 0 only for an empty dim).
+ShapeResult splitBySize(const OpCall &c, const SplitInput &in, int64_t splitSize) {
+  auto n = in.size.value();
+  if (!n || splitSize < 0) return {};
+  if (splitSize == 0 && *n != 0)
+    return c.semantic("split_size can only be 0 if dimension size is 0, but got dimension size of {}", *n);
+  int64_t count = splitSize == 0 ? 1 : std::max<int64_t>((*n + splitSize - 1) / splitSize, 1);
+  if (count > 4096) return {}; // a list that long is not worth spelling out
+  Dims lengths(count, Dim(splitSize));
+  lengths.back() = Dim(*n - splitSize * (count - 1));
+  return piecesOf(in, lengths);
+}
+
+/// split_with_sizes: the sizes given, which must add up to the dim's size.
+ShapeResult splitWithSizes(const OpCall &c, const SplitInput &in, const Dims &sizes) {
+  Dim sum(0);
+  for (const Dim &d : sizes) {
+    if (auto v = d.value(); v && *v < 0)
+      return c.semantic("split_with_sizes expects split_sizes have only non-negative entries, but got "
+                        "split_sizes={}", dimsText(sizes));
+    sum = sum + d;
+  }
+  if (sum.value() && in.size.value() && *sum.value() != *in.size.value())
+    return c.semantic("split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at "
+                      "dimension {}), but got split_sizes={}", *in.size.value(), in.dim, dimsText(sizes));
+  return piecesOf(in, sizes);
+}
+
+/// chunk: pieces of ceil(size / chunks) (chunks pieces of 0 for an empty dim).
+ShapeResult chunkShape(const OpCall &c) {
+  auto in = splitInput(c, intArg(c, "dim"));
+  auto chunks = intArg(c, "chunks");
+  if (!in || !chunks || *chunks <= 0 || !in->size.value()) return {};
+  int64_t n = *in->size.value(), size = n / *chunks + (n % *chunks != 0);
+  if (n == 0 && *chunks <= 4096) return piecesOf(*in, Dims(*chunks, Dim(0)));
+  return splitBySize(c, *in, size);
+}
+
+/// tensor_split into `sections`: the first size % sections pieces one longer.
+ShapeResult tensorSplitSections(const SplitInput &in, int64_t sections) {
+  if (sections <= 0 || sections > 4096) return {};
+  auto n = in.size.value();
+  Dims lengths;
+  for (int64_t i = 0; i < sections; ++i)
+    lengths.push_back(sections == 1 ? in.size : n ? Dim(*n / sections + (i < *n % sections)) : Dim());
+  return piecesOf(in, lengths);
+}
+
+/// tensor_split at `indices`: slices between consecutive indices.
+ShapeResult tensorSplitIndices(const SplitInput &in, const std::vector<int64_t> &indices) {
+  Dims lengths;
+  int64_t start = 0;
+  for (int64_t end : indices) {
+    lengths.push_back(sliceLength(in.size, start, end, 1));
+    start = end;
+  }
+  lengths.push_back(sliceLength(in.size, start, INT64_MAX, 1));
+  return piecesOf(in, lengths);
+}
+
+/// hsplit / vsplit / dsplit: tensor_split along `dim` (hsplit: 0 for a 1-D
+/// self, else 1); an int must divide the dim's size.
+ShapeResult directionalSplit(const OpCall &c, const char *name, int dim) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  if (std::string_view(name) == "hsplit") dim = self->size() == 1 ? 0 : 1;
+  if (static_cast<int>(self->size()) <= dim) return {};
+  auto in = splitInput(c, dim);
+  if (!in) return {};
+  if (c.has("indices")) {
+    auto idx = intListArg(c, "indices");
+    return idx ? tensorSplitIndices(*in, *idx) : ShapeResult{};
+  }
+  auto sections = intArg(c, "sections");
+  if (!sections) return {};
+  if (auto n = in->size.value(); n && *sections != 0 && *n % *sections != 0)
+    return c.semantic("torch.{} attempted to split along dimension {}, but the size of the dimension {} is not "
+                      "divisible by the split_size {}!", name, dim, *n, *sections);
+  return tensorSplitSections(*in, *sections);
+}
+
+/// meshgrid: every output has one dim per input, of that input's numel
+/// ("xy" swaps the first two).
+ShapeResult meshgridShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  if (!all || all->empty()) return {};
+  Dims grid;
+  for (const Dims &d : *all) grid.push_back(product(d));
+  auto ix = c.has("indexing") ? c.arg("indexing").text() : std::optional<std::string>("ij");
+  if (!ix) return {};
+  if (*ix == "xy" && grid.size() >= 2) std::swap(grid[0], grid[1]);
+  return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(all->size(), grid)));
+}
+
+/// The splits' lists of pieces, and meshgrid's.
+void registerSplitShapes(Registry &r) {
+  for (const char *k : {"aten::split.Tensor", "aten::unsafe_split.Tensor", "aten::split_copy.Tensor"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      auto size = intArg(c, "split_size");
+      return in && size ? splitBySize(c, *in, *size) : ShapeResult{};
+    });
+  for (const char *k : {"aten::split", "aten::split.sizes", "aten::split_with_sizes", "aten::unsafe_split_with_sizes",
+                        "aten::split_with_sizes_copy"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      auto sizes = sizeListArg(c, c.has("split_sizes") ? "split_sizes" : "split_size");
+      return in && sizes ? splitWithSizes(c, *in, *sizes) : ShapeResult{};
+    });
+  for (const char *k : {"aten::chunk", "aten::unsafe_chunk"}) r.shape(k, chunkShape);
+  r.shape("aten::tensor_split.sections", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto sections = intArg(c, "sections");
+    return in && sections ? tensorSplitSections(*in, *sections) : ShapeResult{};
+  });
+  r.shape("aten::tensor_split.indices", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto indices = intListArg(c, "indices");
+    return in && indices ? tensorSplitIndices(*in, *indices) : ShapeResult{};
+  });
+  // Indices in a tensor: their count (a 1-D tensor's size) gives the pieces'
+  // count, their values (not known) the split dim's sizes.
+  r.shape("aten::tensor_split.tensor_indices_or_sections", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto t = dimsOf(c, "tensor_indices_or_sections");
+    if (!in || !t || t->size() != 1 || !(*t)[0].value() || *(*t)[0].value() >= 4096) return {};
+    return piecesOf(*in, Dims(*(*t)[0].value() + 1, Dim()));
+  });
+  for (const char *k : {"aten::unbind.int", "aten::unbind_copy.int"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      if (!in || !in->size.value() || *in->size.value() > 4096) return {};
+      Dims piece = in->self;
+      piece.erase(piece.begin() + in->dim);
+      return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(*in->size.value(), piece)));
+    });
+  for (auto [k, name, dim] : {std::tuple{"aten::hsplit.int", "hsplit", 1}, std::tuple{"aten::hsplit.array", "hsplit", 1},
+                              std::tuple{"aten::vsplit.int", "vsplit", 0}, std::tuple{"aten::vsplit.array", "vsplit", 0},
+                              std::tuple{"aten::dsplit.int", "dsplit", 2}, std::tuple{"aten::dsplit.array", "dsplit", 2}})
+    r.shape(k, [name = name, dim = dim](const OpCall &c) { return directionalSplit(c, name, dim); });
+  for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) r.shape(k, meshgridShape);
+}
+
 } // namespace
 
 void registerShapeViewsShapes(Registry &r) {
@@ -1447,6 +1638,7 @@ void registerShapeViewsShapes(Registry &r) {
   for (const char *k : {"aten::flip", "aten::roll", "aten::tril", "aten::triu", "aten::alias", "aten::fliplr",
                         "aten::flipud"})
     r.shape(k, sameShapeAs());
+  registerSplitShapes(r);
 }
 
 } // namespace dtf
