@@ -58,5 +58,43 @@ TEST(ShapeRulesIndex, SplitsGiveListsOfPieces) {
             "[3, s0, 1] [3, s0, 1] [3, s0, 1]");
 }
 
+TEST(ShapeRulesIndex, GathersScattersAndSelects) {
+  EXPECT_EQ(shapeOf(run("aten::index_select", {{"self", "float32:[s0,4]"}, {"dim", "1"}, {"index", "int64:[t]"}})),
+            "[s0, t]");
+  // An index out of range depends on its values: no size error, the sizes hold.
+  EXPECT_EQ(shapeOf(run("aten::index_select", {{"self", "float32:[3,4]"}, {"dim", "0"}, {"index", "int64:[9]"}})),
+            "[9, 4]");
+  EXPECT_EQ(shapeOf(run("aten::gather", {{"self", "float32:[s0,4]"}, {"dim", "1"}, {"index", "int64:[s0,7]"}})),
+            "[s0, 7]");
+  // The index needs self's rank, and no larger size off dim.
+  EXPECT_TRUE(sizeError(run("aten::gather", {{"self", "float32:[3,4]"}, {"dim", "1"}, {"index", "int64:[2]"}})));
+  EXPECT_TRUE(sizeError(run("aten::gather", {{"self", "float32:[3,4]"}, {"dim", "1"}, {"index", "int64:[4,2]"}})));
+  // An empty index is not checked.
+  EXPECT_EQ(shapeOf(run("aten::gather", {{"self", "float32:[3,4]"}, {"dim", "1"}, {"index", "int64:[0]"}})), "[0]");
+  EXPECT_TRUE(sizeError(run("aten::scatter.src", {{"self", "float32:[3,4]"}, {"dim", "1"}, {"index", "int64:[2,2]"},
+                                                  {"src", "float32:[2,1]"}})));
+  EXPECT_EQ(shapeOf(run("aten::scatter_add", {{"self", "float32:[s0,4]"}, {"dim", "0"}, {"index", "int64:[2,2]"},
+                                              {"src", "float32:[2,2]"}})),
+            "[s0, 4]");
+  EXPECT_EQ(shapeOf(run("aten::take_along_dim", {{"self", "float32:[3,1]"}, {"indices", "int64:[1,s0]"}, {"dim", "0"}})),
+            "[1, s0]");
+  EXPECT_EQ(shapeOf(run("aten::take_along_dim", {{"self", "float32:[3,4]"}, {"indices", "int64:[2,s0]"}})), "[2*s0]");
+  EXPECT_EQ(shapeOf(run("aten::one_hot", {{"self", "int64:[s0,3]"}, {"num_classes", "10"}})), "[s0, 3, 10]");
+  EXPECT_EQ(shapeOf(run("aten::one_hot", {{"self", "int64:[s0,3]"}, {"num_classes", "-1"}})), "[s0, 3, ?]");
+}
+
+TEST(ShapeRulesIndex, AdvancedIndexing) {
+  auto index = [](const char *self, const char *indices) {
+    return shapeOf(run("aten::index.Tensor", {{"self", self}, {"indices", indices}}));
+  };
+  // Adjacent index tensors replace their dims in place; separated ones lead.
+  EXPECT_EQ(index("float32:[s0,4,5]", "[None,int64:[2,3]]"), "[s0, 2, 3, 5]");
+  EXPECT_EQ(index("float32:[3,4,5]", "[None,int64:[2],int64:[1]]"), "[3, 2]");
+  EXPECT_EQ(index("float32:[3,4,s0]", "[int64:[2],None,int64:[2,1]]"), "[2, 2, 4]");
+  // A mask: its count of true elements is data-dependent.
+  EXPECT_EQ(index("float32:[3,4,5]", "[bool:[3,4]]"), "[?, 5]");
+  EXPECT_TRUE(sizeError(run("aten::index.Tensor", {{"self", "float32:[3,4]"}, {"indices", "[int64:[2],int64:[3]]"}})));
+}
+
 } // namespace
 } // namespace dtf

@@ -514,7 +514,8 @@ void registerTensorsFromValues(Registry &r) {
       .variant({{"like", "sweep[2,3]"}, {"dim", "-1"}}).variant({{"like", "sweep[2,3]"}, {"dim", "2"}})
       .variant({{"like", "sweep[2,3]"}, {"dim", "-3"}}).variant({{"like", "sweep![2,1]"}, {"dim", "1"}});
   // num_classes 0 or below -1 raises for any index tensor (empty included).
-  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3")
+  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3").variant({{"self", "int64[2,3]=1"}, {"num_classes", "4"}})
+      .variant({{"self", "int64[2,3]=1"}, {"num_classes", "-1"}})
       .refuse([](const OpCall &c) -> std::optional<RuleError> {
          auto n = c.arg("num_classes").intValue();
          if (!n || *n == -1 || *n > 0) return std::nullopt;
@@ -601,6 +602,14 @@ void registerFactoryShapes(Registry &r) {
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like"})
     r.shape(k, sameShapeAs());
   for (const char *k : {"aten::arange", "aten::arange.start", "aten::arange.start_step"}) r.shape(k, arangeShape);
+  // one_hot: self's sizes and num_classes (-1: the largest value + 1, not known).
+  r.shape("aten::one_hot", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto n = intArg(c, "num_classes");
+    if (!self || !n || (*n != -1 && *n <= 0)) return {};
+    self->push_back(*n == -1 ? Dim() : Dim(*n));
+    return *self;
+  });
 }
 
 } // namespace dtf
