@@ -96,5 +96,39 @@ TEST(ShapeRulesIndex, AdvancedIndexing) {
   EXPECT_TRUE(sizeError(run("aten::index.Tensor", {{"self", "float32:[3,4]"}, {"indices", "[int64:[2],int64:[3]]"}})));
 }
 
+TEST(ShapeRulesIndex, PaddingAndResampling) {
+  // Pads list the last dim first; negative pads crop.
+  EXPECT_EQ(shapeOf(run("aten::constant_pad_nd", {{"self", "float32:[s0,4]"}, {"pad", "[1,2,-1,4]"}})),
+            "[s0 + 3, 7]");
+  EXPECT_TRUE(sizeError(run("aten::constant_pad_nd", {{"self", "float32:[3,4]"}, {"pad", "[-3,-2]"}})));
+  EXPECT_EQ(shapeOf(run("aten::reflection_pad2d", {{"self", "float32:[1,3,s0,8]"}, {"padding", "[1,1,2,2]"}})),
+            "[1, 3, s0 + 4, 10]");
+  // Reflection needs each pad below the dim's size.
+  EXPECT_TRUE(sizeError(run("aten::reflection_pad1d", {{"self", "float32:[1,3,4]"}, {"padding", "[4,1]"}})));
+  EXPECT_EQ(shapeOf(run("aten::pad", {{"self", "float32:[2,3,4]"}, {"pad", "[2,1]"}, {"mode", "'replicate'"}})),
+            "[2, 3, 7]");
+  EXPECT_EQ(shapeOf(run("aten::upsample_bilinear2d", {{"self", "float32:[s0,3,8,8]"}, {"output_size", "[h,16]"},
+                                                      {"align_corners", "False"}})),
+            "[s0, 3, h, 16]");
+  // Scales: truncated products; a symbolic size only by an integral scale.
+  EXPECT_EQ(shapeOf(run("aten::upsample_nearest2d.vec", {{"input", "float32:[1,3,s0,5]"}, {"output_size", "None"},
+                                                         {"scale_factors", "[2.0,1.7]"}})),
+            "[1, 3, 2*s0, 8]");
+  EXPECT_EQ(shapeOf(run("aten::upsample_nearest1d.vec", {{"input", "float32:[1,3,s0]"}, {"output_size", "None"},
+                                                         {"scale_factors", "[1.5]"}})),
+            "[1, 3, ?]");
+  EXPECT_EQ(shapeOf(run("aten::pixel_shuffle", {{"self", "float32:[s0,8,h,w]"}, {"upscale_factor", "2"}})),
+            "[s0, 2, 2*h, 2*w]");
+  EXPECT_TRUE(sizeError(run("aten::pixel_shuffle", {{"self", "float32:[1,5,2,2]"}, {"upscale_factor", "2"}})));
+  EXPECT_EQ(shapeOf(run("aten::pixel_unshuffle", {{"self", "float32:[1,3,4,6]"}, {"downscale_factor", "2"}})),
+            "[1, 12, 2, 3]");
+  EXPECT_EQ(shapeOf(run("aten::im2col", {{"self", "float32:[2,3,5,6]"}, {"kernel_size", "[2,3]"}, {"dilation", "[1,2]"},
+                                         {"padding", "[1,0]"}, {"stride", "[2,1]"}})),
+            "[2, 18, 6]");
+  EXPECT_EQ(shapeOf(run("aten::col2im", {{"self", "float32:[2,12,6]"}, {"output_size", "[4,5]"}, {"kernel_size", "[2,2]"},
+                                         {"dilation", "[1,1]"}, {"padding", "[0,0]"}, {"stride", "[1,2]"}})),
+            "[2, 3, 4, 5]");
+}
+
 } // namespace
 } // namespace dtf
