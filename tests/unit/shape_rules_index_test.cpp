@@ -130,5 +130,29 @@ TEST(ShapeRulesIndex, PaddingAndResampling) {
             "[2, 3, 4, 5]");
 }
 
+TEST(ShapeRulesIndex, DataDependentSizesStayUnknown) {
+  // The number of nonzeros is data-dependent: unknown (no symbol a memoized
+  // or repeated call could share), the other dim known.
+  EXPECT_EQ(shapeOf(run("aten::nonzero", {{"self", "float32:[s0,3]"}})), "[?, 2]");
+  EXPECT_EQ(shapeOf(run("aten::masked_select", {{"self", "float32:[2,3]"}, {"mask", "bool:[2,3]"}})), "[?]");
+  auto unique = run("aten::_unique2", {{"self", "float32:[s0,3]"}, {"return_inverse", "True"}, {"return_counts", "False"}});
+  EXPECT_EQ(shapeOf(unique, 0), "[?]");
+  EXPECT_EQ(shapeOf(unique, 1), "[s0, 3]");
+  // Counts not asked for: empty when the inverse is not asked for either;
+  // otherwise not claimed (the versions fill them differently).
+  EXPECT_EQ(shapeOf(unique, 2), "[?]");
+  EXPECT_EQ(shapeOf(run("aten::_unique2", {{"self", "float32:[s0,3]"}}), 2), "[0]");
+  auto byDim = run("aten::unique_dim", {{"self", "float32:[s0,3]"}, {"dim", "1"}});
+  EXPECT_EQ(shapeOf(byDim, 0), "[s0, ?]");
+  EXPECT_EQ(shapeOf(byDim, 1), "[3]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "2"}})), "[6*s0]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "t"}, {"dim", "0"}})),
+            "[s0*t, 3]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_Tensor", {{"self", "float32:[s0,3]"}, {"repeats", "int64:[s0]"},
+                                                                {"dim", "0"}})),
+            "[?, 3]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.Tensor", {{"repeats", "int64:[4]"}, {"output_size", "10"}})), "[10]");
+}
+
 } // namespace
 } // namespace dtf

@@ -393,7 +393,7 @@ void registerSearches(Registry &r) {
       Value out = tensorOf(DType::Int64, Rank::exact(2));
       if (auto rk = c.rank("self").value()) out = out.withUnitDims(*rk == 1 ? UnitDims{2u, 0u} : UnitDims{0u, 2u});
       return out;
-    });
+    }).variant({{"self", "float32[2,3]"}});
   r.add("aten::nonzero_numpy", fam, [](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank("self").value())
       return Value::list(std::vector<Value>(std::max(*rk, 1), tensorOf(DType::Int64, Rank::exact(1))));
@@ -654,6 +654,43 @@ ShapeResult advancedIndexShape(const OpCall &c) {
   return out;
 }
 
+/// A data-dependent count (nonzero's rows, unique's values). torch.export
+/// gives it a fresh unbacked symbol (u0, with 0 <= u0 <= numel); here it is
+/// unknown: the pass memoizes calls by their abstract arguments and
+/// re-evaluates loop bodies, so a symbol made by the rule would be shared by
+/// two calls (two tensors of one abstract type) or by two loop iterations,
+/// and equal sizes could be claimed where they differ.
+Dim dataDependent() { return Dim(); }
+
+/// unique's inverse and counts when not asked for are empty 1-D tensors;
+/// `asked`: its shape when asked for (nullopt: version-dependent, unknown).
+std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> other, std::optional<Dims> whenAsked) {
+  if (asked == true) return whenAsked;
+  if (asked == false && other == false) return Dims{Dim(0)};
+  return std::nullopt; // 1.13's _unique2 fills the inverse for counts alone, 2.14 does not
+}
+
+/// unique over a dim: the values keep self's other dims; the inverse has
+/// one entry per slice, the counts one per distinct slice.
+ShapeResult uniqueDimShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  if (!self || !dim || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  return Outs{withDimAt(*self, *w, dataDependent()), Dims{(*self)[*w]}, Dims{dataDependent()}};
+}
+
+ShapeResult uniqueFlatShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto inv = boolArg(c, "return_inverse");
+  auto cnt = c.has("return_counts") ? boolArg(c, "return_counts") : std::optional<bool>(false);
+  Outs out{Dims{dataDependent()}, uniqueExtra(inv, cnt, self)};
+  if (c.has("return_counts")) out.push_back(uniqueExtra(cnt, inv, Dims{dataDependent()}));
+  if (c.key() == "aten::_unique2" && cnt == true) out[2] = Dims{dataDependent()}; // asked: one per value
+  return out;
+}
+
 } // namespace
 
 void registerIndexingShapes(Registry &r) {
@@ -678,6 +715,26 @@ void registerIndexingShapes(Registry &r) {
                         "aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar", "aten::index_fill.int_Tensor",
                         "aten::index_fill_.int_Tensor", "aten::put", "aten::put_"})
     r.shape(k, sameShapeAs());
+  // Data-dependent results (see dataDependent): the other dims are known.
+  for (const char *k : {"aten::nonzero", "aten::argwhere"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self) return {};
+      return Dims{dataDependent(), Dim(static_cast<int64_t>(self->size()))};
+    });
+  r.shape("aten::nonzero_static", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto size = sizeListArg(c, "size");
+    if (!self || !size || size->size() != 1) return {};
+    if (auto v = (*size)[0].value(); v && *v < 0) return {}; // raises
+    return Dims{(*size)[0], Dim(static_cast<int64_t>(self->size()))};
+  });
+  r.shape("aten::masked_select", [](const OpCall &) -> ShapeResult { return Dims{dataDependent()}; });
+  for (const char *k : {"aten::_unique", "aten::_unique2"}) r.shape(k, uniqueFlatShape);
+  r.shape("aten::unique_consecutive", [](const OpCall &c) -> ShapeResult {
+    return c.isNone("dim") ? uniqueFlatShape(c) : uniqueDimShape(c);
+  });
+  for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"}) r.shape(k, uniqueDimShape);
 }
 
 } // namespace dtf

@@ -15,6 +15,7 @@
 #include "ops/shape_rules.h"
 
 #include <cmath>
+#include <fmt/ranges.h>
 #include <functional>
 #include <map>
 #include <optional>

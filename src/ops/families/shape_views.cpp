@@ -13,6 +13,7 @@
 #include "ops/shape_rules.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -1060,7 +1061,7 @@ void registerStacksAndRepeats(Registry &r) {
 
   r.add("aten::repeat_interleave.Tensor", fam, [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("repeats"), Rank::exact(1));
-   }).sample("repeats", "sweep![2]");
+   }).sample("repeats", "sweep![2]").variant({{"repeats", "int64[3]"}, {"output_size", "3"}});
   auto riSelf = [](const OpCall &c) -> RuleResult {
     if (c.arg("repeats").isTensor())
       if (auto rr = c.rank("repeats").value(); rr && *rr > 1)
@@ -1069,9 +1070,11 @@ void registerStacksAndRepeats(Registry &r) {
     return tensorOf(c.dtype("self"), rk);
   };
   r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2")
-      .atLeast("repeats", 0, "repeats can not be negative");
+      .atLeast("repeats", 0, "repeats can not be negative")
+      .variant({{"self", "float32[2,3]"}, {"repeats", "3"}, {"dim", "-1"}}).variant({{"self", "float32[2,3]"}});
   r.add("aten::repeat_interleave.self_Tensor", fam, riSelf)
-      .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}});
+      .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}})
+      .variant({{"self", "float32[2,3]"}, {"repeats", "int64[3]"}, {"dim", "1"}, {"output_size", "3"}});
 }
 
 /// Python-level shape queries and list operations.
@@ -1531,6 +1534,44 @@ ShapeResult meshgridShape(const OpCall &c) {
   return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(all->size(), grid)));
 }
 
+/// repeat_interleave: `self` (flattened without a dim) with the dim's
+/// length `length(size)`.
+ShapeResult repeatedAlong(const OpCall &c, const std::function<Dim(const Dim &)> &length) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  if (c.isNone("dim")) return Dims{length(product(*self))};
+  auto dim = intArg(c, "dim");
+  if (!dim || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  (*self)[*w] = length((*self)[*w]);
+  return *self;
+}
+
+/// output_size, the length a tensor of counts gives (data-dependent, so
+/// unknown without it: see indexing.cpp's dataDependent).
+Dim givenOutputSize(const OpCall &c) {
+  if (c.isNone("output_size")) return Dim();
+  auto given = sizeListArg(c, "output_size");
+  return given && given->size() == 1 ? (*given)[0] : Dim();
+}
+
+void registerRepeatInterleaveShapes(Registry &r) {
+  r.shape("aten::repeat_interleave.self_int", [](const OpCall &c) -> ShapeResult {
+    auto repeats = sizeListArg(c, "repeats");
+    if (!repeats || repeats->size() != 1) return {};
+    Dim times = (*repeats)[0];
+    if (auto v = times.value(); v && *v < 0) return {}; // negative: raises
+    return repeatedAlong(c, [&](const Dim &d) { return d * times; });
+  });
+  r.shape("aten::repeat_interleave.self_Tensor", [](const OpCall &c) -> ShapeResult {
+    Dim length = givenOutputSize(c);
+    return repeatedAlong(c, [&](const Dim &) { return length; });
+  });
+  r.shape("aten::repeat_interleave.Tensor",
+          [](const OpCall &c) -> ShapeResult { return Dims{givenOutputSize(c)}; });
+}
+
 /// The splits' lists of pieces, and meshgrid's.
 void registerSplitShapes(Registry &r) {
   for (const char *k : {"aten::split.Tensor", "aten::unsafe_split.Tensor", "aten::split_copy.Tensor"})
@@ -1578,6 +1619,7 @@ void registerSplitShapes(Registry &r) {
                               std::tuple{"aten::dsplit.int", "dsplit", 2}, std::tuple{"aten::dsplit.array", "dsplit", 2}})
     r.shape(k, [name = name, dim = dim](const OpCall &c) { return directionalSplit(c, name, dim); });
   for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) r.shape(k, meshgridShape);
+  registerRepeatInterleaveShapes(r);
 }
 
 } // namespace
