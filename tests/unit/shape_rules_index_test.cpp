@@ -154,5 +154,18 @@ TEST(ShapeRulesIndex, DataDependentSizesStayUnknown) {
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.Tensor", {{"repeats", "int64:[4]"}, {"output_size", "10"}})), "[10]");
 }
 
+TEST(ShapeRulesIndex, RepeatsAndDiagonals) {
+  EXPECT_EQ(shapeOf(run("aten::repeat", {{"self", "float32:[s0,3]"}, {"repeats", "[4,2,t]"}})), "[4, 2*s0, 3*t]");
+  EXPECT_EQ(shapeOf(run("aten::tile", {{"self", "float32:[2,s0,4]"}, {"dims", "[3,2]"}})), "[2, 3*s0, 8]");
+  EXPECT_EQ(shapeOf(run("aten::diag", {{"self", "float32:[s0]"}, {"diagonal", "-2"}})), "[s0 + 2, s0 + 2]");
+  EXPECT_EQ(shapeOf(run("aten::diag", {{"self", "float32:[3,5]"}, {"diagonal", "1"}})), "[3]");
+  EXPECT_EQ(shapeOf(run("aten::diagonal", {{"self", "float32:[3,4,5]"}, {"offset", "2"}, {"dim1", "2"}, {"dim2", "0"}})),
+            "[4, 1]");
+  EXPECT_EQ(shapeOf(run("aten::diag_embed", {{"self", "float32:[s0,3]"}, {"offset", "-1"}, {"dim1", "0"}, {"dim2", "2"}})),
+            "[4, s0, 4]");
+  EXPECT_EQ(shapeOf(run("aten::triu_indices", {{"row", "4"}, {"col", "6"}, {"offset", "2"}})), "[2, 10]");
+  EXPECT_EQ(shapeOf(run("aten::tril_indices", {{"row", "5"}, {"col", "3"}, {"offset", "-2"}})), "[2, 6]");
+}
+
 } // namespace
 } // namespace dtf

@@ -481,7 +481,8 @@ void registerReshapes(Registry &r) {
       .sample("self", "sweep[2]").sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[1,1,3]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}})
-      .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}});
+      .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}})
+      .variant({{"self", "float32[2,3]"}, {"repeats", "[4,2,3]"}});
   r.declare("aten::tile", OpFact::DimsAreCounts); // its `dims` are repeat counts
   r.add("aten::tile", fam, repeatFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
@@ -490,7 +491,8 @@ void registerReshapes(Registry &r) {
      return Rank::top();
    }), "dims", true)).sample("self", "sweep[2]").sample("dims", "[2,2]")
       .variant({{"self", "sweep![1,2,1]"}, {"dims", "[1,2]"}})
-      .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}});
+      .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}})
+      .variant({{"self", "float32[2,3,4]"}, {"dims", "[3,2]"}});
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
     r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult { // other's shape
        // expand cannot drop dims: other needs at least self's rank.
@@ -733,7 +735,9 @@ void registerSlicesAndSqueezes(Registry &r) {
      auto rk = c.rank("self").value();
      if (rk && *rk != 1 && *rk != 2) return c.semantic("diag(): supports 1D or 2D tensors, got {}-D", *rk);
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk == 1 ? 2 : 1) : Rank::atLeast1());
-   }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}});
+   }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}})
+      .variant({{"self", "float32[3]"}, {"diagonal", "-2"}}).variant({{"self", "float32[3,5]"}, {"diagonal", "1"}})
+      .variant({{"self", "float32[3,5]"}, {"diagonal", "-2"}});
   // dim1 and dim2 must be two distinct dims of a tensor of rank `rk`.
   auto diagDims = [](const OpCall &c, int rk) -> std::optional<RuleError> {
     auto d1 = c.arg("dim1").intValue(), d2 = c.arg("dim2").intValue();
@@ -751,7 +755,8 @@ void registerSlicesAndSqueezes(Registry &r) {
      if (rk)
        if (auto e = diagDims(c, *rk + 1)) return *e;
      return tensorOf(c.dtype("self"), plus(c.rank("self"), 1));
-   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}});
+   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}})
+      .variant({{"self", "float32[2,3]"}, {"offset", "-1"}, {"dim1", "0"}, {"dim2", "2"}});
   for (auto [key, arg] : {std::pair{"aten::diagonal", "self"}, std::pair{"aten::linalg_diagonal", "A"}})
     r.add(key, fam, [arg = std::string(arg), diagDims](const OpCall &c) -> RuleResult {
        auto rk = c.rank(arg).value();
@@ -759,7 +764,8 @@ void registerSlicesAndSqueezes(Registry &r) {
        if (rk)
          if (auto e = diagDims(c, *rk)) return *e;
        return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
-     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}});
+     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}})
+        .variant({{arg, "float32[3,4,5]"}, {"offset", "2"}, {"dim1", "2"}, {"dim2", "0"}});
   for (auto [k, key, sequenceKey] : {std::tuple{1, "aten::atleast_1d", "aten::atleast_1d.Sequence"},
                                      std::tuple{2, "aten::atleast_2d", "aten::atleast_2d.Sequence"},
                                      std::tuple{3, "aten::atleast_3d", "aten::atleast_3d.Sequence"}}) {
@@ -1572,6 +1578,81 @@ void registerRepeatInterleaveShapes(Registry &r) {
           [](const OpCall &c) -> ShapeResult { return Dims{givenOutputSize(c)}; });
 }
 
+/// repeat: self's sizes (padded with leading 1s) times the repeats; tile
+/// pads the repeats with leading 1s instead when they are fewer.
+ShapeResult repeatShape(const OpCall &c, std::string_view arg, bool tile) {
+  auto self = dimsOf(c, "self");
+  auto reps = sizeListArg(c, arg);
+  if (!self || !reps) return {};
+  if (tile && reps->size() < self->size()) reps->insert(reps->begin(), self->size() - reps->size(), Dim(1));
+  if (reps->size() < self->size()) return {}; // raises: the dtype rule's
+  self->insert(self->begin(), reps->size() - self->size(), Dim(1));
+  for (size_t i = 0; i < reps->size(); ++i) {
+    if (auto v = (*reps)[i].value(); v && *v < 0) return {};
+    (*self)[i] = (*self)[i] * (*reps)[i];
+  }
+  return *self;
+}
+
+/// The length of the diagonal `offset` of a rows x cols matrix.
+Dim diagonalLength(const Dim &rows, const Dim &cols, int64_t offset) {
+  Dim len = offset >= 0 ? minDim(rows, cols - Dim(offset)) : minDim(rows + Dim(offset), cols);
+  return maxDim(len, Dim(0));
+}
+
+ShapeResult diagonalShape(const OpCall &c, std::string_view arg) {
+  auto self = dimsOf(c, arg);
+  auto offset = intArg(c, "offset"), d1 = intArg(c, "dim1"), d2 = intArg(c, "dim2");
+  if (!self || !offset || !d1 || !d2 || self->size() < 2) return {};
+  const int rank = static_cast<int>(self->size());
+  auto w1 = wrapDim(*d1, rank), w2 = wrapDim(*d2, rank);
+  if (!w1 || !w2 || *w1 == *w2) return {};
+  Dim len = diagonalLength((*self)[*w1], (*self)[*w2], *offset);
+  Dims out;
+  for (int i = 0; i < rank; ++i)
+    if (i != *w1 && i != *w2) out.push_back((*self)[i]);
+  out.push_back(len);
+  return out;
+}
+
+/// diag_embed: the last dim becomes two dims of its size plus |offset|.
+ShapeResult diagEmbedShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto offset = intArg(c, "offset"), d1 = intArg(c, "dim1"), d2 = intArg(c, "dim2");
+  if (!self || !offset || !d1 || !d2 || self->empty() || *offset == INT64_MIN) return {};
+  const int rank = static_cast<int>(self->size()) + 1;
+  auto w1 = wrapDim(*d1, rank), w2 = wrapDim(*d2, rank);
+  if (!w1 || !w2 || *w1 == *w2) return {};
+  Dim n = self->back() + Dim(*offset < 0 ? -*offset : *offset);
+  self->pop_back();
+  self->insert(self->begin() + std::min(*w1, *w2), n);
+  self->insert(self->begin() + std::max(*w1, *w2), n);
+  return *self;
+}
+
+/// diag: a vector's square matrix, or a matrix's diagonal.
+ShapeResult diagShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto k = intArg(c, "diagonal");
+  if (!self || !k || *k == INT64_MIN) return {};
+  if (self->size() == 1) {
+    Dim n = (*self)[0] + Dim(*k < 0 ? -*k : *k);
+    return Dims{n, n};
+  }
+  if (self->size() == 2) return Dims{diagonalLength((*self)[0], (*self)[1], *k)};
+  return {};
+}
+
+void registerRepeatAndDiagonalShapes(Registry &r) {
+  r.shape("aten::repeat", [](const OpCall &c) { return repeatShape(c, "repeats", false); });
+  r.shape("aten::tile", [](const OpCall &c) { return repeatShape(c, "dims", true); });
+  r.shape("aten::diag", diagShape);
+  r.shape("aten::diag_embed", diagEmbedShape);
+  r.shape("aten::diagonal", [](const OpCall &c) { return diagonalShape(c, "self"); });
+  r.shape("aten::diagonal_copy", [](const OpCall &c) { return diagonalShape(c, "self"); });
+  r.shape("aten::linalg_diagonal", [](const OpCall &c) { return diagonalShape(c, "A"); });
+}
+
 /// The splits' lists of pieces, and meshgrid's.
 void registerSplitShapes(Registry &r) {
   for (const char *k : {"aten::split.Tensor", "aten::unsafe_split.Tensor", "aten::split_copy.Tensor"})
@@ -1620,6 +1701,7 @@ void registerSplitShapes(Registry &r) {
     r.shape(k, [name = name, dim = dim](const OpCall &c) { return directionalSplit(c, name, dim); });
   for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) r.shape(k, meshgridShape);
   registerRepeatInterleaveShapes(r);
+  registerRepeatAndDiagonalShapes(r);
 }
 
 } // namespace
