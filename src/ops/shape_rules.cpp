@@ -138,4 +138,12 @@ Dims withDimAt(Dims dims, size_t at, Dim d) {
   return dims;
 }
 
+std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, std::optional<int64_t> dim) {
+  auto dims = dimsOf(c, tensor);
+  if (!dims || dims->empty() || !dim) return std::nullopt;
+  auto w = wrapDim(*dim, static_cast<int>(dims->size()));
+  if (!w) return std::nullopt;
+  return DimsAndDim{std::move(*dims), *w};
+}
+
 } // namespace dtf

@@ -64,4 +64,12 @@ namespace dtf {
 Value tensorsOfShapes(const std::vector<Dims> &shapes);
 /// `dims` with dim `at` replaced by `d`.
 Dims withDimAt(Dims dims, size_t at, Dim d);
+/// Tensor argument `tensor`'s sizes and int argument `dim` wrapped into
+/// them: nullopt when either is unknown, the tensor is 0-dim or dim is out
+/// of range.
+struct DimsAndDim {
+  Dims dims;
+  int dim = 0;
+};
+std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, std::optional<int64_t> dim);
 } // namespace dtf

@@ -10,12 +10,7 @@ namespace dtf {
 namespace {
 
 using test::run;
-
-/// Result `i`'s sizes as text (`[2*s0, 4]`), "?" when not known, "error".
-std::string shapeOf(const InferOutcome &o, size_t i = 0) {
-  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
-  return o.outputs[i].shapeStr();
-}
+using test::shapeOf;
 
 /// A list result's elements' sizes, `[1, 3] [1, 3]`; "?" for a list of
 /// unknown length.

@@ -11,12 +11,7 @@ namespace dtf {
 namespace {
 
 using test::run;
-
-/// Result `i`'s sizes as text (`[2*s0, 4]`), or "?" when not known.
-std::string shapeOf(const InferOutcome &o, size_t i = 0) {
-  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
-  return o.outputs[i].shapeStr();
-}
+using test::shapeOf;
 
 TEST(ShapeRules, ViewSolvesMinusOneSymbolically) {
   EXPECT_EQ(shapeOf(run("aten::view", {{"self", "float32:[s0,8]"}, {"size", "[-1,4]"}})), "[2*s0, 4]");

@@ -673,12 +673,9 @@ std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> o
 /// unique over a dim: the values keep self's other dims; the inverse has
 /// one entry per slice, the counts one per distinct slice.
 ShapeResult uniqueDimShape(const OpCall &c) {
-  auto self = dimsOf(c, "self");
-  auto dim = intArg(c, "dim");
-  if (!self || !dim || self->empty()) return {};
-  auto w = wrapDim(*dim, static_cast<int>(self->size()));
-  if (!w) return {};
-  return Outs{withDimAt(*self, *w, dataDependent()), Dims{(*self)[*w]}, Dims{dataDependent()}};
+  auto in = dimsAndDim(c, "self", intArg(c, "dim"));
+  if (!in) return {};
+  return Outs{withDimAt(in->dims, in->dim, dataDependent()), Dims{in->dims[in->dim]}, Dims{dataDependent()}};
 }
 
 ShapeResult uniqueFlatShape(const OpCall &c) {

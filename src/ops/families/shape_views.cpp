@@ -1431,12 +1431,10 @@ struct SplitInput {
 };
 
 std::optional<SplitInput> splitInput(const OpCall &c, std::optional<int64_t> dim) {
-  auto self = dimsOf(c, "self");
-  if (!self || self->empty() || !dim) return std::nullopt;
-  auto w = wrapDim(*dim, static_cast<int>(self->size()));
-  if (!w) return std::nullopt;
-  Dim size = (*self)[*w];
-  return SplitInput{std::move(*self), *w, std::move(size)};
+  auto in = dimsAndDim(c, "self", dim);
+  if (!in) return std::nullopt;
+  Dim size = in->dims[in->dim];
+  return SplitInput{std::move(in->dims), in->dim, std::move(size)};
 }
 
 ShapeResult piecesOf(const SplitInput &in, const Dims &lengths) {
@@ -1546,12 +1544,9 @@ ShapeResult repeatedAlong(const OpCall &c, const std::function<Dim(const Dim &)>
   auto self = dimsOf(c, "self");
   if (!self) return {};
   if (c.isNone("dim")) return Dims{length(product(*self))};
-  auto dim = intArg(c, "dim");
-  if (!dim || self->empty()) return {};
-  auto w = wrapDim(*dim, static_cast<int>(self->size()));
-  if (!w) return {};
-  (*self)[*w] = length((*self)[*w]);
-  return *self;
+  auto in = dimsAndDim(c, "self", intArg(c, "dim"));
+  if (!in) return {};
+  return withDimAt(in->dims, in->dim, length(in->dims[in->dim]));
 }
 
 /// output_size, the length a tensor of counts gives (data-dependent, so
