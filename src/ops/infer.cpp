@@ -598,6 +598,24 @@ InferOutcome inferDTypes(const Registry &registry, const OpRule *rule, const Sch
   return out;
 }
 
+/// A shape rule's value for an output: a list whose elements are tensors
+/// (split's pieces) lends only their sizes, and its length, to the dtype
+/// rule's elements (their dtypes and ranks stay the dtype rule's; a list of
+/// another known length is not trusted); any other value replaces it.
+Value listWithSizes(const Value &ruled, Value sized) {
+  if (!sized.isList() || !sized.lengthKnown()) return sized;
+  const auto &el = sized.elements();
+  if (!std::any_of(el.begin(), el.end(), [](const Value &e) { return e.isTensor(); })) return sized;
+  if (!ruled.isList() || (ruled.lengthKnown() && ruled.elements().size() != el.size())) return ruled;
+  std::vector<Value> out;
+  for (size_t i = 0; i < el.size(); ++i) {
+    Value e = ruled.lengthKnown() ? ruled.elements()[i] : ruled.elementSummary();
+    auto dims = el[i].shape();
+    out.push_back(dims && e.isTensor() ? e.withShape(std::move(*dims)) : e);
+  }
+  return Value::list(std::move(out));
+}
+
 /// The shape rule's part: sizes onto the dtype rule's tensor outputs, or
 /// the error the sizes decide. Run once, on the arguments as bound.
 void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &schema, std::span<const Value> args,
@@ -618,9 +636,11 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
   }
   for (size_t i = 0; i < out.outputs.size() && i < s.outputs.size(); ++i)
     if (s.outputs[i] && out.outputs[i].isTensor()) out.outputs[i] = out.outputs[i].withShape(std::move(*s.outputs[i]));
-  // A value the sizes decide replaces a number or list of the same kind.
+  // A value the sizes decide replaces a number or list of the same kind;
+  // a list of tensors gives its elements' sizes only (listWithSizes).
   for (size_t i = 0; i < out.outputs.size() && i < s.values.size(); ++i)
-    if (s.values[i] && s.values[i]->kind() == out.outputs[i].kind()) out.outputs[i] = std::move(*s.values[i]);
+    if (s.values[i] && s.values[i]->kind() == out.outputs[i].kind())
+      out.outputs[i] = listWithSizes(out.outputs[i], std::move(*s.values[i]));
   if (s.possibleError && !out.possibleError) out.possibleError = std::move(s.possibleError);
 }
 

@@ -153,3 +153,27 @@ ShapeResult repeatedShape(const Dims &d, size_t outputs) {
 }
 
 } // namespace dtf
+
+// --- Lists of pieces, padding and indexing (issue 35, shapes-index) ---
+namespace dtf {
+
+Value tensorsOfShapes(const std::vector<Dims> &shapes) {
+  std::vector<Value> out;
+  for (const Dims &d : shapes) out.push_back(Value::tensor(DTypeSet::all()).withShape(d));
+  return Value::list(std::move(out));
+}
+
+Dims withDimAt(Dims dims, size_t at, Dim d) {
+  if (at < dims.size()) dims[at] = std::move(d);
+  return dims;
+}
+
+std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, std::optional<int64_t> dim) {
+  auto dims = dimsOf(c, tensor);
+  if (!dims || dims->empty() || !dim) return std::nullopt;
+  auto w = wrapDim(*dim, static_cast<int>(dims->size()));
+  if (!w) return std::nullopt;
+  return DimsAndDim{std::move(*dims), *w};
+}
+
+} // namespace dtf

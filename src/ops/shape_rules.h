@@ -68,3 +68,21 @@ std::optional<size_t> wrappedDimArg(const OpCall &c, std::string_view name, size
 ShapeResult repeatedShape(const Dims &d, size_t outputs);
 
 } // namespace dtf
+
+// --- Lists of pieces, padding and indexing (issue 35, shapes-index) ---
+namespace dtf {
+/// A list of tensors of these sizes, for ShapeResult::values: the dtype
+/// rule's elements keep their dtypes and ranks and take these sizes
+/// (ops/infer.cpp listWithSizes).
+Value tensorsOfShapes(const std::vector<Dims> &shapes);
+/// `dims` with dim `at` replaced by `d`.
+Dims withDimAt(Dims dims, size_t at, Dim d);
+/// Tensor argument `tensor`'s sizes and int argument `dim` wrapped into
+/// them: nullopt when either is unknown, the tensor is 0-dim or dim is out
+/// of range.
+struct DimsAndDim {
+  Dims dims;
+  int dim = 0;
+};
+std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, std::optional<int64_t> dim);
+} // namespace dtf

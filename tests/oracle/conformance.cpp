@@ -48,8 +48,10 @@ struct Claims {
 };
 
 /// The sizes we claim for a tensor of torch's rank, against its shape: a
-/// known size other than torch's is wrong (the harness's inputs have known
-/// sizes, so no symbol appears).
+/// known size other than torch's is wrong. The harness's inputs have known
+/// sizes, so a symbol in a result is one a rule made for a data-dependent
+/// size (torch.export's unbacked `u0`): torch's size must lie in its range,
+/// and the dim does not count as claimed exactly.
 Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, std::string &detail) {
   ++claims.tensors;
   auto dims = ours.shape();
@@ -60,6 +62,13 @@ Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, 
     if (!d.known()) {
       all = false;
       continue;
+    }
+    if (!d.value()) {
+      all = false;
+      if (d.range().contains(theirs.sizes[i])) continue;
+      detail = fmt::format("we say dim {} is {} (in [{}, {}]), torch's result has shape {}", i, d.str(),
+                           d.range().lo, d.range().hi, theirs.sizes);
+      return Verdict::WrongShape;
     }
     if (d.value() != theirs.sizes[i]) {
       detail = fmt::format("we say shape {}, torch's result has shape {}", dimsText(*dims), theirs.sizes);

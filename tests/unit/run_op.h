@@ -67,4 +67,10 @@ inline void expectTensor(const InferOutcome &o, size_t i, DType d, std::optional
 /// PyTorch raises for every possible case.
 inline void expectError(const InferOutcome &o) { EXPECT_EQ(o.status, InferOutcome::Status::Error); }
 
+/// Result `i`'s sizes as text (`[2*s0, 4]`), "?" when not known, "error".
+inline std::string shapeOf(const InferOutcome &o, size_t i = 0) {
+  if (o.status != InferOutcome::Status::Ok || o.outputs.size() <= i) return "error";
+  return o.outputs[i].shapeStr();
+}
+
 } // namespace dtf::test

@@ -12,6 +12,8 @@
 #include "ops/vocabulary.h"
 #include "ops/shape_rules.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace dtf {
@@ -485,8 +487,10 @@ void registerWindowsAndLikes(Registry &r) {
       .variant({{"self", "sweep![2]"}, {"fill_value", "magnitudes"}});
   r.add("aten::new_empty_strided", fam, sized(newLike)).sample("size", "[2,3]").sample("stride", "[3,1]");
   r.add("aten::tril_indices", fam, triIndices).sample("row", "3").sample("col", "3")
-      .variant({{"row", "-1"}, {"col", "3"}});
-  r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3");
+      .variant({{"row", "-1"}, {"col", "3"}})
+      .variant({{"row", "4"}, {"col", "6"}, {"offset", "2"}}).variant({{"row", "5"}, {"col", "3"}, {"offset", "-2"}});
+  r.add("aten::triu_indices", fam, triIndices).sample("row", "3").sample("col", "3")
+      .variant({{"row", "4"}, {"col", "6"}, {"offset", "2"}}).variant({{"row", "5"}, {"col", "3"}, {"offset", "-2"}});
 }
 
 /// tensor / as_tensor from numbers and lists, NumToTensor, _shape_as_tensor, _dim_arange, one_hot.
@@ -514,7 +518,8 @@ void registerTensorsFromValues(Registry &r) {
       .variant({{"like", "sweep[2,3]"}, {"dim", "-1"}}).variant({{"like", "sweep[2,3]"}, {"dim", "2"}})
       .variant({{"like", "sweep[2,3]"}, {"dim", "-3"}}).variant({{"like", "sweep![2,1]"}, {"dim", "1"}});
   // num_classes 0 or below -1 raises for any index tensor (empty included).
-  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3")
+  r.add("aten::one_hot", fam, oneHot).sample("num_classes", "3").variant({{"self", "int64[2,3]=1"}, {"num_classes", "4"}})
+      .variant({{"self", "int64[2,3]=1"}, {"num_classes", "-1"}})
       .refuse([](const OpCall &c) -> std::optional<RuleError> {
          auto n = c.arg("num_classes").intValue();
          if (!n || *n == -1 || *n > 0) return std::nullopt;
@@ -598,6 +603,30 @@ void registerFactoryShapes(Registry &r) {
   for (const char *k : {"aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like"})
     r.shape(k, sameShapeAs());
   for (const char *k : {"aten::arange", "aten::arange.start", "aten::arange.start_step"}) r.shape(k, arangeShape);
+  // tril_indices / triu_indices: [2, the number of (i, j) below / above the offset diagonal].
+  for (bool upper : {false, true})
+    r.shape(upper ? "aten::triu_indices" : "aten::tril_indices", [upper](const OpCall &c) -> ShapeResult {
+      auto row = intArg(c, "row"), col = intArg(c, "col"), offset = intArg(c, "offset");
+      if (!row || !col || !offset || *row < 0 || *col < 0 || *row > (int64_t{1} << 16) || *col > (int64_t{1} << 40) ||
+          *offset < -(int64_t{1} << 40) || *offset > (int64_t{1} << 40))
+        return {};
+      // Lower part: j - i <= offset; upper: j - i >= offset, the rest of offset - 1's lower part.
+      auto lower = [&](int64_t k) {
+        int64_t n = 0;
+        for (int64_t i = 0; i < *row; ++i) n += std::clamp<int64_t>(i + k + 1, 0, *col);
+        return n;
+      };
+      int64_t count = upper ? *row * *col - lower(*offset - 1) : lower(*offset);
+      return Dims{Dim(2), Dim(count)};
+    });
+  // one_hot: self's sizes and num_classes (-1: the largest value + 1, not known).
+  r.shape("aten::one_hot", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto n = intArg(c, "num_classes");
+    if (!self || !n || (*n != -1 && *n <= 0)) return {};
+    self->push_back(*n == -1 ? Dim() : Dim(*n));
+    return *self;
+  });
 }
 
 } // namespace dtf

@@ -11,6 +11,9 @@
 #include "ops/registry.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "ops/shape_rules.h"
+
+#include <algorithm>
 
 #include <optional>
 #include <string>
@@ -190,7 +193,13 @@ void registerAdvancedIndexing(Registry &r) {
                    RuleFn(indexPutRule<kInt32IndicesBoolMaskFills>)}}) {
     for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin"})
       // self's first dim is 1 so that a [1] bool/uint8 mask fits it.
-      scope.add(k, fam, index).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]");
+      // (float32 variants: the result's sizes, adjacent or not, with None entries.)
+      scope.add(k, fam, index).sample("self", "sweep![1,2]").sample("indices", "[sweep![1]=0]")
+          .variant({{"self", "float32[3,4,5]"}, {"indices", "[int64[2]=0,None,int64[2,1]=0]"}})
+          .variant({{"self", "float32[3,4,5]"}, {"indices", "[None,int64[2,3]=0]"}})
+          .variant({{"self", "float32[3,4,5]"}, {"indices", "[None,int64[2]=0,int64[1]=0]"}})
+          .variant({{"self", "float32[3,4]"}, {"indices", "[bool[3]]"}})
+          .variant({{"self", "float32[3,4]"}, {"indices", "[int64[2]=0,int64[3]=0]"}});
     // 2.x's _unsafe_index: integer indices only (no masks).
     for (const char *k : {"aten::_unsafe_index.Tensor", "aten::_unsafe_index.Tensor_hacked_twin"})
       scope.add(k, fam, [index = index](const OpCall &c) -> RuleResult {
@@ -224,7 +233,9 @@ void registerAdvancedIndexing(Registry &r) {
                                                                  : std::nullopt;
      return out.withUnitDims(c.arg("self").unitDims().withDim(*nd, one));
    }).sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![1]=0")
-      .variant({{"index", "sweep![1,1]=0"}}).variant({{"index", "int64[]=0"}});
+      .variant({{"index", "sweep![1,1]=0"}}).variant({{"index", "int64[]=0"}})
+      .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[5]=0"}})
+      .variant({{"self", "float32[]"}, {"dim", "0"}, {"index", "int64[1]=0"}});
   r.add("aten::take", fam, keepingShape([](const OpCall &c) -> RuleResult { // index's shape
      if (auto e = indexInt64(c, "index")) return *e;
      return tensorOf(c.dtype("self"), c.rank("index"));
@@ -250,15 +261,24 @@ void registerGatherScatter(Registry &r) {
        return tensorOf(c.dtype("self"), rk);
      }).sample("self", "sweep![2,2]").sample("indices", "sweep![2,2]=0").sample("dim", "0")
         .variant({{"indices", "int64[2]=0"}})
-        .variant({{"self", "bool[2,2]"}, {"indices", "sweep[2]=0"}, {"dim", "None"}});
+        .variant({{"self", "bool[2,2]"}, {"indices", "sweep[2]=0"}, {"dim", "None"}})
+        .variant({{"self", "float32[3,4]"}, {"indices", "int64[2,1]=0"}, {"dim", "0"}})
+        .variant({{"self", "float32[3,1]"}, {"indices", "int64[1,4]=0"}, {"dim", "0"}})
+        .variant({{"self", "float32[3,4]"}, {"indices", "int64[2,3]=0"}, {"dim", "None"}});
 
   // gather and scatter: 1.13's int64 index, and 2.14's int32 or int64, side by side.
   auto gatherScatter = [&](Registry::Scoped scope, RuleFn gather, RuleFn src, RuleFn value) {
     scope.add("aten::gather", fam, keepingShape(std::move(gather), "index"))
-        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0");
+        .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0")
+        .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[2,6]=0"}})
+        .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[4,2]=0"}})
+        .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[2]=0"}});
     for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter_add", "aten::scatter_add_"})
       scope.add(k, fam, keepingShape(src))
-          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]");
+          .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
+          .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[2,2]=0"}, {"src", "float32[2,3]"}})
+          .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[4,2]=0"}, {"src", "float32[4,3]"}})
+          .variant({{"self", "float32[3,4]"}, {"dim", "1"}, {"index", "int64[2,2]=0"}, {"src", "float32[2,1]"}});
     for (const char *k : {"aten::scatter.reduce", "aten::scatter_.reduce"})
       scope.add(k, fam, keepingShape(src))
           .sample("self", "sweep![2,2]").sample("dim", "0").sample("index", "sweep![2,2]=0").sample("src", "sweep![2,2]")
@@ -373,7 +393,7 @@ void registerSearches(Registry &r) {
       Value out = tensorOf(DType::Int64, Rank::exact(2));
       if (auto rk = c.rank("self").value()) out = out.withUnitDims(*rk == 1 ? UnitDims{2u, 0u} : UnitDims{0u, 2u});
       return out;
-    });
+    }).variant({{"self", "float32[2,3]"}});
   r.add("aten::nonzero_numpy", fam, [](const OpCall &c) -> RuleResult {
     if (auto rk = c.rank("self").value())
       return Value::list(std::vector<Value>(std::max(*rk, 1), tensorOf(DType::Int64, Rank::exact(1))));
@@ -519,6 +539,199 @@ void registerIndexing(Registry &r) {
   registerSearches(r);
   registerUnique(r);
   registerReadIndices(r);
+}
+
+} // namespace dtf
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h)
+//===----------------------------------------------------------------------===//
+
+namespace dtf {
+namespace {
+
+using Outs = std::vector<std::optional<Dims>>;
+
+/// A 0-dim tensor counts as one of size 1 in gather's and scatter's checks
+/// (ensure_nonempty_dim / ensure_nonempty_size).
+Dims nonEmpty(Dims d) { return d.empty() ? Dims{Dim(1)} : d; }
+
+/// gather_shape_check / scatter_shape_check, for a non-empty index: the
+/// index has self's rank (and src's), and no larger size than self off
+/// `dim` (nor than src anywhere). Only known sizes decide.
+std::optional<RuleError> gatherScatterCheck(const OpCall &c, const Dims &self, const Dims &index,
+                                            const std::optional<Dims> &src) {
+  auto n = product(index).value();
+  if (!n || *n == 0) return std::nullopt; // an empty index is not checked
+  auto dim = intArg(c, "dim");
+  auto w = dim ? wrapDim(*dim, static_cast<int>(self.size())) : std::nullopt;
+  Dims s = nonEmpty(self), i = nonEmpty(index);
+  if (s.size() != i.size())
+    return c.semantic("index tensor must have the same number of dimensions as input tensor");
+  auto larger = [](const Dim &a, const Dim &b) { return a.value() && b.value() && *a.value() > *b.value(); };
+  for (size_t d = 0; d < s.size(); ++d)
+    if (w && static_cast<int>(d) != *w && larger(i[d], s[d]))
+      return c.semantic("size does not match at dimension {}: expected index {} to be smaller than self {} apart "
+                        "from dimension {}", d, dimsText(index), dimsText(self), *w);
+  if (src && nonEmpty(*src).size() == i.size())
+    for (size_t d = 0; d < i.size(); ++d)
+      if (larger(i[d], nonEmpty(*src)[d]))
+        return c.semantic("expected index {} to be smaller than src {}", dimsText(index), dimsText(*src));
+  return std::nullopt;
+}
+
+/// gather: index's sizes; scatter: self's.
+ShapeResult gatherScatterShape(const OpCall &c, bool gather) {
+  auto self = dimsOf(c, "self"), index = dimsOf(c, "index");
+  if (!self || !index) return {};
+  std::optional<Dims> src = c.has("src") ? dimsOf(c, "src") : std::nullopt;
+  if (auto e = gatherScatterCheck(c, *self, *index, src)) return *e;
+  return gather ? *index : *self;
+}
+
+/// index_select: self with `dim` as long as the index (a 0-dim index: 1).
+ShapeResult indexSelectShape(const OpCall &c) {
+  auto self = dimsOf(c, "self"), index = dimsOf(c, "index");
+  auto dim = intArg(c, "dim");
+  if (!self || !index || !dim || index->size() > 1) return {};
+  if (self->empty()) return Dims{};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  return withDimAt(*self, *w, index->empty() ? Dim(1) : (*index)[0]);
+}
+
+/// take_along_dim: with a dim, the broadcast of self and indices off that
+/// dim, which is the indices'; without, the indices flattened.
+ShapeResult takeAlongDimShape(const OpCall &c) {
+  auto self = dimsOf(c, "self"), idx = dimsOf(c, "indices");
+  if (!self || !idx) return {};
+  if (c.isNone("dim")) return Dims{product(*idx)};
+  auto dim = intArg(c, "dim");
+  if (!dim || self->size() != idx->size() || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  std::vector<Dims> both{withDimAt(*self, *w, (*idx)[*w]), *idx};
+  Broadcast b = broadcastShapes(both);
+  if (b.mismatch) return c.semantic("{}", *b.mismatch);
+  return b.dims ? ShapeResult(*b.dims) : ShapeResult{};
+}
+
+/// Advanced indexing (aten::index): a k-D bool/uint8 mask stands for k
+/// index tensors of one data-dependent length; the index tensors broadcast
+/// together; that shape replaces the indexed dims where they are adjacent,
+/// else it leads. Unknown for a 0-dim mask or an undecided dtype.
+ShapeResult advancedIndexShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  const Value &l = c.arg("indices");
+  if (!self || !l.isList() || !l.lengthKnown()) return {};
+  std::vector<Dims> bcast;
+  std::vector<bool> indexed; // per self dim
+  for (const Value &e : l.elements()) {
+    if (e.isNone()) {
+      indexed.push_back(false);
+      continue;
+    }
+    auto d = e.isTensor() && e.dtype() ? e.shape() : std::nullopt;
+    if (!d) return {};
+    bool mask = *e.dtype() == DType::Bool || *e.dtype() == DType::UInt8;
+    if (mask && d->empty()) return {};
+    for (size_t k = 0; k < (mask ? d->size() : 1); ++k) indexed.push_back(true);
+    bcast.push_back(mask ? Dims{Dim()} : *d);
+  }
+  if (bcast.empty() || indexed.size() > self->size()) return {}; // "too many indices": the dtype rule's
+  indexed.resize(self->size(), false);
+  Broadcast b = broadcastShapes(bcast);
+  if (b.mismatch) return c.semantic("shape mismatch: indexing tensors could not be broadcast together ({})", *b.mismatch);
+  if (!b.dims) return {};
+  auto first = std::find(indexed.begin(), indexed.end(), true) - indexed.begin();
+  auto last = indexed.rend() - std::find(indexed.rbegin(), indexed.rend(), true);
+  bool adjacent = std::find(indexed.begin() + first, indexed.begin() + last, false) == indexed.begin() + last;
+  Dims out;
+  if (adjacent) out.insert(out.end(), self->begin(), self->begin() + first);
+  out.insert(out.end(), b.dims->begin(), b.dims->end());
+  for (size_t i = adjacent ? first : 0; i < self->size(); ++i)
+    if (!indexed[i]) out.push_back((*self)[i]);
+  return out;
+}
+
+/// A data-dependent count (nonzero's rows, unique's values). torch.export
+/// gives it a fresh unbacked symbol (u0, with 0 <= u0 <= numel); here it is
+/// unknown: the pass memoizes calls by their abstract arguments and
+/// re-evaluates loop bodies, so a symbol made by the rule would be shared by
+/// two calls (two tensors of one abstract type) or by two loop iterations,
+/// and equal sizes could be claimed where they differ.
+Dim dataDependent() { return Dim(); }
+
+/// unique's inverse and counts when not asked for are empty 1-D tensors;
+/// `asked`: its shape when asked for (nullopt: version-dependent, unknown).
+std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> other, std::optional<Dims> whenAsked) {
+  if (asked == true) return whenAsked;
+  if (asked == false && other == false) return Dims{Dim(0)};
+  return std::nullopt; // 1.13's _unique2 fills the inverse for counts alone, 2.14 does not
+}
+
+/// unique over a dim: the values keep self's other dims; the inverse has
+/// one entry per slice, the counts one per distinct slice.
+ShapeResult uniqueDimShape(const OpCall &c) {
+  auto in = dimsAndDim(c, "self", intArg(c, "dim"));
+  if (!in) return {};
+  return Outs{withDimAt(in->dims, in->dim, dataDependent()), Dims{in->dims[in->dim]}, Dims{dataDependent()}};
+}
+
+ShapeResult uniqueFlatShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto inv = boolArg(c, "return_inverse");
+  auto cnt = c.has("return_counts") ? boolArg(c, "return_counts") : std::optional<bool>(false);
+  Outs out{Dims{dataDependent()}, uniqueExtra(inv, cnt, self)};
+  if (c.has("return_counts")) out.push_back(uniqueExtra(cnt, inv, Dims{dataDependent()}));
+  if (c.key() == "aten::_unique2" && cnt == true) out[2] = Dims{dataDependent()}; // asked: one per value
+  return out;
+}
+
+} // namespace
+
+void registerIndexingShapes(Registry &r) {
+  r.shape("aten::gather", [](const OpCall &c) { return gatherScatterShape(c, true); });
+  for (const char *k : {"aten::scatter.src", "aten::scatter_.src", "aten::scatter.value", "aten::scatter_.value",
+                        "aten::scatter.reduce", "aten::scatter_.reduce", "aten::scatter.value_reduce",
+                        "aten::scatter_.value_reduce", "aten::scatter_add", "aten::scatter_add_",
+                        "aten::scatter_reduce.two", "aten::scatter_reduce_.two"})
+    r.shape(k, [](const OpCall &c) { return gatherScatterShape(c, false); });
+  r.shape("aten::index_select", indexSelectShape);
+  r.shape("aten::take_along_dim", takeAlongDimShape);
+  r.shape("aten::take", sameShapeAs("index"));
+  for (const char *k : {"aten::index.Tensor", "aten::index.Tensor_hacked_twin", "aten::_unsafe_index.Tensor",
+                        "aten::_unsafe_index.Tensor_hacked_twin"})
+    r.shape(k, advancedIndexShape);
+  // Writes keep self's sizes (their values' sizes are checked at run time).
+  for (const char *k : {"aten::index_put", "aten::index_put_", "aten::index_put.hacked_twin",
+                        "aten::index_put_.hacked_twin", "aten::_index_put_impl", "aten::_index_put_impl_",
+                        "aten::_index_put_impl_.hacked_twin", "aten::_unsafe_index_put",
+                        "aten::_unsafe_index_put.hacked_twin", "aten::index_add", "aten::index_add_",
+                        "aten::index_reduce", "aten::index_reduce_", "aten::index_copy", "aten::index_copy_",
+                        "aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar", "aten::index_fill.int_Tensor",
+                        "aten::index_fill_.int_Tensor", "aten::put", "aten::put_"})
+    r.shape(k, sameShapeAs());
+  // Data-dependent results (see dataDependent): the other dims are known.
+  for (const char *k : {"aten::nonzero", "aten::argwhere"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self) return {};
+      return Dims{dataDependent(), Dim(static_cast<int64_t>(self->size()))};
+    });
+  r.shape("aten::nonzero_static", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto size = sizeListArg(c, "size");
+    if (!self || !size || size->size() != 1) return {};
+    if (auto v = (*size)[0].value(); v && *v < 0) return {}; // raises
+    return Dims{(*size)[0], Dim(static_cast<int64_t>(self->size()))};
+  });
+  r.shape("aten::masked_select", [](const OpCall &) -> ShapeResult { return Dims{dataDependent()}; });
+  for (const char *k : {"aten::_unique", "aten::_unique2"}) r.shape(k, uniqueFlatShape);
+  r.shape("aten::unique_consecutive", [](const OpCall &c) -> ShapeResult {
+    return c.isNone("dim") ? uniqueFlatShape(c) : uniqueDimShape(c);
+  });
+  for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"}) r.shape(k, uniqueDimShape);
 }
 
 } // namespace dtf

@@ -14,6 +14,8 @@
 #include "ops/vocabulary.h"
 #include "ops/shape_rules.h"
 
+#include <cmath>
+#include <fmt/ranges.h>
 #include <functional>
 #include <map>
 #include <optional>
@@ -652,6 +654,38 @@ void registerDropout(Registry &r) {
       .variant({{"p", "1.5"}}).variant({{"p", "1.5"}, {"train", "False"}}).variant({{"train", "None"}});
 }
 
+/// float32 variants whose sizes exercise the shape rules (non-trivial
+/// batch and channel sizes, a non-integral scale, the size errors).
+void sizeVariants(Registry::Entry &e, std::string_view key, const std::string &in, int rank) {
+  const int spatial = rank - 2;
+  auto dims = [](std::initializer_list<int> all, int n) {
+    std::vector<std::string> v;
+    for (int d : all) v.push_back(std::to_string(d));
+    v.resize(n);
+    return fmt::format("{}", fmt::join(v, ","));
+  };
+  auto scales = [](int n) { // 1.7 * 3 = 5.1, 0.6 * 5 = 3.0, 2.5 * 7 = 17.5: truncated
+    std::vector<std::string> v{"1.7", "0.6", "2.5"};
+    v.resize(n);
+    return fmt::format("[{}]", fmt::join(v, ","));
+  };
+  if (key.find("upsample") != std::string::npos) {
+    std::string x = "float32[2,3," + dims({3, 5, 7}, spatial) + "]";
+    if (key.ends_with(".vec"))
+      e.variant({{in, x}, {"output_size", "None"}, {"scale_factors", scales(spatial)}});
+    e.variant({{in, x}, {"output_size", "[" + dims({5, 1, 4}, spatial) + "]"}});
+  } else if (key.find("_pad") != std::string::npos) {
+    const int padded = rank - 1; // (the least rank is the unbatched one)
+    std::string x = "float32[2,3," + dims({3, 5, 4}, padded) + "]";
+    e.variant({{in, x}, {"padding", "[" + dims({2, 0, 1, 2, 0, 1}, 2 * padded) + "]"}});
+    e.variant({{in, x}, {"padding", "[" + dims({3, 1, 0, 0, 1, 1}, 2 * padded) + "]"}}); // reflection: too large
+  } else if (key == "aten::pixel_shuffle") {
+    e.variant({{in, "float32[2,8,3,5]"}}).variant({{in, "float32[2,5,3,5]"}});
+  } else if (key == "aten::pixel_unshuffle") {
+    e.variant({{in, "float32[2,3,4,6]"}}).variant({{in, "float32[2,3,4,5]"}});
+  }
+}
+
 /// Resampling, padding, shuffles: the input's dtype and rank.
 void registerResampling(Registry &r) {
   // Resampling, padding, shuffles: the input's dtype and rank.
@@ -724,6 +758,7 @@ void registerResampling(Registry &r) {
     if (key == "aten::pixel_unshuffle")
       e.atLeast("downscale_factor", 1, "pixel_unshuffle expects a positive downscale_factor");
     if (key == "aten::channel_shuffle") e.variant({{"groups", "0"}});
+    sizeVariants(e, key, k.in, k.minRank);
   }
   // native_channel_shuffle takes a 2-D input in 1.13 and 2.6; 2.14 wants more
   // than 2 dims, as channel_shuffle. groups <= 0: refused (SIGFPE in 1.13).
@@ -737,9 +772,15 @@ void registerResampling(Registry &r) {
   r.add("aten::constant_pad_nd", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[1,1,0,0]"}})
       .sample("value", "0")
-      .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
+      .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}})
+      .variant({{"self", "float32[3,4]"}, {"pad", "[-1,0,1,2]"}}).variant({{"self", "float32[3,4]"}, {"pad", "[-3,-2]"}});
   r.add("aten::pad", rs, padFacts(keepInput("self"), "self", "pad")).sample("self", "sweep![2,2]").sample("pad", "[1,1]")
       .variant({{"self", "sweep![1,1,2]"}, {"pad", "[0,0,1,0]"}})
+      .variant({{"self", "float32[2,3,4]"}, {"pad", "[2,1,-1,0]"}})
+      .variant({{"self", "float32[2,3,4]"}, {"pad", "[4,1]"}, {"mode", "'reflect'"}})
+      .variant({{"self", "float32[2,3,4]"}, {"pad", "[2,1]"}, {"mode", "'reflect'"}})
+      .variant({{"self", "float32[2,3,4]"}, {"pad", "[2,1,0,1]"}, {"mode", "'replicate'"}})
+      .variant({{"self", "float32[2,3,4]"}, {"pad", "[2,1]"}, {"mode", "'circular'"}})
       .refuse(checks::padLength("self", "pad"), {{"pad", "[1,1,1]"}}).variant({{"pad", "[1,1,1,1,1,1]"}});
   // _pad_enum: see padEnum (mode 0 reflect, 1 replicate, 2 circular, 3 constant).
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), RuleFn(padEnum<false>)},
@@ -816,6 +857,8 @@ void registerAntialiasedUpsampling(Registry &r) {
       .sample("padding", "[0,0]").sample("stride", "[1,1]")
       .refuse(checks::rankIn("self", {3, 4}, "Expected 3D or 4D (batch mode) tensor for input"), {{"self", "sweep[2]"}})
       .variant({{"self", "sweep![2,2]"}}).variant({{"self", "sweep![1,1,2]"}}).variant({{"self", "sweep![1,1,1,2,2]"}})
+      .variant({{"self", "float32[2,3,5,6]"}, {"kernel_size", "[2,3]"}, {"dilation", "[1,2]"}, {"padding", "[1,0]"},
+                {"stride", "[2,1]"}})
       .atLeast("kernel_size", 1, "kernel size should be greater than zero")
       .atLeast("dilation", 1, "dilation should be greater than zero")
       .atLeast("padding", 0, "padding should be non-negative")
@@ -827,6 +870,7 @@ void registerAntialiasedUpsampling(Registry &r) {
       .sample("dilation", "[1,1]").sample("padding", "[0,0]").sample("stride", "[1,1]")
       .refuse(checks::rankIn("self", {2, 3}, "Expected 2D or 3D (batch mode) tensor for input"), {{"self", "sweep[4]"}})
       .variant({{"self", "sweep![1,4]"}}).variant({{"self", "sweep![1,1,1,4]"}})
+      .variant({{"self", "float32[2,12,6]"}, {"output_size", "[4,5]"}, {"kernel_size", "[2,2]"}, {"stride", "[1,2]"}})
       .atLeast("kernel_size", 1, "kernel size should be greater than zero")
       .atLeast("dilation", 1, "dilation should be greater than zero")
       .atLeast("padding", 0, "padding should be non-negative")
@@ -921,6 +965,178 @@ ShapeResult adaptiveShape(const OpCall &c, size_t n, size_t outputs) {
   return std::vector<std::optional<Dims>>(outputs, out);
 }
 
+enum class PadMode { Constant, Reflect, Replicate, Circular };
+
+/// Padding: the last len(pad)/2 dims grow by their two pads (pad lists the
+/// last dim first); negative pads crop. Reflection needs each pad smaller
+/// than the dim; replication and constant padding a size of at least 1 (0 for
+/// constant in 2.x: unknown here). Circular padding that wraps more than once
+/// is left unknown.
+ShapeResult padShape(const OpCall &c, std::string_view in, std::string_view padArg, PadMode mode) {
+  auto self = dimsOf(c, in);
+  auto pad = sizeListArg(c, padArg);
+  if (!self || !pad || pad->size() % 2 || pad->size() > 2 * self->size()) return {};
+  Dims out = *self;
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    size_t d = self->size() - 1 - i;
+    const Dim &a = (*pad)[2 * i], &b = (*pad)[2 * i + 1];
+    Dim grown = (*self)[d] + a + b;
+    auto size = (*self)[d].value(), l = a.value(), r = b.value(), n = grown.value();
+    if (mode == PadMode::Reflect && size && l && r && (*l >= *size || *r >= *size))
+      return c.semantic("padding size should be less than the corresponding input dimension, but got: padding "
+                        "({}, {}) at dimension {} of input {}", *l, *r, d, dimsText(*self));
+    if (n && *n < 1) {
+      if (mode == PadMode::Replicate || (mode == PadMode::Constant && *n < 0))
+        return c.semantic("input (size {} at dim {}) is too small for padding ({}, {}): output size {}",
+                          (*self)[d].str(), d, a.str(), b.str(), *n);
+      grown = Dim();
+    }
+    if (mode == PadMode::Circular && !(l && r && size && *l >= 0 && *r >= 0 && *l <= *size && *r <= *size))
+      grown = Dim(); // wrapping more than once, or a negative pad: not modelled
+    out[d] = grown;
+  }
+  return out;
+}
+
+ShapeResult padByName(const OpCall &c) {
+  auto mode = c.arg("mode").text();
+  if (!mode) return {};
+  if (*mode == "constant") return padShape(c, "self", "pad", PadMode::Constant);
+  if (*mode == "reflect") return padShape(c, "self", "pad", PadMode::Reflect);
+  if (*mode == "replicate") return padShape(c, "self", "pad", PadMode::Replicate);
+  if (*mode == "circular") return padShape(c, "self", "pad", PadMode::Circular);
+  return {};
+}
+
+/// Upsampling keeps N and C; each spatial dim is output_size's, or
+/// floor(size * scale) (PyTorch multiplies in double and truncates; a
+/// symbolic size is exact only for an integral scale).
+ShapeResult upsampleShape(const OpCall &c, std::string_view in, size_t spatial) {
+  auto self = dimsOf(c, in);
+  if (!self || self->size() != spatial + 2) return {};
+  Dims out(self->begin(), self->begin() + 2);
+  const Value &size = c.arg("output_size");
+  if (!size.isNone()) {
+    auto given = sizeListArg(c, "output_size");
+    if (!given || given->size() != spatial || (c.has("scale_factors") && !c.arg("scale_factors").isNone())) return {};
+    out.insert(out.end(), given->begin(), given->end());
+    return out;
+  }
+  const Value &scales = c.has("scale_factors") ? c.arg("scale_factors") : Value::none();
+  if (!scales.isList() || !scales.lengthKnown() || scales.elements().size() != spatial) return {};
+  for (size_t i = 0; i < spatial; ++i) {
+    auto f = scales.elements()[i].floatValue();
+    const Dim &d = (*self)[2 + i];
+    if (!f || !(*f > 0) || *f > 1e9) return {};
+    if (auto v = d.value()) out.push_back(Dim(static_cast<int64_t>(static_cast<double>(*v) * *f)));
+    else if (std::floor(*f) == *f) out.push_back(d * Dim(static_cast<int64_t>(*f)));
+    else out.push_back(Dim());
+  }
+  for (const Dim &d : out)
+    if (auto v = d.value(); v && *v <= 0) return {}; // "output sizes should be greater than 0"
+  return out;
+}
+
+/// pixel_shuffle / pixel_unshuffle over the last three dims (C, H, W).
+ShapeResult pixelShuffleShape(const OpCall &c, bool up) {
+  auto self = dimsOf(c, "self");
+  auto f = intArg(c, up ? "upscale_factor" : "downscale_factor");
+  if (!self || !f || *f <= 0 || self->size() < 3) return {};
+  Dims out = *self;
+  Dim &ch = out[out.size() - 3], &h = out[out.size() - 2], &w = out[out.size() - 1];
+  const Dim k(*f), k2(*f * *f);
+  auto divides = [](const Dim &a, const Dim &b) { return mod(a, b).value() == 0; };
+  if (up) {
+    if (auto v = ch.value(); v && *v % (*f * *f) != 0)
+      return c.semantic("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                        "upscale_factor, but input.size(-3)={} is not divisible by {}", *v, *f * *f);
+    ch = divides(ch, k2) ? floorDiv(ch, k2) : Dim();
+    h = h * k;
+    w = w * k;
+    return out;
+  }
+  for (auto [d, name] : {std::pair{&h, "height"}, std::pair{&w, "width"}}) {
+    if (auto v = d->value(); v && *v % *f != 0)
+      return c.semantic("pixel_unshuffle expects {} to be divisible by downscale_factor, but input.size({})={} is "
+                        "not divisible by {}", name, name == std::string_view("height") ? -2 : -1, *v, *f);
+    *d = divides(*d, k) ? floorDiv(*d, k) : Dim();
+  }
+  ch = ch * k2;
+  return out;
+}
+
+/// im2col: [N,] C*kh*kw, L where L counts the sliding blocks.
+ShapeResult im2colShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto k = intListArg(c, "kernel_size"), d = intListArg(c, "dilation"), p = intListArg(c, "padding"),
+       s = intListArg(c, "stride");
+  if (!self || !k || !d || !p || !s || (self->size() != 3 && self->size() != 4)) return {};
+  for (auto *v : {&*k, &*d, &*p, &*s})
+    if (v->size() != 2) return {};
+  const size_t b = self->size() - 3;
+  Dim blocks(1);
+  for (size_t i = 0; i < 2; ++i) {
+    if ((*k)[i] <= 0 || (*d)[i] <= 0 || (*s)[i] <= 0 || (*p)[i] < 0) return {};
+    Dim n = poolOutput((*self)[b + 1 + i], (*k)[i], (*s)[i], (*p)[i], (*d)[i], false);
+    if (auto v = n.value(); v && *v <= 0) return {}; // PyTorch raises: "should be greater than zero"
+    blocks = blocks * n;
+  }
+  Dims out(self->begin(), self->begin() + b);
+  out.push_back((*self)[b] * Dim((*k)[0] * (*k)[1]));
+  out.push_back(blocks);
+  return out;
+}
+
+/// col2im: [N,] C*kh*kw, L -> [N,] C, output_size.
+ShapeResult col2imShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto size = sizeListArg(c, "output_size");
+  auto k = intListArg(c, "kernel_size");
+  if (!self || !size || !k || size->size() != 2 || k->size() != 2 || (self->size() != 2 && self->size() != 3))
+    return {};
+  const size_t b = self->size() - 2;
+  const Dim kk((*k)[0] * (*k)[1]);
+  const Dim &cols = (*self)[b];
+  if (kk.value() <= 0 || !cols.value() || *cols.value() % *kk.value() != 0) return {}; // raises, or not known
+  Dims out(self->begin(), self->begin() + b);
+  out.push_back(floorDiv(cols, kk));
+  out.insert(out.end(), size->begin(), size->end());
+  return out;
+}
+
+/// Padding, resampling and shuffles.
+void registerResamplingShapes(Registry &r) {
+  r.shape("aten::constant_pad_nd", [](const OpCall &c) { return padShape(c, "self", "pad", PadMode::Constant); });
+  r.shape("aten::pad", padByName);
+  r.shape("aten::_pad_enum", [](const OpCall &c) -> ShapeResult {
+    auto mode = intArg(c, "mode");
+    if (!mode || *mode < 0 || *mode > 3) return {};
+    static constexpr PadMode kModes[] = {PadMode::Reflect, PadMode::Replicate, PadMode::Circular, PadMode::Constant};
+    return padShape(c, "self", "pad", kModes[*mode]);
+  });
+  for (const char *k : {"aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d"})
+    r.shape(k, [](const OpCall &c) { return padShape(c, "self", "padding", PadMode::Reflect); });
+  for (const char *k : {"aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d"})
+    r.shape(k, [](const OpCall &c) { return padShape(c, "self", "padding", PadMode::Replicate); });
+  for (size_t n : {1, 2, 3}) {
+    std::vector<std::string> keys{fmt::format("aten::upsample_nearest{}d", n),
+                                  fmt::format("aten::_upsample_nearest_exact{}d", n)};
+    if (n == 1) keys.push_back("aten::upsample_linear1d");
+    if (n == 2)
+      for (const char *k : {"aten::upsample_bilinear2d", "aten::upsample_bicubic2d", "aten::_upsample_bilinear2d_aa"})
+        keys.push_back(k);
+    if (n == 3) keys.push_back("aten::upsample_trilinear3d");
+    for (const std::string &k : keys) {
+      r.shape(k, [n](const OpCall &c) { return upsampleShape(c, "self", n); });
+      r.shape(k + ".vec", [n](const OpCall &c) { return upsampleShape(c, "input", n); });
+    }
+  }
+  r.shape("aten::pixel_shuffle", [](const OpCall &c) { return pixelShuffleShape(c, true); });
+  r.shape("aten::pixel_unshuffle", [](const OpCall &c) { return pixelShuffleShape(c, false); });
+  r.shape("aten::im2col", im2colShape);
+  r.shape("aten::col2im", col2imShape);
+}
+
 } // namespace
 
 void registerNnLayerShapes(Registry &r) {
@@ -950,6 +1166,7 @@ void registerNnLayerShapes(Registry &r) {
   r.shape("aten::adaptive_max_pool1d", [](const OpCall &c) { return adaptiveShape(c, 1, 2); });
   r.shape("aten::adaptive_max_pool2d", [](const OpCall &c) { return adaptiveShape(c, 2, 2); });
   r.shape("aten::adaptive_max_pool3d", [](const OpCall &c) { return adaptiveShape(c, 3, 2); });
+  registerResamplingShapes(r);
 }
 
 } // namespace dtf

@@ -13,9 +13,11 @@
 #include "ops/shape_rules.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dtf {
@@ -480,7 +482,8 @@ void registerReshapes(Registry &r) {
       .sample("self", "sweep[2]").sample("repeats", "[2,2]").variant({{"self", "sweep![2,2]"}, {"repeats", "[2]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[1,1,3]"}})
       .variant({{"self", "sweep![1,2]"}, {"repeats", "[3,0,1]"}})
-      .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}});
+      .variant({{"self", "float32[1,2]"}, {"repeats", "[-1,1]"}})
+      .variant({{"self", "float32[2,3]"}, {"repeats", "[4,2,3]"}});
   r.declare("aten::tile", OpFact::DimsAreCounts); // its `dims` are repeat counts
   r.add("aten::tile", fam, repeatFacts(keep([](const OpCall &c, Rank rk) -> Rank {
      auto l = listLen(c.arg("dims"));
@@ -489,7 +492,8 @@ void registerReshapes(Registry &r) {
      return Rank::top();
    }), "dims", true)).sample("self", "sweep[2]").sample("dims", "[2,2]")
       .variant({{"self", "sweep![1,2,1]"}, {"dims", "[1,2]"}})
-      .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}});
+      .variant({{"self", "sweep![1,2]"}, {"dims", "[1,1,3]"}})
+      .variant({{"self", "float32[2,3,4]"}, {"dims", "[3,2]"}});
   for (const char *k : {"aten::view_as", "aten::reshape_as", "aten::expand_as"})
     r.add(k, fam, keepingShape([](const OpCall &c) -> RuleResult { // other's shape
        // expand cannot drop dims: other needs at least self's rank.
@@ -732,7 +736,9 @@ void registerSlicesAndSqueezes(Registry &r) {
      auto rk = c.rank("self").value();
      if (rk && *rk != 1 && *rk != 2) return c.semantic("diag(): supports 1D or 2D tensors, got {}-D", *rk);
      return tensorOf(c.dtype("self"), rk ? Rank::exact(*rk == 1 ? 2 : 1) : Rank::atLeast1());
-   }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}});
+   }).sample("self", "sweep![2]").variant({{"self", "sweep![2,2]"}})
+      .variant({{"self", "float32[3]"}, {"diagonal", "-2"}}).variant({{"self", "float32[3,5]"}, {"diagonal", "1"}})
+      .variant({{"self", "float32[3,5]"}, {"diagonal", "-2"}});
   // dim1 and dim2 must be two distinct dims of a tensor of rank `rk`.
   auto diagDims = [](const OpCall &c, int rk) -> std::optional<RuleError> {
     auto d1 = c.arg("dim1").intValue(), d2 = c.arg("dim2").intValue();
@@ -750,7 +756,8 @@ void registerSlicesAndSqueezes(Registry &r) {
      if (rk)
        if (auto e = diagDims(c, *rk + 1)) return *e;
      return tensorOf(c.dtype("self"), plus(c.rank("self"), 1));
-   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}});
+   }).sample("self", "sweep![2]").variant({{"self", "sweep[]"}}).variant({{"dim1", "1"}, {"dim2", "-1"}})
+      .variant({{"self", "float32[2,3]"}, {"offset", "-1"}, {"dim1", "0"}, {"dim2", "2"}});
   for (auto [key, arg] : {std::pair{"aten::diagonal", "self"}, std::pair{"aten::linalg_diagonal", "A"}})
     r.add(key, fam, [arg = std::string(arg), diagDims](const OpCall &c) -> RuleResult {
        auto rk = c.rank(arg).value();
@@ -758,7 +765,8 @@ void registerSlicesAndSqueezes(Registry &r) {
        if (rk)
          if (auto e = diagDims(c, *rk)) return *e;
        return tensorOf(c.dtype(arg), rk ? Rank::exact(*rk - 1) : Rank::top());
-     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}});
+     }).sample(arg, "sweep![2,2]").variant({{"dim1", "1"}, {"dim2", "-1"}}).variant({{arg, "sweep![2,2,2]"}, {"dim2", "2"}})
+        .variant({{arg, "float32[3,4,5]"}, {"offset", "2"}, {"dim1", "2"}, {"dim2", "0"}});
   for (auto [k, key, sequenceKey] : {std::tuple{1, "aten::atleast_1d", "aten::atleast_1d.Sequence"},
                                      std::tuple{2, "aten::atleast_2d", "aten::atleast_2d.Sequence"},
                                      std::tuple{3, "aten::atleast_3d", "aten::atleast_3d.Sequence"}}) {
@@ -814,22 +822,35 @@ void registerScattersAndSplits(Registry &r) {
     };
   };
   r.add("aten::chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0")
+      .variant({{"self", "float32[5,3]"}, {"chunks", "3"}}).variant({{"self", "float32[5,3]"}, {"chunks", "6"}})
+      .variant({{"self", "float32[0,3]"}, {"chunks", "2"}});
+  // (float32 variants: the pieces' sizes, uneven and empty, and the size errors.)
   r.add("aten::split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}}).atLeast("split_size", 0, "split expects split_size be non-negative");
-  r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
-  r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]");
-  r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
+      .variant({{"self", "sweep![1,4]"}, {"dim", "-1"}}).atLeast("split_size", 0, "split expects split_size be non-negative")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "2"}}).variant({{"self", "float32[2,3]"}, {"split_size", "0"}})
+      .variant({{"self", "float32[0,3]"}, {"split_size", "0"}}).variant({{"self", "float32[3,7]"}, {"split_size", "3"}, {"dim", "1"}});
+  r.add("aten::split", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[3]"}});
+  r.add("aten::split.sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_size", "[3]"}});
+  r.add("aten::split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,0,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,2]"}})
+      .variant({{"self", "float32[3,5]"}, {"split_sizes", "[4,1]"}, {"dim", "-1"}});
   // The unsafe_ forms (LSTMCell/GRUCell gates) split the same way.
   r.add("aten::unsafe_chunk", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("chunks", "2")
       .variant({{"self", "sweep![1,4]"}, {"dim", "1"}}).atLeast("chunks", 1, "chunk expects `chunks` to be greater than 0");
   r.add("aten::unsafe_split.Tensor", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_size", "1")
-      .atLeast("split_size", 0, "split expects split_size be non-negative");
-  r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]");
+      .atLeast("split_size", 0, "split expects split_size be non-negative")
+      .variant({{"self", "float32[5,3]"}, {"split_size", "2"}}).variant({{"self", "float32[2,3]"}, {"split_size", "0"}});
+  r.add("aten::unsafe_split_with_sizes", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("split_sizes", "[1,1]")
+      .variant({{"self", "float32[5,3]"}, {"split_sizes", "[2,3]"}}).variant({{"self", "float32[5,3]"}, {"split_sizes", "[3]"}});
   r.add("aten::tensor_split.sections", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("sections", "2")
-      .atLeast("sections", 1, "number of sections must be larger than 0");
+      .atLeast("sections", 1, "number of sections must be larger than 0")
+      .variant({{"self", "float32[5,3]"}, {"sections", "3"}}).variant({{"self", "float32[3,2]"}, {"sections", "4"}, {"dim", "1"}});
   r.add("aten::tensor_split.indices", fam, splitRule(0)).sample("self", "sweep![2,2]").sample("indices", "[1]")
-      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}});
+      .variant({{"self", "sweep![1,4]"}, {"dim", "1"}})
+      .variant({{"self", "float32[6,3]"}, {"indices", "[1,-2,9,4]"}}).variant({{"self", "float32[6,3]"}, {"indices", "[]"}});
   // The sections or indices given as a tensor: an int64 0-dim (sections) or 1-D (indices) one.
   r.add("aten::tensor_split.tensor_indices_or_sections", fam, [split = splitRule(0)](const OpCall &c) -> RuleResult {
      const char *arg = "tensor_indices_or_sections";
@@ -841,7 +862,8 @@ void registerScattersAndSplits(Registry &r) {
      return split(c);
    }).sample("self", "sweep![2,2]").sample("tensor_indices_or_sections", "int64[]=2")
       .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "sweep![1]=1"}})
-      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "int64[1,1]=1"}});
+      .variant({{"self", "float32[2,2]"}, {"tensor_indices_or_sections", "int64[1,1]=1"}})
+      .variant({{"self", "float32[5,2]"}, {"tensor_indices_or_sections", "int64[2]=2"}});
   r.add("aten::unbind.int", fam, [](const OpCall &c) -> RuleResult {
      if (auto e = notZeroDim(c, "unbind")) return *e;
      const Value &self = c.arg("self");
@@ -851,7 +873,8 @@ void registerScattersAndSplits(Registry &r) {
      if (auto d = c.arg("dim").intValue(); d && wrapDim(*d, *rk))
        piece = piece.withUnitDims(removeDim(self.unitDims(), *wrapDim(*d, *rk)));
      return Value::listOf(piece);
-   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}});
+   }).sample("self", "sweep![2,2]").variant({{"self", "sweep![2,1,3]"}, {"dim", "2"}})
+      .variant({{"self", "float32[3,4]"}, {"dim", "-1"}});
 
   // hsplit/vsplit/dsplit need at least 1/2/3 dims.
   struct DirSplit { const char *key, *name; bool sections; int minRank; const char *shape; };
@@ -869,6 +892,11 @@ void registerScattersAndSplits(Registry &r) {
     e.sample("self", std::string("sweep") + d.shape);
     if (d.sections) e.sample("sections", "1");
     else e.sample("indices", "[1]");
+    // Sizes: 6 along the split dim (hsplit of a 1-D self splits dim 0).
+    std::string six = d.minRank == 1 ? "float32[2,6]" : d.minRank == 2 ? "float32[6,2]" : "float32[2,2,6]";
+    if (d.sections) e.variant({{"self", six}, {"sections", "3"}}).variant({{"self", six}, {"sections", "4"}});
+    else e.variant({{"self", six}, {"indices", "[1,4,-1]"}});
+    if (d.minRank == 1) e.variant({{"self", "float32[6]"}, d.sections ? std::pair<const std::string, std::string>{"sections", "2"} : std::pair<const std::string, std::string>{"indices", "[2]"}});
   }
 }
 
@@ -899,7 +927,10 @@ void registerJoins(Registry &r) {
        return Value::list(std::vector<Value>(el.size(), tensorOf(*el[0].dtype(), Rank::exact(n))));
      });
     e.sample("tensors", "[sweep,sweep]");
-    if (std::string_view(k).ends_with("indexing")) e.sample("indexing", "'xy'");
+    e.variant({{"tensors", "[float32[2],float32[3],float32[]]"}});
+    if (std::string_view(k).ends_with("indexing"))
+      e.sample("indexing", "'xy'").variant({{"tensors", "[float32[2],float32[3]]"}, {"indexing", "'ij'"}})
+          .variant({{"tensors", "[float32[2],float32[3],float32[4]]"}, {"indexing", "'xy'"}});
   }
   // cartesian_prod is meshgrid then stack: rank 1 for one input, else 2.
   r.add("aten::cartesian_prod", fam, [](const OpCall &c) -> RuleResult {
@@ -1037,7 +1068,7 @@ void registerStacksAndRepeats(Registry &r) {
 
   r.add("aten::repeat_interleave.Tensor", fam, [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("repeats"), Rank::exact(1));
-   }).sample("repeats", "sweep![2]");
+   }).sample("repeats", "sweep![2]").variant({{"repeats", "int64[3]"}, {"output_size", "3"}});
   auto riSelf = [](const OpCall &c) -> RuleResult {
     if (c.arg("repeats").isTensor())
       if (auto rr = c.rank("repeats").value(); rr && *rr > 1)
@@ -1046,9 +1077,11 @@ void registerStacksAndRepeats(Registry &r) {
     return tensorOf(c.dtype("self"), rk);
   };
   r.add("aten::repeat_interleave.self_int", fam, riSelf).sample("self", "sweep![2]").sample("repeats", "2")
-      .atLeast("repeats", 0, "repeats can not be negative");
+      .atLeast("repeats", 0, "repeats can not be negative")
+      .variant({{"self", "float32[2,3]"}, {"repeats", "3"}, {"dim", "-1"}}).variant({{"self", "float32[2,3]"}});
   r.add("aten::repeat_interleave.self_Tensor", fam, riSelf)
-      .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}});
+      .sample("self", "sweep![2]").sample("repeats", "int64[2]").variant({{"repeats", "int64[2,1]"}})
+      .variant({{"self", "float32[2,3]"}, {"repeats", "int64[3]"}, {"dim", "1"}, {"output_size", "3"}});
 }
 
 /// Python-level shape queries and list operations.
@@ -1412,6 +1445,283 @@ ShapeResult stackShape(const OpCall &c) {
   return out;
 }
 
+/// Splits: the pieces of `self` along `dim`, as a list (tensorsOfShapes).
+/// The count must be known; a piece's split dim may stay unknown.
+struct SplitInput {
+  Dims self;
+  int dim = 0;
+  Dim size; ///< self's size along dim
+};
+
+std::optional<SplitInput> splitInput(const OpCall &c, std::optional<int64_t> dim) {
+  auto in = dimsAndDim(c, "self", dim);
+  if (!in) return std::nullopt;
+  Dim size = in->dims[in->dim];
+  return SplitInput{std::move(in->dims), in->dim, std::move(size)};
+}
+
+ShapeResult piecesOf(const SplitInput &in, const Dims &lengths) {
+  std::vector<Dims> out;
+  for (const Dim &l : lengths) out.push_back(withDimAt(in.self, in.dim, l));
+  return ShapeResult::value(tensorsOfShapes(out));
+}
+
+/// split(self, split_size, dim): pieces of split_size, the last one shorter
+/// (at least one piece; split_size 0 only for an empty dim).
+ShapeResult splitBySize(const OpCall &c, const SplitInput &in, int64_t splitSize) {
+  auto n = in.size.value();
+  if (!n || splitSize < 0) return {};
+  if (splitSize == 0 && *n != 0)
+    return c.semantic("split_size can only be 0 if dimension size is 0, but got dimension size of {}", *n);
+  int64_t count = splitSize == 0 ? 1 : std::max<int64_t>((*n + splitSize - 1) / splitSize, 1);
+  if (count > 4096) return {}; // a list that long is not worth spelling out
+  Dims lengths(count, Dim(splitSize));
+  lengths.back() = Dim(*n - splitSize * (count - 1));
+  return piecesOf(in, lengths);
+}
+
+/// split_with_sizes: the sizes given, which must add up to the dim's size.
+ShapeResult splitWithSizes(const OpCall &c, const SplitInput &in, const Dims &sizes) {
+  Dim sum(0);
+  for (const Dim &d : sizes) {
+    if (auto v = d.value(); v && *v < 0)
+      return c.semantic("split_with_sizes expects split_sizes have only non-negative entries, but got "
+                        "split_sizes={}", dimsText(sizes));
+    sum = sum + d;
+  }
+  if (sum.value() && in.size.value() && *sum.value() != *in.size.value())
+    return c.semantic("split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at "
+                      "dimension {}), but got split_sizes={}", *in.size.value(), in.dim, dimsText(sizes));
+  return piecesOf(in, sizes);
+}
+
+/// chunk: pieces of ceil(size / chunks) (chunks pieces of 0 for an empty dim).
+ShapeResult chunkShape(const OpCall &c) {
+  auto in = splitInput(c, intArg(c, "dim"));
+  auto chunks = intArg(c, "chunks");
+  if (!in || !chunks || *chunks <= 0 || !in->size.value()) return {};
+  int64_t n = *in->size.value(), size = n / *chunks + (n % *chunks != 0);
+  if (n == 0 && *chunks <= 4096) return piecesOf(*in, Dims(*chunks, Dim(0)));
+  return splitBySize(c, *in, size);
+}
+
+/// tensor_split into `sections`: the first size % sections pieces one longer.
+ShapeResult tensorSplitSections(const SplitInput &in, int64_t sections) {
+  if (sections <= 0 || sections > 4096) return {};
+  auto n = in.size.value();
+  Dims lengths;
+  for (int64_t i = 0; i < sections; ++i)
+    lengths.push_back(sections == 1 ? in.size : n ? Dim(*n / sections + (i < *n % sections)) : Dim());
+  return piecesOf(in, lengths);
+}
+
+/// tensor_split at `indices`: slices between consecutive indices.
+ShapeResult tensorSplitIndices(const SplitInput &in, const std::vector<int64_t> &indices) {
+  Dims lengths;
+  int64_t start = 0;
+  for (int64_t end : indices) {
+    lengths.push_back(sliceLength(in.size, start, end, 1));
+    start = end;
+  }
+  lengths.push_back(sliceLength(in.size, start, INT64_MAX, 1));
+  return piecesOf(in, lengths);
+}
+
+/// hsplit / vsplit / dsplit: tensor_split along `dim` (hsplit: 0 for a 1-D
+/// self, else 1); an int must divide the dim's size.
+ShapeResult directionalSplit(const OpCall &c, const char *name, int dim) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  if (std::string_view(name) == "hsplit") dim = self->size() == 1 ? 0 : 1;
+  if (static_cast<int>(self->size()) <= dim) return {};
+  auto in = splitInput(c, dim);
+  if (!in) return {};
+  if (c.has("indices")) {
+    auto idx = intListArg(c, "indices");
+    return idx ? tensorSplitIndices(*in, *idx) : ShapeResult{};
+  }
+  auto sections = intArg(c, "sections");
+  if (!sections) return {};
+  if (auto n = in->size.value(); n && *sections != 0 && *n % *sections != 0)
+    return c.semantic("torch.{} attempted to split along dimension {}, but the size of the dimension {} is not "
+                      "divisible by the split_size {}!", name, dim, *n, *sections);
+  return tensorSplitSections(*in, *sections);
+}
+
+/// meshgrid: every output has one dim per input, of that input's numel
+/// ("xy" swaps the first two).
+ShapeResult meshgridShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  if (!all || all->empty()) return {};
+  Dims grid;
+  for (const Dims &d : *all) grid.push_back(product(d));
+  auto ix = c.has("indexing") ? c.arg("indexing").text() : std::optional<std::string>("ij");
+  if (!ix) return {};
+  if (*ix == "xy" && grid.size() >= 2) std::swap(grid[0], grid[1]);
+  return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(all->size(), grid)));
+}
+
+/// repeat_interleave: `self` (flattened without a dim) with the dim's
+/// length `length(size)`.
+ShapeResult repeatedAlong(const OpCall &c, const std::function<Dim(const Dim &)> &length) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  if (c.isNone("dim")) return Dims{length(product(*self))};
+  auto in = dimsAndDim(c, "self", intArg(c, "dim"));
+  if (!in) return {};
+  return withDimAt(in->dims, in->dim, length(in->dims[in->dim]));
+}
+
+/// output_size, the length a tensor of counts gives (data-dependent, so
+/// unknown without it: see indexing.cpp's dataDependent).
+Dim givenOutputSize(const OpCall &c) {
+  if (c.isNone("output_size")) return Dim();
+  auto given = sizeListArg(c, "output_size");
+  return given && given->size() == 1 ? (*given)[0] : Dim();
+}
+
+void registerRepeatInterleaveShapes(Registry &r) {
+  r.shape("aten::repeat_interleave.self_int", [](const OpCall &c) -> ShapeResult {
+    auto repeats = sizeListArg(c, "repeats");
+    if (!repeats || repeats->size() != 1) return {};
+    Dim times = (*repeats)[0];
+    if (auto v = times.value(); v && *v < 0) return {}; // negative: raises
+    return repeatedAlong(c, [&](const Dim &d) { return d * times; });
+  });
+  r.shape("aten::repeat_interleave.self_Tensor", [](const OpCall &c) -> ShapeResult {
+    Dim length = givenOutputSize(c);
+    return repeatedAlong(c, [&](const Dim &) { return length; });
+  });
+  r.shape("aten::repeat_interleave.Tensor",
+          [](const OpCall &c) -> ShapeResult { return Dims{givenOutputSize(c)}; });
+}
+
+/// repeat: self's sizes (padded with leading 1s) times the repeats; tile
+/// pads the repeats with leading 1s instead when they are fewer.
+ShapeResult repeatShape(const OpCall &c, std::string_view arg, bool tile) {
+  auto self = dimsOf(c, "self");
+  auto reps = sizeListArg(c, arg);
+  if (!self || !reps) return {};
+  if (tile && reps->size() < self->size()) reps->insert(reps->begin(), self->size() - reps->size(), Dim(1));
+  if (reps->size() < self->size()) return {}; // raises: the dtype rule's
+  self->insert(self->begin(), reps->size() - self->size(), Dim(1));
+  for (size_t i = 0; i < reps->size(); ++i) {
+    if (auto v = (*reps)[i].value(); v && *v < 0) return {};
+    (*self)[i] = (*self)[i] * (*reps)[i];
+  }
+  return *self;
+}
+
+/// The length of the diagonal `offset` of a rows x cols matrix.
+Dim diagonalLength(const Dim &rows, const Dim &cols, int64_t offset) {
+  Dim len = offset >= 0 ? minDim(rows, cols - Dim(offset)) : minDim(rows + Dim(offset), cols);
+  return maxDim(len, Dim(0));
+}
+
+ShapeResult diagonalShape(const OpCall &c, std::string_view arg) {
+  auto self = dimsOf(c, arg);
+  auto offset = intArg(c, "offset"), d1 = intArg(c, "dim1"), d2 = intArg(c, "dim2");
+  if (!self || !offset || !d1 || !d2 || self->size() < 2) return {};
+  const int rank = static_cast<int>(self->size());
+  auto w1 = wrapDim(*d1, rank), w2 = wrapDim(*d2, rank);
+  if (!w1 || !w2 || *w1 == *w2) return {};
+  Dim len = diagonalLength((*self)[*w1], (*self)[*w2], *offset);
+  Dims out;
+  for (int i = 0; i < rank; ++i)
+    if (i != *w1 && i != *w2) out.push_back((*self)[i]);
+  out.push_back(len);
+  return out;
+}
+
+/// diag_embed: the last dim becomes two dims of its size plus |offset|.
+ShapeResult diagEmbedShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto offset = intArg(c, "offset"), d1 = intArg(c, "dim1"), d2 = intArg(c, "dim2");
+  if (!self || !offset || !d1 || !d2 || self->empty() || *offset == INT64_MIN) return {};
+  const int rank = static_cast<int>(self->size()) + 1;
+  auto w1 = wrapDim(*d1, rank), w2 = wrapDim(*d2, rank);
+  if (!w1 || !w2 || *w1 == *w2) return {};
+  Dim n = self->back() + Dim(*offset < 0 ? -*offset : *offset);
+  self->pop_back();
+  self->insert(self->begin() + std::min(*w1, *w2), n);
+  self->insert(self->begin() + std::max(*w1, *w2), n);
+  return *self;
+}
+
+/// diag: a vector's square matrix, or a matrix's diagonal.
+ShapeResult diagShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto k = intArg(c, "diagonal");
+  if (!self || !k || *k == INT64_MIN) return {};
+  if (self->size() == 1) {
+    Dim n = (*self)[0] + Dim(*k < 0 ? -*k : *k);
+    return Dims{n, n};
+  }
+  if (self->size() == 2) return Dims{diagonalLength((*self)[0], (*self)[1], *k)};
+  return {};
+}
+
+void registerRepeatAndDiagonalShapes(Registry &r) {
+  r.shape("aten::repeat", [](const OpCall &c) { return repeatShape(c, "repeats", false); });
+  r.shape("aten::tile", [](const OpCall &c) { return repeatShape(c, "dims", true); });
+  r.shape("aten::diag", diagShape);
+  r.shape("aten::diag_embed", diagEmbedShape);
+  r.shape("aten::diagonal", [](const OpCall &c) { return diagonalShape(c, "self"); });
+  r.shape("aten::diagonal_copy", [](const OpCall &c) { return diagonalShape(c, "self"); });
+  r.shape("aten::linalg_diagonal", [](const OpCall &c) { return diagonalShape(c, "A"); });
+}
+
+/// The splits' lists of pieces, and meshgrid's.
+void registerSplitShapes(Registry &r) {
+  for (const char *k : {"aten::split.Tensor", "aten::unsafe_split.Tensor", "aten::split_copy.Tensor"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      auto size = intArg(c, "split_size");
+      return in && size ? splitBySize(c, *in, *size) : ShapeResult{};
+    });
+  for (const char *k : {"aten::split", "aten::split.sizes", "aten::split_with_sizes", "aten::unsafe_split_with_sizes",
+                        "aten::split_with_sizes_copy"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      auto sizes = sizeListArg(c, c.has("split_sizes") ? "split_sizes" : "split_size");
+      return in && sizes ? splitWithSizes(c, *in, *sizes) : ShapeResult{};
+    });
+  for (const char *k : {"aten::chunk", "aten::unsafe_chunk"}) r.shape(k, chunkShape);
+  r.shape("aten::tensor_split.sections", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto sections = intArg(c, "sections");
+    return in && sections ? tensorSplitSections(*in, *sections) : ShapeResult{};
+  });
+  r.shape("aten::tensor_split.indices", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto indices = intListArg(c, "indices");
+    return in && indices ? tensorSplitIndices(*in, *indices) : ShapeResult{};
+  });
+  // Indices in a tensor: their count (a 1-D tensor's size) gives the pieces'
+  // count, their values (not known) the split dim's sizes.
+  r.shape("aten::tensor_split.tensor_indices_or_sections", [](const OpCall &c) -> ShapeResult {
+    auto in = splitInput(c, intArg(c, "dim"));
+    auto t = dimsOf(c, "tensor_indices_or_sections");
+    if (!in || !t || t->size() != 1 || !(*t)[0].value() || *(*t)[0].value() >= 4096) return {};
+    return piecesOf(*in, Dims(*(*t)[0].value() + 1, Dim()));
+  });
+  for (const char *k : {"aten::unbind.int", "aten::unbind_copy.int"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto in = splitInput(c, intArg(c, "dim"));
+      if (!in || !in->size.value() || *in->size.value() > 4096) return {};
+      Dims piece = in->self;
+      piece.erase(piece.begin() + in->dim);
+      return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(*in->size.value(), piece)));
+    });
+  for (auto [k, name, dim] : {std::tuple{"aten::hsplit.int", "hsplit", 1}, std::tuple{"aten::hsplit.array", "hsplit", 1},
+                              std::tuple{"aten::vsplit.int", "vsplit", 0}, std::tuple{"aten::vsplit.array", "vsplit", 0},
+                              std::tuple{"aten::dsplit.int", "dsplit", 2}, std::tuple{"aten::dsplit.array", "dsplit", 2}})
+    r.shape(k, [name = name, dim = dim](const OpCall &c) { return directionalSplit(c, name, dim); });
+  for (const char *k : {"aten::meshgrid", "aten::meshgrid.indexing"}) r.shape(k, meshgridShape);
+  registerRepeatInterleaveShapes(r);
+  registerRepeatAndDiagonalShapes(r);
+}
+
 } // namespace
 
 void registerShapeViewsShapes(Registry &r) {
@@ -1470,6 +1780,7 @@ void registerShapeViewsShapes(Registry &r) {
   for (const char *k : {"aten::flip", "aten::roll", "aten::tril", "aten::triu", "aten::alias", "aten::fliplr",
                         "aten::flipud"})
     r.shape(k, sameShapeAs());
+  registerSplitShapes(r);
 }
 
 } // namespace dtf

@@ -237,11 +237,14 @@ void registerTernary(Registry &r) {
   // One registration per mask rule: 1.13's any mask dtype, 2.14's bool only.
   auto masked = [&](Registry::Scoped scope, RuleFn fill, RuleFn scatter) {
     scope.add("aten::masked_fill.Scalar", "masked", fill).sample("mask", "sweep")
-        .variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}});
-    scope.add("aten::masked_fill.Tensor", "masked", fill).sample("mask", "sweep");
+        .variant({{"self", "sweep![2]"}, {"mask", "bool[2]"}, {"value", "magnitudes"}})
+        .variant({{"self", "float32[3,1]"}, {"mask", "bool[4]"}, {"value", "2"}});
+    scope.add("aten::masked_fill.Tensor", "masked", fill).sample("mask", "sweep")
+        .variant({{"self", "float32[3,1]"}, {"mask", "bool[4]"}, {"value", "float32[]"}});
     for (const char *k : {"aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor"})
       scope.add(k, "masked", inPlace(fill, {{"mask"}, /*castToSelf=*/false}));
-    scope.add("aten::masked_scatter", "masked", scatter).sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
+    scope.add("aten::masked_scatter", "masked", scatter).sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}})
+        .variant({{"self", "float32[3,1]"}, {"mask", "bool[4]=0"}, {"source", "float32[12]"}});
     scope.add("aten::masked_scatter_", "masked", inPlace(scatter, {{"mask"}, false}))
         .sample("mask", "bool[2]=0").variant({{"mask", "sweep![2]=0"}});
   };
