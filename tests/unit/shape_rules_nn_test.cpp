@@ -1,7 +1,7 @@
 // Shape rules of the losses, recurrent layers, linalg, random and torchvision
 // families on symbolic sizes (the conformance harness checks them on
 // concrete ones against libtorch).
-#include "shape_of.h"
+#include "run_op.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Shape rules on symbolic sizes (the conformance harness checks them on
 // concrete ones against libtorch): the sizes torch.export would record.
-#include "shape_of.h"
+#include "run_op.h"
 
 #include "frontends/text/ir_parser.h"
 #include "ops/shape_rules.h"
