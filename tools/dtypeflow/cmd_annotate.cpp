@@ -398,7 +398,10 @@ Action addCheck(CLI::App &app) {
       const std::string autocastNote = autocastExplanation(p, l.opts, report);
       std::string text;
       nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
+      nlohmann::json sizeUnknownJ = nlohmann::json::array(); // -v: right in dtype and rank, some size unknown
       for (const api::CheckedValue &c : report.values) {
+        if (json && flags->verbose && c.verdict != refine::Verdict::Wrong && c.sizes == refine::SizeVerdict::Unknown)
+          sizeUnknownJ.push_back(checkedValueJson(p, c.value, r, false));
         if (c.verdict == refine::Verdict::Correct) continue;
         const bool wrong = c.verdict == refine::Verdict::Wrong;
         if (json) (wrong ? wrongJ : unknownJ).push_back(checkedValueJson(p, c.value, r, wrong));
@@ -426,6 +429,7 @@ Action addCheck(CLI::App &app) {
         j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
         if (flags->verbose && counts.sizesExact + counts.sizesUnknown > 0) // of the right dtypes and ranks, with sizes recorded
           j["sizes"] = {{"exact", counts.sizesExact}, {"unknown", counts.sizesUnknown}};
+        if (flags->verbose && !sizeUnknownJ.empty()) j["size_unknown"] = std::move(sizeUnknownJ);
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);
