@@ -42,7 +42,10 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
     // A tensor constant's dtype is program data, so the written type is used.
     Rank r = a->literal.isNumber() ? Rank::exact(0) : Rank::top();
     if (t.rank) r = Rank::exact(*t.rank);
-    return {Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r), UnknownReason::Unsupported};
+    Value v = Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r);
+    // Its sizes too, where the type records them (`Float(3, strides=[1], ...)`).
+    if (t.rank && t.dims.size() == static_cast<size_t>(*t.rank)) v = v.withUnitDims(t.unitDims).withShape(t.dims);
+    return {v, UnknownReason::Unsupported};
   }
   case LK::String: return {t.kind == TK::Device ? Value::device(*a->literal.text()) : a->literal};
   case LK::Int:
