@@ -40,6 +40,10 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   switch (a->kind) {
   case LK::TensorLiteral: {
     // A tensor constant's dtype is program data, so the written type is used.
+    // A traced int64 scalar (`Long() = prim::Constant[value={2}]`) holds its int.
+    if (a->literal.isNumber() && t.dtype == DType::Int64 && a->literal.numKind() == NumKind::Int &&
+        a->literal.intValue())
+      return {Value::heldIntTensor(*a->literal.intValue()), UnknownReason::Unsupported};
     Rank r = a->literal.isNumber() ? Rank::exact(0) : Rank::top();
     if (t.rank) r = Rank::exact(*t.rank);
     Value v = Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r);

@@ -82,5 +82,42 @@ TEST(SymInt, ScriptedViewKeepsTheSymbol) {
   EXPECT_EQ(refined(ir, "y", "float32:[3,8]"), "[6, 4]");
 }
 
+TEST(SymInt, TracedRoundTripThroughZeroDimTensors) {
+  // torch.jit.trace (1.13) of x.view(x.size(0) * 2, -1) + x.new_zeros(x.size(0) // 2 * 4, x.size(1) // 2):
+  // the tracer records the int arithmetic on 0-dim int64 tensors.
+  const char *ir = R"(graph(%x : Float(4, 6, strides=[6, 1], requires_grad=0, device=cpu)):
+  %0 : int = prim::Constant[value=0]()
+  %1 : int = prim::Constant[value=1]()
+  %m1 : int = prim::Constant[value=-1]()
+  %none : NoneType = prim::Constant()
+  %2 : int = aten::size(%x, %0)
+  %3 : Long(device=cpu) = prim::NumToTensor(%2)
+  %4 : Long(requires_grad=0, device=cpu) = prim::Constant[value={2}]()
+  %5 : Long(requires_grad=0, device=cpu) = aten::mul(%3, %4)
+  %6 : int = aten::Int(%5)
+  %8 : int[] = prim::ListConstruct(%6, %m1)
+  %y : Float(8, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::view(%x, %8)
+  %13 : Long(requires_grad=0, device=cpu) = prim::Constant[value={2}]()
+  %14 : Long(requires_grad=0, device=cpu) = aten::floor_divide(%3, %13)
+  %15 : Long(requires_grad=0, device=cpu) = prim::Constant[value={4}]()
+  %16 : Long(requires_grad=0, device=cpu) = aten::mul(%14, %15)
+  %22 : int = aten::Int(%16)
+  %18 : int = aten::size(%x, %1)
+  %19 : Long(device=cpu) = prim::NumToTensor(%18)
+  %21 : Long(requires_grad=0, device=cpu) = aten::floor_divide(%19, %13)
+  %23 : int = aten::Int(%21)
+  %24 : int[] = prim::ListConstruct(%22, %23)
+  %z : Float(8, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::new_zeros(%x, %24, %none, %none, %none, %none)
+  %w : Float(8, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::add(%y, %z, %1)
+  %v : Float(8, 3, strides=[3, 1], requires_grad=0, device=cpu) = aten::relu_(%w)
+  return (%v)
+)";
+  EXPECT_EQ(refined(ir, "y", "float32:[4,6]"), "[8, 3]");
+  EXPECT_EQ(refined(ir, "y", "float32:[s0,6]"), "[2*s0, 3]");
+  EXPECT_EQ(refined(ir, "22", "float32:[s0,6]"), "int=4*(s0//2)");
+  EXPECT_EQ(refined(ir, "z", "float32:[4,6]"), "[8, 3]");
+  EXPECT_EQ(refined(ir, "v", "float32:[4,6]"), "[8, 3]"); // an in-place result has self's sizes
+}
+
 } // namespace
 } // namespace dtf

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
 #include "dtype/scalar_conversion.h"
 
@@ -604,7 +605,61 @@ void registerNumberConversions(Adder &r) {
         .sample("self", "sweep[1]");
 }
 
+/// The int a traced size computation holds: a 0-dim int64 tensor's
+/// (Value::heldIntTensor) or an int's; unknown otherwise.
+Dim heldOperand(const Value &v) {
+  if (v.isTensor()) {
+    auto e = v.heldInt();
+    return e ? Dim(*e) : Dim();
+  }
+  return heldInt(v);
+}
+
+/// `self op other` (`self + alpha * other` for add/sub) on 0-dim int64
+/// tensors holding ints: torch.jit.trace records Python arithmetic on
+/// `x.size(0)` so (`aten::mul(NumToTensor(size), 2)`); int64 in, int64 out.
+ShapeFn heldArith(Arith op) {
+  return [op](const OpCall &c) -> ShapeResult {
+    const Value &self = c.arg("self"), &other = c.arg("other");
+    auto isInt64 = [](const Value &v) {
+      return v.isTensor() ? v.dtype() == DType::Int64 && v.rank() == Rank::exact(0) : v.numKind() == NumKind::Int;
+    };
+    if (!self.isTensor() || !isInt64(self) || !isInt64(other)) return {};
+    Dim b = heldOperand(other);
+    if (c.has("alpha")) {
+      const Value &alpha = c.arg("alpha");
+      if (alpha.numKind() != NumKind::Int || !alpha.intValue()) return {};
+      b = b * Dim(*alpha.intValue());
+    }
+    Dim r = symArith(op, heldOperand(self), b);
+    if (!r.known()) return {};
+    return ShapeResult::value(Value::heldIntTensor(*r.expr()));
+  };
+}
+
 } // namespace
+
+/// Python ints through tensors and back, as torch.jit.trace records them:
+/// prim::NumToTensor of a size, arithmetic on the 0-dim tensor, aten::Int.
+void registerPythonScalarShapes(Registry &r) {
+  r.shape("prim::NumToTensor.Scalar", [](const OpCall &c) -> ShapeResult {
+    const Value &a = c.arg("a");
+    auto e = a.numKind() == NumKind::Int ? a.intExpr() : std::nullopt;
+    return e ? ShapeResult::value(Value::heldIntTensor(*e)) : ShapeResult();
+  });
+  for (const char *k : {"aten::Int.Tensor", "aten::IntImplicit", "aten::ScalarImplicit"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto e = c.arg("a").heldInt();
+      return e ? ShapeResult::value(Value::symInt(*e)) : ShapeResult();
+    });
+  for (auto [k, op] : std::initializer_list<std::pair<const char *, Arith>>{
+           {"aten::add.Tensor", Arith::Add}, {"aten::add.Scalar", Arith::Add},
+           {"aten::sub.Tensor", Arith::Sub}, {"aten::sub.Scalar", Arith::Sub},
+           {"aten::mul.Tensor", Arith::Mul}, {"aten::mul.Scalar", Arith::Mul},
+           {"aten::floor_divide", Arith::FloorDiv}, {"aten::floor_divide.Scalar", Arith::FloorDiv},
+           {"aten::remainder.Tensor", Arith::Rem}, {"aten::remainder.Scalar", Arith::Rem}})
+    r.shape(k, heldArith(op));
+}
 
 void registerPythonScalarOps(Registry &reg) {
   Adder r{reg};
