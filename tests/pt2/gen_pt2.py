@@ -167,6 +167,17 @@ class ThresholdBackwardMixed(torch.nn.Module):
         return torch.ops.aten.threshold_backward.default(grad, x, 0.5)
 
 
+class SymArith(nn.Module):
+    """Int arithmetic on symbolic sizes (sym_size, _operator.mul/floordiv/add
+    nodes in the archive) deciding views and factories."""
+
+    def forward(self, x):
+        b, n = x.shape
+        y = x.view(b * 2, n // 2)
+        z = x.new_zeros(b // 2 + n, 3)
+        return y, z, torch.ones(b * n - b, dtype=torch.int64)
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -179,6 +190,7 @@ def small_cases():
         ("cond", CondModule().eval(), (torch.randn(3), torch.tensor(2)), None, False),
         ("dynamic", DynamicShapes().eval(), (torch.randn(4, 6), torch.arange(4)),
          {"x": {0: Dim("batch", min=2)}, "ids": {0: Dim("batch", min=2)}}, False),
+        ("sym_arith", SymArith().eval(), (torch.randn(4, 6),), {"x": {0: Dim("batch", min=2, max=1024)}}, False),
         ("while_loop", WhileLoop().eval(), (torch.randn(3),), None, False),
         ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
