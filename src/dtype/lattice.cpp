@@ -200,7 +200,9 @@ Value Value::join(const Value &a, const Value &b) {
   case ValueKind::Tensor: {
     Value v = tensor(DTypeSet::join(a.dtypes(), b.dtypes()), Rank::join(a.rank_, b.rank_));
     if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
-    if (a.rank_ == b.rank_ && a.agg_ && b.agg_) { // sizes both sides agree on
+    if (a.rank_ == Rank::exact(0) && b.rank_ == a.rank_ && a.agg_ && b.agg_) { // the int both hold, if the same
+      if (a.agg_->dims == b.agg_->dims) v.agg_ = a.agg_;
+    } else if (a.rank_ == b.rank_ && a.agg_ && b.agg_) { // sizes both sides agree on
       Dims dims = a.agg_->dims;
       for (size_t i = 0; i < dims.size(); ++i) dims[i] = Dim::join(dims[i], b.agg_->dims[i]);
       v = v.withShape(std::move(dims));

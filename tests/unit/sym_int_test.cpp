@@ -82,6 +82,18 @@ TEST(SymInt, ScriptedViewKeepsTheSymbol) {
   EXPECT_EQ(refined(ir, "y", "float32:[3,8]"), "[6, 4]");
 }
 
+TEST(SymInt, HeldIntsJoinOnlyWhereTheyAgree) {
+  SymExpr s0 = SymExpr::symbol("s0");
+  Value a = Value::heldIntTensor(s0 * SymExpr(2)), b = Value::heldIntTensor(s0);
+  EXPECT_TRUE(Value::join(a, a).identical(a));
+  EXPECT_EQ(Value::join(a, a).heldInt(), s0 * SymExpr(2));
+  EXPECT_EQ(Value::join(a, b).heldInt(), std::nullopt);
+  EXPECT_EQ(Value::join(a, b).str(), "int64:r0");
+  EXPECT_EQ(a.shape(), Dims{}); // a 0-dim tensor: no sizes, whatever it holds
+  EXPECT_FALSE(a.hasKnownDims());
+  EXPECT_EQ(a.withDTypes(DTypeSet(DType::Float32)).heldInt(), std::nullopt); // only int64 tensors hold ints
+}
+
 TEST(SymInt, TracedRoundTripThroughZeroDimTensors) {
   // torch.jit.trace (1.13) of x.view(x.size(0) * 2, -1) + x.new_zeros(x.size(0) // 2 * 4, x.size(1) // 2):
   // the tracer records the int arithmetic on 0-dim int64 tensors.
