@@ -183,7 +183,7 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
   const ir::Graph &g = *p.graph;
   auto count = [&](ir::ValueId v, refine::Verdict verdict, refine::SizeVerdict sizes) {
     refine::count(out.counts, verdict, sizes);
-    if (verdict != refine::Verdict::NotChecked) out.values.push_back({v, verdict});
+    if (verdict != refine::Verdict::NotChecked) out.values.push_back({v, verdict, sizes});
   };
   if (p.archive) { // the recorded TensorMeta, kept apart from the graph
     for (const ArchiveVerdict &a : compareArchive(g, *p.archive, r)) {

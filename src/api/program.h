@@ -99,6 +99,7 @@ bool raises(const refine::Result &r);
 struct CheckedValue {
   ir::ValueId value = ir::kNoId;
   refine::Verdict verdict = refine::Verdict::NotChecked;
+  refine::SizeVerdict sizes = refine::SizeVerdict::NotChecked; ///< of a value right in dtype and rank
 };
 struct CheckReport {
   std::vector<CheckedValue> values; ///< Correct, Unknown and Wrong ones

@@ -28,7 +28,8 @@ Value Value::tensor(DTypeSet dtypes, Rank rank) {
 std::optional<Dims> Value::shape() const {
   auto r = isTensor() ? rank_.value() : std::nullopt;
   if (!r) return std::nullopt;
-  if (agg_) return agg_->dims;
+  if (agg_ && *r != 0) return agg_->dims; // a 0-dim tensor's payload is the int it holds
+
   return Dims(static_cast<size_t>(*r));
 }
 
@@ -90,6 +91,14 @@ Value Value::integer(int64_t i) {
 Value Value::symInt(const SymExpr &e) {
   if (auto c = e.constant()) return integer(*c);
   Value v = number(NumKind::Int);
+  auto agg = std::make_shared<Aggregate>();
+  agg->dims.push_back(Dim(e));
+  v.agg_ = std::move(agg);
+  return v;
+}
+
+Value Value::heldIntTensor(const SymExpr &e) {
+  Value v = tensor(DTypeSet(DType::Int64), Rank::exact(0));
   auto agg = std::make_shared<Aggregate>();
   agg->dims.push_back(Dim(e));
   v.agg_ = std::move(agg);
@@ -191,7 +200,9 @@ Value Value::join(const Value &a, const Value &b) {
   case ValueKind::Tensor: {
     Value v = tensor(DTypeSet::join(a.dtypes(), b.dtypes()), Rank::join(a.rank_, b.rank_));
     if (a.rank_ == b.rank_) v = v.withUnitDims(UnitDims::common(a.unitDims(), b.unitDims()));
-    if (a.rank_ == b.rank_ && a.agg_ && b.agg_) { // sizes both sides agree on
+    if (a.rank_ == Rank::exact(0) && b.rank_ == a.rank_ && a.agg_ && b.agg_) { // the int both hold, if the same
+      if (a.agg_->dims == b.agg_->dims) v.agg_ = a.agg_;
+    } else if (a.rank_ == b.rank_ && a.agg_ && b.agg_) { // sizes both sides agree on
       Dims dims = a.agg_->dims;
       for (size_t i = 0; i < dims.size(); ++i) dims[i] = Dim::join(dims[i], b.agg_->dims[i]);
       v = v.withShape(std::move(dims));

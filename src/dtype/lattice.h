@@ -208,7 +208,7 @@ struct Aggregate {
   std::vector<Value> elems;
   bool unknownLength = false; ///< list: elems[0] summarises every element
   std::string text;           ///< String / Device
-  Dims dims;                  ///< Tensor: one per dim, some known
+  Dims dims;                  ///< Tensor: one per dim, some known (a 0-dim one: the int it holds); Number: its expression
   /// Value::hash of the payload, computed on first use (0: not yet). The
   /// payload is immutable once shared, so the hash never goes stale.
   mutable std::atomic<size_t> hash{0};
@@ -233,6 +233,9 @@ public:
   /// expression, else an int of unknown value carrying its expression
   /// (aten::size of a symbolic dim, arithmetic on it).
   static Value symInt(const SymExpr &e);
+  /// A 0-dim int64 tensor holding a Python int's value or expression: the
+  /// tracer's `x.size(0)` (prim::NumToTensor), arithmetic on it, aten::Int back.
+  static Value heldIntTensor(const SymExpr &e);
   static Value string(std::string text);
   static Value unknownString();
   static Value device(std::string text);
@@ -273,11 +276,11 @@ public:
   std::optional<Dims> shape() const;
   /// Dim `i`'s size (unknown when not known or out of range).
   Dim dimAt(int i) const {
-    if (!isTensor() || !agg_ || i < 0 || static_cast<size_t>(i) >= agg_->dims.size()) return Dim();
+    if (!isTensor() || !agg_ || rank_ == Rank::exact(0) || i < 0 || static_cast<size_t>(i) >= agg_->dims.size()) return Dim();
     return agg_->dims[i];
   }
   /// Whether some dim's size is known (a 0-dim tensor has none to know).
-  bool hasKnownDims() const { return isTensor() && agg_ != nullptr; }
+  bool hasKnownDims() const { return isTensor() && agg_ != nullptr && rank_ != Rank::exact(0); }
   /// This tensor with these sizes: its rank becomes their number, its
   /// size-1 facts follow from them. Unchanged when they contradict its exact
   /// rank (a rule's rank is proven; a disagreeing size rule is not trusted).
@@ -298,6 +301,14 @@ public:
     Value v = *this;
     v.wrapped_ = isTensor() && rank_ == Rank::exact(0);
     return v;
+  }
+
+  /// The int a 0-dim int64 tensor holds (heldIntTensor), if known.
+  std::optional<SymExpr> heldInt() const {
+    if (!isTensor() || rank_ != Rank::exact(0) || !agg_ || agg_->dims.size() != 1 || !agg_->dims[0].known() ||
+        dtype() != DType::Int64)
+      return std::nullopt;
+    return *agg_->dims[0].expr();
   }
 
   // Number

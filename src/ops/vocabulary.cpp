@@ -100,7 +100,12 @@ RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
       if (!anyCasts && bad)
         return c.semantic("result type {} can't be cast to the desired output type {}", c10Name(*bad), c10Name(d));
     }
-    return tensorOf(d, self);
+    // The result is self: its size-1 facts and sizes too.
+    const Value &selfValue = c.arg("self");
+    Value out = tensorOf(d, self);
+    if (!selfValue.isTensor() || selfValue.rank() != self) return out;
+    out = out.withUnitDims(selfValue.unitDims());
+    return selfValue.hasKnownDims() ? out.withShape(*selfValue.shape()) : out;
   };
 }
 

@@ -40,9 +40,16 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   switch (a->kind) {
   case LK::TensorLiteral: {
     // A tensor constant's dtype is program data, so the written type is used.
+    // A traced int64 scalar (`Long() = prim::Constant[value={2}]`) holds its int.
+    if (a->literal.isNumber() && t.dtype == DType::Int64 && a->literal.numKind() == NumKind::Int &&
+        a->literal.intValue())
+      return {Value::heldIntTensor(*a->literal.intValue()), UnknownReason::Unsupported};
     Rank r = a->literal.isNumber() ? Rank::exact(0) : Rank::top();
     if (t.rank) r = Rank::exact(*t.rank);
-    return {Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r), UnknownReason::Unsupported};
+    Value v = Value::tensor(t.dtype ? DTypeSet(*t.dtype) : DTypeSet::all(), r);
+    // Its sizes too, where the type records them (`Float(3, strides=[1], ...)`).
+    if (t.rank && t.dims.size() == static_cast<size_t>(*t.rank)) v = v.withUnitDims(t.unitDims).withShape(t.dims);
+    return {v, UnknownReason::Unsupported};
   }
   case LK::String: return {t.kind == TK::Device ? Value::device(*a->literal.text()) : a->literal};
   case LK::Int:

@@ -46,6 +46,13 @@ e = run_json("explain", mx, "%23", "--json")
 ops = e["values"][0]["promotion"]["operands"] if e else []
 if [o["tier"] for o in ops] != ["dim tensor", "0-dim tensor"]:
     failures.append(f"explain %23 (x * 0-dim float64 input): tiers {[o['tier'] for o in ops]}")
+# The shape rule's part (issue 35): the sizes, the operands' sizes, whether the overload has a shape rule.
+e = run_json("explain", os.path.join(EXAMPLES, "resnet18.ir"), "input.17", "--json")
+v = e["values"][0] if e else {}
+sz = v.get("sizes", {})
+if v.get("shape") != [1, 64, 56, 56] or [(o["arg"], o["shape"]) for o in sz.get("operands", [])] != \
+        [("self", "[1, 64, 56, 56]"), ("other", "[1, 64, 56, 56]")] or sz.get("errors") != []:
+    failures.append(f"explain %input.17 (add_ of two [1, 64, 56, 56]): {v.get('shape')}, {sz}")
 # Source locations: torch's `# file.py:line` comments reach the chain.
 src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "half_mix.ir")
 e = run_json("explain", src, "7", "--json")

@@ -11,6 +11,9 @@ for example in the sid root the project keeps:
     chroot /var/cache/dtypeflow/sid-torch2.14 python3 \
         /work/<checkout>/tests/pt2/gen_pt2.py --big /work/<checkout>/build/pt2-models
 
+--dynamic DIR writes models exported with a dynamic batch (and sequence
+length), checked by the pt2.dynamic test (build/pt2-dynamic).
+
 --small writes tiny modules (committed under tests/pt2/archives, a few KB
 each); --big writes torchvision models (tens of MB, never committed; the
 tests that use them skip when the directory is absent). Weights are random
@@ -128,17 +131,6 @@ class DynamicShapes(nn.Module):
         return z + ids.unsqueeze(1), z.new_zeros(b, dtype=torch.int32)
 
 
-class DynamicArith(nn.Module):
-    """Int arithmetic on symbolic sizes (Python-level ops on SymInts in the archive): a view to
-    2*s0 rows, a slice to s0 - 1 of them, a size computed by floor division."""
-
-    def forward(self, x):
-        b = x.shape[0]
-        y = x.view(b * 2, 3)
-        z = y[1:b]
-        return z * 2, torch.zeros(b // 2 + 1, 3)
-
-
 class WhileLoop(nn.Module):
     """torch._higher_order_ops.while_loop: a counter and a float accumulator."""
 
@@ -175,6 +167,17 @@ class ThresholdBackwardMixed(torch.nn.Module):
         return torch.ops.aten.threshold_backward.default(grad, x, 0.5)
 
 
+class SymArith(nn.Module):
+    """Int arithmetic on symbolic sizes (sym_size, _operator.mul/floordiv/add
+    nodes in the archive) deciding views and factories."""
+
+    def forward(self, x):
+        b, n = x.shape
+        y = x.view(b * 2, n // 2)
+        z = x.new_zeros(b // 2 + n, 3)
+        return y, z, torch.ones(b * n - b, dtype=torch.int64)
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -187,7 +190,7 @@ def small_cases():
         ("cond", CondModule().eval(), (torch.randn(3), torch.tensor(2)), None, False),
         ("dynamic", DynamicShapes().eval(), (torch.randn(4, 6), torch.arange(4)),
          {"x": {0: Dim("batch", min=2)}, "ids": {0: Dim("batch", min=2)}}, False),
-        ("dynamic_arith", DynamicArith().eval(), (torch.randn(4, 6),), {"x": {0: Dim("batch", min=3, max=64)}}, False),
+        ("sym_arith", SymArith().eval(), (torch.randn(4, 6),), {"x": {0: Dim("batch", min=2, max=1024)}}, False),
         ("while_loop", WhileLoop().eval(), (torch.randn(3),), None, False),
         ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
@@ -216,9 +219,64 @@ def big_cases():
     ]
 
 
+# --- dynamic shapes (issue 35): a dynamic batch, and tokens --------------------
+
+class TinyTokens(nn.Module):
+    """A ViT-like block on a dynamic number of tokens: attention written out
+    (reshape into heads, matmul, softmax), a residual MLP and mean pooling."""
+
+    def __init__(self, dim=32, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.norm = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
+        self.head = nn.Linear(dim, 10)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        q, k, v = self.qkv(self.norm(x)).reshape(b, n, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        a = (q @ k.transpose(-2, -1) * (d // self.heads) ** -0.5).softmax(-1)
+        x = x + self.proj((a @ v).transpose(1, 2).reshape(b, n, d))
+        x = x + self.mlp(self.norm(x))
+        return self.head(x.mean(1))
+
+
+def dynamic_cases():
+    """Models exported with a dynamic batch (and a transformer with a dynamic
+    sequence length too): every recorded size is symbolic or forced."""
+    import torchvision.models as tvm
+    from torchvision.models.vision_transformer import VisionTransformer
+    batch = Dim("batch", min=2, max=64)
+    seq = Dim("seq", min=2, max=512)
+    x = torch.randn(2, 3, 224, 224)
+    image = {"x": {0: batch}}
+    # nn.TransformerEncoder in training mode (dropout 0): eval mode under
+    # no_grad takes the fused fast path, one opaque op.
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True), 2,
+                                enable_nested_tensor=False)
+    vit = VisionTransformer(image_size=224, patch_size=16, num_layers=2, num_heads=4, hidden_dim=64, mlp_dim=128)
+    return [
+        ("resnet18", tvm.resnet18().eval(), (x,), image),
+        ("mobilenet_v2", tvm.mobilenet_v2().eval(), (x,), image),
+        ("mobilenet_v3_small", tvm.mobilenet_v3_small().eval(), (x,), image),
+        ("efficientnet_b0", tvm.efficientnet_b0().eval(), (x,), image),
+        ("squeezenet1_1", tvm.squeezenet1_1().eval(), (x,), image),
+        ("shufflenet_v2_x0_5", tvm.shufflenet_v2_x0_5().eval(), (x,), image),
+        ("mnasnet0_5", tvm.mnasnet0_5().eval(), (x,), image),
+        ("regnet_y_400mf", tvm.regnet_y_400mf().eval(), (x,), image),
+        ("googlenet", tvm.googlenet(aux_logits=False, init_weights=True).eval(), (x,), image),
+        ("vit_small", vit.eval(), (x,), image),
+        ("transformer_encoder", enc.train(), (torch.randn(2, 7, 32),), {"src": {0: batch, 1: seq}}),
+        ("tiny_tokens", TinyTokens().eval(), (torch.randn(2, 7, 32),), {"x": {0: batch, 1: seq}}),
+    ]
+
+
 def export_all(cases, out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    for name, module, args, dyn, decompose in cases:
+    for name, module, args, dyn, *rest in cases:
+        decompose = rest[0] if rest else False
         with torch.no_grad():
             ep = torch.export.export(module, args, dynamic_shapes=dyn)
         path = os.path.join(out_dir, name + ".pt2")
@@ -234,16 +292,19 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--small", help="write the tiny test modules here")
     p.add_argument("--big", help="write the torchvision models here")
+    p.add_argument("--dynamic", help="write the dynamic-shape models here (issue 35; tens of MB, not committed)")
     p.add_argument("--only", action="append", help="write only the cases of this name (repeatable)")
     a = p.parse_args()
-    if not a.small and not a.big:
-        p.error("give --small DIR and/or --big DIR")
+    if not a.small and not a.big and not a.dynamic:
+        p.error("give --small DIR, --big DIR and/or --dynamic DIR")
     print(f"torch {torch.__version__}", file=sys.stderr)
     pick = (lambda cases: [c for c in cases if c[0] in a.only]) if a.only else (lambda cases: cases)
     if a.small:
         export_all(pick(small_cases()), a.small)
     if a.big:
         export_all(pick(big_cases()), a.big)
+    if a.dynamic:
+        export_all(pick(dynamic_cases()), a.dynamic)
 
 
 if __name__ == "__main__":

@@ -398,7 +398,10 @@ Action addCheck(CLI::App &app) {
       const std::string autocastNote = autocastExplanation(p, l.opts, report);
       std::string text;
       nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
+      nlohmann::json sizeUnknownJ = nlohmann::json::array(); // -v: right in dtype and rank, some size unknown
       for (const api::CheckedValue &c : report.values) {
+        if (json && flags->verbose && c.verdict != refine::Verdict::Wrong && c.sizes == refine::SizeVerdict::Unknown)
+          sizeUnknownJ.push_back(checkedValueJson(p, c.value, r, false));
         if (c.verdict == refine::Verdict::Correct) continue;
         const bool wrong = c.verdict == refine::Verdict::Wrong;
         if (json) (wrong ? wrongJ : unknownJ).push_back(checkedValueJson(p, c.value, r, wrong));
@@ -425,6 +428,7 @@ Action addCheck(CLI::App &app) {
         j.erase("values");
         j["counts"] = {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}};
         addSizesJson(j, counts, flags->verbose);
+        if (flags->verbose && !sizeUnknownJ.empty()) j["size_unknown"] = std::move(sizeUnknownJ);
         j["compared"] = !report.retyped;
         j["wrong"] = std::move(wrongJ);
         j["unknown"] = std::move(unknownJ);

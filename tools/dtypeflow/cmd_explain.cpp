@@ -104,7 +104,54 @@ Recorded recordedOf(const api::LoadedProgram &p, const refine::Result &r, ir::Va
   return out;
 }
 
-json explanationJson(const api::LoadedProgram &p, const refine::Result &r, const refine::Explanation &e) {
+/// The shape rule's part of an op value's explanation (issue 35): the sizes
+/// the value got, whether the overload that ran has a shape rule, its tensor
+/// operands' sizes, and the errors PyTorch raises at its node (the sizes
+/// decide a broadcast of 3 against 4; a symbolic one names its condition).
+struct SizesInfo {
+  bool shapeRule = false;
+  std::vector<std::pair<std::string, ir::ValueId>> operands; ///< schema argument name, value
+  std::vector<std::string> errors;
+};
+
+std::optional<SizesInfo> sizesOf(const ir::Graph &g, const refine::Result &r, const refine::Options &opts,
+                                 const refine::Explanation &e) {
+  const ir::NodeId def = g.values[e.value].def;
+  if (e.overload.empty() || def == ir::kNoId || !r.values[e.value].isTensor()) return std::nullopt;
+  const Semantics &sem = refine::semanticsOf(opts);
+  const Schema *schema = sem.schemas().find(e.overload);
+  const OpRule *rule = schema ? sem.registry().find(*schema) : nullptr;
+  SizesInfo out;
+  out.shapeRule = rule && rule->shape;
+  const auto &ins = g.nodes[def].inputs;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (r.values[ins[i]].isTensor())
+      out.operands.emplace_back(schema && i < schema->args.size() ? schema->args[i].name : std::to_string(i), ins[i]);
+  for (const refine::Diagnostic &d : r.diagnostics)
+    if (d.node == def && (d.severity == refine::Severity::Error || d.category.starts_with("possible")))
+      out.errors.push_back(d.message);
+  return out;
+}
+
+json sizesJson(const ir::Graph &g, const refine::Result &r, const SizesInfo &s) {
+  auto shape = [&](ir::ValueId v) { return json(r.values[v].shapeStr()); };
+  json ops = json::array();
+  for (const auto &[arg, v] : s.operands) ops.push_back({{"arg", arg}, {"value", g.values[v].name}, {"shape", shape(v)}});
+  return {{"shape_rule", s.shapeRule}, {"operands", std::move(ops)}, {"errors", s.errors}};
+}
+
+std::string sizesText(const ir::Graph &g, const refine::Result &r, const refine::Explanation &e, const SizesInfo &s) {
+  std::string ops;
+  for (const auto &[arg, v] : s.operands)
+    ops += fmt::format("{}{}=%{} {}", ops.empty() ? "" : ", ", arg, ir::printable(g.values[v].name), r.values[v].shapeStr());
+  std::string out = fmt::format("  sizes {}{}{} ({}{})\n", r.values[e.value].shapeStr(), ops.empty() ? "" : " from ", ops,
+                                e.overload, s.shapeRule ? "" : "; it has no shape rule: sizes only where its dtype rule keeps them");
+  for (const std::string &err : s.errors) out += fmt::format("    PyTorch raises here: {}\n", err);
+  return out;
+}
+
+json explanationJson(const api::LoadedProgram &p, const refine::Result &r, const refine::Options &opts,
+                     const refine::Explanation &e) {
   const std::string &file = p.shown;
   const ir::Graph &g = *p.graph;
   const Value &v = r.values[e.value];
@@ -118,6 +165,7 @@ json explanationJson(const api::LoadedProgram &p, const refine::Result &r, const
   if (!e.overload.empty()) j["overload"] = e.overload;
   if (!e.family.empty()) j["family"] = e.family;
   if (e.promotion) j["promotion"] = promotionJson(g, *e.promotion);
+  if (auto s = sizesOf(g, r, opts, e)) j["sizes"] = sizesJson(g, r, *s);
   j["chain"] = json::array();
   for (const refine::ExplainStep &s : e.chain) j["chain"].push_back(stepJson(file, g, s));
   return j;
@@ -131,7 +179,8 @@ std::string operandText(const ir::Graph &g, const refine::PromotionOperandInfo &
                      refine::name(category(o.dtype)));
 }
 
-std::string explanationText(const api::LoadedProgram &p, const refine::Result &r, const refine::Explanation &e) {
+std::string explanationText(const api::LoadedProgram &p, const refine::Result &r, const refine::Options &opts,
+                            const refine::Explanation &e) {
   const std::string &file = p.shown;
   const ir::Graph &g = *p.graph;
   std::string out = fmt::format("%{}: {}\n", ir::printable(g.values[e.value].name), refine::stateText(r.values[e.value]));
@@ -145,6 +194,7 @@ std::string explanationText(const api::LoadedProgram &p, const refine::Result &r
     out += fmt::format("  {}{}{}{}\n", i ? "<- " : "", ir::printable(s.text, 2000), at.empty() ? "" : "  [" + at + "]",
                        s.firstCause && !e.known ? "  (first cause)" : "");
   }
+  if (auto s = sizesOf(g, r, opts, e)) out += sizesText(g, r, e, *s);
   if (e.promotion) {
     const refine::PromotionInfo &p = *e.promotion;
     out += "  promotion (at::result_type):\n";
@@ -222,11 +272,11 @@ Action addExplain(CLI::App &app) {
       for (ir::ValueId v : asked[u]) {
         refine::Explanation e = refine::explain(g, r, unit.opts, v);
         if (*asJson) {
-          json j = explanationJson(p, r, e);
+          json j = explanationJson(p, r, unit.opts, e);
           if (!unit.function.empty()) j["function"] = unit.function;
           values.push_back(std::move(j));
         } else if (!all) {
-          text += in + explanationText(p, r, e) + "\n";
+          text += in + explanationText(p, r, unit.opts, e) + "\n";
         } else {
           byCause[{e.chain.back().value, e.chain.back().text}].push_back(v);
         }

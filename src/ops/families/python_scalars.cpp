@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
 #include "dtype/scalar_conversion.h"
 
@@ -55,17 +56,46 @@ std::optional<int64_t> intArith(Arith op, int64_t a, int64_t b) {
   }
 }
 
-/// int (op) int -> int, with the value when known; division by zero is a
-/// value-dependent error.
+/// The int an argument holds: its value, or the sizes expression it carries
+/// (`x.size(0)` of `[s0, 3]` is `s0`); unknown for any other number.
+Dim heldInt(const Value &v) {
+  if (!v.isNumber() || v.numKind() != NumKind::Int) return Dim();
+  auto e = v.intExpr();
+  return e ? Dim(*e) : Dim();
+}
+
+/// `a op b` on two ints as an expression (unknown on an overflow, or for an
+/// op that is no polynomial, floor division, modulo, max or min).
+Dim symArith(Arith op, const Dim &a, const Dim &b) {
+  switch (op) {
+  case Arith::Add: return a + b;
+  case Arith::Sub: return a - b;
+  case Arith::Mul: return a * b;
+  case Arith::FloorDiv: return floorDiv(a, b);
+  case Arith::Rem: return mod(a, b);
+  case Arith::Max: return maxDim(a, b);
+  case Arith::Min: return minDim(a, b);
+  default: return Dim();
+  }
+}
+
+/// An int result: known, symbolic (Value::symInt), or of unknown value.
+Value intResult(const Dim &d) { return d.known() ? Value::symInt(*d.expr()) : Value::number(NumKind::Int); }
+
+/// int (op) int -> int, with the value when known and the expression when
+/// both hold sizes expressions (symbolic ints: `s0 * 2`, `s0 // 2`);
+/// division by zero is a value-dependent error.
 RuleFn intOp(Arith op) {
   return [op](const OpCall &c) -> RuleResult {
     const Value &a = c[0], &b = c[1];
     auto x = a.intValue(), y = b.intValue();
     if ((op == Arith::FloorDiv || op == Arith::Rem) && y && *y == 0)
       return c.error(ErrorKind::ValueDependent, "integer division or modulo by zero");
-    if (x && y)
+    if (x && y) {
       if (auto r = intArith(op, *x, *y)) return Value::integer(*r);
-    return Value::number(NumKind::Int);
+      return Value::number(NumKind::Int);
+    }
+    return intResult(symArith(op, heldInt(a), heldInt(b)));
   };
 }
 
@@ -101,6 +131,9 @@ RuleFn scalarOp(Arith op) {
     // zero kills libtorch 1.13 (SIGFPE): an error either way (value-dependent).
     if ((op == Arith::FloorDiv || op == Arith::Rem) && k == NumKind::Int && c[1].intValue() == 0)
       return c.error(ErrorKind::ValueDependent, "integer division or modulo by zero");
+    // Two ints (not bools): the int result, symbolic where they are.
+    if (k == NumKind::Int && c[0].numKind() == NumKind::Int && c[1].numKind() == NumKind::Int)
+      return intResult(symArith(op, heldInt(c[0]), heldInt(c[1])));
     // prim::max / prim::min (Scalar, Scalar) promote like arithmetic:
     // max(3, 2.5) is 3.0 (complex operands are rejected before this).
     return Value::number(k);
@@ -126,6 +159,24 @@ RuleFn compareOp(int which) { // 0 eq 1 ne 2 lt 3 le 4 gt 5 ge
           }
         };
         return Value::boolean(ints ? cmp(*xi, *yi) : cmp(*x, *y));
+      }
+      // Symbolic ints: decided when the difference's range decides it
+      // (`s0 >= 1` for a size symbol s0 >= 2), unknown otherwise.
+      Dim d = heldInt(c[0]) - heldInt(c[1]);
+      if (d.known()) {
+        SymRange r = d.expr()->range();
+        std::optional<bool> decided;
+        switch (which) {
+        case 0: case 1:
+          if (!r.contains(0)) decided = which == 1;
+          else if (r.only() == 0) decided = which == 0;
+          break;
+        case 2: if (r.hi < 0) decided = true; else if (r.lo >= 0) decided = false; break;
+        case 3: if (r.hi <= 0) decided = true; else if (r.lo > 0) decided = false; break;
+        case 4: if (r.lo > 0) decided = true; else if (r.hi <= 0) decided = false; break;
+        default: if (r.lo >= 0) decided = true; else if (r.hi < 0) decided = false; break;
+        }
+        if (decided) return Value::boolean(*decided);
       }
     }
     return Value::number(NumKind::Bool);
@@ -376,6 +427,7 @@ void registerNumberFixedKinds(Adder &r) {
   r.add("aten::Int.Scalar", fam, [](const OpCall &c) -> RuleResult {
     if (c[0].numKind() != NumKind::Int && conversionOverflows(c[0], DType::Int32, c.version()))
       return c.error(ErrorKind::ValueDependent, "{} cannot be converted to type int without overflow", c[0].str());
+    if (c[0].numKind() == NumKind::Int) return intResult(heldInt(c[0])); // int(n) is n, symbolic too
     return Value::number(NumKind::Int);
   }).variant({{"a", "magnitudes"}});
   for (const char *k : {"aten::gcd.int", "aten::Int.bool",
@@ -386,7 +438,8 @@ void registerNumberFixedKinds(Adder &r) {
   r.add("aten::neg.int", fam, [](const OpCall &c) -> RuleResult {
     if (auto v = c[0].intValue(); v && *v != std::numeric_limits<int64_t>::min())
       return Value::integer(-*v);
-    return Value::number(NumKind::Int);
+    if (c[0].intValue()) return Value::number(NumKind::Int); // -INT64_MIN overflows
+    return intResult(Dim(0) - heldInt(c[0]));
   });
   r.add("aten::neg.float", fam, [](const OpCall &c) -> RuleResult {
     if (auto v = c[0].floatValue()) return Value::floating(-*v);
@@ -399,6 +452,8 @@ void registerNumberFixedKinds(Adder &r) {
       if (k == NumKind::Bool) k = NumKind::Int;
       if (std::string_view(c.key()) == "prim::abs.Scalar" && k == NumKind::Complex)
         k = NumKind::Float;
+      if (std::string_view(c.key()) == "aten::neg.Scalar" && c[0].numKind() == NumKind::Int && !c[0].intValue())
+        return intResult(Dim(0) - heldInt(c[0])); // a symbolic int's negation
       return Value::number(k);
     });
 
@@ -550,7 +605,61 @@ void registerNumberConversions(Adder &r) {
         .sample("self", "sweep[1]");
 }
 
+/// The int a traced size computation holds: a 0-dim int64 tensor's
+/// (Value::heldIntTensor) or an int's; unknown otherwise.
+Dim heldOperand(const Value &v) {
+  if (v.isTensor()) {
+    auto e = v.heldInt();
+    return e ? Dim(*e) : Dim();
+  }
+  return heldInt(v);
+}
+
+/// `self op other` (`self + alpha * other` for add/sub) on 0-dim int64
+/// tensors holding ints: torch.jit.trace records Python arithmetic on
+/// `x.size(0)` so (`aten::mul(NumToTensor(size), 2)`); int64 in, int64 out.
+ShapeFn heldArith(Arith op) {
+  return [op](const OpCall &c) -> ShapeResult {
+    const Value &self = c.arg("self"), &other = c.arg("other");
+    auto isInt64 = [](const Value &v) {
+      return v.isTensor() ? v.dtype() == DType::Int64 && v.rank() == Rank::exact(0) : v.numKind() == NumKind::Int;
+    };
+    if (!self.isTensor() || !isInt64(self) || !isInt64(other)) return {};
+    Dim b = heldOperand(other);
+    if (c.has("alpha")) {
+      const Value &alpha = c.arg("alpha");
+      if (alpha.numKind() != NumKind::Int || !alpha.intValue()) return {};
+      b = b * Dim(*alpha.intValue());
+    }
+    Dim r = symArith(op, heldOperand(self), b);
+    if (!r.known()) return {};
+    return ShapeResult::value(Value::heldIntTensor(*r.expr()));
+  };
+}
+
 } // namespace
+
+/// Python ints through tensors and back, as torch.jit.trace records them:
+/// prim::NumToTensor of a size, arithmetic on the 0-dim tensor, aten::Int.
+void registerPythonScalarShapes(Registry &r) {
+  r.shape("prim::NumToTensor.Scalar", [](const OpCall &c) -> ShapeResult {
+    const Value &a = c.arg("a");
+    auto e = a.numKind() == NumKind::Int ? a.intExpr() : std::nullopt;
+    return e ? ShapeResult::value(Value::heldIntTensor(*e)) : ShapeResult();
+  });
+  for (const char *k : {"aten::Int.Tensor", "aten::IntImplicit", "aten::ScalarImplicit"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto e = c.arg("a").heldInt();
+      return e ? ShapeResult::value(Value::symInt(*e)) : ShapeResult();
+    });
+  for (auto [k, op] : std::initializer_list<std::pair<const char *, Arith>>{
+           {"aten::add.Tensor", Arith::Add}, {"aten::add.Scalar", Arith::Add},
+           {"aten::sub.Tensor", Arith::Sub}, {"aten::sub.Scalar", Arith::Sub},
+           {"aten::mul.Tensor", Arith::Mul}, {"aten::mul.Scalar", Arith::Mul},
+           {"aten::floor_divide", Arith::FloorDiv}, {"aten::floor_divide.Scalar", Arith::FloorDiv},
+           {"aten::remainder.Tensor", Arith::Rem}, {"aten::remainder.Scalar", Arith::Rem}})
+    r.shape(k, heldArith(op));
+}
 
 void registerPythonScalarOps(Registry &reg) {
   Adder r{reg};
