@@ -184,9 +184,9 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
       const ir::Attribute *a = g.attr(n, "value");
       scalarTensorLiteral[o] = isScalarTensorLiteral(a);
       Fixed f = constantValue(a, t);
-      addFixed(n, std::move(f.value), f.reason);
+      addFixed(n, sizes_ ? std::move(f.value) : f.value.withoutShape(), f.reason);
     } else if (c == KindClass::GetAttr) { // module attributes (parameters, buffers) are data: typed as written
-      addFixed(n, typedValue(t), UnknownReason::Unsupported);
+      addFixed(n, sizes_ ? typedValue(t) : typedValue(t).withoutShape(), UnknownReason::Unsupported);
     } else if ((c == KindClass::ListConstruct || c == KindClass::TupleConstruct) && !stale(o)) {
       elems.clear();
       for (ir::ValueId v : node.inputs) {

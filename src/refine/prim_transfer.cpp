@@ -43,7 +43,7 @@ void Solver::transferConstant(ir::NodeId n) {
   if (node.outputs.size() != 1) return;
   if (setFixed(n)) return;
   GraphPlan::Fixed f = constantValue(g.attr(n, "value"), *g.values[node.outputs[0]].type);
-  set(node.outputs[0], std::move(f.value), f.reason);
+  set(node.outputs[0], opts.sizes ? std::move(f.value) : f.value.withoutShape(), f.reason);
 }
 
 Value Solver::constructed(const ir::Node &node, bool tuple) {

@@ -40,7 +40,7 @@ std::pair<Value, std::vector<Value>> forget(const Value &v, Forget what) {
 }
 
 struct Tally {
-  size_t compared = 0, overBudget = 0;
+  size_t compared = 0, overBudget = 0, coarserRank = 0; /// coarserRank: see compare()
 };
 
 /// infer() on `abstract` against the join of infer() over the concrete products.
@@ -54,7 +54,7 @@ void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::
     return;
   }
   std::optional<std::vector<Value>> joined;
-  bool anyError = false, anyInternal = false;
+  bool anyError = false, anyInternal = false, anyBySizes = false;
   std::vector<Value> args = abstract;
   std::vector<size_t> pick(positions.size(), 0);
   for (bool more = true; more;) {
@@ -65,6 +65,7 @@ void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::
     // rule refuses: sizes the abstract call does not know, hence not lifted.
     const bool bySizes = one.status == InferOutcome::Status::Error && one.error->kind == ErrorKind::SizeDependent;
     if (bySizes) {
+      anyBySizes = true;
     } else if (one.status == InferOutcome::Status::Error) {
       anyError = true;
     } else if (internal) {
@@ -92,7 +93,19 @@ void compare(const OpRule &rule, const std::vector<Value> &abstract, const std::
     return;
   }
   ASSERT_EQ(lifted.status, InferOutcome::Status::Ok) << where;
-  EXPECT_EQ(lifted.outputs, *joined) << where;
+  // Sizes are not lifted: a concrete alternative has its sample's sizes (and so size-1 facts and,
+  // through shape rules, sometimes its rank), the abstract operand none. So the lifted answer must
+  // cover the join (sound) and have its dtypes exactly (the lifting this test is about); it equals
+  // the join once sizes are set aside, unless a shape rule refused some alternative (bySizes).
+  for (size_t i = 0; i < lifted.outputs.size() && i < joined->size(); ++i) {
+    Value l = lifted.outputs[i].withUnitDims({}), j = (*joined)[i].withUnitDims({});
+    if (!(j.isTensor() && j.rank() == Rank::top())) // a concrete alternative of unknown rank: nothing to cover
+      EXPECT_EQ(Value::join(l, j), l) << where << ": lifted " << l.str() << " does not cover " << j.str();
+    EXPECT_EQ(l.dtypes(), j.dtypes()) << where << ": lifted " << l.str() << ", joined " << j.str();
+    if (!anyBySizes && l.rank() != j.rank())
+      ++tally.coarserRank; // counted: a rank only the concrete sizes decide (shape rules)
+  }
+  EXPECT_EQ(lifted.outputs.size(), joined->size()) << where;
   EXPECT_EQ(lifted.possibleError.has_value(), anyError) << where;
 }
 
@@ -179,8 +192,9 @@ TEST(EnumerationProperty, OnDemandLiftingEqualsBruteForceForEveryRule) {
   // 4,372 of 88,668 comparisons (4.9 %) under 2.14.
   const size_t budgetShare = oracle::kOracleTorch == TorchVersion::V1_13 ? 100 : 16;
   EXPECT_LT(tally.overBudget, tally.compared / budgetShare);
-  std::printf("%zu rules, %zu comparisons, %zu over the enumeration budget\n", rules, tally.compared,
-              tally.overBudget);
+  std::printf("%zu rules, %zu comparisons, %zu over the enumeration budget, %zu with a rank only sizes decide\n", rules,
+              tally.compared, tally.overBudget, tally.coarserRank);
+  EXPECT_LT(tally.coarserRank, tally.compared / 100); // rare: not a way for lifting to lose ranks unnoticed
 }
 
 } // namespace
