@@ -25,7 +25,11 @@ $DTF annotate --autocast cpu:bfloat16 "$PT2" --format torch-mlir -o build/resnet
 $DTF check --autocast cpu:bfloat16 build/resnet18.mlir
 echo "Torch dialect written to build/resnet18.mlir"
 
-echo "== 2. TorchScript: examples/resnet18.ir =="
+echo "== 2. Symbolic sizes: tests/pt2/archives/sym_arith.pt2 (exported with a dynamic batch) =="
+$DTF check -v tests/pt2/archives/sym_arith.pt2
+$DTF annotate tests/pt2/archives/sym_arith.pt2 --format torch-mlir -o build/sym_arith.mlir
+grep -E "symbolic_int|bind_symbolic_shape" build/sym_arith.mlir
+echo "== 3. TorchScript: examples/resnet18.ir =="
 $DTF annotate --torch 1.13 examples/resnet18.ir --format json -o build/resnet18.dtypes.json
 echo "annotated values written to build/resnet18.dtypes.json"
 $DTF check --torch 1.13 examples/resnet18.ir  # traced with PyTorch 1.13
