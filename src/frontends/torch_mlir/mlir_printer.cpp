@@ -75,6 +75,8 @@ private:
   }
   /// The bind op for `d` typed `type`, in its op's form (pretty or generic), or nullopt.
   std::optional<std::string> bindText(const SsaDef &d, const std::string &type) {
+    auto spelling = tensorSpelling(type);
+    if (!spelling || !spelling->sizes) return std::nullopt; // a type written as no tensor type (or `*`): not bound
     auto shape = r_.values[d.value].shape();
     if (!shape || std::none_of(shape->begin(), shape->end(), [](const Dim &x) { return x.known() && !x.value(); }))
       return std::nullopt;
