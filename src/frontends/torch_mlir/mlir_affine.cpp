@@ -1,6 +1,7 @@
 //===- frontends/torch_mlir/mlir_affine.cpp - affine maps as size expressions ===//
 #include "frontends/torch_mlir/mlir_affine.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fmt/format.h>
@@ -185,6 +186,30 @@ std::optional<std::string> affineText(const SymExpr &e, const std::map<std::stri
   if (out.empty()) return std::to_string(c);
   if (c) out += fmt::format(" {} {}", c < 0 ? "-" : "+", c < 0 ? -c : c);
   return out;
+}
+
+std::optional<AffineBinding> affineBinding(const Dims &sizes) {
+  if (std::none_of(sizes.begin(), sizes.end(), [](const Dim &d) { return d.known() && !d.value(); }))
+    return std::nullopt;
+  std::map<std::string, size_t> index;
+  for (const Dim &d : sizes) {
+    if (!d.known()) return std::nullopt; // a map states every size
+    for (const std::string &sym : d.expr()->symbols()) index.emplace(sym, 0);
+  }
+  AffineBinding b;
+  std::string syms, results;
+  for (auto &[sym, i] : index) {
+    i = b.symbols.size();
+    syms += fmt::format("{}s{}", i ? ", " : "", i);
+    b.symbols.push_back(sym);
+  }
+  for (const Dim &d : sizes) {
+    auto text = affineText(*d.expr(), index);
+    if (!text) return std::nullopt;
+    results += (results.empty() ? "" : ", ") + *text;
+  }
+  b.map = fmt::format("affine_map<()[{}] -> ({})>", syms, results);
+  return b;
 }
 
 } // namespace dtf::torch_mlir

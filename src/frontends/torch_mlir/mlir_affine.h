@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "shape/dim.h"
 #include "shape/sym_expr.h"
 
 #include <map>
@@ -34,5 +35,14 @@ std::vector<std::optional<SymExpr>> affineMapResults(std::string_view text, std:
 /// `e` in the affine syntax (`s0 * 2 + s1 - 3`, `(s0 floordiv 2)`), symbol `name` written
 /// `s<index.at(name)>`; nullopt for what it cannot spell (`Max`, `Min`; int64's minimum).
 std::optional<std::string> affineText(const SymExpr &e, const std::map<std::string, size_t> &index);
+
+/// Sizes as torch.bind_symbolic_shape states them: `affine_map<()[s0, s1] -> (...)>` over the
+/// symbols they use, and those symbols in the map's order (name order: the bind's operands).
+struct AffineBinding {
+  std::string map;
+  std::vector<std::string> symbols;
+};
+/// nullopt when no size is symbolic, one is unknown, or one has no affine spelling.
+std::optional<AffineBinding> affineBinding(const Dims &sizes);
 
 } // namespace dtf::torch_mlir

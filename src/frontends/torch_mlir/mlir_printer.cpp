@@ -78,30 +78,16 @@ private:
     auto spelling = tensorSpelling(type);
     if (!spelling || !spelling->sizes) return std::nullopt; // a type written as no tensor type (or `*`): not bound
     auto shape = r_.values[d.value].shape();
-    if (!shape || std::none_of(shape->begin(), shape->end(), [](const Dim &x) { return x.known() && !x.value(); }))
-      return std::nullopt;
-    std::map<std::string, size_t> index;
-    for (const Dim &x : *shape) {
-      if (!x.known()) return std::nullopt; // a map states every size
-      for (const std::string &sym : x.expr()->symbols()) {
-        if (!f_.symbolDefs.count(sym)) return std::nullopt;
-        index.emplace(sym, 0);
-      }
-    }
-    std::string operands, types, syms, sizes;
-    size_t k = 0;
-    for (auto &[sym, i] : index) {
-      i = k++;
-      operands += (i ? ", %" : "%") + f_.symbolDefs.find(sym)->second;
+    auto binding = shape ? affineBinding(*shape) : std::nullopt;
+    if (!binding) return std::nullopt;
+    std::string operands, types;
+    for (const std::string &sym : binding->symbols) {
+      auto it = f_.symbolDefs.find(sym);
+      if (it == f_.symbolDefs.end()) return std::nullopt; // a symbol the function does not declare
+      operands += (operands.empty() ? "%" : ", %") + it->second;
       types += ", !torch.int";
-      syms += fmt::format("{}s{}", i ? ", " : "", i);
     }
-    for (const Dim &x : *shape) {
-      auto text = affineText(*x.expr(), index);
-      if (!text) return std::nullopt;
-      sizes += (sizes.empty() ? "" : ", ") + *text;
-    }
-    std::string map = fmt::format("affine_map<()[{}] -> ({})>", syms, sizes);
+    const std::string &map = binding->map;
     if (d.generic)
       return fmt::format("\"torch.bind_symbolic_shape\"(%{}, {}) {{shape_expressions = {}}} : ({}{}) -> ()", d.name,
                          operands, map, type, types);

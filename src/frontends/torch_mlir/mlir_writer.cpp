@@ -328,29 +328,15 @@ private:
   /// recorded sizes hold symbols (all of them spelled, or none bound).
   void bindSizes(ir::ValueId v) {
     const pt2::RecordedTensor *rec = v < p_.recorded.size() && p_.recorded[v] ? &*p_.recorded[v] : nullptr;
-    if (!rec || std::none_of(rec->dims.begin(), rec->dims.end(), [](const Dim &d) { return d.known() && !d.value(); }))
-      return;
-    std::map<std::string, size_t> index;
-    for (const Dim &d : rec->dims)
-      if (d.known())
-        for (const std::string &sym : d.expr()->symbols()) index.emplace(sym, 0);
-    std::string operands, types, syms;
-    size_t k = 0;
-    for (auto &[sym, i] : index) {
-      i = k++;
+    auto binding = rec ? affineBinding(rec->dims) : std::nullopt;
+    if (!binding) return; // no symbolic size, or one the map cannot state: bound by its type only
+    std::string operands, types;
+    for (const std::string &sym : binding->symbols) {
       operands += ", " + symbolNames_.at(sym);
       types += ", !torch.int";
-      syms += fmt::format("{}s{}", i ? ", " : "", i);
     }
-    std::string sizes;
-    for (const Dim &d : rec->dims) {
-      auto text = d.known() ? affineText(*d.expr(), index) : std::nullopt;
-      if (!text) return; // a size the map cannot state: the value stays bound by its type only
-      sizes += (sizes.empty() ? "" : ", ") + *text;
-    }
-    out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = affine_map<()[{}] -> ({})>}} "
-                        ": ({}{}) -> ()\n",
-                        name(v), operands, syms, sizes, type(v), types);
+    out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = {}}} : ({}{}) -> ()\n", name(v),
+                        operands, binding->map, type(v), types);
   }
 
   /// A Python-level op on SymInts/SymFloats (`_operator.mul`: aten::mul, its overload chosen by
