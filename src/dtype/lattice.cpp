@@ -33,27 +33,45 @@ std::optional<Dims> Value::shape() const {
   return Dims(static_cast<size_t>(*r));
 }
 
-Value Value::withShape(Dims dims) const {
-  if (!isTensor() || dims.size() > static_cast<size_t>(Rank::kMaxRank)) return *this;
+std::optional<Value> Value::withShapeFacts(const Dims &dims, bool &anyKnown) const {
+  if (!isTensor() || dims.size() > static_cast<size_t>(Rank::kMaxRank)) return std::nullopt;
   const int n = static_cast<int>(dims.size());
-  if (auto r = rank_.value(); r ? *r != n : (rank_ == Rank::atLeast1() && n == 0)) return *this;
+  if (auto r = rank_.value(); r ? *r != n : (rank_ == Rank::atLeast1() && n == 0)) return std::nullopt;
   Value v = *this;
   const bool sameRank = rank_ == Rank::exact(n);
   v.rank_ = Rank::exact(n);
   // Size-1 facts: what the sizes decide, else what was known of that dim.
   UnitDims u = sameRank ? unitDims() : UnitDims{};
-  bool anyKnown = false;
+  anyKnown = false;
   for (int i = 0; i < n; ++i) {
     anyKnown |= dims[i].known();
     if (auto one = dims[i].isOne()) u = u.withDim(i, one);
   }
-  v = v.withUnitDims(u); // also drops the old sizes
+  return v.withUnitDims(u); // also drops the old sizes
+}
+
+Value Value::withShape(Dims dims) const {
+  bool anyKnown = false;
+  std::optional<Value> v = withShapeFacts(dims, anyKnown);
+  if (!v) return *this;
   if (anyKnown) {
     auto agg = std::make_shared<Aggregate>();
     agg->dims = std::move(dims);
-    v.agg_ = std::move(agg);
+    v->agg_ = std::move(agg);
   }
-  return v;
+  return std::move(*v);
+}
+
+Value Value::withShapeOf(const Value &sized) const {
+  if (!sized.hasKnownDims()) {
+    auto dims = sized.shape();
+    return dims ? withShape(std::move(*dims)) : *this;
+  }
+  bool anyKnown = false;
+  std::optional<Value> v = withShapeFacts(sized.agg_->dims, anyKnown);
+  if (!v) return *this;
+  if (anyKnown) v->agg_ = sized.agg_; // immutable once shared: the same sizes, no copy
+  return std::move(*v);
 }
 
 std::string Value::shapeStr() const {

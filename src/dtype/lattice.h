@@ -285,6 +285,9 @@ public:
   /// size-1 facts follow from them. Unchanged when they contradict its exact
   /// rank (a rule's rank is proven; a disagreeing size rule is not trusted).
   Value withShape(Dims dims) const;
+  /// withShape(*sized.shape()), sharing `sized`'s sizes instead of copying
+  /// them (a shape-keeping rule's output takes its input's sizes).
+  Value withShapeOf(const Value &sized) const;
   /// This tensor without size knowledge beyond rank and size-1 facts.
   Value withoutShape() const {
     Value v = *this;
@@ -400,6 +403,8 @@ public:
 private:
   size_t aggregateHash() const;
   size_t dimsHash() const;
+  /// withShape's rank and size-1 facts, no sizes (nullopt: `dims` contradict the rank).
+  std::optional<Value> withShapeFacts(const Dims &dims, bool &anyKnown) const;
   bool sameDims(const Value &o) const {
     if (agg_ == o.agg_) return true;
     return agg_ && o.agg_ && agg_->dims == o.agg_->dims;

@@ -47,7 +47,7 @@ struct RuleError {
 class RuleResult {
 public:
   RuleResult(std::vector<Value> outputs) : v_(std::move(outputs)) {}
-  RuleResult(Value single) : v_(std::vector<Value>{std::move(single)}) {}
+  RuleResult(Value single) : v_(one(std::move(single))) {}
   RuleResult(RuleError e) : v_(std::move(e)) {}
   RuleResult(std::vector<Value> outputs, RuleError possible) : v_(std::move(outputs)), possible_(std::move(possible)) {}
   bool ok() const { return v_.index() == 0; }
@@ -59,6 +59,12 @@ public:
 
 private:
   std::variant<std::vector<Value>, RuleError> v_;
+  static std::vector<Value> one(Value v) { // `{std::move(v)}` would copy it out of the initializer list
+    std::vector<Value> out;
+    out.reserve(1);
+    out.push_back(std::move(v));
+    return out;
+  }
   std::optional<RuleError> possible_;
 };
 
@@ -195,7 +201,7 @@ struct ShapeResult {
   std::optional<RuleError> possibleError;
   ShapeResult() = default;
   ShapeResult(std::vector<std::optional<Dims>> outs) : outputs(std::move(outs)) {}
-  ShapeResult(Dims single) : outputs{std::move(single)} {}
+  ShapeResult(Dims single) { outputs.emplace_back(std::move(single)); } // not `outputs{...}`: that copies the dims
   ShapeResult(RuleError e) : error(std::move(e)) { error->kind = ErrorKind::SizeDependent; }
   static ShapeResult value(Value v) {
     ShapeResult r;

@@ -91,6 +91,7 @@ ShapeFn sameShapeAs(std::string_view arg, size_t outputs) {
   return [arg = std::string(arg), outputs](const OpCall &c) -> ShapeResult {
     auto d = dimsOf(c, arg);
     if (!d) return {};
+    if (outputs == 1) return ShapeResult(std::move(*d)); // the common case: no second copy
     return std::vector<std::optional<Dims>>(outputs, *d);
   };
 }

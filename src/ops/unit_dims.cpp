@@ -81,13 +81,14 @@ RuleFn keepingShape(RuleFn fn, std::string of) {
     RuleResult r = fn(c);
     if (!r.ok() || !c.has(of) || !c.arg(of).isTensor()) return r;
     const Value &self = c.arg(of);
-    std::vector<Value> outs = r.outputs();
+    std::optional<RuleError> possible = r.possibleError();
+    std::vector<Value> outs = r.takeOutputs();
     for (Value &o : outs) {
       if (!o.isTensor() || o.rank() != self.rank()) continue;
       o = o.withUnitDims(self.unitDims());
-      if (self.hasKnownDims()) o = o.withShape(*self.shape());
+      if (self.hasKnownDims()) o = o.withShapeOf(self); // self's sizes shared, not copied
     }
-    return r.possibleError() ? RuleResult(std::move(outs), *r.possibleError()) : RuleResult(std::move(outs));
+    return possible ? RuleResult(std::move(outs), std::move(*possible)) : RuleResult(std::move(outs));
   };
 }
 

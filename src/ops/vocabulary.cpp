@@ -105,7 +105,7 @@ RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
     Value out = tensorOf(d, self);
     if (!selfValue.isTensor() || selfValue.rank() != self) return out;
     out = out.withUnitDims(selfValue.unitDims());
-    return selfValue.hasKnownDims() ? out.withShape(*selfValue.shape()) : out;
+    return selfValue.hasKnownDims() ? out.withShapeOf(selfValue) : out;
   };
 }
 

@@ -37,6 +37,7 @@ public:
   }
   /// Whether the dim is 1: true / false when decided, nullopt otherwise.
   std::optional<bool> isOne() const {
+    if (e_ && e_->isConstant()) return e_->constantTerm() == 1; // a known size, without the range
     SymRange r = range();
     if (r.lo == 1 && r.hi == 1) return true;
     if (!r.contains(1)) return false;

@@ -176,6 +176,7 @@ SymExpr SymExpr::symbol(std::string_view name, SymRange range) {
 }
 
 SymRange SymExpr::range() const {
+  if (!terms_) return Interval{c_, c_}.range(); // a known size: most dims
   Interval sum{c_, c_};
   for (const Term &t : terms()) {
     Interval p{t.coeff, t.coeff};
@@ -199,6 +200,7 @@ std::string SymExpr::str() const {
 
 size_t SymExpr::hash() const {
   size_t h = std::hash<int64_t>()(c_);
+  if (!terms_) return h; // a known size: most dims
   auto mix = [&](size_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   for (const Term &t : terms()) {
     mix(std::hash<int64_t>()(t.coeff));

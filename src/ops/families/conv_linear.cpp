@@ -15,6 +15,7 @@
 #include "ops/shape_rules.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
 #include <tuple>
@@ -1200,46 +1201,74 @@ ShapeResult productShape(const OpCall &c, std::string_view x, std::string_view y
 
 /// A list argument of a convolution or pooling (stride, padding ...), one
 /// value per spatial dim (a one-element list applies to all).
-std::optional<std::vector<int64_t>> perSpatial(const OpCall &c, std::string_view name, size_t n) {
-  auto v = intListArg(c, name);
-  if (!v) return std::nullopt;
-  if (v->size() == 1) v->assign(n, (*v)[0]);
-  if (v->size() != n) return std::nullopt;
-  return v;
+/// Per spatial dim: stride, padding, dilation or output_padding, a single
+/// int repeated (`int[2] stride=1`); read in place, into a fixed array (a
+/// heap vector each cost more than the arithmetic: convolutions are the most
+/// frequent distinct evaluations of a sized pass).
+constexpr size_t kMaxSpatial = 8; // PyTorch convolves 1-3 spatial dims; more: sizes unknown
+using Spatial = std::array<int64_t, kMaxSpatial>;
+
+bool perSpatial(const OpCall &c, std::string_view name, size_t n, Spatial &out) {
+  if (!c.has(name)) return false;
+  const Value &v = c.arg(name);
+  if (auto i = v.intValue(); i && v.isNumber()) { // one int for every dim
+    out.fill(*i);
+    return true;
+  }
+  if (!v.isList() || !v.lengthKnown()) return false;
+  const auto &el = v.elements();
+  if (el.size() != 1 && el.size() != n) return false;
+  for (size_t k = 0; k < el.size(); ++k) {
+    auto i = el[k].intValue();
+    if (!i || el[k].numKind() == NumKind::Float) return false;
+    out[k] = *i;
+  }
+  if (el.size() == 1) out.fill(out[0]);
+  return true;
+}
+
+/// The rank dimsOf() would give `v` (a number: 0), without copying its dims.
+std::optional<size_t> rankOf(const OpCall &c, std::string_view name) {
+  if (!c.has(name)) return std::nullopt;
+  const Value &v = c.arg(name);
+  if (v.isNumber()) return 0;
+  auto r = v.isTensor() ? v.rank().value() : std::nullopt;
+  return r ? std::optional<size_t>(*r) : std::nullopt;
 }
 
 /// at::convolution's output sizes (ConvUtils.h conv_output_size /
 /// conv_input_size for transposed); `batched`: input has a batch dim.
 ShapeResult convolutionShape(const OpCall &c, bool transposed, const char *paddingMode = nullptr) {
-  auto in = dimsOf(c, "input"), w = dimsOf(c, "weight");
+  auto inRank = rankOf(c, "input"), wRank = rankOf(c, "weight");
   auto groups = intArg(c, "groups");
-  if (!in || !w || !groups || w->size() < 3 || *groups <= 0) return {};
-  const size_t spatial = w->size() - 2;
-  const bool batched = in->size() == w->size();
-  if (!batched && in->size() + 1 != w->size()) return {};
-  auto stride = perSpatial(c, "stride", spatial), dilation = perSpatial(c, "dilation", spatial);
-  std::optional<std::vector<int64_t>> padding, outPad = std::vector<int64_t>(spatial, 0);
-  if (!paddingMode) padding = perSpatial(c, "padding", spatial);
-  else if (std::string_view(paddingMode) == "valid") padding = std::vector<int64_t>(spatial, 0);
-  if (transposed) outPad = perSpatial(c, "output_padding", spatial);
-  if (!stride || !dilation || !outPad || (!padding && !paddingMode)) return {};
+  if (!inRank || !wRank || !groups || *wRank < 3 || *groups <= 0) return {};
+  const Value &in = c.arg("input"), &w = c.arg("weight");
+  const size_t spatial = *wRank - 2;
+  const bool batched = *inRank == *wRank;
+  if ((!batched && *inRank + 1 != *wRank) || spatial > kMaxSpatial) return {};
+  Spatial stride, dilation, padding{}, outPad{};
+  const bool same = paddingMode && std::string_view(paddingMode) == "same";
+  if (!perSpatial(c, "stride", spatial, stride) || !perSpatial(c, "dilation", spatial, dilation)) return {};
+  if (!paddingMode && !perSpatial(c, "padding", spatial, padding)) return {};
+  if (transposed && !perSpatial(c, "output_padding", spatial, outPad)) return {};
   Dims out;
-  if (batched) out.push_back((*in)[0]);
-  out.push_back(transposed ? (*w)[1] * Dim(*groups) : (*w)[0]);
-  const size_t first = batched ? 2 : 1;
+  out.reserve(*wRank);
+  if (batched) out.push_back(in.dimAt(0));
+  out.push_back(transposed ? w.dimAt(1) * Dim(*groups) : w.dimAt(0));
+  const int first = batched ? 2 : 1;
   for (size_t i = 0; i < spatial; ++i) {
-    const Dim &x = (*in)[first + i], &k = (*w)[2 + i];
-    if (paddingMode && std::string_view(paddingMode) == "same") {
-      out.push_back(x);
+    Dim x = in.dimAt(first + static_cast<int>(i)), k = w.dimAt(2 + static_cast<int>(i));
+    if (same) {
+      out.push_back(std::move(x));
       continue;
     }
-    Dim span = Dim((*dilation)[i]) * (k - Dim(1)); // d*(k-1)
-    Dim pad = Dim(2) * Dim((*padding)[i]);
-    if ((*stride)[i] <= 0) return {}; // PyTorch raises
+    Dim span = Dim(dilation[i]) * (k - Dim(1)); // d*(k-1)
+    Dim pad = Dim(2) * Dim(padding[i]);
+    if (stride[i] <= 0) return {}; // PyTorch raises
     if (transposed)
-      out.push_back((x - Dim(1)) * Dim((*stride)[i]) - pad + span + Dim((*outPad)[i]) + Dim(1));
+      out.push_back((x - Dim(1)) * Dim(stride[i]) - pad + span + Dim(outPad[i]) + Dim(1));
     else
-      out.push_back(floorDiv(x + pad - span - Dim(1), Dim((*stride)[i])) + Dim(1));
+      out.push_back(floorDiv(x + pad - span - Dim(1), Dim(stride[i])) + Dim(1));
   }
   for (const Dim &d : out)
     if (auto v = d.value(); v && *v < 0) return {}; // PyTorch raises ("output size is too small")
