@@ -207,6 +207,7 @@ constexpr DTypeSet kQuantized = [] {
 /// of an untyped tensor, which is taken to be a plain one.
 bool mayBeQuantized(const Value &v) {
   if (v.isTensor()) return !v.dtypes().isAll() && !DTypeSet::meet(v.dtypes(), kQuantized).empty();
+  if (!v.isList() && !v.isTuple()) return false; // numbers, None, strings: nothing to walk
   if (v.isList() && !v.lengthKnown()) return mayBeQuantized(v.elementSummary());
   for (const Value &e : v.elements())
     if (mayBeQuantized(e)) return true;
