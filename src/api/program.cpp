@@ -192,12 +192,15 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
     }
     return out;
   }
+  refine::SizeBinding binding; // the trace's run: its data-dependent sizes (refine::checkSizes)
   for (size_t i = 0; i < g.values.size(); ++i) {
     const auto v = static_cast<ir::ValueId>(i);
     refine::Verdict verdict = refine::checkWritten(g, v, r.values[v]);
-    count(v, verdict,
-          verdict == refine::Verdict::NotChecked ? refine::SizeVerdict::NotChecked
-                                                 : refine::checkSizes(g.values[v].type->dims, r.values[v]));
+    const refine::SizeVerdict sizes = verdict == refine::Verdict::NotChecked
+                                          ? refine::SizeVerdict::NotChecked
+                                          : refine::checkSizes(g.values[v].type->dims, r.values[v], &binding);
+    if (sizes == refine::SizeVerdict::Wrong) verdict = refine::Verdict::Wrong; // wrong only under the run's binding
+    count(v, verdict, sizes);
     // A written tensor type whose dtype is outside the model (QUInt8 ... of
     // quantized graphs): counted nowhere above, so counted here.
     const ir::TypeExpr &t = *g.values[v].type;
