@@ -160,7 +160,14 @@ refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, c
   opts.tensorConstants = tensorConstantPolicy(o.tensorConstants, p.reader == Reader::Module);
   addInputTypes(*sem, o.inputs, opts);
   resolveInputNames(*p.graph, opts);
-  if (p.archive) retypeArchiveInputs(*p.archive, *p.graph, o.retype, opts);
+  if (p.archive) {
+    retypeArchiveInputs(*p.archive, *p.graph, o.retype, opts);
+    for (const auto &rec : p.archive->recorded) // the export's own unbacked u0 ... are not ours to reuse
+      if (rec)
+        for (const Dim &d : rec->dims)
+          if (d.known() && !d.value())
+            for (std::string &s : d.expr()->symbols()) opts.reservedSymbols.push_back(std::move(s));
+  }
   else if (!o.retype.params.empty() || !o.retype.floatInputs.empty())
     throw InputError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
   return o.check ? refine::checkOptions(opts) : opts;

@@ -296,11 +296,12 @@ Value Solver::namedUnbacked(ir::NodeId n, const Value &v) {
   // In a loop body one node's count differs between iterations, and a
   // loop-carried value would hold two iterations' counts under one name; a
   // forked section's names would not be this graph's: unknown there.
-  const bool fresh = opts.forkDepth == 0 && !inLoopBody(g, n);
+  const bool fresh = opts.unbackedSymbols && opts.forkDepth == 0 && !inLoopBody(g, n);
   if (fresh && !nextUnbacked_) {
     std::vector<Value> inputs; // the program's own symbols: inputs as given, written types
     for (ir::ValueId p : g.body().params) inputs.push_back(get(p));
     std::vector<std::string> seen = symbolsIn(inputs);
+    seen.insert(seen.end(), opts.reservedSymbols.begin(), opts.reservedSymbols.end());
     for (const ir::ValueInfo &info : g.values)
       for (const Dim &d : info.type->dims)
         if (d.known() && !d.value())
