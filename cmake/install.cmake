@@ -14,7 +14,7 @@ include(CMakePackageConfigHelpers)
 set(DTF_PUBLIC_HEADERS
   dtypeflow.h
   dtype/torch_version.h dtype/torch_versions.def dtype/version_facts.def dtype/dtypes.def dtype/dtype.h dtype/lattice.h dtype/promotion.h dtype/dtype_system.h
-  shape/sym_expr.h shape/dim.h
+  shape/sym_expr.h shape/dim.h shape/unbacked.h
   schema/schema.h
   ops/rule.h ops/cpu_capability.h ops/cpu_kinds.def ops/cpu_kernels.h ops/op_facts.h ops/registry.h ops/vocabulary.h ops/semantics.h ops/infer.h ops/notation.h
   ops/rule_spec.h ops/custom_rules.h ops/autocast.h

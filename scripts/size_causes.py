@@ -3,7 +3,8 @@
 
 Runs `dtypeflow check --format json -v` over traced IR files (the corpora by
 default) and, for each value right in dtype and rank with some recorded size
-unknown (the JSON's "size_unknown"), finds the op that made it and whether
+unknown (the JSON's "size_unknown"; a data-dependent size counts apart, as
+"symbolic", when it is right for the traced run), finds the op that made it and whether
 that op is where the knowledge is lost (every tensor operand's sizes exact:
 a *root* cause, a missing or partial shape rule) or merely passes an unknown
 size on (*propagated*). Prints per-corpus exact percentages and the root
@@ -71,7 +72,7 @@ def main():
     ap.add_argument("-n", type=int, default=40, help="root-cause ops to list")
     ap.add_argument("--examples", type=int, default=2, help="example values per op")
     ns = ap.parse_args()
-    per_dir = collections.defaultdict(lambda: [0, 0, 0])  # exact, unknown, wrong
+    per_dir = collections.defaultdict(lambda: [0, 0, 0, 0])  # exact, unknown, wrong, symbolic
     roots, propagated = collections.Counter(), collections.Counter()
     examples = collections.defaultdict(list)
     for path in ir_files(ns.paths):
@@ -84,6 +85,7 @@ def main():
         tally[0] += sizes.get("exact", 0)
         tally[1] += sizes.get("unknown", 0)
         tally[2] += chk["counts"]["wrong"]
+        tally[3] += sizes.get("symbolic", 0)
         shapes = {k: v.get("shape") for k, v in ann["values"].items() if isinstance(v, dict) and "rank" in v}
         ops = operands(path)
         for u in chk.get("size_unknown", []):
@@ -100,12 +102,16 @@ def main():
             if len(examples[op]) < ns.examples:
                 ins = ", ".join(f"{a}:{shapes[a]}" for a in tensors)
                 examples[op].append(f"{path.name}:{u.get('line')} %{u['value']} = {op}({ins}) -> {u.get('shape')}")
-    total = [0, 0, 0]
-    for d, (e, un, w) in sorted(per_dir.items()):
-        total = [total[0] + e, total[1] + un, total[2] + w]
-        print(f"{d}: {e} exact, {un} with a size unknown ({100 * e / max(e + un, 1):.1f}% exact), {w} wrong")
-    e, un, w = total
-    print(f"all: {e} exact, {un} with a size unknown ({100 * e / max(e + un, 1):.1f}% exact), {w} wrong")
+    def line(name, e, un, w, sym):
+        n = max(e + un + sym, 1)
+        print(f"{name}: {e} exact, {sym} symbolic (data-dependent, right for the traced run), {un} with a size "
+              f"unknown ({100 * e / n:.1f}% exact, {100 * (e + sym) / n:.1f}% exact or symbolic), {w} wrong")
+
+    total = [0, 0, 0, 0]
+    for d, t in sorted(per_dir.items()):
+        total = [a + b for a, b in zip(total, t)]
+        line(d, *t)
+    line("all", *total)
     print(f"\nroot causes (every tensor operand exact, result not): {sum(roots.values())}")
     for op, n in roots.most_common(ns.n):
         print(f"  {n:5d} {op}")

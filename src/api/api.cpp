@@ -156,7 +156,9 @@ OpCall inferOp(const Semantics &sem, const std::string &key, const std::vector<O
     call.outcome.outputs.clear();
     return call;
   }
-  return {&schema, inferUnderAutocast(sem, context, schema, bound.args)};
+  OpCall call{&schema, inferUnderAutocast(sem, context, schema, bound.args)};
+  nameUnbackedInCall(call.outcome, bound.args);
+  return call;
 }
 
 std::string_view statusName(InferOutcome::Status s) {

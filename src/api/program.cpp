@@ -160,7 +160,14 @@ refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, c
   opts.tensorConstants = tensorConstantPolicy(o.tensorConstants, p.reader == Reader::Module);
   addInputTypes(*sem, o.inputs, opts);
   resolveInputNames(*p.graph, opts);
-  if (p.archive) retypeArchiveInputs(*p.archive, *p.graph, o.retype, opts);
+  if (p.archive) {
+    retypeArchiveInputs(*p.archive, *p.graph, o.retype, opts);
+    for (const auto &rec : p.archive->recorded) // the export's own unbacked u0 ... are not ours to reuse
+      if (rec)
+        for (const Dim &d : rec->dims)
+          if (d.known() && !d.value())
+            for (std::string &s : d.expr()->symbols()) opts.reservedSymbols.push_back(std::move(s));
+  }
   else if (!o.retype.params.empty() || !o.retype.floatInputs.empty())
     throw InputError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");
   return o.check ? refine::checkOptions(opts) : opts;
@@ -192,12 +199,15 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
     }
     return out;
   }
+  refine::SizeBinding binding; // the trace's run: its data-dependent sizes (refine::checkSizes)
   for (size_t i = 0; i < g.values.size(); ++i) {
     const auto v = static_cast<ir::ValueId>(i);
     refine::Verdict verdict = refine::checkWritten(g, v, r.values[v]);
-    count(v, verdict,
-          verdict == refine::Verdict::NotChecked ? refine::SizeVerdict::NotChecked
-                                                 : refine::checkSizes(g.values[v].type->dims, r.values[v]));
+    const refine::SizeVerdict sizes = verdict == refine::Verdict::NotChecked
+                                          ? refine::SizeVerdict::NotChecked
+                                          : refine::checkSizes(g.values[v].type->dims, r.values[v], &binding);
+    if (sizes == refine::SizeVerdict::Wrong) verdict = refine::Verdict::Wrong; // wrong only under the run's binding
+    count(v, verdict, sizes);
     // A written tensor type whose dtype is outside the model (QUInt8 ... of
     // quantized graphs): counted nowhere above, so counted here.
     const ir::TypeExpr &t = *g.values[v].type;

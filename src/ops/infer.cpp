@@ -635,6 +635,14 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
     out.outputs = unknownOutputs(schema);
     return;
   }
+  // Data-dependent sizes (before the sizes move out): the caller names them.
+  for (const auto &dims : s.outputs) out.unbacked = out.unbacked || (dims && hasUnbackedPlaceholder(*dims));
+  for (const auto &v : s.values)
+    if (v && v->isList() && v->lengthKnown())
+      for (const Value &e : v->elements()) {
+        auto dims = e.isTensor() ? e.shape() : std::nullopt;
+        out.unbacked = out.unbacked || (dims && hasUnbackedPlaceholder(*dims));
+      }
   for (size_t i = 0; i < out.outputs.size() && i < s.outputs.size(); ++i)
     if (s.outputs[i] && out.outputs[i].isTensor()) out.outputs[i] = out.outputs[i].withShape(std::move(*s.outputs[i]));
   // A value the sizes decide replaces a number or list of the same kind;
@@ -646,6 +654,51 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
 }
 
 } // namespace
+
+Value nameUnbacked(const Value &v, const UnbackedNamer &name) {
+  if ((v.isList() || v.isTuple()) && v.lengthKnown()) {
+    std::vector<Value> elems;
+    bool changed = false;
+    for (const Value &e : v.elements()) {
+      elems.push_back(nameUnbacked(e, name));
+      changed = changed || !elems.back().identical(e);
+    }
+    if (!changed) return v;
+    return v.isList() ? Value::list(std::move(elems)) : Value::tuple(std::move(elems));
+  }
+  auto dims = v.isTensor() ? v.shape() : std::nullopt;
+  if (!dims || !hasUnbackedPlaceholder(*dims)) return v;
+  return v.withShape(renameUnbacked(*dims, name));
+}
+
+std::vector<std::string> symbolsIn(std::span<const Value> values) {
+  std::vector<std::string> out;
+  auto add = [&](const SymExpr *e) {
+    if (!e) return;
+    for (std::string &s : e->symbols()) out.push_back(std::move(s));
+  };
+  for (const Value &v : values) {
+    if ((v.isList() || v.isTuple()) && v.lengthKnown()) {
+      for (std::string &s : symbolsIn(v.elements())) out.push_back(std::move(s));
+      continue;
+    }
+    if (auto dims = v.isTensor() ? v.shape() : std::nullopt)
+      for (const Dim &d : *dims) add(d.expr());
+    if (auto e = v.intExpr()) add(&*e);
+    if (auto e = v.heldInt()) add(&*e);
+  }
+  return out;
+}
+
+void nameUnbackedInCall(InferOutcome &out, std::span<const Value> args) {
+  if (!out.unbacked) return;
+  const unsigned base = firstFreeUnbacked(symbolsIn(args));
+  UnbackedNamer name = [base](unsigned k, SymRange range) -> std::optional<SymExpr> {
+    return SymExpr::symbol(unbackedName(base + k), range);
+  };
+  for (Value &v : out.outputs) v = nameUnbacked(v, name);
+  out.unbacked = false;
+}
 
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
                    size_t fullProductCases, bool sizes) {

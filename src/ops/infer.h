@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ops/registry.h"
+#include "shape/unbacked.h"
 
 #include <optional>
 #include <span>
@@ -29,6 +30,9 @@ struct InferOutcome {
   std::vector<Value> outputs;             ///< one per schema return
   std::optional<RuleError> error;         ///< Status::Error
   std::optional<RuleError> possibleError; ///< raised for some of the possible cases
+  /// Some output size is data-dependent: a placeholder (shape/unbacked.h)
+  /// the caller names (nameUnbacked) before anything else reads it.
+  bool unbacked = false;
 };
 
 /// Unknown arguments standing for at most this many concrete cases are
@@ -45,6 +49,17 @@ inline constexpr size_t kMaxOnDemandCalls = 1024;
 /// refine::Options::sizes).
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
                    size_t fullProductCases = kMaxEnumeratedCases, bool sizes = true);
+
+/// `v` (a tensor, or a list or tuple of them) with each unbacked
+/// placeholder in its sizes named by `name` (shape/unbacked.h).
+Value nameUnbacked(const Value &v, const UnbackedNamer &name);
+
+/// The size symbols `values` use (tensors' sizes, lists' elements, symbolic ints).
+std::vector<std::string> symbolsIn(std::span<const Value> values);
+
+/// A single call's placeholders (infer-op, the harness) named `u0`, `u1` ...
+/// after the symbols its arguments already use.
+void nameUnbackedInCall(InferOutcome &out, std::span<const Value> args);
 
 /// The Value of a schema default (`1`, `None`, `[0,1]`, `long`, `Mean` ...);
 /// top when it cannot be read.

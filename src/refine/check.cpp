@@ -1,5 +1,7 @@
 #include "refine/check.h"
 
+#include <algorithm>
+
 namespace dtf::refine {
 
 bool isInputLike(const ir::Graph &g, ir::ValueId v) {
@@ -16,23 +18,51 @@ Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got) {
   return checkTensor(*t.dtype, *t.rank, got, &t.dims);
 }
 
-SizeVerdict checkSizes(const Dims &recorded, const Value &got) {
+namespace {
+
+/// A symbolic dim of ours against a recorded int, under `binding` (see checkSizes).
+SizeVerdict bindOrEvaluate(const SymExpr &mine, int64_t theirs, SizeBinding &binding) {
+  auto syms = mine.symbols();
+  auto bound = [&](const std::string &s) {
+    return std::find_if(binding.begin(), binding.end(), [&](const auto &b) { return b.first == s; });
+  };
+  if (syms.size() == 1 && mine.str() == syms[0] && bound(syms[0]) == binding.end()) {
+    if (!mine.range().contains(theirs)) return SizeVerdict::Wrong;
+    binding.emplace_back(syms[0], theirs);
+    return SizeVerdict::Symbolic;
+  }
+  auto value = mine.evaluate(binding);
+  if (!value) return SizeVerdict::Unknown;
+  return *value == theirs ? SizeVerdict::Symbolic : SizeVerdict::Wrong;
+}
+
+} // namespace
+
+SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *binding) {
   auto ours = got.isTensor() ? got.shape() : std::nullopt;
   if (recorded.empty() || !ours || ours->size() != recorded.size()) return SizeVerdict::NotChecked;
   SizeVerdict v = SizeVerdict::Exact;
+  bool unknown = false;
   for (size_t i = 0; i < recorded.size(); ++i) {
     const Dim &theirs = recorded[i], &mine = (*ours)[i];
     if (!theirs.known()) continue;
     if (!mine.known()) {
-      v = SizeVerdict::Unknown;
+      unknown = true;
       continue;
     }
     if (*mine.expr() == *theirs.expr()) continue;
     if (mine.value() && (theirs.value() || !theirs.expr()->symbols().empty())) return SizeVerdict::Wrong;
     if (mine.expr()->provablyDifferent(*theirs.expr())) return SizeVerdict::Wrong;
-    v = SizeVerdict::Unknown; // symbolic both, equal only under a guard
+    if (binding && theirs.value()) {
+      SizeVerdict b = bindOrEvaluate(*mine.expr(), *theirs.value(), *binding);
+      if (b == SizeVerdict::Wrong) return b;
+      unknown = unknown || b == SizeVerdict::Unknown;
+      v = SizeVerdict::Symbolic;
+      continue;
+    }
+    unknown = true; // symbolic both, equal only under a guard
   }
-  return v;
+  return unknown ? SizeVerdict::Unknown : v;
 }
 
 Verdict checkTensor(DType dtype, int rank, const Value &got, const Dims *sizes) {
@@ -54,14 +84,18 @@ void count(CheckCounts &c, Verdict v, SizeVerdict s) {
   }
   if (s == SizeVerdict::Exact) ++c.sizesExact;
   if (s == SizeVerdict::Unknown) ++c.sizesUnknown;
+  if (s == SizeVerdict::Symbolic) ++c.sizesSymbolic;
 }
 
 CheckCounts checkAllWritten(const ir::Graph &g, const Result &r) {
   CheckCounts c;
+  SizeBinding binding;
   for (size_t v = 0; v < g.values.size(); ++v) {
-    const Verdict verdict = checkWritten(g, static_cast<ir::ValueId>(v), r.values[v]);
-    count(c, verdict, verdict == Verdict::NotChecked ? SizeVerdict::NotChecked
-                                                      : checkSizes(g.values[v].type->dims, r.values[v]));
+    Verdict verdict = checkWritten(g, static_cast<ir::ValueId>(v), r.values[v]);
+    const SizeVerdict sizes =
+        verdict == Verdict::NotChecked ? SizeVerdict::NotChecked : checkSizes(g.values[v].type->dims, r.values[v], &binding);
+    if (sizes == SizeVerdict::Wrong) verdict = Verdict::Wrong; // wrong only under the run's binding
+    count(c, verdict, sizes);
   }
   return c;
 }

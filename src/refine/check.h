@@ -35,14 +35,24 @@ Verdict checkTensor(DType dtype, int rank, const Value &got, const Dims *sizes =
 /// known (or a symbolic one differs only by what a guard would decide),
 /// Wrong when one contradicts it (a different int; an int where the record
 /// is symbolic: a dim specialised that the program does not force).
-enum class SizeVerdict : uint8_t { NotChecked, Exact, Unknown, Wrong };
-SizeVerdict checkSizes(const Dims &recorded, const Value &got);
+///
+/// With `binding`: a recording is one run, so each symbol had one value in
+/// it. A dim of ours that is a lone symbol (a data-dependent `u0`, an input's
+/// `B`) meeting a recorded int binds it (Wrong outside its range); any other
+/// symbolic dim is evaluated under the binding: its recorded int is Symbolic
+/// (right for this run), another int Wrong (two of our claims disagree).
+enum class SizeVerdict : uint8_t { NotChecked, Exact, Unknown, Wrong, Symbolic };
+using SizeBinding = std::vector<std::pair<std::string, int64_t>>;
+SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *binding = nullptr);
 
 struct CheckCounts {
   size_t correct = 0, unknown = 0, wrong = 0;
   /// Of the values with recorded sizes and a right dtype and rank: every size
   /// exact, or some size unknown (a wrong size makes the value wrong).
   size_t sizesExact = 0, sizesUnknown = 0;
+  /// Of those, every size exact or symbolic and right for the recorded run
+  /// (SizeVerdict::Symbolic), some symbolic.
+  size_t sizesSymbolic = 0;
   size_t total() const { return correct + unknown + wrong; }
 };
 /// Adds one value's verdicts to `c`.

@@ -168,6 +168,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
       Evaluation c = evaluate(registry, one, args, matchArgs, numOutputs, nullptr, false, autocast, sizes);
       if (!c.resolved) return c;
       if (!joined.resolved) { joined = std::move(c); continue; }
+      joined.unbacked = joined.unbacked || c.unbacked;
       for (size_t i = 0; i < numOutputs; ++i) {
         joined.outputs[i] = Value::join(joined.outputs[i], c.outputs[i]);
         if (c.reasons[i] != UnknownReason::None) joined.reasons[i] = c.reasons[i];
@@ -223,6 +224,7 @@ Evaluation evaluate(const Registry &registry, std::span<const Schema *const> ove
   InferOutcome out = infer(registry, s, boundArgs, kMaxEnumeratedCases, sizes);
   e.outputs = std::move(out.outputs);
   e.outputs.resize(numOutputs, Value::top());
+  e.unbacked = out.unbacked;
   UnknownReason why = UnknownReason::UnknownInput;
   switch (out.status) {
   case InferOutcome::Status::Ok: {
@@ -276,9 +278,43 @@ Value addedToList(const Registry &registry, const Schema &s, size_t i, std::span
   return inner ? unknownOfType(*inner) : Value::top();
 }
 
+/// Is node `n` in a loop body (at any depth)?
+bool inLoopBody(const ir::Graph &g, ir::NodeId n) {
+  for (ir::BlockId b = g.nodes[n].parent;;) {
+    const ir::NodeId owner = g.blocks[b].owner;
+    if (owner == ir::kNoId) return false;
+    if (g.kindOf(owner) == "prim::Loop") return true;
+    b = g.nodes[owner].parent;
+  }
+}
+
 } // namespace
 
 Solver::~Solver() = default;
+
+Value Solver::namedUnbacked(ir::NodeId n, const Value &v) {
+  // In a loop body one node's count differs between iterations, and a
+  // loop-carried value would hold two iterations' counts under one name; a
+  // forked section's names would not be this graph's: unknown there.
+  const bool fresh = opts.unbackedSymbols && opts.forkDepth == 0 && !inLoopBody(g, n);
+  if (fresh && !nextUnbacked_) {
+    std::vector<Value> inputs; // the program's own symbols: inputs as given, written types
+    for (ir::ValueId p : g.body().params) inputs.push_back(get(p));
+    std::vector<std::string> seen = symbolsIn(inputs);
+    seen.insert(seen.end(), opts.reservedSymbols.begin(), opts.reservedSymbols.end());
+    for (const ir::ValueInfo &info : g.values)
+      for (const Dim &d : info.type->dims)
+        if (d.known() && !d.value())
+          for (std::string &s : d.expr()->symbols()) seen.push_back(std::move(s));
+    nextUnbacked_ = firstFreeUnbacked(seen);
+  }
+  return nameUnbacked(v, [&](unsigned k, SymRange range) -> std::optional<SymExpr> {
+    if (!fresh) return std::nullopt;
+    auto [it, added] = unbackedIndex_.try_emplace({n, k}, *nextUnbacked_);
+    if (added) ++*nextUnbacked_;
+    return SymExpr::symbol(unbackedName(it->second), range);
+  });
+}
 
 const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> args, std::span<const Value> matchArgs,
                                          bool matchIsArgs, size_t numOutputs, std::optional<size_t> hash,
@@ -488,6 +524,7 @@ void Solver::transferOp(ir::NodeId n) {
     ir::ValueId o = node.outputs[i];
     const Value &v = e->outputs[i];
     if (v.isTop()) set(o, coarse(o), e->reasons[i]);
+    else if (e->unbacked) set(o, namedUnbacked(n, v), e->reasons[i]);
     else set(o, v, e->reasons[i]);
   }
   // In-place tensor ops: a later reader of the mutated input sees the result

@@ -143,6 +143,13 @@ struct Options {
   /// memo passed in must be of the same mode (makeGraphPlan's `sizes`; a memo
   /// takes the mode of its first call), else std::invalid_argument.
   bool sizes = true;
+  /// Size symbols the program names outside the graph (a .pt2's recorded
+  /// sizes): a data-dependent size's fresh symbol (`u0`) never takes one.
+  std::vector<std::string> reservedSymbols;
+  /// False: data-dependent sizes stay unknown instead of becoming unbacked
+  /// symbols, for a caller whose several passes' values meet (a Torch-dialect
+  /// module's functions, a fork's section): each pass would name its own `u0`.
+  bool unbackedSymbols = true;
 };
 
 struct Result {

@@ -10,6 +10,7 @@
 #include "refine/graph_plan.h"
 #include "refine/list_interner.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -46,6 +47,7 @@ struct Evaluation {
   std::vector<UnknownReason> reasons;
   std::vector<PendingDiag> diags;
   bool resolved = false; ///< `schema` ran (its Schema::inPlace and mutatesList apply)
+  bool unbacked = false; ///< outputs hold data-dependent size placeholders (InferOutcome::unbacked)
 };
 
 /// May this op change the shape of its mutated argument `arg` in place? An
@@ -120,6 +122,9 @@ private:
   /// Every other op: overload resolution + rule library (op_transfer.cpp).
   void transferOp(ir::NodeId n);
   bool isWrappedScalarConstant(ir::ValueId v) const;
+  /// `v`, an output of node `n`, with its data-dependent sizes named: one
+  /// unbacked symbol per node and placeholder (op_transfer.cpp).
+  Value namedUnbacked(ir::NodeId n, const Value &v);
   /// TensorConstantPolicy::Runtime: `asTensor` redone with the 0-dim tensor
   /// literal `other` of add/sub/mul/div.Tensor read as the Python scalar
   /// TorchScript's CanonicalizeOps makes of it.
@@ -164,6 +169,10 @@ private:
   int uncertain_ = 0;
   /// By Future value (a fork node's output): what the forked call returns.
   std::unordered_map<ir::ValueId, std::pair<Value, UnknownReason>> futures_;
+  /// Unbacked symbols by (node, placeholder ordinal): `u` + the index; the
+  /// next index is past every `uK` the program's types and inputs use.
+  std::map<std::pair<ir::NodeId, unsigned>, unsigned> unbackedIndex_;
+  std::optional<unsigned> nextUnbacked_;
   /// Constructed lists/tuples, one payload per distinct element list.
   ListInterner interned_{1 << 14};
 };

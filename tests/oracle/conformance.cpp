@@ -9,6 +9,7 @@
 #include "torch_runner.h"
 #include "autocast_guard.h"
 
+#include <algorithm>
 #include <chrono>
 #include <span>
 #include <fmt/format.h>
@@ -45,6 +46,10 @@ struct Claims {
   bool shape = false;     ///< every size of some tensor
   size_t tensors = 0;     ///< tensor results torch returned (list elements too)
   size_t fullTensors = 0; ///< of those, the ones whose every size we claimed
+  /// Each data-dependent size symbol met as a whole dim, with torch's size
+  /// there: the same symbol must be the same size everywhere in the case
+  /// (unique's values and counts share one).
+  std::vector<std::pair<std::string, int64_t>> unbacked;
 };
 
 /// The sizes we claim for a tensor of torch's rank, against its shape: a
@@ -65,6 +70,17 @@ Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, 
     }
     if (!d.value()) {
       all = false;
+      if (auto syms = d.expr()->symbols(); syms.size() == 1 && d.str() == syms[0]) {
+        auto seen = std::find_if(claims.unbacked.begin(), claims.unbacked.end(),
+                                 [&](const auto &p) { return p.first == syms[0]; });
+        if (seen == claims.unbacked.end()) {
+          claims.unbacked.emplace_back(syms[0], theirs.sizes[i]);
+        } else if (seen->second != theirs.sizes[i]) {
+          detail = fmt::format("we say dim {} is {}, which is {} elsewhere in the results; torch's result has shape {}",
+                               i, d.str(), seen->second, theirs.sizes);
+          return Verdict::WrongShape;
+        }
+      }
       if (d.range().contains(theirs.sizes[i])) continue;
       detail = fmt::format("we say dim {} is {} (in [{}, {}]), torch's result has shape {}", i, d.str(),
                            d.range().lo, d.range().hi, theirs.sizes);
@@ -133,7 +149,9 @@ Verdict compareSymbolic(const Value &ours, const Observed &theirs, bool &claimed
     const SymExpr *e = (*dims)[i].expr();
     if (!e) continue;
     std::vector<std::pair<std::string, int64_t>> at;
-    for (const std::string &sym : e->symbols()) at.emplace_back(sym, std::stoll(sym.substr(1)));
+    for (const std::string &sym : e->symbols()) // `nK` is K; a data-dependent symbol leaves it unevaluated
+      if (sym.size() > 1 && sym[0] == 'n' && std::all_of(sym.begin() + 1, sym.end(), ::isdigit))
+        at.emplace_back(sym, std::stoll(sym.substr(1)));
     auto value = e->evaluate(at);
     if (!value) continue;
     claimed |= !at.empty();

@@ -2,6 +2,7 @@
 #include "frontends/text/ir_parser.h"
 #include "ops/semantics.h"
 #include "refine/refine.h"
+#include "refine/check.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -756,6 +757,77 @@ TEST(GraphRefine, ComplexLiteralConstant) {
   return (%o)
 )");
   EXPECT_EQ(r["o"].str(), "complex64:r1");
+}
+
+} // namespace
+} // namespace dtf::refine
+
+namespace dtf::refine {
+namespace {
+
+// Data-dependent sizes: one unbacked symbol per node (two nonzero calls on
+// one tensor are memoized together but count apart), kept through size
+// arithmetic; inside a loop body unknown (each iteration counts anew), and
+// named past the program's own `uK` symbols.
+TEST(GraphRefine, DataDependentSizesAreOneSymbolPerNode) {
+  auto r = run(R"(graph(%x : Float(3, 4), %n : int):
+  %0 : int = prim::Constant[value=0]()
+  %3 : int = prim::Constant[value=3]()
+  %none : NoneType = prim::Constant()
+  %t : bool = prim::Constant[value=1]()
+  %a : Tensor = aten::nonzero(%x)
+  %b : Tensor = aten::nonzero(%x)
+  %k : int = aten::size(%a, %0)
+  %sz : int[] = prim::ListConstruct(%k, %3)
+  %z : Tensor = aten::zeros(%sz, %none, %none, %none, %none)
+  %y : Tensor = prim::Loop(%n, %t, %a)
+    block0(%i : int, %y.1 : Tensor):
+      %c : Tensor = aten::nonzero(%x)
+      -> (%t, %c)
+  return (%z, %b, %y)
+)");
+  EXPECT_EQ(r["a"].shapeStr(), "[u0, 2]");
+  EXPECT_EQ(r["b"].shapeStr(), "[u1, 2]");
+  EXPECT_EQ((*r["a"].shape())[0].range(), (SymRange{0, 12}));
+  EXPECT_EQ(r["z"].shapeStr(), "[u0, 3]");
+  EXPECT_EQ(r["c"].shapeStr(), "[?, 2]");
+  EXPECT_EQ(r["y"].shapeStr(), "[?, 2]");
+
+  Options o{.semantics = Semantics::shared(TorchVersion::V1_13)};
+  o.inputTypes.emplace_back("x", Value::tensor(DType::Float32, Rank::exact(2)).withShape({Dim(SymExpr::symbol("u3")), Dim(4)}));
+  auto named = run(R"(graph(%x : Tensor):
+  %a : Tensor = aten::nonzero(%x)
+  return (%a)
+)", o);
+  EXPECT_EQ(named["a"].shapeStr(), "[u4, 2]");
+}
+
+// `check` binds a data-dependent symbol to the traced run's size where it
+// first meets one, then holds every other use to it.
+TEST(GraphRefine, CheckBindsDataDependentSizesToTheTrace) {
+  const char *ir = R"(graph(%x : Float(3, 4)):
+  %0 : int = prim::Constant[value=0]()
+  %3 : int = prim::Constant[value=3]()
+  %none : NoneType = prim::Constant()
+  %a : Long(5, 2) = aten::nonzero(%x)
+  %k : int = aten::size(%a, %0)
+  %sz : int[] = prim::ListConstruct(%k, %3)
+  %z : Float(ZSIZE, 3) = aten::zeros(%sz, %none, %none, %none, %none)
+  return (%z)
+)";
+  auto counts = [&](const std::string &zsize) {
+    std::string text = ir;
+    text.replace(text.find("ZSIZE"), 5, zsize);
+    auto g = ir::parseIR(text);
+    Result res = refineGraph(*g, checkOptions({.semantics = Semantics::shared(TorchVersion::V1_13)}));
+    return checkAllWritten(*g, res);
+  };
+  CheckCounts same = counts("5");
+  EXPECT_EQ(same.wrong, 0u);
+  EXPECT_EQ(same.sizesSymbolic, 2u);
+  CheckCounts differs = counts("6");
+  EXPECT_EQ(differs.wrong, 1u);
+  EXPECT_EQ(differs.sizesSymbolic, 1u);
 }
 
 } // namespace

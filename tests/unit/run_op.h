@@ -48,7 +48,10 @@ inline std::optional<BoundCall> bindIn(const Semantics &sem, const std::string &
 inline InferOutcome runIn(const Semantics &sem, const std::string &key,
                           const std::vector<std::pair<std::string, std::string>> &named, bool checkNames = true) {
   std::optional<BoundCall> c = bindIn(sem, key, named, checkNames);
-  return c ? infer(sem.registry(), *c->schema, c->args) : InferOutcome{};
+  if (!c) return InferOutcome{};
+  InferOutcome o = infer(sem.registry(), *c->schema, c->args);
+  nameUnbackedInCall(o, c->args); // data-dependent sizes named u0, u1 ... as infer-op names them
+  return o;
 }
 
 /// The same under PyTorch 1.13 (where these tests' expectations were measured).

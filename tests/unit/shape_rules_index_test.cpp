@@ -86,8 +86,10 @@ TEST(ShapeRulesIndex, AdvancedIndexing) {
   EXPECT_EQ(index("float32:[s0,4,5]", "[None,int64:[2,3]]"), "[s0, 2, 3, 5]");
   EXPECT_EQ(index("float32:[3,4,5]", "[None,int64:[2],int64:[1]]"), "[3, 2]");
   EXPECT_EQ(index("float32:[3,4,s0]", "[int64:[2],None,int64:[2,1]]"), "[2, 2, 4]");
-  // A mask: its count of true elements is data-dependent.
-  EXPECT_EQ(index("float32:[3,4,5]", "[bool:[3,4]]"), "[?, 5]");
+  // A mask: its count of true elements is data-dependent (an unbacked symbol).
+  EXPECT_EQ(index("float32:[3,4,5]", "[bool:[3,4]]"), "[u0, 5]");
+  // Broadcast against an index tensor of 2: 2 whether the count is 1 or 2 (else PyTorch raises).
+  EXPECT_EQ(index("float32:[3,4,5]", "[bool:[3],int64:[2]]"), "[2, 5]");
   EXPECT_TRUE(sizeError(run("aten::index.Tensor", {{"self", "float32:[3,4]"}, {"indices", "[int64:[2],int64:[3]]"}})));
 }
 
@@ -125,21 +127,51 @@ TEST(ShapeRulesIndex, PaddingAndResampling) {
             "[2, 3, 4, 5]");
 }
 
-TEST(ShapeRulesIndex, DataDependentSizesStayUnknown) {
-  // The number of nonzeros is data-dependent: unknown (no symbol a memoized
-  // or repeated call could share), the other dim known.
-  EXPECT_EQ(shapeOf(run("aten::nonzero", {{"self", "float32:[s0,3]"}})), "[?, 2]");
-  EXPECT_EQ(shapeOf(run("aten::masked_select", {{"self", "float32:[2,3]"}, {"mask", "bool:[2,3]"}})), "[?]");
-  auto unique = run("aten::_unique2", {{"self", "float32:[s0,3]"}, {"return_inverse", "True"}, {"return_counts", "False"}});
-  EXPECT_EQ(shapeOf(unique, 0), "[?]");
+/// Dim `d` of result `i`'s range, `[lo, hi]` (hi -1: no bound).
+std::string rangeOf(const InferOutcome &o, size_t i, size_t d) {
+  auto dims = o.outputs.size() > i ? o.outputs[i].shape() : std::nullopt;
+  if (!dims || dims->size() <= d) return "none";
+  SymRange r = (*dims)[d].range();
+  return "[" + std::to_string(r.lo) + ", " + (r.hi == SymRange::kInf ? "-1" : std::to_string(r.hi)) + "]";
+}
+
+TEST(ShapeRulesIndex, DataDependentSizesAreUnbackedSymbols) {
+  // The number of nonzeros is data-dependent: a fresh unbacked symbol with
+  // its range (at most numel), named after the arguments' symbols.
+  auto nz = run("aten::nonzero", {{"self", "float32:[4,3]"}});
+  EXPECT_EQ(shapeOf(nz), "[u0, 2]");
+  EXPECT_EQ(rangeOf(nz, 0, 0), "[0, 12]");
+  EXPECT_EQ(shapeOf(run("aten::nonzero", {{"self", "float32:[u0,3]"}})), "[u1, 2]"); // u0 is taken
+  EXPECT_EQ(rangeOf(run("aten::nonzero", {{"self", "float32:[s0,3]"}}), 0, 0), "[0, -1]");
+  auto sel = run("aten::masked_select", {{"self", "float32:[2,3]"}, {"mask", "bool:[3]"}});
+  EXPECT_EQ(shapeOf(sel), "[u0]");
+  EXPECT_EQ(rangeOf(sel, 0, 0), "[0, 6]");
+  EXPECT_TRUE(sizeError(run("aten::masked_select", {{"self", "float32:[2,3]"}, {"mask", "bool:[4]"}})));
+  // Values and counts have one length: one symbol; a non-empty input has at least one value.
+  auto unique = run("aten::_unique2", {{"self", "float32:[s0,3]"}, {"return_inverse", "True"}, {"return_counts", "True"}});
+  EXPECT_EQ(shapeOf(unique, 0), "[u0]");
   EXPECT_EQ(shapeOf(unique, 1), "[s0, 3]");
-  // Counts not asked for: empty when the inverse is not asked for either;
-  // otherwise not claimed (the versions fill them differently).
-  EXPECT_EQ(shapeOf(unique, 2), "[?]");
-  EXPECT_EQ(shapeOf(run("aten::_unique2", {{"self", "float32:[s0,3]"}}), 2), "[0]");
+  EXPECT_EQ(shapeOf(unique, 2), "[u0]");
+  EXPECT_EQ(rangeOf(run("aten::_unique2", {{"self", "float32:[5]"}}), 0, 0), "[1, 5]");
+  EXPECT_EQ(shapeOf(run("aten::_unique2", {{"self", "float32:[0]"}})), "[0]");
+  // Counts not asked for are empty; the inverse not asked for is empty unless
+  // counts are (1.13 fills it then, 2.14 does not: not claimed).
+  auto noCounts = run("aten::_unique2", {{"self", "float32:[s0,3]"}, {"return_inverse", "True"}, {"return_counts", "False"}});
+  EXPECT_EQ(shapeOf(noCounts, 2), "[0]");
+  auto countsOnly = run("aten::_unique2", {{"self", "float32:[6]"}, {"return_inverse", "False"}, {"return_counts", "True"}});
+  EXPECT_EQ(shapeOf(countsOnly, 1), "[?]");
+  EXPECT_EQ(shapeOf(run("aten::unique_consecutive", {{"self", "float32:[6]"}, {"return_counts", "True"}}), 1), "[0]");
   auto byDim = run("aten::unique_dim", {{"self", "float32:[s0,3]"}, {"dim", "1"}});
-  EXPECT_EQ(shapeOf(byDim, 0), "[s0, ?]");
+  EXPECT_EQ(shapeOf(byDim, 0), "[s0, u0]");
+  EXPECT_EQ(rangeOf(byDim, 0, 1), "[1, 3]");
   EXPECT_EQ(shapeOf(byDim, 1), "[3]");
+  // A boolean mask index: its nonzero count.
+  EXPECT_EQ(shapeOf(run("aten::index.Tensor", {{"self", "float32:[3,4,5]"}, {"indices", "[bool:[3,4]]"}})), "[u0, 5]");
+  // bincount: at least minlength bins, exactly minlength for an empty input.
+  auto bins = run("aten::bincount", {{"self", "int64:[5]"}, {"minlength", "3"}});
+  EXPECT_EQ(shapeOf(bins), "[u0]");
+  EXPECT_EQ(rangeOf(bins, 0, 0), "[3, -1]");
+  EXPECT_EQ(shapeOf(run("aten::bincount", {{"self", "int64:[0]"}, {"minlength", "3"}})), "[3]");
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "2"}})), "[6*s0]");
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "t"}, {"dim", "0"}})),
             "[s0*t, 3]");

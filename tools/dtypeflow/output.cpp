@@ -51,10 +51,14 @@ void finishStdout() {
 }
 
 void printSizesNote(const std::string &shown, const refine::CheckCounts &c, bool verbose) {
-  if (verbose && c.sizesExact + c.sizesUnknown > 0)
-    fmt::print(stderr, "{}: note: sizes: {} exact, {} with a size unknown (of the values right in dtype and rank "
+  if (verbose && c.sizesExact + c.sizesUnknown + c.sizesSymbolic > 0)
+    fmt::print(stderr, "{}: note: sizes: {} exact, {}{} with a size unknown (of the values right in dtype and rank "
                        "whose sizes are recorded)\n",
-               shown, c.sizesExact, c.sizesUnknown);
+               shown, c.sizesExact,
+               c.sizesSymbolic ? fmt::format("{} symbolic (data-dependent sizes, right for the recorded run), ",
+                                             c.sizesSymbolic)
+                               : "",
+               c.sizesUnknown);
 }
 
 } // namespace dtf::cli

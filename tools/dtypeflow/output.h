@@ -50,7 +50,8 @@ void finishStdout();
 /// note on stderr; nothing where no value had sizes to compare.
 void printSizesNote(const std::string &shown, const refine::CheckCounts &c, bool verbose);
 template <class Json> void addSizesJson(Json &j, const refine::CheckCounts &c, bool verbose) {
-  if (verbose && c.sizesExact + c.sizesUnknown > 0) j["sizes"] = {{"exact", c.sizesExact}, {"unknown", c.sizesUnknown}};
+  if (verbose && c.sizesExact + c.sizesUnknown + c.sizesSymbolic > 0)
+    j["sizes"] = {{"exact", c.sizesExact}, {"unknown", c.sizesUnknown}, {"symbolic", c.sizesSymbolic}};
 }
 
 } // namespace dtf::cli

@@ -47,14 +47,24 @@ private:
   /// `%y: Float, rank unknown` for each output whose dtype alone is known:
   /// no TorchScript type says that (torch prints `FloatTensor`, which its
   /// parser refuses), so it goes in a comment after the node.
+  /// Also `%y has sizes [u0, 2]` for each output with a symbolic size: a
+  /// TorchScript type holds ints only (it prints `*` there).
   std::string dtypeOnlyNote(const Node &node) {
     if (!r_) return {};
     std::string note;
     for (ValueId o : node.outputs) {
       const Value &v = r_->values[o];
-      if (!g_.values[o].type->isTensor() || !v.isTensor() || !v.dtype() || v.rank().value()) continue;
-      note += fmt::format("{}%{} is {}{}", note.empty() ? "" : ", ", g_.values[o].name, torchTypeName(*v.dtype()),
-                          v.rank() == Rank::atLeast1() ? " of rank 1 or more" : ", rank unknown");
+      if (!g_.values[o].type->isTensor() || !v.isTensor()) continue;
+      if (v.dtype() && !v.rank().value()) {
+        note += fmt::format("{}%{} is {}{}", note.empty() ? "" : ", ", g_.values[o].name, torchTypeName(*v.dtype()),
+                            v.rank() == Rank::atLeast1() ? " of rank 1 or more" : ", rank unknown");
+        continue;
+      }
+      if (!v.hasKnownDims() || !v.rank().value()) continue;
+      bool symbolic = false; // dimAt: no copy of the sizes for the common all-int case
+      for (int i = 0; i < *v.rank().value() && !symbolic; ++i) symbolic = !v.dimAt(i).value() && v.dimAt(i).known();
+      if (symbolic)
+        note += fmt::format("{}%{} has sizes {}", note.empty() ? "" : ", ", g_.values[o].name, v.shapeStr());
     }
     return note;
   }

@@ -178,6 +178,9 @@ private:
     const State &s = st_[i];
     refine::Options o = opts_;
     o.inputTypes = userTypes(*f.graph, opts_);
+    // One function's unbacked u0 would meet another's through calls: named only in a lone function.
+    o.unbackedSymbols = o.unbackedSymbols && m_.functions.size() == 1;
+    for (const auto &def : f.symbolDefs) o.reservedSymbols.push_back(def.first);
     if (f.isPrivate && s.called) {
       const auto &params = f.graph->body().params;
       for (size_t k = 0; k < params.size(); ++k) {

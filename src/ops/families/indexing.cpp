@@ -12,6 +12,7 @@
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 #include "ops/shape_rules.h"
+#include "shape/unbacked.h"
 
 #include <algorithm>
 
@@ -616,6 +617,26 @@ ShapeResult takeAlongDimShape(const OpCall &c) {
   return b.dims ? ShapeResult(*b.dims) : ShapeResult{};
 }
 
+/// A data-dependent count (nonzero's rows, unique's values): torch.export
+/// gives it a fresh unbacked symbol, and so does the pass, which names the
+/// placeholder made here per graph node (shape/unbacked.h). `ordinal`
+/// numbers the call's distinct counts; the count lies in [lo, hi].
+Dim dataDependent(unsigned ordinal, int64_t lo, int64_t hi) {
+  return lo == hi ? Dim(lo) : unbackedDim(ordinal, {lo, hi});
+}
+
+/// The most elements a tensor of these sizes holds (inf when unknown).
+int64_t numelBound(const std::optional<Dims> &dims) {
+  return dims ? product(*dims).range().hi : SymRange::kInf;
+}
+
+/// How many distinct values (or slices) a tensor of `n` elements (slices)
+/// has: at least 1 when it is never empty.
+Dim distinctCount(const Dim &n) {
+  const SymRange r = n.range();
+  return dataDependent(0, r.lo >= 1 ? 1 : 0, r.hi);
+}
+
 /// Advanced indexing (aten::index): a k-D bool/uint8 mask stands for k
 /// index tensors of one data-dependent length; the index tensors broadcast
 /// together; that shape replaces the indexed dims where they are adjacent,
@@ -626,6 +647,7 @@ ShapeResult advancedIndexShape(const OpCall &c) {
   if (!self || !l.isList() || !l.lengthKnown()) return {};
   std::vector<Dims> bcast;
   std::vector<bool> indexed; // per self dim
+  unsigned masks = 0;
   for (const Value &e : l.elements()) {
     if (e.isNone()) {
       indexed.push_back(false);
@@ -636,7 +658,8 @@ ShapeResult advancedIndexShape(const OpCall &c) {
     bool mask = *e.dtype() == DType::Bool || *e.dtype() == DType::UInt8;
     if (mask && d->empty()) return {};
     for (size_t k = 0; k < (mask ? d->size() : 1); ++k) indexed.push_back(true);
-    bcast.push_back(mask ? Dims{Dim()} : *d);
+    // A mask stands for its nonzero count, one placeholder per mask.
+    bcast.push_back(mask ? Dims{dataDependent(masks++, 0, numelBound(d))} : *d);
   }
   if (bcast.empty() || indexed.size() > self->size()) return {}; // "too many indices": the dtype rule's
   indexed.resize(self->size(), false);
@@ -654,20 +677,14 @@ ShapeResult advancedIndexShape(const OpCall &c) {
   return out;
 }
 
-/// A data-dependent count (nonzero's rows, unique's values). torch.export
-/// gives it a fresh unbacked symbol (u0, with 0 <= u0 <= numel); here it is
-/// unknown: the pass memoizes calls by their abstract arguments and
-/// re-evaluates loop bodies, so a symbol made by the rule would be shared by
-/// two calls (two tensors of one abstract type) or by two loop iterations,
-/// and equal sizes could be claimed where they differ.
-Dim dataDependent() { return Dim(); }
-
-/// unique's inverse and counts when not asked for are empty 1-D tensors;
-/// `asked`: its shape when asked for (nullopt: version-dependent, unknown).
-std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> other, std::optional<Dims> whenAsked) {
+/// unique's inverse and counts when not asked for are empty 1-D tensors,
+/// except `mayBeFilled`: _unique2's inverse when counts may be asked for,
+/// which 1.13 fills and 2.14 leaves empty (unknown: the rule has no version).
+/// `whenAsked`: its shape when asked for.
+std::optional<Dims> uniqueExtra(std::optional<bool> asked, bool mayBeFilled, std::optional<Dims> whenAsked) {
   if (asked == true) return whenAsked;
-  if (asked == false && other == false) return Dims{Dim(0)};
-  return std::nullopt; // 1.13's _unique2 fills the inverse for counts alone, 2.14 does not
+  if (asked == false && !mayBeFilled) return Dims{Dim(0)};
+  return std::nullopt;
 }
 
 /// unique over a dim: the values keep self's other dims; the inverse has
@@ -675,16 +692,17 @@ std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> o
 ShapeResult uniqueDimShape(const OpCall &c) {
   auto in = dimsAndDim(c, "self", intArg(c, "dim"));
   if (!in) return {};
-  return Outs{withDimAt(in->dims, in->dim, dataDependent()), Dims{in->dims[in->dim]}, Dims{dataDependent()}};
+  const Dim count = distinctCount(in->dims[in->dim]); // values and counts: one per distinct slice
+  return Outs{withDimAt(in->dims, in->dim, count), Dims{in->dims[in->dim]}, Dims{count}};
 }
 
 ShapeResult uniqueFlatShape(const OpCall &c) {
   auto self = dimsOf(c, "self");
   auto inv = boolArg(c, "return_inverse");
   auto cnt = c.has("return_counts") ? boolArg(c, "return_counts") : std::optional<bool>(false);
-  Outs out{Dims{dataDependent()}, uniqueExtra(inv, cnt, self)};
-  if (c.has("return_counts")) out.push_back(uniqueExtra(cnt, inv, Dims{dataDependent()}));
-  if (c.key() == "aten::_unique2" && cnt == true) out[2] = Dims{dataDependent()}; // asked: one per value
+  const Dim count = self ? distinctCount(product(*self)) : dataDependent(0, 0, SymRange::kInf);
+  Outs out{Dims{count}, uniqueExtra(inv, c.key() == "aten::_unique2" && cnt != false, self)};
+  if (c.has("return_counts")) out.push_back(uniqueExtra(cnt, false, Dims{count})); // one per value
   return out;
 }
 
@@ -717,7 +735,7 @@ void registerIndexingShapes(Registry &r) {
     r.shape(k, [](const OpCall &c) -> ShapeResult {
       auto self = dimsOf(c, "self");
       if (!self) return {};
-      return Dims{dataDependent(), Dim(static_cast<int64_t>(self->size()))};
+      return Dims{dataDependent(0, 0, numelBound(self)), Dim(static_cast<int64_t>(self->size()))};
     });
   r.shape("aten::nonzero_static", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");
@@ -726,12 +744,28 @@ void registerIndexingShapes(Registry &r) {
     if (auto v = (*size)[0].value(); v && *v < 0) return {}; // raises
     return Dims{(*size)[0], Dim(static_cast<int64_t>(self->size()))};
   });
-  r.shape("aten::masked_select", [](const OpCall &) -> ShapeResult { return Dims{dataDependent()}; });
+  r.shape("aten::masked_select", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), mask = dimsOf(c, "mask");
+    if (!self || !mask) return Dims{dataDependent(0, 0, SymRange::kInf)};
+    const Dims both[] = {*self, *mask};
+    Broadcast b = broadcastShapes(both);
+    if (b.mismatch) return c.semantic("the mask cannot be broadcast to self ({})", *b.mismatch);
+    return Dims{dataDependent(0, 0, numelBound(b.dims))};
+  });
   for (const char *k : {"aten::_unique", "aten::_unique2"}) r.shape(k, uniqueFlatShape);
   r.shape("aten::unique_consecutive", [](const OpCall &c) -> ShapeResult {
     return c.isNone("dim") ? uniqueFlatShape(c) : uniqueDimShape(c);
   });
   for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"}) r.shape(k, uniqueDimShape);
+  // max(input) + 1 bins, at least minlength: minlength exactly for an empty input.
+  r.shape("aten::bincount", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    auto minlength = intArg(c, "minlength");
+    if (!self || self->size() != 1 || !minlength || *minlength < 0) return {};
+    const SymRange n = (*self)[0].range();
+    if (n.hi == 0) return Dims{Dim(*minlength)};
+    return Dims{dataDependent(0, std::max<int64_t>(*minlength, n.lo >= 1 ? 1 : 0), SymRange::kInf)};
+  });
 }
 
 } // namespace dtf
