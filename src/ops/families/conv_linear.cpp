@@ -1263,6 +1263,35 @@ ShapeResult linearShape(const OpCall &c) {
   return out;
 }
 
+/// bilinear(x1 [*, n1], x2 [*, n2], weight [o, n1, n2]): [*, o] (the
+/// leading dims of x1, which x2 must share).
+ShapeResult bilinearShape(const OpCall &c) {
+  auto a = dimsOf(c, "input1"), w = dimsOf(c, "weight");
+  if (!a || !w || a->empty() || w->size() != 3) return {};
+  if (auto e = contracted(c, a->back(), (*w)[1])) return *e;
+  a->back() = (*w)[0];
+  return *a;
+}
+
+/// conv_tbc(self [T, B, Cin], weight [K, Cin, Cout], bias, pad):
+/// [T + 2 pad - K + 1, B, Cout].
+ShapeResult convTbcShape(const OpCall &c) {
+  auto in = dimsOf(c, "self"), w = dimsOf(c, "weight");
+  auto pad = intArg(c, "pad");
+  if (!in || !w || !pad || in->size() != 3 || w->size() != 3) return {};
+  Dim t = (*in)[0] + Dim(2 * *pad) - (*w)[0] + Dim(1);
+  if (auto v = t.value(); v && *v < 0) return {}; // PyTorch raises
+  return Dims{t, (*in)[1], (*w)[2]};
+}
+
+/// convolution_backward: grad_input, grad_weight and grad_bias have input's,
+/// weight's and bias_sizes' sizes (an output output_mask leaves out is None).
+ShapeResult convolutionBackwardShape(const OpCall &c) {
+  std::vector<std::optional<Dims>> out{dimsOf(c, "input"), dimsOf(c, "weight"), std::nullopt};
+  if (!c.isNone("bias_sizes")) out[2] = sizeListArg(c, "bias_sizes");
+  return out;
+}
+
 } // namespace
 
 void registerConvLinearShapes(Registry &r) {
@@ -1305,6 +1334,33 @@ void registerConvLinearShapes(Registry &r) {
       if (!mode || (*mode != "same" && *mode != "valid")) return {};
       return convolutionShape(c, false, *mode == "same" ? "same" : "valid");
     });
+  // (issue 35, shapes-cover) the products' other forms, bilinear, det's
+  // factors, conv_tbc, convolution_backward.
+  r.shape("aten::_convolution_mode", [](const OpCall &c) -> ShapeResult {
+    auto mode = c.arg("padding").text();
+    if (!mode || (*mode != "same" && *mode != "valid")) return {};
+    return convolutionShape(c, false, *mode == "same" ? "same" : "valid");
+  });
+  r.shape("aten::addbmm", [](const OpCall &c) -> ShapeResult {
+    ShapeResult s = productShape(c, "batch1", "batch2", 3);
+    if (!s.outputs.empty() && s.outputs[0]) s.outputs[0]->erase(s.outputs[0]->begin()); // summed over the batch
+    return s;
+  });
+  r.shape("aten::addmv", [](const OpCall &c) { return matmulShape(c, "mat", "vec"); });
+  // In place: self keeps its sizes (PyTorch raises where the product would
+  // broadcast it to others).
+  for (const char *k : {"aten::addbmm_", "aten::addmm_", "aten::baddbmm_", "aten::addmv_"}) r.shape(k, sameShapeAs());
+  for (const char *k : {"aten::_int_mm", "aten::_scaled_mm"})
+    r.shape(k, [](const OpCall &c) { return productShape(c, "self", "mat2", 2); });
+  r.shape("aten::bilinear", bilinearShape);
+  r.shape("aten::_linalg_det", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "A");
+    if (!a || a->size() < 2) return {};
+    Dims det(a->begin(), a->end() - 2), pivots(a->begin(), a->end() - 1);
+    return std::vector<std::optional<Dims>>{det, *a, pivots};
+  });
+  r.shape("aten::conv_tbc", convTbcShape);
+  r.shape("aten::convolution_backward", convolutionBackwardShape);
 }
 
 } // namespace dtf
