@@ -1194,6 +1194,26 @@ ShapeResult nativeBatchNormShape(const OpCall &c) {
   return std::vector<std::optional<Dims>>{*in, saved, saved};
 }
 
+/// 2.x's _native_batch_norm_legit family: native_batch_norm's sizes, the
+/// statistics [C] in training, [0] out of it; no_stats only in training
+/// (out of it libtorch 2.14 crashes); the functional form adds the updated
+/// running statistics (their own sizes).
+ShapeFn legitBatchNormShape(std::optional<bool> training, bool functional) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, "input");
+    auto train = training ? training : boolArg(c, "training");
+    if (!in || in->size() < 2 || !train) return {};
+    if (!c.has("running_mean") && !*train) return {};
+    const Dims saved{*train ? (*in)[1] : Dim(0)};
+    std::vector<std::optional<Dims>> out{*in, saved, saved};
+    if (functional) {
+      out.push_back(dimsOf(c, "running_mean"));
+      out.push_back(dimsOf(c, "running_var"));
+    }
+    return out;
+  };
+}
+
 /// native_layer_norm: mean and rstd keep input's leading dims, the
 /// normalized ones as 1.
 ShapeResult nativeLayerNormShape(const OpCall &c) {
@@ -1235,7 +1255,14 @@ ShapeResult gridSamplerShape(const OpCall &c) {
   return out;
 }
 
-/// max_unpoolNd: self's leading dims, output_size's spatial ones.
+/// `s`'s first output for each of `n` outputs.
+ShapeResult repeatedShapeOf(ShapeResult s, size_t n) {
+  if (s.outputs.empty() || !s.outputs[0]) return s;
+  return repeatedShape(*s.outputs[0], n);
+}
+
+/// max_unpoolNd (and fractional_max_poolNd): self's leading dims,
+/// output_size's spatial ones.
 ShapeResult maxUnpoolShape(const OpCall &c, size_t spatial) {
   auto self = dimsOf(c, "self");
   auto size = sizeListArg(c, "output_size");
@@ -1293,6 +1320,14 @@ void registerNnLayerShapes(Registry &r) {
   r.shape("aten::max_unpool2d", [](const OpCall &c) { return maxUnpoolShape(c, 2); });
   r.shape("aten::max_unpool3d", [](const OpCall &c) { return maxUnpoolShape(c, 3); });
   r.shape("aten::max_pool2d_with_indices_backward", sameShapeAs());
+  r.shape("aten::_native_batch_norm_legit", legitBatchNormShape(std::nullopt, false));
+  r.shape("aten::_native_batch_norm_legit.no_stats", legitBatchNormShape(std::nullopt, false));
+  r.shape("aten::_native_batch_norm_legit_no_training", legitBatchNormShape(false, false));
+  r.shape("aten::_native_batch_norm_legit_functional", legitBatchNormShape(std::nullopt, true));
+  // fractional_max_poolNd: output and indices take output_size's spatial dims.
+  r.shape("aten::fractional_max_pool2d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 2), 2); });
+  r.shape("aten::fractional_max_pool3d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 3), 2); });
+  for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"}) r.shape(k, sameShapeAs());
 }
 
 } // namespace dtf
