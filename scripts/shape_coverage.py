@@ -26,7 +26,7 @@ DATA_DEPENDENT = re.compile(
     r"^(aten::(nonzero|nonzero_numpy|argwhere|masked_select|bincount|unique_consecutive|unique_dim"
     r"|unique_dim_consecutive|_unique|_unique2|histogramdd|_histogramdd_bin_edges|_histogramdd_from_bin_cts"
     r"|_histogramdd_from_bin_tensors|segment_reduce|_segment_reduce_backward)"
-    r"|aten::repeat_interleave\.(Tensor|self_Tensor)|torchvision::nms)([.]|$)")
+    r"|aten::repeat_interleave\.(Tensor|self_Tensor)|aten::where$|torchvision::nms)([.]|$)")
 # Ops registered from Python (torch._prims, quantized_decomposed): libtorch
 # has no kernel to prove a shape rule against (their dtype rules skip the harness too).
 PYTHON_ONLY = {"misc.prims", "quantized_decomposed"}

@@ -1311,6 +1311,27 @@ ShapeResult trilinearShape(const OpCall &c) {
   return out;
 }
 
+/// tensordot: self's dims outside dims_self, then other's outside
+/// dims_other (a contracted size of 1 against another is summed first:
+/// it does not show in the result).
+ShapeResult tensordotShape(const OpCall &c) {
+  auto a = dimsOf(c, "self"), b = dimsOf(c, "other");
+  auto da = intListArg(c, "dims_self"), db = intListArg(c, "dims_other");
+  if (!a || !b || !da || !db || da->size() != db->size()) return {};
+  Dims out;
+  for (auto [d, dims] : {std::pair{&*a, &*da}, std::pair{&*b, &*db}}) {
+    std::vector<bool> contracted(d->size(), false);
+    for (int64_t i : *dims) {
+      auto w = wrapDim(i, static_cast<int>(d->size()));
+      if (!w || contracted[*w]) return {}; // PyTorch raises
+      contracted[*w] = true;
+    }
+    for (size_t i = 0; i < d->size(); ++i)
+      if (!contracted[i]) out.push_back((*d)[i]);
+  }
+  return out;
+}
+
 /// conv_tbc(self [T, B, Cin], weight [K, Cin, Cout], bias, pad):
 /// [T + 2 pad - K + 1, B, Cout].
 ShapeResult convTbcShape(const OpCall &c) {
@@ -1403,6 +1424,8 @@ void registerConvLinearShapes(Registry &r) {
   r.shape("aten::addmm.dtype_out", [](const OpCall &c) { return productShape(c, "mat1", "mat2", 2); });
   r.shape("aten::baddbmm.dtype_out", [](const OpCall &c) { return productShape(c, "batch1", "batch2", 3); });
   r.shape("aten::_trilinear", trilinearShape);
+  r.shape("aten::tensordot", tensordotShape);
+  r.shape("aten::_scaled_mm_v2", [](const OpCall &c) { return productShape(c, "self", "mat2", 2); });
   r.shape("aten::conv_tbc", convTbcShape);
   r.shape("aten::convolution_backward", convolutionBackwardShape);
 }

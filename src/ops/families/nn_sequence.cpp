@@ -718,6 +718,30 @@ ShapeResult stftShape(const OpCall &c) {
   return out;
 }
 
+/// istft of a complex [*, freq, frames]: [*, length], or n_fft + hop *
+/// (frames - 1) samples less the n_fft // 2 on each side that center
+/// padded. (A real input, 1.13's view_as_real form, is left unknown.)
+ShapeResult istftShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto nfft = intArg(c, "n_fft");
+  auto d = c.arg("self").dtype();
+  if (!self || (self->size() != 2 && self->size() != 3) || !nfft || *nfft <= 0 || !d || !isComplex(*d)) return {};
+  Dims out(self->begin(), self->end() - 2);
+  if (!c.isNone("length")) {
+    Dim length = symIntArg(c, "length");
+    if (!length.known()) return {};
+    out.push_back(length);
+    return out;
+  }
+  auto hop = c.isNone("hop_length") ? std::optional<int64_t>(*nfft / 4) : intArg(c, "hop_length");
+  auto center = boolArg(c, "center");
+  if (!hop || *hop <= 0 || !center) return {};
+  Dim samples = Dim(*nfft) + Dim(*hop) * (self->back() - Dim(1)) - Dim(*center ? 2 * (*nfft / 2) : 0);
+  if (auto v = samples.value(); v && *v < 0) return {};
+  out.push_back(samples);
+  return out;
+}
+
 /// _pack_padded_sequence: the data's rows are sum(lengths) and batch_sizes
 /// has max(lengths) entries, both values of `lengths` (data-dependent:
 /// unknown here); the data's other dims are the input's past seq and batch.
@@ -855,6 +879,7 @@ void registerNnSequenceShapes(Registry &r) {
   });
   for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) r.shape(k, sameShapeAs("hx"));
   for (const char *k : {"aten::stft", "aten::stft.center"}) r.shape(k, stftShape);
+  r.shape("aten::istft", istftShape);
   r.shape("aten::_pack_padded_sequence", packPaddedShape);
   r.shape("aten::_pad_packed_sequence", padPackedShape);
   // pad_sequence's dtype rule is in shape_views.cpp (the joins); its sizes
