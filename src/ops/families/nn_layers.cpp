@@ -626,6 +626,9 @@ void registerEmbeddings(Registry &r) {
       if (std::string(k) == "aten::embedding_bag.padding_idx")
         e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
             .sample("include_last_offset", "False").sample("padding_idx", "None");
+      // Sizes: mean and max bags (sum's offset2bag depends on the kernel's path).
+      for (const char *mode : {"1", "2"})
+        e.variant({{"weight", "float32[5,3]"}, {"indices", "int64[4]=0"}, {"offsets", "int64[2]=0"}, {"mode", mode}});
     }
 }
 
@@ -1214,6 +1217,28 @@ ShapeFn legitBatchNormShape(std::optional<bool> training, bool functional) {
   };
 }
 
+/// embedding_bag over 1-D indices [N] and offsets [O]: B = O bags (O - 1
+/// with include_last_offset), output [B, D]; offset2bag [N] for mean and
+/// max (sum's is [0] or [N] by the kernel's path: unknown); bag_size and
+/// max_indices [B] ([B, D] for max's indices), except that embedding_bag's
+/// sum gives them O entries (measured on 1.13 and 2.14).
+ShapeFn embeddingBagShape(bool underscore) {
+  return [underscore](const OpCall &c) -> ShapeResult {
+    auto w = dimsOf(c, "weight"), idx = dimsOf(c, "indices"), off = dimsOf(c, "offsets");
+    auto mode = intArg(c, "mode");
+    auto last = boolArg(c, "include_last_offset");
+    if (!w || !idx || !off || !mode || !last || w->size() != 2 || idx->size() != 1 || off->size() != 1 || *mode < 0 ||
+        *mode > 2)
+      return {};
+    const Dim bags = (*off)[0] - Dim(*last ? 1 : 0);
+    const Dim perBag = *mode == 0 && !underscore ? (*off)[0] : bags;
+    std::vector<std::optional<Dims>> out{Dims{bags, (*w)[1]}, std::nullopt, Dims{perBag},
+                                         *mode == 2 ? Dims{bags, (*w)[1]} : Dims{perBag}};
+    if (*mode != 0) out[1] = *idx;
+    return out;
+  };
+}
+
 /// native_layer_norm: mean and rstd keep input's leading dims, the
 /// normalized ones as 1.
 ShapeResult nativeLayerNormShape(const OpCall &c) {
@@ -1328,6 +1353,8 @@ void registerNnLayerShapes(Registry &r) {
   r.shape("aten::fractional_max_pool2d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 2), 2); });
   r.shape("aten::fractional_max_pool3d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 3), 2); });
   for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"}) r.shape(k, sameShapeAs());
+  r.shape("aten::_embedding_bag", embeddingBagShape(true));
+  for (const char *k : {"aten::embedding_bag", "aten::embedding_bag.padding_idx"}) r.shape(k, embeddingBagShape(false));
 }
 
 } // namespace dtf
