@@ -9,6 +9,7 @@ namespace dtf {
 namespace {
 
 using test::run;
+using test::expectError;
 using test::shapeOf;
 
 TEST(ShapeRulesNn, Decompositions) {
