@@ -3,6 +3,7 @@
 Usage: cli_contract.py DTYPEFLOW EXAMPLE.ir
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -99,8 +100,20 @@ if code != 0 or len(json.loads(out)) < 2000:
 
 code, out, _ = run("ops", "--json")
 ops = json.loads(out)
-if not ops or any(set(o) != {"op", "family", "schema", "torch"} or o["torch"] != "2.14" for o in ops):
-    failures.append("ops --json: not a list of {op, family, schema, torch: 2.14}")
+if not ops or any(set(o) != {"op", "family", "schema", "torch", "shape"} or o["torch"] != "2.14" for o in ops):
+    failures.append("ops --json: not a list of {op, family, schema, torch: 2.14, shape}")
+# "shape": whether the op has a shape rule, as explain reads it from the registry (sizes.shape_rule).
+shape_of = {o["op"]: o["shape"] for o in ops}
+if any(not isinstance(v, bool) for v in shape_of.values()):
+    failures.append("ops --json: \"shape\" is not a bool")
+if shape_of.get("aten::view") is not True or shape_of.get("aten::conv2d") is not True or shape_of.get("aten::item") is not False:
+    failures.append("ops --json: \"shape\" of view / conv2d (shape rules) or item (none) is wrong")
+code, out, _ = run("explain", "--json", os.path.join(os.path.dirname(EXAMPLE), "transformer_encoder.ir"),
+                  "%9", "%key_padding_mask.1", "%query", "%head_dim", "%54", "%63")
+explained = [(e["overload"], e["sizes"]["shape_rule"]) for e in json.loads(out).get("values", [])
+             if "sizes" in e and e.get("overload") in shape_of] if code == 0 else []
+if not explained or any(shape_of[op] != has for op, has in explained):
+    failures.append(f"ops --json: \"shape\" disagrees with explain's sizes.shape_rule: {explained[:5]}")
 code, out, _ = run("ops", "--json", "--torch", "1.13")
 if any(o["torch"] != "1.13" for o in json.loads(out)):
     failures.append("ops --json --torch 1.13: an entry not of 1.13")

@@ -9,6 +9,7 @@ namespace dtf {
 namespace {
 
 using test::run;
+using test::expectError;
 using test::shapeOf;
 
 TEST(ShapeRulesNn, Decompositions) {
@@ -95,6 +96,29 @@ TEST(ShapeRulesNn, SpectralAndAttention) {
   auto qkv = run("aten::_transform_bias_rescale_qkv",
                  {{"qkv", "float32:[s0,t,12]"}, {"qkv_bias", "float32:[12]"}, {"num_heads", "2"}});
   EXPECT_EQ(shapeOf(qkv, 2), "[s0, 2, t, 2]");
+}
+
+TEST(ShapeRulesNn, SequencesNormsAndOutOverloads) {
+  // stft.center pads n_fft / 2 each side: (L + 16 - 16) // 4 + 1 frames, 16 / 2 + 1 bins.
+  EXPECT_EQ(shapeOf(run("aten::stft.center", {{"self", "float32:[s0,L]"}, {"n_fft", "16"}, {"return_complex", "True"}})),
+            "[s0, 9, (L//4) + 1]");
+  EXPECT_EQ(shapeOf(run("aten::conv_tbc", {{"self", "float32:[t,s0,3]"}, {"weight", "float32:[3,3,5]"},
+                                           {"bias", "float32:[5]"}, {"pad", "1"}})),
+            "[t, s0, 5]");
+  EXPECT_EQ(shapeOf(run("aten::pad_sequence", {{"sequences", "[float32:[a,3],float32:[b,3]]"}, {"batch_first", "True"}})),
+            "[2, Max(a, b), 3]");
+  // The batch of a padded packed sequence is batch_sizes[0], a value: unknown; T is len(batch_sizes).
+  auto padded = run("aten::_pad_packed_sequence", {{"data", "float32:[?,4]"}, {"batch_sizes", "int64:[t]"},
+                                                   {"batch_first", "True"}, {"padding_value", "0.0"}, {"total_length", "0"}});
+  EXPECT_EQ(shapeOf(padded, 0), "[?, t, 4]");
+  expectError(run("aten::_pad_packed_sequence", {{"data", "float32:[?,4]"}, {"batch_sizes", "int64:[3]"},
+                                                 {"batch_first", "True"}, {"padding_value", "0.0"}, {"total_length", "2"}}));
+  auto ln = run("aten::native_layer_norm", {{"input", "float32:[s0,t,8]"}, {"normalized_shape", "[8]"},
+                                            {"weight", "None"}, {"bias", "None"}, {"eps", "1e-5"}});
+  EXPECT_EQ(shapeOf(ln, 1), "[s0, t, 1]");
+  // An out overload has its functional's sizes (out is resized), not out's.
+  EXPECT_EQ(shapeOf(run("aten::cat.out", {{"tensors", "[float32:[s0,3],float32:[s1,3]]"}, {"out", "float32:[2]"}})),
+            "[s0 + s1, 3]");
 }
 
 } // namespace

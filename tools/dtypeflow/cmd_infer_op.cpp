@@ -122,7 +122,9 @@ Action addOps(CLI::App &app) {
   auto asJson = std::make_shared<bool>(false);
   auto family = std::make_shared<std::string>();
   auto opPrefix = std::make_shared<std::string>();
-  sub->add_flag("--json", *asJson, "print [{\"op\", \"family\", \"schema\", \"torch\"}]");
+  sub->add_flag("--json", *asJson,
+                "print [{\"op\", \"family\", \"schema\", \"torch\", \"shape\"}]; shape: the op has a shape rule "
+                "(without one, sizes only where its dtype rule keeps or broadcasts them: docs/shape-coverage.md)");
   sub->add_option("--family", *family,
                   "only this family (prefix match: unary, binary, view ...; a filter matching nothing lists them)");
   sub->add_option("--op", *opPrefix, "only overloads whose key starts with this (aten::add)");
@@ -148,7 +150,7 @@ Action addOps(CLI::App &app) {
       ++shown;
       if (*asJson)
         list.push_back({{"op", rule->key}, {"family", rule->family}, {"schema", rule->schema->text},
-                        {"torch", std::string(sem.versionName())}});
+                        {"torch", std::string(sem.versionName())}, {"shape", static_cast<bool>(rule->shape)}});
       else fmt::print("{:<48} {}\n", rule->key, rule->family);
     }
     if (shown == 0 && !opPrefix->empty()) throw none("--op", *opPrefix);

@@ -392,7 +392,9 @@ void registerNormalization(Registry &r) {
   r.add("aten::batch_norm", norm, batchNormRule(false))
       .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
       .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "False")
-      .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False");
+      .sample("momentum", "0.1").sample("eps", "1e-05").sample("cudnn_enabled", "False")
+      .variant({{"input", "float32[2,3,4]"}, {"weight", "float32[3]"}, {"bias", "float32[3]"},
+                {"running_mean", "float32[3]"}, {"running_var", "float32[3]"}});
   // 2.14's native_batch_norm wants both running statistics or neither.
   const RuleFn bothOrNeither = [bn = batchNormRule(true)](const OpCall &c) -> RuleResult {
     if (c.isNone("running_mean") != c.isNone("running_var"))
@@ -408,7 +410,11 @@ void registerNormalization(Registry &r) {
     scope.add("aten::native_batch_norm", norm, rule)
         .sample("input", "sweep![2,2,2]").sample("weight", "sweep![2]").sample("bias", "sweep![2]")
         .sample("running_mean", "sweep![2]").sample("running_var", "sweep![2]").sample("training", "True")
-        .sample("momentum", "0.1").sample("eps", "1e-05");
+        .sample("momentum", "0.1").sample("eps", "1e-05")
+        .variant({{"input", "float32[2,3,4]"}, {"weight", "float32[3]"}, {"bias", "float32[3]"},
+                  {"running_mean", "float32[3]"}, {"running_var", "float32[3]"}, {"training", "False"}})
+        .variant({{"input", "float64[2,3]"}, {"weight", "None"}, {"bias", "None"}, {"running_mean", "None"},
+                  {"running_var", "None"}});
   // 2.x's _native_batch_norm_legit family (what torch.export's core ATen
   // decomposes batch_norm into): native_batch_norm's dtypes. no_stats has no
   // running statistics; the functional form also returns the updated ones.
@@ -620,6 +626,9 @@ void registerEmbeddings(Registry &r) {
       if (std::string(k) == "aten::embedding_bag.padding_idx")
         e.sample("scale_grad_by_freq", "False").sample("mode", "0").sample("sparse", "False")
             .sample("include_last_offset", "False").sample("padding_idx", "None");
+      // Sizes: mean and max bags (sum's offset2bag depends on the kernel's path).
+      for (const char *mode : {"1", "2"})
+        e.variant({{"weight", "float32[5,3]"}, {"indices", "int64[4]=0"}, {"offsets", "int64[2]=0"}, {"mode", mode}});
     }
 }
 
@@ -1037,6 +1046,42 @@ ShapeResult upsampleShape(const OpCall &c, std::string_view in, size_t spatial) 
   return out;
 }
 
+/// __interpolate (TorchScript's F.interpolate): N and C kept; each spatial
+/// dim is `size` (an int for all, or one per dim), else floor(size *
+/// scale_factor) (one float for all, or one per dim), as upsampleShape.
+ShapeResult interpolateShape(const OpCall &c) {
+  auto in = dimsOf(c, "input");
+  if (!in || in->size() < 3) return {};
+  const size_t spatial = in->size() - 2;
+  const Value &size = c.arg("size"), &scale = c.arg("scale_factor");
+  if (size.isNone() == scale.isNone()) return {}; // PyTorch raises: exactly one is given
+  Dims out(in->begin(), in->begin() + 2);
+  if (!size.isNone()) {
+    std::optional<Dims> given = size.isList() ? sizeListArg(c, "size") : std::optional<Dims>(Dims(spatial, symIntArg(c, "size")));
+    if (!given || given->size() != spatial) return {};
+    out.insert(out.end(), given->begin(), given->end());
+    for (const Dim &d : out)
+      if (!d.known()) return {};
+    return out;
+  }
+  std::vector<double> factors;
+  if (scale.isList() && scale.lengthKnown())
+    for (const Value &f : scale.elements()) factors.push_back(f.floatValue().value_or(-1));
+  else if (auto f = scale.floatValue()) factors.assign(spatial, *f);
+  if (factors.size() != spatial) return {};
+  for (size_t i = 0; i < spatial; ++i) {
+    const double f = factors[i];
+    const Dim &d = (*in)[2 + i];
+    if (!(f > 0) || f > 1e9) return {};
+    if (auto v = d.value()) out.push_back(Dim(static_cast<int64_t>(std::floor(static_cast<double>(*v) * f))));
+    else if (std::floor(f) == f) out.push_back(d * Dim(static_cast<int64_t>(f)));
+    else return {};
+  }
+  for (const Dim &d : out)
+    if (auto v = d.value(); v && *v <= 0) return {}; // PyTorch raises
+  return out;
+}
+
 /// pixel_shuffle / pixel_unshuffle over the last three dims (C, H, W).
 ShapeResult pixelShuffleShape(const OpCall &c, bool up) {
   auto self = dimsOf(c, "self");
@@ -1133,8 +1178,123 @@ void registerResamplingShapes(Registry &r) {
   }
   r.shape("aten::pixel_shuffle", [](const OpCall &c) { return pixelShuffleShape(c, true); });
   r.shape("aten::pixel_unshuffle", [](const OpCall &c) { return pixelShuffleShape(c, false); });
+  for (const char *k : {"aten::__interpolate", "aten::__interpolate.scale_list", "aten::__interpolate.size_list",
+                        "aten::__interpolate.size_list_scale_list"})
+    r.shape(k, interpolateShape);
   r.shape("aten::im2col", im2colShape);
   r.shape("aten::col2im", col2imShape);
+}
+
+/// native_batch_norm's saved statistics: [C] when it computes them
+/// (training, or no running statistics), [0] in evaluation mode with them.
+ShapeResult nativeBatchNormShape(const OpCall &c) {
+  auto in = dimsOf(c, "input");
+  auto training = boolArg(c, "training");
+  if (!in || in->size() < 2 || !training) return {};
+  const bool stats = !c.isNone("running_mean") && !c.isNone("running_var");
+  if (!*training && !stats) return {};
+  const Dims saved{*training ? (*in)[1] : Dim(0)};
+  return std::vector<std::optional<Dims>>{*in, saved, saved};
+}
+
+/// 2.x's _native_batch_norm_legit family: native_batch_norm's sizes, the
+/// statistics [C] in training, [0] out of it; no_stats only in training
+/// (out of it libtorch 2.14 crashes); the functional form adds the updated
+/// running statistics (their own sizes).
+ShapeFn legitBatchNormShape(std::optional<bool> training, bool functional) {
+  return [=](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, "input");
+    auto train = training ? training : boolArg(c, "training");
+    if (!in || in->size() < 2 || !train) return {};
+    if (!c.has("running_mean") && !*train) return {};
+    const Dims saved{*train ? (*in)[1] : Dim(0)};
+    std::vector<std::optional<Dims>> out{*in, saved, saved};
+    if (functional) {
+      out.push_back(dimsOf(c, "running_mean"));
+      out.push_back(dimsOf(c, "running_var"));
+    }
+    return out;
+  };
+}
+
+/// embedding_bag over 1-D indices [N] and offsets [O]: B = O bags (O - 1
+/// with include_last_offset), output [B, D]; offset2bag [N] for mean and
+/// max (sum's is [0] or [N] by the kernel's path: unknown); bag_size and
+/// max_indices [B] ([B, D] for max's indices), except that embedding_bag's
+/// sum gives them O entries (measured on 1.13 and 2.14).
+ShapeFn embeddingBagShape(bool underscore) {
+  return [underscore](const OpCall &c) -> ShapeResult {
+    auto w = dimsOf(c, "weight"), idx = dimsOf(c, "indices"), off = dimsOf(c, "offsets");
+    auto mode = intArg(c, "mode");
+    auto last = boolArg(c, "include_last_offset");
+    if (!w || !idx || !off || !mode || !last || w->size() != 2 || idx->size() != 1 || off->size() != 1 || *mode < 0 ||
+        *mode > 2)
+      return {};
+    const Dim bags = (*off)[0] - Dim(*last ? 1 : 0);
+    const Dim perBag = *mode == 0 && !underscore ? (*off)[0] : bags;
+    std::vector<std::optional<Dims>> out{Dims{bags, (*w)[1]}, std::nullopt, Dims{perBag},
+                                         *mode == 2 ? Dims{bags, (*w)[1]} : Dims{perBag}};
+    if (*mode != 0) out[1] = *idx;
+    return out;
+  };
+}
+
+/// native_layer_norm: mean and rstd keep input's leading dims, the
+/// normalized ones as 1.
+ShapeResult nativeLayerNormShape(const OpCall &c) {
+  auto in = dimsOf(c, "input");
+  auto norm = sizeListArg(c, "normalized_shape");
+  if (!in || !norm || norm->empty() || norm->size() > in->size()) return {};
+  Dims stat(in->begin(), in->end() - norm->size());
+  stat.resize(in->size(), Dim(1));
+  return std::vector<std::optional<Dims>>{*in, stat, stat};
+}
+
+/// _weight_norm_interface's norms: v's dim `dim` (0 or the last: the fused
+/// kernel's only ones), every other dim 1.
+ShapeResult weightNormInterfaceShape(const OpCall &c) {
+  auto v = dimsOf(c, "v");
+  auto dim = intArg(c, "dim");
+  if (!v || v->empty() || !dim || (*dim != 0 && *dim != static_cast<int64_t>(v->size()) - 1)) return {};
+  Dims norms(v->size(), Dim(1));
+  norms[*dim] = (*v)[*dim];
+  return std::vector<std::optional<Dims>>{*v, norms};
+}
+
+/// affine_grid_generator: [N, H, W, 2] or [N, D, H, W, 3] of size [N, C, ...].
+ShapeResult affineGridShape(const OpCall &c) {
+  auto size = sizeListArg(c, "size");
+  if (!size || (size->size() != 4 && size->size() != 5)) return {};
+  Dims out{(*size)[0]};
+  out.insert(out.end(), size->begin() + 2, size->end());
+  out.push_back(Dim(static_cast<int64_t>(size->size()) - 2));
+  return out;
+}
+
+/// grid_sampler: [N, C] of input, the grid's spatial dims.
+ShapeResult gridSamplerShape(const OpCall &c) {
+  auto in = dimsOf(c, "input"), grid = dimsOf(c, "grid");
+  if (!in || !grid || in->size() < 4 || grid->size() != in->size()) return {};
+  Dims out{(*in)[0], (*in)[1]};
+  out.insert(out.end(), grid->begin() + 1, grid->end() - 1);
+  return out;
+}
+
+/// `s`'s first output for each of `n` outputs.
+ShapeResult repeatedShapeOf(ShapeResult s, size_t n) {
+  if (s.outputs.empty() || !s.outputs[0]) return s;
+  return repeatedShape(*s.outputs[0], n);
+}
+
+/// max_unpoolNd (and fractional_max_poolNd): self's leading dims,
+/// output_size's spatial ones.
+ShapeResult maxUnpoolShape(const OpCall &c, size_t spatial) {
+  auto self = dimsOf(c, "self");
+  auto size = sizeListArg(c, "output_size");
+  if (!self || !size || size->size() != spatial || self->size() < spatial + 1 || self->size() > spatial + 2) return {};
+  Dims out(self->begin(), self->end() - spatial);
+  out.insert(out.end(), size->begin(), size->end());
+  return out;
 }
 
 } // namespace
@@ -1167,6 +1327,34 @@ void registerNnLayerShapes(Registry &r) {
   r.shape("aten::adaptive_max_pool2d", [](const OpCall &c) { return adaptiveShape(c, 2, 2); });
   r.shape("aten::adaptive_max_pool3d", [](const OpCall &c) { return adaptiveShape(c, 3, 2); });
   registerResamplingShapes(r);
+  // (issue 35, shapes-cover) normalisations' statistics, grids, unpooling.
+  r.shape("aten::native_batch_norm", nativeBatchNormShape);
+  r.shape("aten::native_layer_norm", nativeLayerNormShape);
+  r.shape("aten::native_group_norm", [](const OpCall &c) -> ShapeResult {
+    auto in = dimsOf(c, "input");
+    auto group = intArg(c, "group");
+    if (!in || !group || *group <= 0) return {};
+    const Dims stat{symIntArg(c, "N"), Dim(*group)};
+    return std::vector<std::optional<Dims>>{*in, stat, stat};
+  });
+  r.shape("aten::_weight_norm_interface", weightNormInterfaceShape);
+  r.shape("aten::_weight_norm", sameShapeAs("v"));
+  r.shape("aten::affine_grid_generator", affineGridShape);
+  for (const char *k : {"aten::grid_sampler", "aten::grid_sampler_2d", "aten::grid_sampler_3d"})
+    r.shape(k, gridSamplerShape);
+  r.shape("aten::max_unpool2d", [](const OpCall &c) { return maxUnpoolShape(c, 2); });
+  r.shape("aten::max_unpool3d", [](const OpCall &c) { return maxUnpoolShape(c, 3); });
+  r.shape("aten::max_pool2d_with_indices_backward", sameShapeAs());
+  r.shape("aten::_native_batch_norm_legit", legitBatchNormShape(std::nullopt, false));
+  r.shape("aten::_native_batch_norm_legit.no_stats", legitBatchNormShape(std::nullopt, false));
+  r.shape("aten::_native_batch_norm_legit_no_training", legitBatchNormShape(false, false));
+  r.shape("aten::_native_batch_norm_legit_functional", legitBatchNormShape(std::nullopt, true));
+  // fractional_max_poolNd: output and indices take output_size's spatial dims.
+  r.shape("aten::fractional_max_pool2d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 2), 2); });
+  r.shape("aten::fractional_max_pool3d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 3), 2); });
+  for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"}) r.shape(k, sameShapeAs());
+  r.shape("aten::_embedding_bag", embeddingBagShape(true));
+  for (const char *k : {"aten::embedding_bag", "aten::embedding_bag.padding_idx"}) r.shape(k, embeddingBagShape(false));
 }
 
 } // namespace dtf

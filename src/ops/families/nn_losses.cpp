@@ -736,6 +736,30 @@ void registerNnLossShapes(Registry &r) {
     else out.dims->pop_back();
     return *out.dims;
   });
+  // (issue 35, shapes-cover) triplet_margin_loss: with reduction 'none' the
+  // distances of the broadcast inputs over their last dim; else 0-dim.
+  r.shape("aten::triplet_margin_loss", [](const OpCall &c) -> ShapeResult {
+    auto reduction = intArg(c, "reduction");
+    if (reduction == 1 || reduction == 2) return Dims{};
+    std::vector<Dims> shapes;
+    for (const char *a : {"anchor", "positive", "negative"})
+      if (auto d = dimsOf(c, a)) shapes.push_back(*d);
+    if (reduction != 0 || shapes.size() != 3) return {};
+    Broadcast out = broadcastShapes(shapes);
+    if (!out.dims || out.dims->empty()) return {};
+    out.dims->pop_back();
+    return *out.dims;
+  });
+  // ctc_loss: one loss per batch item ([N] of log_probs [T, N, C]; 0-dim
+  // unbatched) with reduction 'none', else 0-dim.
+  for (const char *k : {"aten::ctc_loss.IntList", "aten::ctc_loss.Tensor"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto reduction = intArg(c, "reduction");
+      auto lp = dimsOf(c, "log_probs");
+      if (reduction == 1 || reduction == 2) return Dims{};
+      if (reduction != 0 || !lp || (lp->size() != 2 && lp->size() != 3)) return {};
+      return lp->size() == 3 ? Dims{(*lp)[1]} : Dims{};
+    });
 }
 
 } // namespace dtf

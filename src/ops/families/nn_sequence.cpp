@@ -686,6 +686,125 @@ ShapeFn fftShape(bool oneDim, Half half) {
   };
 }
 
+/// stft: [*, freq, frames] (complex) or [*, freq, frames, 2] (real):
+/// frames = 1 + (L - n_fft) // hop over the signal (stft.center with
+/// center pads n_fft // 2 on each side), hop n_fft // 4 by default; freq
+/// n_fft // 2 + 1 when onesided (the default for a real input and window),
+/// else n_fft.
+ShapeResult stftShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto nfft = intArg(c, "n_fft");
+  if (!self || (self->size() != 1 && self->size() != 2) || !nfft || *nfft <= 0) return {};
+  auto hop = c.isNone("hop_length") ? std::optional<int64_t>(*nfft / 4) : intArg(c, "hop_length");
+  auto center = c.has("center") ? boolArg(c, "center") : std::optional<bool>(false);
+  auto selfDtype = c.arg("self").dtype();
+  if (!hop || *hop <= 0 || !center || !selfDtype) return {};
+  bool complexIn = isComplex(*selfDtype);
+  if (c.isTensor("window")) {
+    auto w = c.arg("window").dtype();
+    if (!w) return {};
+    complexIn = complexIn || isComplex(*w);
+  }
+  auto onesided = c.isNone("onesided") ? std::optional<bool>(!complexIn) : boolArg(c, "onesided");
+  auto complexOut = c.isNone("return_complex") ? (complexIn ? std::optional<bool>(true) : std::nullopt)
+                                                : boolArg(c, "return_complex");
+  if (!onesided || !complexOut) return {};
+  const Dim length = self->back() + Dim(*center ? 2 * (*nfft / 2) : 0);
+  if (auto l = length.value(); l && *l < *nfft) return {}; // PyTorch raises
+  Dims out(self->begin(), self->end() - 1);
+  out.push_back(Dim(*onesided ? *nfft / 2 + 1 : *nfft));
+  out.push_back(floorDiv(length - Dim(*nfft), Dim(*hop)) + Dim(1));
+  if (!*complexOut) out.push_back(Dim(2));
+  return out;
+}
+
+/// istft of a complex [*, freq, frames]: [*, length], or n_fft + hop *
+/// (frames - 1) samples less the n_fft // 2 on each side that center
+/// padded. (A real input, 1.13's view_as_real form, is left unknown.)
+ShapeResult istftShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto nfft = intArg(c, "n_fft");
+  auto d = c.arg("self").dtype();
+  if (!self || (self->size() != 2 && self->size() != 3) || !nfft || *nfft <= 0 || !d || !isComplex(*d)) return {};
+  Dims out(self->begin(), self->end() - 2);
+  if (!c.isNone("length")) {
+    Dim length = symIntArg(c, "length");
+    if (!length.known()) return {};
+    out.push_back(length);
+    return out;
+  }
+  auto hop = c.isNone("hop_length") ? std::optional<int64_t>(*nfft / 4) : intArg(c, "hop_length");
+  auto center = boolArg(c, "center");
+  if (!hop || *hop <= 0 || !center) return {};
+  Dim samples = Dim(*nfft) + Dim(*hop) * (self->back() - Dim(1)) - Dim(*center ? 2 * (*nfft / 2) : 0);
+  if (auto v = samples.value(); v && *v < 0) return {};
+  out.push_back(samples);
+  return out;
+}
+
+/// _pack_padded_sequence: the data's rows are sum(lengths) and batch_sizes
+/// has max(lengths) entries, both values of `lengths` (data-dependent:
+/// unknown here); the data's other dims are the input's past seq and batch.
+/// PyTorch checks len(lengths) against the batch size.
+ShapeResult packPaddedShape(const OpCall &c) {
+  auto in = dimsOf(c, "input"), lengths = dimsOf(c, "lengths");
+  auto batchFirst = boolArg(c, "batch_first");
+  if (!in || !lengths || !batchFirst || in->size() < 2 || lengths->size() != 1) return {};
+  const Dim &batch = (*in)[*batchFirst ? 0 : 1];
+  ShapeResult out;
+  if (compareDims((*lengths)[0], batch) == DimsEqual::Differ && (*lengths)[0].value() && batch.value())
+    return c.semantic("Expected `len(lengths)` to be equal to batch_size, but got {} (batch_size={})",
+                      (*lengths)[0].str(), batch.str());
+  Dims data{Dim()};
+  data.insert(data.end(), in->begin() + 2, in->end());
+  out.outputs = {data, Dims{Dim()}};
+  return out;
+}
+
+/// _pad_packed_sequence: [T, B, *data[1:]] (batch_first: [B, T, ...]) and
+/// lengths [B]. B is batch_sizes[0], a value (unknown); T is
+/// len(batch_sizes), or total_length when positive (PyTorch raises when it
+/// is shorter).
+ShapeResult padPackedShape(const OpCall &c) {
+  auto data = dimsOf(c, "data"), sizes = dimsOf(c, "batch_sizes");
+  auto batchFirst = boolArg(c, "batch_first");
+  if (!data || !sizes || !batchFirst || data->empty() || sizes->size() != 1) return {};
+  Dim steps = (*sizes)[0];
+  const Dim total = symIntArg(c, "total_length");
+  if (auto t = total.value(); t && *t > 0) {
+    if (auto n = steps.value(); n && *t < *n)
+      return c.semantic("Expected total_length to be at least the length of the longest sequence in input, but got "
+                        "total_length={} and max sequence length being {}", *t, *n);
+    steps = total;
+  } else if (!total.value() && !(compareDims(total, steps) == DimsEqual::Equal && total.range().lo > 0)) {
+    steps = Dim(); // a symbolic total_length: which one wins is not known
+  }
+  Dims padded{steps, Dim()};
+  if (*batchFirst) std::swap(padded[0], padded[1]);
+  padded.insert(padded.end(), data->begin() + 1, data->end());
+  return std::vector<std::optional<Dims>>{padded, Dims{Dim()}};
+}
+
+/// pad_sequence (torch.nn.utils.rnn): [longest, len(sequences), *first's
+/// trailing dims], the first two swapped with batch_first.
+ShapeResult padSequenceShape(const OpCall &c) {
+  const Value &l = c.arg("sequences");
+  auto batchFirst = boolArg(c, "batch_first");
+  if (!l.isList() || !l.lengthKnown() || l.elements().empty() || !batchFirst) return {};
+  auto first = l.elements()[0].shape();
+  if (!first || first->empty()) return {};
+  Dim longest = (*first)[0];
+  for (const Value &e : l.elements()) {
+    auto d = e.shape();
+    if (!d || d->empty()) return {};
+    longest = maxDim(longest, (*d)[0]);
+  }
+  Dims out{longest, Dim(static_cast<int64_t>(l.elements().size()))};
+  if (*batchFirst) std::swap(out[0], out[1]);
+  out.insert(out.end(), first->begin() + 1, first->end());
+  return out;
+}
+
 } // namespace
 
 void registerNnSequenceShapes(Registry &r) {
@@ -759,6 +878,13 @@ void registerNnSequenceShapes(Registry &r) {
     return std::vector<std::optional<Dims>>{elementDims(c, "hx", 0), elementDims(c, "hx", 1)};
   });
   for (const char *k : {"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"}) r.shape(k, sameShapeAs("hx"));
+  for (const char *k : {"aten::stft", "aten::stft.center"}) r.shape(k, stftShape);
+  r.shape("aten::istft", istftShape);
+  r.shape("aten::_pack_padded_sequence", packPaddedShape);
+  r.shape("aten::_pad_packed_sequence", padPackedShape);
+  // pad_sequence's dtype rule is in shape_views.cpp (the joins); its sizes
+  // are the recurrent layers' padding.
+  r.shape("aten::pad_sequence", padSequenceShape);
 }
 
 } // namespace dtf

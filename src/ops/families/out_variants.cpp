@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dtype/promotion.h"
+#include "ops/families.h"
 #include "ops/registry.h"
 #include "ops/vocabulary.h"
 
@@ -115,6 +116,32 @@ void registerOutVariants(Registry &r) {
       }
       if (!f->samples.skipReason.empty()) e.skipConformance(f->samples.skipReason);
     }
+  }
+}
+
+/// Shape rules of the out overloads (issue 35): PyTorch resizes each `out`
+/// to its result's sizes, so they are the functional's (its shape rule run
+/// on the leading arguments); a size error is the out overload's too unless
+/// it has errors of its own (OpFact::OutErrorsOwn). Registered last, after
+/// every functional's shape rule.
+void registerOutVariantShapes(Registry &r) {
+  std::vector<std::pair<std::string, const OpRule *>> forwarded;
+  for (const auto &[key, rule] : r.rules()) {
+    if (rule.family != "out_variant" || rule.shape) continue;
+    const size_t numOut = outArgCount(*rule.schema);
+    for (const Schema *s : r.schemas().overloads(rule.schema->name)) {
+      const OpRule *f = r.find(*s);
+      if (f && f->shape && f->family != "out_variant" && isFunctionalOf(*s, *rule.schema, numOut))
+        forwarded.emplace_back(key, f);
+    }
+  }
+  for (const auto &[key, f] : forwarded) {
+    const bool errorsHold = !r.facts(key).has(OpFact::OutErrorsOwn);
+    r.shape(key, [f, errorsHold](const OpCall &c) -> ShapeResult {
+      ShapeResult s = f->shape(c.leading(*f->schema, f->schema->args.size()));
+      if (s.error && !errorsHold) return {};
+      return s;
+    });
   }
 }
 
