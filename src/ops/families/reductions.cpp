@@ -1059,6 +1059,14 @@ ShapeResult quantileShape(const OpCall &c) {
 }
 
 void registerCorpusReductionShapes(Registry &r) {
+  // aminmax: 1.13 gives [1] for a 0-dim self with a dim and keepdim (the
+  // dtype rule's quirk); otherwise a reduction over dim, two results.
+  r.shape("aten::aminmax", [oneDim = r.version() < TorchVersion::V2_6, reduce = reductionOver("dim", 2)](const OpCall &c) {
+    auto self = dimsOf(c, "self");
+    if (oneDim && self && self->empty() && !c.isNone("dim") && boolArg(c, "keepdim") == true)
+      return repeatedShape(Dims{Dim(1)}, 2);
+    return reduce(c);
+  });
   for (const char *k : {"aten::cov", "aten::corrcoef"}) r.shape(k, covarianceShape);
   r.shape("aten::sum_to_size", sumToSizeShape);
   for (const char *k : {"aten::quantile", "aten::quantile.scalar", "aten::nanquantile", "aten::nanquantile.scalar"})
@@ -1078,8 +1086,7 @@ void registerReductionShapes(Registry &r) {
     r.shape(k, reductionOver("dim"));
   for (const char *k : {"aten::max.dim", "aten::min.dim", "aten::median.dim", "aten::nanmedian.dim", "aten::mode",
                         "aten::kthvalue", "aten::std_mean", "aten::var_mean", "aten::std_mean.dim",
-                        "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction",
-                        "aten::aminmax"})
+                        "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction"})
     r.shape(k, reductionOver("dim", 2));
   for (const char *k : {"aten::cumsum", "aten::cumprod", "aten::logcumsumexp", "aten::argsort", "aten::argsort.stable",
                         "aten::renorm"})
