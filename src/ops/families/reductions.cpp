@@ -613,14 +613,7 @@ RuleResult sumToSize(const OpCall &c) {
   // decide it when a target dim of 1 meets a dim known not to be 1, or
   // every dim is a known 1 matching a target 1.
   std::optional<bool> same;
-  // Exact sizes decide it: self is returned when its sizes are `size`.
-  if (auto dims = c.arg("self").shape(); size && dims && std::all_of(dims->begin(), dims->end(), [](const Dim &d) {
-        return d.value().has_value();
-      })) {
-    bool equal = !size->empty() && dims->size() == size->size(); // an empty size: a full sum, even of a 0-dim self
-    for (size_t i = 0; equal && i < size->size(); ++i) equal = (*dims)[i].value() == (*size)[i];
-    same = equal;
-  } else if (size && self.value()) {
+  if (size && self.value()) {
     int k = *self.value(), n = static_cast<int>(size->size());
     UnitDims u = c.arg("self").unitDims();
     if (n != k || n == 0) same = false; // an empty size is a full sum(), even of a 0-dim self
