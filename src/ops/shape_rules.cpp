@@ -178,3 +178,51 @@ std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, s
 }
 
 } // namespace dtf
+
+// --- Broadcasting element-wise ops and in-place forms (issue 35, shapes-corpus) ---
+namespace dtf {
+
+namespace {
+/// The sizes of `args` (None skipped); nullopt when one is unknown.
+std::optional<std::vector<Dims>> argShapes(const OpCall &c, const std::vector<std::string> &args) {
+  std::vector<Dims> shapes;
+  for (const std::string &n : args) {
+    if (!c.has(n) || c.arg(n).isNone()) continue;
+    auto d = dimsOf(c, n);
+    if (!d) return std::nullopt;
+    shapes.push_back(std::move(*d));
+  }
+  return shapes;
+}
+} // namespace
+
+ShapeFn broadcastOf(std::vector<std::string> args, size_t outputs) {
+  return [args = std::move(args), outputs](const OpCall &c) -> ShapeResult {
+    auto shapes = argShapes(c, args);
+    if (!shapes || shapes->empty()) return {};
+    Broadcast b = broadcastShapes(*shapes);
+    if (b.mismatch) return c.semantic("{}", *b.mismatch);
+    if (!b.dims) return {};
+    return repeatedShape(*b.dims, outputs);
+  };
+}
+
+ShapeFn inPlaceOf(std::vector<std::string> others) {
+  others.insert(others.begin(), "self");
+  return [args = std::move(others)](const OpCall &c) -> ShapeResult {
+    auto shapes = argShapes(c, args);
+    if (!shapes || shapes->empty()) return {};
+    const Dims &self = shapes->front();
+    Broadcast b = broadcastShapes(*shapes);
+    if (b.mismatch) return c.semantic("{}", *b.mismatch);
+    if (b.dims && b.dims->size() > self.size()) return {}; // raises: the dtype rule's rank check
+    if (b.dims)
+      for (size_t i = 0; i < self.size(); ++i)
+        if (self[i].value() && (*b.dims)[i].value() && compareDims(self[i], (*b.dims)[i]) == DimsEqual::Differ)
+          return c.semantic("output with shape {} doesn't match the broadcast shape {}", dimsText(self),
+                            dimsText(*b.dims));
+    return self;
+  };
+}
+
+} // namespace dtf

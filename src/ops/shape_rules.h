@@ -86,3 +86,13 @@ struct DimsAndDim {
 };
 std::optional<DimsAndDim> dimsAndDim(const OpCall &c, std::string_view tensor, std::optional<int64_t> dim);
 } // namespace dtf
+
+// --- Broadcasting element-wise ops and in-place forms (issue 35, shapes-corpus) ---
+namespace dtf {
+/// The broadcast of tensor arguments `args` (None skipped, a number 0-dim)
+/// for `outputs` results; known sizes that cannot broadcast raise.
+ShapeFn broadcastOf(std::vector<std::string> args, size_t outputs = 1);
+/// An in-place op's result: self's sizes, into which the broadcast with
+/// `others` must fit (PyTorch raises where known sizes make it larger).
+ShapeFn inPlaceOf(std::vector<std::string> others);
+} // namespace dtf

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
@@ -412,9 +413,12 @@ void registerActivations(Registry &r) {
 
   add("aten::log_sigmoid", "", logSigmoid(1));
   add("aten::log_sigmoid_forward", "", logSigmoid(2));
-  add("aten::glu", "", glu());
-  r.since(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]");
-  r.since(TorchVersion::V2_6).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]");
+  add("aten::glu", "", glu()).variant({{"self", "float32[2,6]"}, {"dim", "1"}}).variant({{"self", "float32[3,2]"}, {"dim", "0"}})
+      .variant({{"self", "float32[4,3]"}, {"dim", "0"}});
+  r.since(TorchVersion::V1_13).add("aten::prelu", fam, prelu<true>).sample("weight", "sweep[1]")
+      .variant({{"self", "float32[1,2,4]"}, {"weight", "float32[1]"}}).variant({{"self", "float32[2,3,4]"}, {"weight", "float32[3]"}});
+  r.since(TorchVersion::V2_6).add("aten::prelu", fam, prelu<false>).sample("weight", "sweep[1]")
+      .variant({{"self", "float32[1,2,4]"}, {"weight", "float32[1]"}}).variant({{"self", "float32[2,3,4]"}, {"weight", "float32[3]"}});
   // 2.x: the kernel prelu calls, on operands it broadcasts (a 0-dim self with
   // a 1-D weight gives a 1-D result).
   r.add("aten::_prelu_kernel", fam, [](const OpCall &c) -> RuleResult {
@@ -494,6 +498,43 @@ void registerActivations(Registry &r) {
   for (const char *training : {"False", "True"})
     for (const char *bound : {"lower", "upper"})
       rreluBwd.variant({{"training", training}, {bound, "sweep"}}).variant({{"training", training}, {bound, "magnitudes"}});
+}
+
+
+// --- Shape rules (ops/shape_rules.h; issue 35, shapes-corpus) ---
+
+namespace {
+
+/// glu(self, dim): dim halved; an odd size raises.
+ShapeResult gluShape(const OpCall &c) {
+  auto in = dimsAndDim(c, "self", intArg(c, "dim"));
+  if (!in) return {};
+  const Dim &n = in->dims[in->dim];
+  DimsEqual even = compareDims(mod(n, Dim(2)), Dim(0));
+  if (even == DimsEqual::Differ)
+    return c.semantic("Halving dimension must be even, but dimension {} is size {}", in->dim, n.str());
+  ShapeResult out(withDimAt(in->dims, in->dim, floorDiv(n, Dim(2))));
+  if (even != DimsEqual::Equal)
+    out.possibleError = c.semantic("Halving dimension must be even, but dimension {} is size {}", in->dim, n.str());
+  return out;
+}
+
+/// prelu(self, weight): self's sizes, for a weight of one element or of one
+/// per channel (self's dim 1; a self of fewer dims has one channel).
+ShapeResult preluShape(const OpCall &c) {
+  auto self = dimsOf(c, "self"), weight = dimsOf(c, "weight");
+  if (!self || !weight || self->empty() || weight->size() > 1) return {};
+  Dim count = product(*weight), channels = self->size() >= 2 ? (*self)[1] : Dim(1);
+  if (count.value() == 1 || compareDims(count, channels) == DimsEqual::Equal) return *self;
+  return {};
+}
+
+} // namespace
+
+void registerActivationShapes(Registry &r) {
+  r.shape("aten::glu", gluShape);
+  r.shape("aten::prelu", preluShape);
+  r.shape("aten::log_sigmoid_forward", sameShapeAs("self", 2)); // the output and the CPU's buffer
 }
 
 } // namespace dtf

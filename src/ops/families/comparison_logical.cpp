@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/may_raise.h"
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
@@ -181,6 +182,13 @@ void registerComparisonLogical(Registry &r) {
       {"aten::bitwise_right_shift.Scalar_Tensor", ""}, {"aten::__rshift__.Tensor", "aten::__irshift__.Tensor"},
       {"aten::__rshift__.Scalar", "aten::__irshift__.Scalar"}};
   for (auto [key, inKey] : shiftKeys) reg(key, "bitwise", checked(intOnly, std::nullopt), inKey, true);
+}
+
+
+/// isin: a bool of the elements' sizes (a Scalar element: 0-dim) (issue 35,
+/// shapes-corpus).
+void registerComparisonLogicalShapes(Registry &r) {
+  for (const char *k : {"aten::isin.Tensor_Tensor", "aten::isin.Tensor_Scalar"}) r.shape(k, sameShapeAs("elements"));
 }
 
 } // namespace dtf

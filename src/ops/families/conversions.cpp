@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
@@ -160,10 +161,72 @@ void registerConversions(Registry &r) {
   r.add("aten::_autocast_to_full_precision", fam,
         keepingShape([](const OpCall &c) -> RuleResult { return autocastTo(c, false); }))
       .sample("cuda_enabled", "False").sample("cpu_enabled", "True").variant({{"cpu_enabled", "False"}});
-  r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]");
-  r.add("aten::view_as_real", fam, viewAsReal);
-  r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]");
+  r.add("aten::view.dtype", fam, viewDtype).sample("self", "sweep[2,16]").variant({{"self", "sweep![3,6]"}})
+      .variant({{"self", "sweep![3,3]"}});
+  r.add("aten::view_as_real", fam, viewAsReal).variant({{"self", "complex64[2,3]"}});
+  r.add("aten::view_as_complex", fam, viewAsComplex).sample("self", "sweep[3,2]")
+      .variant({{"self", "float32[3,3]"}}).variant({{"self", "float32[2]"}});
   // dequantize, quantize_*, int_repr: ops/families/quantized.cpp.
+}
+
+//===----------------------------------------------------------------------===//
+// Shape rules (ops/shape_rules.h; issue 35, shapes-corpus)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// view.dtype: the same sizes for the same element size; otherwise the last
+/// dim scaled by the ratio of element sizes (a larger element needs a last
+/// dim it divides: PyTorch raises otherwise).
+ShapeResult viewDtypeShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto from = c.arg("self").dtype();
+  auto to = c.dtypeArg("dtype");
+  if (!self || !from || !to) return {};
+  const int64_t a = elementSize(*from), b = elementSize(*to);
+  if (a <= 0 || b <= 0) return {};
+  if (a == b) return *self;
+  if (self->empty()) return {}; // raises: the dtype rule's
+  Dim &last = self->back();
+  if (a > b) {
+    if (a % b != 0) return {};
+    last = last * Dim(a / b);
+    return *self;
+  }
+  if (b % a != 0) return {};
+  const int64_t ratio = b / a;
+  if (auto n = last.value(); n && *n % ratio != 0)
+    return c.semantic("self.size(-1) must be divisible by {} to view {} as {} (different element sizes), but got {}",
+                      ratio, name(*from), name(*to), *n);
+  Dim q = floorDiv(last, Dim(ratio));
+  if (!last.value() && mod(last, Dim(ratio)).value() != 0) return {}; // a symbolic size not known divisible
+  last = q;
+  return *self;
+}
+
+/// view_as_complex: the last dim, which must be 2, goes.
+ShapeResult viewAsComplexShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  if (!self || self->empty()) return {};
+  DimsEqual two = compareDims(self->back(), Dim(2));
+  if (two == DimsEqual::Differ) return c.semantic("Tensor must have a last dimension of size 2");
+  ShapeResult out(Dims(self->begin(), self->end() - 1));
+  if (two == DimsEqual::MayDiffer)
+    out.possibleError = c.semantic("Tensor must have a last dimension of size 2 ({} == 2)", self->back().str());
+  return out;
+}
+
+} // namespace
+
+void registerConversionShapes(Registry &r) {
+  r.shape("aten::view.dtype", viewDtypeShape);
+  r.shape("aten::view_as_real", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    if (!self) return {};
+    self->push_back(Dim(2));
+    return *self;
+  });
+  r.shape("aten::view_as_complex", viewAsComplexShape);
 }
 
 } // namespace dtf

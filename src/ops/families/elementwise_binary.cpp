@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/unit_dims.h"
 #include "ops/vocabulary.h"
 
@@ -498,6 +499,14 @@ void registerElementwiseBinary(Registry &r) {
   g.arithmetic();
   g.roundingAndFloatMath();
   g.orderedIntegerPow();
+}
+
+
+/// Shape rules the broadcasting dtype rules leave out (issue 35,
+/// shapes-corpus): ldexp's (its own rank rule) and _add_relu_'s (self).
+void registerElementwiseBinaryShapes(Registry &r) {
+  r.shape("aten::ldexp.Tensor", broadcastOf({"self", "other"}));
+  r.shape("aten::_add_relu_.Tensor", inPlaceOf({"other"}));
 }
 
 } // namespace dtf

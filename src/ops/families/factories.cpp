@@ -413,8 +413,9 @@ void registerSizedFactories(Registry &r) {
         return c.error(ErrorKind::ValueDependent, "{} must be greater or equal to 0, got {}", n, *v);
     return f(c);
   };
-  r.add("aten::eye", fam, eye).sample("n", "3").variant({{"n", "-1"}});
-  r.add("aten::eye.m", fam, eye).sample("n", "3").sample("m", "2").variant({{"n", "3"}, {"m", "-1"}});
+  r.add("aten::eye", fam, eye).sample("n", "3").variant({{"n", "-1"}}).variant({{"n", "0"}});
+  r.add("aten::eye.m", fam, eye).sample("n", "3").sample("m", "2").variant({{"n", "3"}, {"m", "-1"}})
+      .variant({{"n", "0"}, {"m", "4"}});
 }
 
 /// linspace / logspace, with number or 0-dim tensor bounds, and their out forms.
@@ -618,6 +619,23 @@ void registerFactoryShapes(Registry &r) {
       };
       int64_t count = upper ? *row * *col - lower(*offset - 1) : lower(*offset);
       return Dims{Dim(2), Dim(count)};
+    });
+  // eye(n, m = n): [n, m]; linspace / logspace: [steps] (issue 35,
+  // shapes-corpus). A negative count raises (the dtype rules' checks).
+  for (const char *k : {"aten::eye", "aten::eye.m"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      Dim n = symIntArg(c, "n"), m = c.has("m") ? symIntArg(c, "m") : n;
+      for (const Dim &d : {n, m})
+        if (!d.known() || d.value().value_or(0) < 0) return {};
+      return Dims{n, m};
+    });
+  for (const char *k : {"aten::linspace", "aten::logspace", "aten::linspace.Tensor_Tensor", "aten::logspace.Tensor_Tensor",
+                        "aten::linspace.Tensor_Scalar", "aten::logspace.Tensor_Scalar", "aten::linspace.Scalar_Tensor",
+                        "aten::logspace.Scalar_Tensor"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      Dim steps = symIntArg(c, "steps");
+      if (!steps.known() || steps.value().value_or(0) < 0) return {};
+      return Dims{steps};
     });
   // one_hot: self's sizes and num_classes (-1: the largest value + 1, not known).
   r.shape("aten::one_hot", [](const OpCall &c) -> ShapeResult {

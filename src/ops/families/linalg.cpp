@@ -477,9 +477,12 @@ void Linalg::solversFactorizations() {
         .variant({{a, "sweep![3,1,1]=2"}, {b, "sweep![1,2]"}})
         .variant({{a, "sweep![1,1]=2"}, {b, "sweep![3,1,2]"}});
   };
-  solve("aten::linalg_solve", solver("A", "B", false, true), "A", "B")
-      .variant({{"A", "sweep![3,1,1]=2"}, {"B", "sweep![1]"}});
-  solve("aten::linalg_solve_ex", solver("A", "B", false, true, {{Out::Info, 2}}), "A", "B");
+  for (auto [key, fn] : {std::pair{"aten::linalg_solve", solver("A", "B", false, true)},
+                         std::pair{"aten::linalg_solve_ex", solver("A", "B", false, true, {{Out::Info, 2}})}})
+    solve(key, fn, "A", "B") // (float32 variants: the vector right-hand sides' sizes)
+        .variant({{"A", "sweep![3,1,1]=2"}, {"B", "sweep![1]"}}).variant({{"A", "float32[3,1,1]=2"}, {"B", "float32[3,1]"}})
+        .variant({{"A", "float32[1,1]=2"}, {"B", "float32[2]"}}).variant({{"A", "float32[3,1,1]=2"}, {"B", "float32[2,1]"}})
+        .variant({{"A", "float32[3,1,1]=2"}, {"B", "float32[1]"}, {"left", "False"}});
   solve("aten::cholesky_solve", solver("input2", "self", false, false), "input2", "self");
   solve("aten::linalg_solve_triangular", solver("self", "B", true, false), "self", "B");
   solve("aten::triangular_solve", solver("A", "self", false, false, {same}), "A", "self");
@@ -802,6 +805,47 @@ void registerDecompositionShapes(Registry &r) {
           }));
 }
 
+/// linalg_solve's B is a (batch of) vector(s) when 1-D, or of A's sizes
+/// without the last (at::linalg_solve_is_vector_rhs); nullopt when symbols
+/// decide it.
+std::optional<bool> solveVectorRhs(const Dims &a, const Dims &b) {
+  if (b.size() == 1) return true;
+  if (b.size() + 1 != a.size()) return false;
+  bool equal = true;
+  for (size_t i = 0; i < b.size(); ++i) {
+    DimsEqual eq = compareDims(a[i], b[i]);
+    if (eq == DimsEqual::Differ) return false;
+    equal = equal && eq == DimsEqual::Equal;
+  }
+  return equal ? std::optional<bool>(true) : std::nullopt;
+}
+
+/// linalg_solve(A [*, n, n], B [*, n]) with left=True: B solved as a column,
+/// the result [broadcast batch, n] (info: the batch); B's n must be A's.
+ShapeResult solvedVector(const OpCall &c, const Dims &a, const Dims &b) {
+  auto left = boolArg(c, "left");
+  if (left == false) // both versions, whatever the sizes (measured)
+    return c.semantic("linalg.solve: Vector broadcasting of the left hand side is not supported for left=False");
+  if (!left) return {};
+  const Dim &n = a.back();
+  if (compareDims(a[a.size() - 2], n) != DimsEqual::Equal) return {}; // not square: raises, or symbols decide
+  DimsEqual fits = compareDims(b.back(), n);
+  if (fits == DimsEqual::Differ)
+    return c.semantic("linalg.solve: Incompatible shapes of A and B for the equation AX = B ({}x{} and {}x1)",
+                      a[a.size() - 2].str(), n.str(), b.back().str());
+  if (fits != DimsEqual::Equal) return {};
+  std::vector<Dims> batches{Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 1)};
+  Broadcast batch = broadcastShapes(batches);
+  if (batch.mismatch) return c.semantic("{}", *batch.mismatch);
+  if (!batch.dims) return {};
+  Dims x = *batch.dims;
+  x.push_back(n);
+  if (c.key() != "aten::linalg_solve_ex") return x;
+  // info: A's batch (claimed where it is the broadcast one)
+  const Dims aBatch(a.begin(), a.end() - 2);
+  return Outs{x, aBatch == *batch.dims ? std::optional<Dims>(aBatch) : std::nullopt};
+}
+
 void registerSolverShapes(Registry &r) {
   r.shape("aten::linalg_solve_triangular", solverShape("self", "B"));
   r.shape("aten::cholesky_solve", solverShape("input2", "self"));
@@ -819,7 +863,17 @@ void registerSolverShapes(Registry &r) {
   for (const char *k : {"aten::linalg_solve", "aten::linalg_solve_ex"})
     r.shape(k, [](const OpCall &c) -> ShapeResult {
       auto a = dimsOf(c, "A"), b = dimsOf(c, "B");
-      if (!a || !b || a->size() < 2 || b->empty() || b->size() + 1 == a->size()) return {};
+      if (!a || !b || a->size() < 2 || b->empty()) return {};
+      auto vector = solveVectorRhs(*a, *b);
+      if (!vector) return {};
+      if (*vector) return solvedVector(c, *a, *b);
+      // AX = B: B's rows are A's columns; XA = B (left=False): B's columns are A's rows.
+      auto left = boolArg(c, "left");
+      if (!left || b->size() < 2) return {};
+      const Dim &inner = *left ? a->back() : (*a)[a->size() - 2], &given = *left ? (*b)[b->size() - 2] : b->back();
+      if (compareDims(inner, given) == DimsEqual::Differ)
+        return c.semantic("linalg.solve: Incompatible shapes of A and B for the equation {} ({} and {})",
+                          *left ? "AX = B" : "XA = B", dimsText(*a), dimsText(*b));
       Outs out{solved(c, "A", "B")};
       if (!out[0]) return {};
       if (c.key() == "aten::linalg_solve_ex") out.push_back(Dims(out[0]->begin(), out[0]->end() - 2));

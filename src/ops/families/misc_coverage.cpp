@@ -417,7 +417,10 @@ void registerTrapezoid(Registry &r) {
     };
   };
   r.add("aten::trapz.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]");
-  r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]");
+  r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]")
+      .variant({{"y", "float32[2]"}, {"x", "float32[2,2]"}}).variant({{"y", "float32[3,4]"}, {"x", "float32[2,1,4]"}})
+      .variant({{"y", "float32[3,0]"}, {"x", "float32[3]"}}).variant({{"y", "float32[3,4]"}, {"x", "float32[5]"}})
+      .variant({{"y", "float32[3,4]"}, {"x", "float32[3]"}, {"dim", "0"}}).variant({{"y", "float32[4,3]"}, {"x", "float32[2,3]"}, {"dim", "0"}});
   r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]")
       .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}});
   r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]")
@@ -507,6 +510,67 @@ void registerMiscCoverageShapes(Registry &r) {
     if (!sizes || sizes->size() != 4) return {};
     return *sizes;
   });
+}
+
+// --- issue 35 (shapes-corpus): conj, complex/polar, frexp, igamma, trapezoid ---
+
+namespace {
+
+/// y without dim `dim` (a sum along it).
+std::optional<Dims> withoutDim(Dims d, size_t at) {
+  if (at >= d.size()) return std::nullopt;
+  d.erase(d.begin() + static_cast<std::ptrdiff_t>(at));
+  return d;
+}
+
+/// trapezoid(y, x, dim) (ATen's Integration.cpp): dim wraps against y; an
+/// empty dim of y gives y without it at once; a 1-D x must have one value
+/// per sample and is viewed along dim, an x of fewer dims gets leading 1s;
+/// then (x[1:] - x[:-1]) * (y[1:] + y[:-1]) along that same dim index,
+/// broadcast, summed over it.
+ShapeResult trapezoidShape(const OpCall &c) {
+  auto y = dimsOf(c, "y");
+  if (!y || y->empty()) return {};
+  auto dim = wrappedDimArg(c, "dim", y->size());
+  if (!dim) return {};
+  auto reduced = withoutDim(*y, *dim);
+  if (!c.has("x")) return *reduced;
+  auto x = dimsOf(c, "x");
+  if (!x) return {};
+  const Dim &n = (*y)[*dim];
+  if (n.value() == 0) return *reduced;
+  if (x->size() == 1) {
+    DimsEqual eq = compareDims((*x)[0], n);
+    if (eq == DimsEqual::Differ) return c.semantic("trapezoid: There must be one `x` value for each sample point");
+    ShapeResult out(*reduced);
+    if (eq == DimsEqual::MayDiffer)
+      out.possibleError = c.semantic("trapezoid: There must be one `x` value for each sample point ({} == {})",
+                                     (*x)[0].str(), n.str());
+    return out;
+  }
+  if (n.range().lo < 1) return {}; // may be empty: the early return, or not
+  if (x->size() < y->size()) x->insert(x->begin(), y->size() - x->size(), Dim(1));
+  auto dx = differenced(*x, *dim), dy = differenced(*y, *dim);
+  if (!dx || !dy) return {};
+  std::vector<Dims> both{*dx, *dy};
+  Broadcast b = broadcastShapes(both);
+  if (b.mismatch) return c.semantic("{}", *b.mismatch);
+  auto out = b.dims ? withoutDim(*b.dims, *dim) : std::nullopt;
+  return out ? ShapeResult(*out) : ShapeResult{};
+}
+
+} // namespace
+
+void registerMiscCorpusShapes(Registry &r) {
+  r.shape("aten::_conj", sameShapeAs());
+  r.shape("aten::complex", broadcastOf({"real", "imag"}));
+  r.shape("aten::polar", broadcastOf({"abs", "angle"}));
+  r.shape("aten::frexp.Tensor", sameShapeAs("self", 2));
+  for (const char *k : {"aten::igamma", "aten::igammac", "aten::special_gammainc", "aten::special_gammaincc"})
+    r.shape(k, broadcastOf({"self", "other"}));
+  for (const char *k : {"aten::igamma_", "aten::igammac_"}) r.shape(k, inPlaceOf({"other"}));
+  for (const char *k : {"aten::trapezoid.x", "aten::trapz.x", "aten::trapezoid.dx", "aten::trapz.dx"})
+    r.shape(k, trapezoidShape);
 }
 
 } // namespace dtf

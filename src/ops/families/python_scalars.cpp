@@ -659,6 +659,19 @@ void registerPythonScalarShapes(Registry &r) {
            {"aten::floor_divide", Arith::FloorDiv}, {"aten::floor_divide.Scalar", Arith::FloorDiv},
            {"aten::remainder.Tensor", Arith::Rem}, {"aten::remainder.Scalar", Arith::Rem}})
     r.shape(k, heldArith(op));
+  // `x.size(0) // 2` as 2.x's tracer records it (div(..., rounding_mode='trunc'
+  // or 'floor')): floor division, the same as trunc on sizes, which are >= 0
+  // (issue 35, shapes-corpus: MultiheadAttention's head_dim).
+  // (The Scalar form: a pooled 0-dim constant is read both ways.)
+  for (const char *k : {"aten::div.Tensor_mode", "aten::div.Scalar_mode"})
+    r.shape(k, [floorDiv = heldArith(Arith::FloorDiv)](const OpCall &c) -> ShapeResult {
+      auto mode = c.arg("rounding_mode").text();
+      if (!mode || (*mode != "trunc" && *mode != "floor")) return {};
+      auto held = [](const Value &v) { return v.isTensor() ? v.heldInt() : v.intExpr(); };
+      auto a = held(c.arg("self")), b = held(c.arg("other"));
+      if (*mode == "trunc" && (!a || !b || a->range().lo < 0 || b->range().lo < 0)) return {};
+      return floorDiv(c);
+    });
 }
 
 void registerPythonScalarOps(Registry &reg) {

@@ -831,6 +831,10 @@ void Reductions::cumulativeStatistics() {
     auto e = r.add(k, fam, quantile).sample("self", "sweep[2,3]").sample("q", scalar ? "0.5" : "sweep[2]")
                  .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}})
                  .variant({{"self", "sweep![2,3]"}, {"q", scalar ? "0.5" : "sweep[2]"}, {"dim", "1"}, {"keepdim", "True"}})
+                 .variant({{"self", "float32[2,4]"}, {"q", scalar ? "0.5" : "float32[3]"}, {"keepdim", "True"}})
+                 .variant({{"self", "float32[2,4]"}, {"q", scalar ? "0.5" : "float32[]"}, {"dim", "0"}})
+                 .variant({{"self", "float32[]"}, {"q", scalar ? "0.5" : "float32[2]"}, {"dim", "0"}, {"keepdim", "True"}})
+                 .variant({{"self", "float32[2,0]"}, {"q", scalar ? "0.5" : "float32[2]"}, {"dim", "0"}})
                  .refuse(checks::oneOf("interpolation", {"linear", "lower", "higher", "midpoint", "nearest"}),
                          {{"interpolation", "'foo'"}});
     if (scalar) e.refuse(checks::numberWithin("q", 0, 1, "quantile() q must be in the range [0, 1]"), {{"q", "1.5"}});
@@ -840,10 +844,12 @@ void Reductions::cumulativeStatistics() {
       .variant({{"self", "sweep![2,3]"}, {"fweights", "None"}, {"aweights", "sweep![3]"}})
       .variant({{"self", "sweep![3]"}, {"fweights", "None"}, {"aweights", "None"}});
   add("aten::corrcoef", covariance).sample("self", "sweep[2,3]").variant({{"self", "sweep![3]"}})
-      .variant({{"self", "sweep![1,3]"}});
+      .variant({{"self", "sweep![1,3]"}}).variant({{"self", "float32[4,0]"}});
   add("aten::sum_to_size", sumToSize).sample("self", "sweep[2,3]").sample("size", "[1,3]")
       .variant({{"self", "sweep![2,3]"}, {"size", "[2,3]"}})
-      .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}});
+      .variant({{"self", "sweep![2,3]"}, {"size", "[3]"}}).variant({{"self", "sweep![]"}, {"size", "[]"}})
+      .variant({{"self", "float32[2,3]"}, {"size", "[2,1]"}}).variant({{"self", "float32[2,3]"}, {"size", "[2]"}})
+      .variant({{"self", "float32[2,3]"}, {"size", "[4,2,3]"}});
 }
 
 /// norm, frobenius_norm, the linalg vector / matrix norms.
@@ -978,6 +984,90 @@ void registerReductions(Registry &r) {
 // keeps them as 1 with keepdim; no dim argument (or None) reduces all.
 //===----------------------------------------------------------------------===//
 
+// --- issue 35 (shapes-corpus): cov/corrcoef, sum_to_size, quantile ---
+
+namespace {
+
+/// cov / corrcoef: [vars, vars] squeezed (at::cov ends in squeeze()): a 2-D
+/// self has a variable per row, a 1-D one a single variable (0-dim result).
+/// (fweights / aweights must match the observations: left unknown.)
+ShapeResult covarianceShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  if (!self || self->size() > 2) return {};
+  for (const char *w : {"fweights", "aweights"})
+    if (c.has(w) && !c.isNone(w)) return {};
+  Dim vars = self->size() == 2 ? (*self)[0] : Dim(1);
+  auto one = vars.isOne();
+  if (!one) return {};
+  return *one ? Dims{} : Dims{vars, vars};
+}
+
+/// sum_to_size(self, size): `size`, which must expand to self's sizes (each
+/// of its dims 1 or equal to self's, aligned to the right).
+ShapeResult sumToSizeShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto size = sizeListArg(c, "size");
+  if (!self || !size || size->size() > self->size()) return {};
+  const size_t lead = self->size() - size->size();
+  for (size_t i = 0; i < size->size(); ++i) {
+    const Dim &want = (*size)[i], &have = (*self)[lead + i];
+    if (want.isOne() == true) continue;
+    DimsEqual eq = compareDims(want, have);
+    if (eq == DimsEqual::Differ && want.value() && have.value())
+      return c.semantic("size {} is not expandable to size {}", dimsText(*size), dimsText(*self));
+    if (eq != DimsEqual::Equal) return {};
+  }
+  return *size;
+}
+
+/// quantile / nanquantile: q's dims (a 1-D q: one per quantile) then self
+/// reduced over dim (None: every dim; keepdim keeps them as 1); an empty
+/// self raises.
+ShapeResult quantileShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto keep = boolArg(c, "keepdim");
+  if (!self || !keep) return {};
+  if (product(*self).value() == 0) return c.semantic("quantile() input tensor must be non-empty");
+  Dims out;
+  if (c.isTensor("q")) {
+    auto q = dimsOf(c, "q");
+    if (!q || q->size() > 1) return {};
+    out = *q;
+  }
+  Dims reduced;
+  if (c.isNone("dim")) {
+    if (*keep) reduced.assign(self->size(), Dim(1));
+  } else {
+    auto d = intArg(c, "dim");
+    auto w = d ? wrapDim(*d, static_cast<int>(self->size())) : std::nullopt;
+    if (!w) return {};
+    reduced = *self;
+    if (!reduced.empty()) {
+      if (*keep) reduced[*w] = Dim(1);
+      else reduced.erase(reduced.begin() + *w);
+    }
+  }
+  out.insert(out.end(), reduced.begin(), reduced.end());
+  return out;
+}
+
+void registerCorpusReductionShapes(Registry &r) {
+  // aminmax: 1.13 gives [1] for a 0-dim self with a dim and keepdim (the
+  // dtype rule's quirk); otherwise a reduction over dim, two results.
+  r.shape("aten::aminmax", [oneDim = r.version() < TorchVersion::V2_6, reduce = reductionOver("dim", 2)](const OpCall &c) {
+    auto self = dimsOf(c, "self");
+    if (oneDim && self && self->empty() && !c.isNone("dim") && boolArg(c, "keepdim") == true)
+      return repeatedShape(Dims{Dim(1)}, 2);
+    return reduce(c);
+  });
+  for (const char *k : {"aten::cov", "aten::corrcoef"}) r.shape(k, covarianceShape);
+  r.shape("aten::sum_to_size", sumToSizeShape);
+  for (const char *k : {"aten::quantile", "aten::quantile.scalar", "aten::nanquantile", "aten::nanquantile.scalar"})
+    r.shape(k, quantileShape);
+}
+
+} // namespace
+
 void registerReductionShapes(Registry &r) {
   for (const char *k : {"aten::sum", "aten::mean", "aten::prod", "aten::all", "aten::any", "aten::max", "aten::min",
                         "aten::median", "aten::nanmedian", "aten::std", "aten::var", "aten::trace",
@@ -989,8 +1079,7 @@ void registerReductionShapes(Registry &r) {
     r.shape(k, reductionOver("dim"));
   for (const char *k : {"aten::max.dim", "aten::min.dim", "aten::median.dim", "aten::nanmedian.dim", "aten::mode",
                         "aten::kthvalue", "aten::std_mean", "aten::var_mean", "aten::std_mean.dim",
-                        "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction",
-                        "aten::aminmax"})
+                        "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction"})
     r.shape(k, reductionOver("dim", 2));
   for (const char *k : {"aten::cumsum", "aten::cumprod", "aten::logcumsumexp", "aten::argsort", "aten::argsort.stable",
                         "aten::renorm"})
@@ -1006,6 +1095,7 @@ void registerReductionShapes(Registry &r) {
     (*self)[*w] = Dim(*k);
     return std::vector<std::optional<Dims>>(2, *self);
   });
+  registerCorpusReductionShapes(r);
 }
 
 } // namespace dtf

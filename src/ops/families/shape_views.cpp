@@ -556,8 +556,10 @@ void registerSameRankViews(Registry &r) {
     auto e = r.add(s.key, fam, fn);
     for (auto &[a, v] : s.samples) e.sample(a, v);
     if (narrow) e.variant({{"self", "sweep![]"}}).atLeast("length", 0, "narrow(): length must be non-negative");
-    if (key.ends_with(".intlist"))
-      e.refuse(checks::sameLength("source", "destination", "movedim: invalid source or destination dims"),
+    if (key.ends_with(".intlist")) // (float32 variants: the moved sizes)
+      e.variant({{"self", "float32[2,3,4]"}, {"source", "[0,2]"}, {"destination", "[2,0]"}})
+          .variant({{"self", "float32[2,3,4,5]"}, {"source", "[-1,0]"}, {"destination", "[1,3]"}})
+          .refuse(checks::sameLength("source", "destination", "movedim: invalid source or destination dims"),
                {{"source", "[0,1]"}, {"destination", "[1]"}})
           .refuse(checks::distinctDims("self", {"source", "destination"}), {{"source", "[0,-2]"}, {"destination", "[0,1]"}});
     if (key == "aten::flip") e.refuse(checks::distinctDims("self", {"dims"}), {{"dims", "[0,-2]"}});
@@ -565,7 +567,8 @@ void registerSameRankViews(Registry &r) {
       e.refuse(checks::rollShifts(), {{"shifts", "[1,1]"}}).variant({{"shifts", "[]"}, {"dims", "[]"}});
     if (movesOneDim)
       e.variant({{"self", "sweep![1,2,3]"}, {"source", "0"}, {"destination", "-1"}})
-          .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}});
+          .variant({{"self", "sweep![2,3,1]"}, {"source", "-1"}, {"destination", "1"}})
+          .variant({{"self", "float32[2,3,4]"}, {"source", "-1"}, {"destination", "0"}});
   }
   // fliplr needs 2 dims, flipud 1. (An init-capture: clang 14 cannot capture a structured binding.)
   for (auto [key, minRank] : {std::pair{"aten::fliplr", 2}, std::pair{"aten::flipud", 1}})
@@ -770,7 +773,8 @@ void registerSlicesAndSqueezes(Registry &r) {
   for (auto [k, key, sequenceKey] : {std::tuple{1, "aten::atleast_1d", "aten::atleast_1d.Sequence"},
                                      std::tuple{2, "aten::atleast_2d", "aten::atleast_2d.Sequence"},
                                      std::tuple{3, "aten::atleast_3d", "aten::atleast_3d.Sequence"}}) {
-    r.add(key, fam, keep([k = k](const OpCall &, Rank rk) { return atLeast(rk, k); }));
+    r.add(key, fam, keep([k = k](const OpCall &, Rank rk) { return atLeast(rk, k); }))
+        .variant({{"self", "float32[3]"}}).variant({{"self", "float32[2,3]"}});
     r.add(sequenceKey, fam, [k = k](const OpCall &c) -> RuleResult {
       const Value &l = c.arg("tensors");
       if (l.isList() && l.lengthKnown()) {
@@ -780,7 +784,7 @@ void registerSlicesAndSqueezes(Registry &r) {
       }
       Value s = l.isList() ? l.elementSummary() : Value::unknownTensor();
       return Value::listOf(Value::tensor(s.isTensor() ? s.dtypes() : DTypeSet::all(), Rank::atLeast1()));
-    }).sample("tensors", "[sweep,sweep]");
+    }).sample("tensors", "[sweep,sweep]").variant({{"tensors", "[float32[],float32[3],float32[2,3]]"}});
   }
 }
 
@@ -944,7 +948,8 @@ void registerJoins(Registry &r) {
        if (*e.dtype() != *el[0].dtype()) return c.semantic("meshgrid expects all tensors to have the same dtype");
      }
      return tensorOf(*el[0].dtype(), Rank::exact(el.size() == 1 ? 1 : 2));
-   }).sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[sweep]"}});
+   }).sample("tensors", "[sweep![2],sweep![2]]").variant({{"tensors", "[sweep]"}})
+      .variant({{"tensors", "[float32[2],float32[3],float32[4]]"}});
   // combinations(1-D self, r): rank 2 (r = 0: an empty 1-D tensor).
   r.add("aten::combinations", fam, [](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("self").value(); rk && *rk != 1)
@@ -953,8 +958,11 @@ void registerJoins(Registry &r) {
      if (k && *k < 0) return c.semantic("expect a non-negative number, but got {}", *k);
      return tensorOf(c.dtype("self"), !k ? Rank::top() : Rank::exact(*k == 0 ? 1 : 2));
    }).sample("self", "sweep[3]").variant({{"self", "sweep![3]"}, {"r", "0"}})
-      .variant({{"self", "sweep![3]"}, {"r", "1"}}).variant({{"self", "sweep![3]"}, {"with_replacement", "True"}});
-  r.add("aten::diagflat", fam, keep([](const OpCall &, Rank) { return Rank::exact(2); })).sample("self", "sweep[2,2]");
+      .variant({{"self", "sweep![3]"}, {"r", "1"}}).variant({{"self", "sweep![3]"}, {"with_replacement", "True"}})
+      .variant({{"self", "float32[5]"}, {"r", "3"}}).variant({{"self", "float32[2]"}, {"r", "3"}})
+      .variant({{"self", "float32[4]"}, {"r", "3"}, {"with_replacement", "True"}});
+  r.add("aten::diagflat", fam, keep([](const OpCall &, Rank) { return Rank::exact(2); })).sample("self", "sweep[2,2]")
+      .variant({{"self", "float32[2,3]"}, {"offset", "-2"}}).variant({{"self", "float32[]"}, {"offset", "1"}});
   // block_diag: one rank-2 result of result_type(tensors) (0-D inputs in
   // their own tier), each input 0-D to 2-D.
   r.add("aten::block_diag", fam, [](const OpCall &c) -> RuleResult {
@@ -969,7 +977,7 @@ void registerJoins(Registry &r) {
        ops.push_back({*e.dtype(), tierOf(e.rank())});
      }
      return tensorOf(c.resultType(ops), Rank::exact(2));
-   }).sample("tensors", "[sweep,sweep![2,2]]");
+   }).sample("tensors", "[sweep,sweep![2,2]]").variant({{"tensors", "[float32[],float32[3],float32[2,4]]"}});
   // msort sorts along dim 0: CPU has no complex sort, a kernel gap in 1.13,
   // refused by name in 2.14.
   r.since(TorchVersion::V1_13).add("aten::msort", fam, keep(same)).sample("self", "sweep[3]");
@@ -991,7 +999,10 @@ void registerJoins(Registry &r) {
        }
      return tensorOf(d, c.rank("self"));
    }).sample("self", "sweep[3]").variant({{"self", "sweep![3]"}, {"prepend", "sweep![2]"}})
-      .variant({{"self", "sweep![3]"}, {"append", "sweep![2]"}, {"n", "2"}});
+      .variant({{"self", "sweep![3]"}, {"append", "sweep![2]"}, {"n", "2"}})
+      .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"prepend", "float32[1,3]"}, {"append", "float32[4,3]"}})
+      .variant({{"self", "float32[2,3]"}, {"dim", "0"}, {"prepend", "float32[1,2]"}})
+      .variant({{"self", "float32[3]"}, {"n", "5"}}).variant({{"self", "float32[3,4]"}, {"n", "0"}, {"append", "float32[3,1]"}});
   // vander: integral and bool inputs give int64, others keep their dtype.
   r.add("aten::vander", fam, [](const OpCall &c) -> RuleResult {
      if (auto rk = c.rank("x").value(); rk && *rk != 1) return c.semantic("x must be a one-dimensional tensor");
@@ -1000,7 +1011,7 @@ void registerJoins(Registry &r) {
      // Integers are raised to powers as int64: 2.14's uint16/32/64 do not promote with it.
      if (isIntegral(d, true)) (void)c.promote(d, DType::Int64);
      return tensorOf(isIntegral(d, true) ? DType::Int64 : d, Rank::exact(2));
-   }).sample("x", "sweep[3]");
+   }).sample("x", "sweep[3]").variant({{"x", "float32[3]"}, {"N", "5"}}).variant({{"x", "float32[4]"}, {"N", "0"}});
 
   // Joins.
   r.add("aten::cat", fam, catFacts(joinRule([](Rank rk) { return rk; }, true)))
@@ -1042,19 +1053,24 @@ void registerStacksAndRepeats(Registry &r) {
       .variant({{"tensors", "[sweep![1,2]]"}, {"dim", "-1"}});
   r.add("aten::hstack", fam, joinRule([](Rank rk) { return atLeast(rk, 1); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[float32[2,3],float32[2,1]]"}}).variant({{"tensors", "[float32[],float32[2]]"}})
+      .variant({{"tensors", "[float32[0],float32[2,3]]"}}).variant({{"tensors", "[float32[2,3],float32[3,1]]"}})
       .variant({{"tensors", "[sweep[],sweep[]]"}})
       .variant({{"tensors", "[sweep,sweep]"}});
   for (const char *k : {"aten::vstack", "aten::row_stack"})
     r.add(k, fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
         .sample("tensors", "[sweep![2],sweep![2]]")
-        .variant({{"tensors", "[sweep[],sweep[]]"}});
+        .variant({{"tensors", "[sweep[],sweep[]]"}})
+        .variant({{"tensors", "[float32[3],float32[2,3]]"}}).variant({{"tensors", "[float32[3],float32[0]]"}});
   r.add("aten::column_stack", fam, joinRule([](Rank rk) { return atLeast(rk, 2); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
+      .variant({{"tensors", "[float32[],float32[1],float32[1,3]]"}})
       .variant({{"tensors", "[sweep[],sweep[]]"}});
   r.add("aten::dstack", fam, joinRule([](Rank rk) { return atLeast(rk, 3); }, false))
       .sample("tensors", "[sweep![2],sweep![2]]")
       .variant({{"tensors", "[sweep[],sweep[]]"}})
-      .variant({{"tensors", "[sweep![2,2,2],sweep![2,2,2]]"}});
+      .variant({{"tensors", "[sweep![2,2,2],sweep![2,2,2]]"}})
+      .variant({{"tensors", "[float32[3],float32[1,3]]"}}).variant({{"tensors", "[float32[2,3],float32[2,3,4]]"}});
   r.add("aten::broadcast_tensors", fam, [](const OpCall &c) -> RuleResult {
      const Value &l = c.arg("tensors");
      if (!l.isList() || !l.lengthKnown()) return Value::listOf(Value::unknownTensor());
@@ -1064,7 +1080,8 @@ void registerStacksAndRepeats(Registry &r) {
      std::vector<Value> out;
      for (const Value &e : l.elements()) out.push_back(tensorOf(*e.dtype(), b));
      return Value::list(out);
-   }).sample("tensors", "[sweep,sweep]");
+   }).sample("tensors", "[sweep,sweep]").variant({{"tensors", "[float32[2,1],float32[3]]"}})
+      .variant({{"tensors", "[float32[2],float32[3]]"}}).variant({{"tensors", "[float32[],float32[1,4],float32[3,1]]"}});
 
   r.add("aten::repeat_interleave.Tensor", fam, [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("repeats"), Rank::exact(1));
@@ -1399,9 +1416,7 @@ std::optional<std::vector<Dims>> listDims(const OpCall &c, std::string_view name
 
 /// at::cat: sizes add up along `dim`; 1-D tensors of size 0 are skipped
 /// (the legacy empty tensor); every other dim is the first's.
-ShapeResult catShape(const OpCall &c) {
-  auto all = listDims(c, "tensors");
-  auto dim = intArg(c, "dim");
+ShapeResult catOf(const OpCall &c, std::optional<std::vector<Dims>> all, std::optional<int64_t> dim) {
   if (!all || !dim) return {};
   std::vector<Dims> parts;
   for (Dims &d : *all)
@@ -1424,6 +1439,8 @@ ShapeResult catShape(const OpCall &c) {
   }
   return out;
 }
+
+ShapeResult catShape(const OpCall &c) { return catOf(c, listDims(c, "tensors"), intArg(c, "dim")); }
 
 ShapeResult stackShape(const OpCall &c) {
   auto all = listDims(c, "tensors");
@@ -1724,6 +1741,226 @@ void registerSplitShapes(Registry &r) {
 
 } // namespace
 
+//===--- issue 35 (shapes-corpus): matrix transposes, moves, stacks, joins ---===//
+
+namespace {
+
+/// mT / mH / matrix_H / adjoint: the last two dims swapped (a 0-dim tensor
+/// as is; a 1-D one raises: the dtype rule says so).
+ShapeResult matrixTransposeShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  if (!self || self->size() == 1) return {};
+  if (self->size() >= 2) std::swap((*self)[self->size() - 2], self->back());
+  return *self;
+}
+
+/// movedim / moveaxis (int or int[]): each source dim goes to its
+/// destination; the other dims fill the positions left, in their order
+/// (at::movedim). Repeated dims raise (the dtype rule's checks).
+ShapeResult movedimShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto src = intListArg(c, "source"), dst = intListArg(c, "destination");
+  if (!self || !src || !dst || src->size() != dst->size()) return {};
+  const int rank = static_cast<int>(self->size());
+  std::vector<int> perm(rank, -1);
+  std::vector<bool> moved(rank, false);
+  for (size_t i = 0; i < src->size(); ++i) {
+    auto s = wrapDim((*src)[i], rank), d = wrapDim((*dst)[i], rank);
+    if (!s || !d) return {};
+    if (rank == 0) continue;
+    if (perm[*d] != -1 || moved[*s]) return {};
+    perm[*d] = *s;
+    moved[*s] = true;
+  }
+  int next = 0;
+  for (int &p : perm) {
+    if (p != -1) continue;
+    while (moved[next]) ++next;
+    p = next;
+    moved[next] = true;
+  }
+  auto out = permutedDims(*self, perm);
+  return out ? ShapeResult(*out) : ShapeResult{};
+}
+
+/// atleast_{1,2,3}d: 0-dim -> [1]*k; atleast_2d/3d: [n] -> [1, n];
+/// atleast_3d: [1, n] or [m, n] -> [.., 1].
+Dims atLeastDims(Dims d, size_t k) {
+  if (d.size() >= k) return d;
+  if (d.empty()) return Dims(k, Dim(1));
+  if (d.size() == 1) d.insert(d.begin(), Dim(1));
+  if (d.size() == 2 && k == 3) d.push_back(Dim(1));
+  return d;
+}
+
+/// hstack / vstack (row_stack) / dstack: atleast_{1,2,3}d of each, then cat
+/// along dim 0 (hstack of 1-D tensors), 1 (hstack), 0 (vstack), 2 (dstack);
+/// column_stack: 0-dim and 1-D tensors as [numel, 1] columns, cat along 1.
+ShapeResult directionalStack(const OpCall &c, char kind) {
+  auto all = listDims(c, "tensors");
+  if (!all || all->empty()) return {};
+  if (kind == 'c') {
+    for (Dims &d : *all)
+      if (d.size() <= 1) d = Dims{product(d), Dim(1)};
+    return catOf(c, std::move(all), 1);
+  }
+  const size_t k = kind == 'h' ? 1 : kind == 'v' ? 2 : 3;
+  for (Dims &d : *all) d = atLeastDims(std::move(d), k);
+  const int64_t dim = kind == 'h' ? ((*all)[0].size() == 1 ? 0 : 1) : kind == 'v' ? 0 : 2;
+  return catOf(c, std::move(all), dim);
+}
+
+/// broadcast_tensors: every tensor of the list at the broadcast shape.
+ShapeResult broadcastTensorsShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  if (!all || all->empty()) return {};
+  Broadcast b = broadcastShapes(*all);
+  if (b.mismatch) return c.semantic("{}", *b.mismatch);
+  if (!b.dims) return {};
+  return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(all->size(), *b.dims)));
+}
+
+/// block_diag: the blocks' rows and columns add up (a 0-dim block is 1x1, a
+/// 1-D one a row); no blocks give [1, 0] (ATen's empty result).
+ShapeResult blockDiagShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  if (!all) return {};
+  if (all->empty()) return Dims{Dim(1), Dim(0)};
+  Dim rows(0), cols(0);
+  for (const Dims &d : *all) {
+    if (d.size() > 2) return {};
+    Dims m = atLeastDims(d, 2);
+    rows = rows + m[0];
+    cols = cols + m[1];
+  }
+  return Dims{rows, cols};
+}
+
+/// cartesian_prod of 1-D tensors: one input as is, else [product, count].
+ShapeResult cartesianProdShape(const OpCall &c) {
+  auto all = listDims(c, "tensors");
+  if (!all || all->empty()) return {};
+  Dim n(1);
+  for (const Dims &d : *all) {
+    if (d.size() != 1) return {};
+    n = n * d[0];
+  }
+  if (all->size() == 1) return (*all)[0];
+  return Dims{n, Dim(static_cast<int64_t>(all->size()))};
+}
+
+/// C(m, k), nullopt past 2^62.
+std::optional<int64_t> binomial(int64_t m, int64_t k) {
+  if (k > m) return 0;
+  __int128 v = 1;
+  for (int64_t i = 1; i <= k; ++i) {
+    v = v * (m - k + i) / i; // exact: a product of i consecutive ints is divisible by i!
+    if (v > (__int128(1) << 62)) return std::nullopt;
+  }
+  return static_cast<int64_t>(v);
+}
+
+/// combinations(1-D self of n, r): [C(n, r), r], with replacement
+/// [C(n + r - 1, r), r]; r = 0 gives an empty 1-D tensor.
+ShapeResult combinationsShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto k = intArg(c, "r");
+  auto rep = boolArg(c, "with_replacement");
+  if (!self || self->size() != 1 || !k || !rep || *k < 0) return {};
+  if (*k == 0) return Dims{Dim(0)};
+  const Dim &n = (*self)[0];
+  if (*k == 1) return Dims{n, Dim(1)};
+  auto nv = n.value();
+  auto count = nv ? binomial(*rep ? *nv + *k - 1 : *nv, *k) : std::nullopt;
+  if (!count) return {};
+  return Dims{Dim(*count), Dim(*k)};
+}
+
+/// diff(self, n, dim, prepend, append): cat(prepend, self, append) along dim
+/// (whose other sizes must match), n elements shorter (at least 0); n = 0
+/// gives self (prepend and append checked, not joined: measured).
+ShapeResult diffShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto n = intArg(c, "n");
+  if (!self || self->empty() || !n || *n < 0) return {};
+  auto w = wrappedDimArg(c, "dim", self->size());
+  if (!w) return {};
+  std::vector<Dims> parts;
+  for (const char *arg : {"prepend", "self", "append"}) {
+    if (!c.isTensor(arg)) continue;
+    auto d = dimsOf(c, arg);
+    if (!d || d->size() != self->size()) return {};
+    parts.push_back(std::move(*d));
+  }
+  ShapeResult joined = catOf(c, std::move(parts), static_cast<int64_t>(*w));
+  if (joined.error || joined.outputs.empty() || !joined.outputs[0]) return joined;
+  if (*n == 0) return *self;
+  Dims out = *joined.outputs[0];
+  out[*w] = maxDim(out[*w] - Dim(*n), Dim(0));
+  return out;
+}
+
+/// vander(x of n, N): [n, N] (N None: n).
+ShapeResult vanderShape(const OpCall &c) {
+  auto x = dimsOf(c, "x");
+  if (!x || x->size() != 1) return {};
+  if (c.isNone("N")) return Dims{(*x)[0], (*x)[0]};
+  auto cols = intArg(c, "N");
+  if (!cols || *cols < 0) return {};
+  return Dims{(*x)[0], Dim(*cols)};
+}
+
+/// diagflat: a square of side numel + |offset|.
+ShapeResult diagflatShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto offset = intArg(c, "offset");
+  if (!self || !offset || *offset == INT64_MIN) return {};
+  Dim n = product(*self) + Dim(*offset < 0 ? -*offset : *offset);
+  return Dims{n, n};
+}
+
+void registerCorpusViewShapes(Registry &r) {
+  for (const char *k : {"aten::mT", "aten::mT.a", "aten::mH", "aten::mH.a", "aten::matrix_H", "aten::matrix_H.a",
+                        "aten::adjoint"})
+    r.shape(k, matrixTransposeShape);
+  for (const char *k : {"aten::numpy_T", "aten::numpy_T.a"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      if (!self) return {};
+      std::reverse(self->begin(), self->end());
+      return *self;
+    });
+  for (const char *k : {"aten::movedim.int", "aten::movedim.intlist", "aten::moveaxis.int", "aten::moveaxis.intlist"})
+    r.shape(k, movedimShape);
+  for (auto [k, key, sequenceKey] : {std::tuple{size_t{1}, "aten::atleast_1d", "aten::atleast_1d.Sequence"},
+                                     std::tuple{size_t{2}, "aten::atleast_2d", "aten::atleast_2d.Sequence"},
+                                     std::tuple{size_t{3}, "aten::atleast_3d", "aten::atleast_3d.Sequence"}}) {
+    r.shape(key, [k = k](const OpCall &c) -> ShapeResult {
+      auto self = dimsOf(c, "self");
+      return self ? ShapeResult(atLeastDims(*self, k)) : ShapeResult{};
+    });
+    r.shape(sequenceKey, [k = k](const OpCall &c) -> ShapeResult {
+      auto all = listDims(c, "tensors");
+      if (!all || all->empty()) return {};
+      for (Dims &d : *all) d = atLeastDims(std::move(d), k);
+      return ShapeResult::value(tensorsOfShapes(*all));
+    });
+  }
+  for (auto [k, kind] : {std::pair{"aten::hstack", 'h'}, std::pair{"aten::vstack", 'v'}, std::pair{"aten::row_stack", 'v'},
+                         std::pair{"aten::dstack", 'd'}, std::pair{"aten::column_stack", 'c'}})
+    r.shape(k, [kind = kind](const OpCall &c) { return directionalStack(c, kind); });
+  r.shape("aten::broadcast_tensors", broadcastTensorsShape);
+  r.shape("aten::block_diag", blockDiagShape);
+  r.shape("aten::cartesian_prod", cartesianProdShape);
+  r.shape("aten::combinations", combinationsShape);
+  r.shape("aten::diff", diffShape);
+  r.shape("aten::vander", vanderShape);
+  r.shape("aten::msort", sameShapeAs());
+  r.shape("aten::diagflat", diagflatShape);
+}
+
+} // namespace
+
 void registerShapeViewsShapes(Registry &r) {
   for (const char *k : {"aten::view", "aten::_unsafe_view", "aten::reshape"})
     r.shape(k, [](const OpCall &c) { return viewShape(c, c.has("size") ? "size" : "shape"); });
@@ -1740,7 +1977,7 @@ void registerShapeViewsShapes(Registry &r) {
   for (const char *k : {"aten::transpose.int", "aten::swapdims"})
     r.shape(k, [](const OpCall &c) { return transposeShape(c, "dim0", "dim1"); });
   r.shape("aten::swapaxes", [](const OpCall &c) { return transposeShape(c, "axis0", "axis1"); });
-  for (const char *k : {"aten::t", "aten::adjoint"})
+  for (const char *k : {"aten::t"})
     r.shape(k, [](const OpCall &c) -> ShapeResult {
       auto self = dimsOf(c, "self");
       if (!self || self->size() > 2) return {};
@@ -1781,6 +2018,7 @@ void registerShapeViewsShapes(Registry &r) {
                         "aten::flipud"})
     r.shape(k, sameShapeAs());
   registerSplitShapes(r);
+  registerCorpusViewShapes(r);
 }
 
 } // namespace dtf

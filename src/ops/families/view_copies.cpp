@@ -23,33 +23,34 @@ bool sameArgumentNames(const Schema &a, const Schema &b) {
   return true;
 }
 
+// {view, copy}: copies whose view has a rule. narrow/expand/unfold_copy
+// and lift_fresh_copy have rules of their own.
+static const char *const kPairs[][2] = {
+    {"aten::alias", "aten::alias_copy"},
+    {"aten::as_strided", "aten::as_strided_copy"},
+    {"aten::detach", "aten::detach_copy"},
+    {"aten::diagonal", "aten::diagonal_copy"},
+    {"aten::permute", "aten::permute_copy"},
+    {"aten::select.int", "aten::select_copy.int"},
+    {"aten::slice.Tensor", "aten::slice_copy.Tensor"},
+    {"aten::split.Tensor", "aten::split_copy.Tensor"},
+    {"aten::split_with_sizes", "aten::split_with_sizes_copy"},
+    {"aten::squeeze", "aten::squeeze_copy"},
+    {"aten::squeeze.dim", "aten::squeeze_copy.dim"},
+    {"aten::squeeze.dims", "aten::squeeze_copy.dims"}, // 2.x
+    {"aten::t", "aten::t_copy"},
+    {"aten::transpose.int", "aten::transpose_copy.int"},
+    {"aten::unbind.int", "aten::unbind_copy.int"},
+    {"aten::unsqueeze", "aten::unsqueeze_copy"},
+    {"aten::view", "aten::view_copy"},
+    {"aten::view.dtype", "aten::view_copy.dtype"},
+    {"aten::view_as_complex", "aten::view_as_complex_copy"},
+    {"aten::view_as_real", "aten::view_as_real_copy"},
+};
+
 } // namespace
 
 void registerViewCopies(Registry &r) {
-  // {view, copy}: copies whose view has a rule. narrow/expand/unfold_copy
-  // and lift_fresh_copy have rules of their own.
-  static const char *const kPairs[][2] = {
-      {"aten::alias", "aten::alias_copy"},
-      {"aten::as_strided", "aten::as_strided_copy"},
-      {"aten::detach", "aten::detach_copy"},
-      {"aten::diagonal", "aten::diagonal_copy"},
-      {"aten::permute", "aten::permute_copy"},
-      {"aten::select.int", "aten::select_copy.int"},
-      {"aten::slice.Tensor", "aten::slice_copy.Tensor"},
-      {"aten::split.Tensor", "aten::split_copy.Tensor"},
-      {"aten::split_with_sizes", "aten::split_with_sizes_copy"},
-      {"aten::squeeze", "aten::squeeze_copy"},
-      {"aten::squeeze.dim", "aten::squeeze_copy.dim"},
-      {"aten::squeeze.dims", "aten::squeeze_copy.dims"}, // 2.x
-      {"aten::t", "aten::t_copy"},
-      {"aten::transpose.int", "aten::transpose_copy.int"},
-      {"aten::unbind.int", "aten::unbind_copy.int"},
-      {"aten::unsqueeze", "aten::unsqueeze_copy"},
-      {"aten::view", "aten::view_copy"},
-      {"aten::view.dtype", "aten::view_copy.dtype"},
-      {"aten::view_as_complex", "aten::view_as_complex_copy"},
-      {"aten::view_as_real", "aten::view_as_real_copy"},
-  };
   for (const auto &[view, copy] : kPairs) {
     const OpRule *base = r.find(view);
     if (!base && !r.schemas().find(view)) continue; // a view this version lacks (squeeze.dims in 1.13)
@@ -74,6 +75,18 @@ void registerViewCopies(Registry &r) {
     r.add("aten::_lazy_clone", clone->family, [](const OpCall &c) -> RuleResult {
       return tensorOf(c.dtype("self"), c.rank("self")).withUnitDims(c.arg("self").unitDims());
     });
+}
+
+/// Each copy's shape rule is its view's (issue 35, shapes-corpus): the
+/// copies had dtype rules only, so view_copy, permute_copy ... lost sizes.
+/// Registered after every family's shape rules (families.def).
+void registerViewCopyShapes(Registry &r) {
+  for (const auto &[view, copy] : kPairs) {
+    const OpRule *base = r.find(view), *added = r.find(copy);
+    if (base && added && base->shape && !added->shape) r.shape(copy, base->shape);
+  }
+  const OpRule *viewCopy = r.find("aten::view_copy"), *reshapeCopy = r.find("aten::_reshape_copy");
+  if (viewCopy && reshapeCopy && viewCopy->shape && !reshapeCopy->shape) r.shape("aten::_reshape_copy", viewCopy->shape);
 }
 
 } // namespace dtf
