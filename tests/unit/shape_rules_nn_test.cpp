@@ -78,10 +78,10 @@ TEST(ShapeRulesNn, RandomAndTorchvision) {
                                                       {"spatial_scale", "1.0"}, {"pooled_height", "2"},
                                                       {"pooled_width", "2"}, {"sampling_ratio", "-1"}})),
             "[k, 2, 2, 2]");
-  // nms keeps a data-dependent number of boxes: its length is not claimed.
+  // nms keeps a data-dependent number of boxes: an unbacked symbol.
   EXPECT_EQ(shapeOf(run("torchvision::nms", {{"dets", "float32:[n,4]"}, {"scores", "float32:[n]"},
                                              {"iou_threshold", "0.5"}})),
-            "[?]");
+            "[u0]");
   auto hist = run("aten::histogram.bin_ct", {{"self", "float32:[s0]"}, {"bins", "10"}});
   EXPECT_EQ(shapeOf(hist, 0), "[10]");
   EXPECT_EQ(shapeOf(hist, 1), "[11]");
@@ -107,10 +107,19 @@ TEST(ShapeRulesNn, SequencesNormsAndOutOverloads) {
             "[t, s0, 5]");
   EXPECT_EQ(shapeOf(run("aten::pad_sequence", {{"sequences", "[float32:[a,3],float32:[b,3]]"}, {"batch_first", "True"}})),
             "[2, Max(a, b), 3]");
-  // The batch of a padded packed sequence is batch_sizes[0], a value: unknown; T is len(batch_sizes).
+  // The batch of a padded packed sequence is batch_sizes[0], a value: an unbacked symbol, the
+  // lengths' size too; T is len(batch_sizes).
   auto padded = run("aten::_pad_packed_sequence", {{"data", "float32:[?,4]"}, {"batch_sizes", "int64:[t]"},
                                                    {"batch_first", "True"}, {"padding_value", "0.0"}, {"total_length", "0"}});
-  EXPECT_EQ(shapeOf(padded, 0), "[?, t, 4]");
+  EXPECT_EQ(shapeOf(padded, 0), "[u0, t, 4]");
+  EXPECT_EQ(shapeOf(padded, 1), "[u0]");
+  // Packing: sum(lengths) rows and max(lengths) steps, two data-dependent counts (at most T*B and T).
+  auto packed = run("aten::_pack_padded_sequence", {{"input", "float32:[5,2,3]"}, {"lengths", "int64:[2]"},
+                                                    {"batch_first", "False"}});
+  EXPECT_EQ(shapeOf(packed, 0), "[u0, 3]");
+  EXPECT_EQ(shapeOf(packed, 1), "[u1]");
+  EXPECT_EQ((*packed.outputs[0].shape())[0].range().hi, 10);
+  EXPECT_EQ((*packed.outputs[1].shape())[0].range().hi, 5);
   expectError(run("aten::_pad_packed_sequence", {{"data", "float32:[?,4]"}, {"batch_sizes", "int64:[3]"},
                                                  {"batch_first", "True"}, {"padding_value", "0.0"}, {"total_length", "2"}}));
   auto ln = run("aten::native_layer_norm", {{"input", "float32:[s0,t,8]"}, {"normalized_shape", "[8]"},

@@ -12,6 +12,7 @@
 #include "ops/unit_dims.h"
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
+#include "shape/unbacked.h"
 
 #include <map>
 #include <optional>
@@ -743,8 +744,9 @@ ShapeResult istftShape(const OpCall &c) {
 }
 
 /// _pack_padded_sequence: the data's rows are sum(lengths) and batch_sizes
-/// has max(lengths) entries, both values of `lengths` (data-dependent:
-/// unknown here); the data's other dims are the input's past seq and batch.
+/// has max(lengths) entries, both values of `lengths`: data-dependent, two
+/// unbacked symbols (shape/unbacked.h), at most T*B and T; the data's other
+/// dims are the input's past seq and batch.
 /// PyTorch checks len(lengths) against the batch size.
 ShapeResult packPaddedShape(const OpCall &c) {
   auto in = dimsOf(c, "input"), lengths = dimsOf(c, "lengths");
@@ -755,14 +757,15 @@ ShapeResult packPaddedShape(const OpCall &c) {
   if (compareDims((*lengths)[0], batch) == DimsEqual::Differ && (*lengths)[0].value() && batch.value())
     return c.semantic("Expected `len(lengths)` to be equal to batch_size, but got {} (batch_size={})",
                       (*lengths)[0].str(), batch.str());
-  Dims data{Dim()};
+  const Dim &steps = (*in)[*batchFirst ? 1 : 0];
+  Dims data{unbackedDim(0, {0, (steps * batch).range().hi})};
   data.insert(data.end(), in->begin() + 2, in->end());
-  out.outputs = {data, Dims{Dim()}};
+  out.outputs = {data, Dims{unbackedDim(1, {0, steps.range().hi})}};
   return out;
 }
 
 /// _pad_packed_sequence: [T, B, *data[1:]] (batch_first: [B, T, ...]) and
-/// lengths [B]. B is batch_sizes[0], a value (unknown); T is
+/// lengths [B]. B is batch_sizes[0], a value (an unbacked symbol); T is
 /// len(batch_sizes), or total_length when positive (PyTorch raises when it
 /// is shorter).
 ShapeResult padPackedShape(const OpCall &c) {
@@ -779,10 +782,11 @@ ShapeResult padPackedShape(const OpCall &c) {
   } else if (!total.value() && !(compareDims(total, steps) == DimsEqual::Equal && total.range().lo > 0)) {
     steps = Dim(); // a symbolic total_length: which one wins is not known
   }
-  Dims padded{steps, Dim()};
+  const Dim batch = unbackedDim(0, {0, (*data)[0].range().hi}); // at most one sequence per row
+  Dims padded{steps, batch};
   if (*batchFirst) std::swap(padded[0], padded[1]);
   padded.insert(padded.end(), data->begin() + 1, data->end());
-  return std::vector<std::optional<Dims>>{padded, Dims{Dim()}};
+  return std::vector<std::optional<Dims>>{padded, Dims{batch}};
 }
 
 /// pad_sequence (torch.nn.utils.rnn): [longest, len(sequences), *first's

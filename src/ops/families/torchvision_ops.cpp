@@ -12,6 +12,7 @@
 #include "ops/registry.h"
 #include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
+#include "shape/unbacked.h"
 
 #include <tuple>
 
@@ -132,6 +133,12 @@ void registerTorchvisionShapes(Registry &r) {
   r.shape("torchvision::ps_roi_align", roiShape(true, 2));
   r.shape("torchvision::ps_roi_pool", roiShape(true, 2));
   r.shape("torchvision::deform_conv2d", deformConvShape);
+  // The kept boxes' indices: a data-dependent count (an unbacked symbol, shape/unbacked.h) of at most N boxes.
+  r.shape("torchvision::nms", [](const OpCall &c) -> ShapeResult {
+    auto dets = dimsOf(c, "dets");
+    if (!dets || dets->size() != 2) return {};
+    return Dims{unbackedDim(0, {0, (*dets)[0].range().hi})};
+  });
 }
 
 } // namespace dtf
