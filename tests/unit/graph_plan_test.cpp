@@ -167,7 +167,7 @@ TEST(GraphPlan, WithoutSizesTheDtypesAndRanksStayAndNoSizeIsKnown) {
   // Options::sizes = false (the benchmarks' dtype/rank pass): every tensor
   // of every bundled example and corpus module gets the dtype and rank it
   // gets with sizes, never a size; kept plans and memos serve one mode.
-  size_t tensors = 0, sized = 0;
+  size_t tensors = 0, sized = 0, rankRefined = 0;
   for (const fs::path &p : graphFiles()) {
     auto g = load(p);
     Options opts = checkOptions(Options{.semantics = Semantics::shared(TorchVersion::V1_13)});
@@ -183,12 +183,16 @@ TEST(GraphPlan, WithoutSizesTheDtypesAndRanksStayAndNoSizeIsKnown) {
       ++tensors;
       sized += a.hasKnownDims();
       EXPECT_FALSE(b.hasKnownDims()) << p.filename() << ": %" << g->values[v].name << ": " << b.str();
-      EXPECT_EQ(a.dtypes(), b.dtypes()) << p.filename() << ": %" << g->values[v].name;
-      EXPECT_EQ(a.rank(), b.rank()) << p.filename() << ": %" << g->values[v].name;
+      // Sizes may decide a dtype or rank a rule leaves open (trapezoid's early return for an empty
+      // dim), never contradict it.
+      EXPECT_EQ(DTypeSet::join(a.dtypes(), b.dtypes()), b.dtypes()) << p.filename() << ": %" << g->values[v].name;
+      EXPECT_EQ(Rank::join(a.rank(), b.rank()), b.rank()) << p.filename() << ": %" << g->values[v].name;
+      rankRefined += !(a.rank() == b.rank()) || !(a.dtypes() == b.dtypes());
     }
   }
   EXPECT_GT(tensors, 2'000u);
   EXPECT_GT(sized, tensors / 2) << "the sized pass knows sizes";
+  EXPECT_LT(rankRefined, tensors / 100) << "dtypes and ranks come from the dtype rules, sizes only settle a few";
 }
 
 TEST(GraphPlan, APlanOrMemoOfTheOtherSizesModeIsRefused) {

@@ -206,10 +206,18 @@ TEST(FuzzFound, CrossEntropyWithClassProbabilities) {
 }
 
 TEST(FuzzFound, TrapezoidDxAndDim) {
-  expectError(run("aten::trapezoid.dx", {{"y", "float32:r2"}, {"dx", "True"}}));
+  expectError(run("aten::trapezoid.dx", {{"y", "float32:[2,3]"}, {"dx", "True"}}));
+  // A y whose dim may be empty: trapezoid returns zeros in y's dtype before any check, so the
+  // error is only possible and the dtype either.
+  auto mayBeEmpty = run("aten::trapezoid.dx", {{"y", "float32:r2"}, {"dx", "True"}});
+  EXPECT_TRUE(mayBeEmpty.possibleError.has_value());
+  expectTensor(mayBeEmpty, 0, DType::Float32, 1);
+  expectTensor(run("aten::trapezoid.dx", {{"y", "int32:[3,0]"}, {"dx", "True"}}), 0, DType::Int32, 1);
+  EXPECT_EQ(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}}).outputs[0].dtypes(),
+            DTypeSet::join(DType::Float32, DType::UInt8));
   expectError(run("aten::cumulative_trapezoid.dx", {{"y", "float32:r2"}, {"dx", "1j"}}));
   expectError(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-3"}}));
-  expectTensor(run("aten::trapz.dx", {{"y", "uint8:r2"}, {"dx", "0.5"}, {"dim", "-2"}}), 0, DType::Float32, 1);
+  expectTensor(run("aten::trapz.dx", {{"y", "uint8:[2,3]"}, {"dx", "0.5"}, {"dim", "-2"}}), 0, DType::Float32, 1);
 }
 
 TEST(FuzzFound, TensorRequiresGradNeedsFloatingOrComplex) {

@@ -416,19 +416,41 @@ void registerTrapezoid(Registry &r) {
       return tensorOf(applyKind(PromotionKind::IntToFloat, d), out);
     };
   };
-  r.add("aten::trapz.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]");
-  r.add("aten::trapz.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]")
+  // trapezoid returns zeros of y's sizes without dim, in y's dtype, before
+  // any check when y's dim is empty (ATen's trapezoid; measured: y uint8 [3,0]
+  // with x float32 [2,3,5] gives uint8 of rank 1, a bool y is accepted). Only
+  // the size decides: a size not known to be nonzero (the dtype-only pass, a
+  // symbol that may be 0) gives both answers joined, an error only possible.
+  auto earlyForEmpty = [](RuleFn rule) {
+    return [rule](const OpCall &c) -> RuleResult {
+      RuleResult full = rule(c);
+      auto ry = c.rank("y").value();
+      auto dim = c.arg("dim").intValue();
+      if (!ry || *ry == 0 || !dim || *dim < -*ry || *dim >= *ry) return full;
+      const Dim n = c.arg("y").dimAt(static_cast<int>(*dim < 0 ? *dim + *ry : *dim));
+      if (n.range().lo > 0) return full; // known nonzero
+      Value early = tensorOf(c.dtype("y"), Rank::exact(*ry - 1));
+      if (n.value() == 0) return early;
+      if (!full.ok()) return RuleResult(std::vector<Value>{early}, full.error());
+      return Value::join(full.outputs()[0], early);
+    };
+  };
+  r.add("aten::trapz.dx", "misc.trapezoid", earlyForEmpty(trapz(false, false))).sample("y", "sweep[3]")
+      .variant({{"y", "sweep![3,0]"}});
+  r.add("aten::trapz.x", "misc.trapezoid", earlyForEmpty(trapz(true, false))).sample("y", "sweep[3]").sample("x", "sweep![3]")
       .variant({{"y", "float32[2]"}, {"x", "float32[2,2]"}}).variant({{"y", "float32[3,4]"}, {"x", "float32[2,1,4]"}})
-      .variant({{"y", "float32[3,0]"}, {"x", "float32[3]"}}).variant({{"y", "float32[3,4]"}, {"x", "float32[5]"}})
+      .variant({{"y", "sweep![3,0]"}, {"x", "float32[3]"}}).variant({{"y", "float32[3,4]"}, {"x", "float32[5]"}})
       .variant({{"y", "float32[3,4]"}, {"x", "float32[3]"}, {"dim", "0"}}).variant({{"y", "float32[4,3]"}, {"x", "float32[2,3]"}, {"dim", "0"}});
-  r.add("aten::trapezoid.x", "misc.trapezoid", trapz(true, false)).sample("y", "sweep[3]").sample("x", "sweep![3]")
-      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}});
+  r.add("aten::trapezoid.x", "misc.trapezoid", earlyForEmpty(trapz(true, false))).sample("y", "sweep[3]").sample("x", "sweep![3]")
+      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}})
+      .variant({{"y", "sweep![3,0]"}, {"x", "float32[2,3,5]"}}); // the early return for an empty dim
   r.add("aten::cumulative_trapezoid.x", "misc.trapezoid", trapz(true, true)).sample("y", "sweep[3]").sample("x", "sweep![3]")
-      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}});
-  r.add("aten::trapezoid.dx", "misc.trapezoid", trapz(false, false)).sample("y", "sweep[3]").sample("dx", "1")
-      .variant({{"dx", "sweep"}}).variant({{"y", "sweep![2,3]"}, {"dim", "-3"}});
+      .variant({{"y", "float32[2]"}, {"x", "sweep![2,2]"}, {"dim", "0"}}).variant({{"y", "sweep![2,2]"}, {"x", "float32[2,2,2]"}})
+      .variant({{"y", "sweep![3,0]"}, {"x", "float32[3,0]"}});
+  r.add("aten::trapezoid.dx", "misc.trapezoid", earlyForEmpty(trapz(false, false))).sample("y", "sweep[3]").sample("dx", "1")
+      .variant({{"dx", "sweep"}}).variant({{"y", "sweep![2,3]"}, {"dim", "-3"}}).variant({{"y", "sweep![3,0]"}});
   r.add("aten::cumulative_trapezoid.dx", "misc.trapezoid", trapz(false, true)).sample("y", "sweep[3]").sample("dx", "1")
-      .variant({{"dx", "sweep"}});
+      .variant({{"dx", "sweep"}}).variant({{"y", "sweep![3,0]"}});
 }
 
 } // namespace
