@@ -27,6 +27,7 @@
 #include "ops/registry.h"
 #include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
+#include "dtype/promotion.h"
 
 #include <cmath>
 
@@ -423,14 +424,20 @@ void registerTrapezoid(Registry &r) {
   // symbol that may be 0) gives both answers joined, an error only possible.
   auto earlyForEmpty = [](RuleFn rule) {
     return [rule](const OpCall &c) -> RuleResult {
-      RuleResult full = rule(c);
       auto ry = c.rank("y").value();
       auto dim = c.arg("dim").intValue();
-      if (!ry || *ry == 0 || !dim || *dim < -*ry || *dim >= *ry) return full;
+      if (!ry || *ry == 0 || !dim || *dim < -*ry || *dim >= *ry) return rule(c);
       const Dim n = c.arg("y").dimAt(static_cast<int>(*dim < 0 ? *dim + *ry : *dim));
-      if (n.range().lo > 0) return full; // known nonzero
+      if (n.range().lo > 0) return rule(c); // known nonzero
       Value early = tensorOf(c.dtype("y"), Rank::exact(*ry - 1));
       if (n.value() == 0) return early;
+      RuleResult full = [&]() -> RuleResult {
+        try {
+          return rule(c);
+        } catch (const PromotionError &e) { // raised by promotion (float8 with float32), as infer reports it
+          return c.semantic("{}", e.what());
+        }
+      }();
       if (!full.ok()) return RuleResult(std::vector<Value>{early}, full.error());
       return Value::join(full.outputs()[0], early);
     };
