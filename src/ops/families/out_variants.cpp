@@ -135,8 +135,9 @@ void registerOutVariantShapes(Registry &r) {
         forwarded.emplace_back(key, f);
     }
   }
-  for (const auto &[key, f] : forwarded) {
+  for (const auto &[key, functional] : forwarded) {
     const bool errorsHold = !r.facts(key).has(OpFact::OutErrorsOwn);
+    const OpRule *f = functional; // a lambda captures no structured binding (C++20 allows it; clang 14 does not)
     r.shape(key, [f, errorsHold](const OpCall &c) -> ShapeResult {
       ShapeResult s = f->shape(c.leading(*f->schema, f->schema->args.size()));
       if (s.error && !errorsHold) return {};
