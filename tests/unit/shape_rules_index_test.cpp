@@ -175,9 +175,12 @@ TEST(ShapeRulesIndex, DataDependentSizesAreUnbackedSymbols) {
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "2"}})), "[6*s0]");
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_int", {{"self", "float32:[s0,3]"}, {"repeats", "t"}, {"dim", "0"}})),
             "[s0*t, 3]");
+  // A tensor of counts: their sum, data-dependent (0 when there is nothing to repeat).
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.self_Tensor", {{"self", "float32:[s0,3]"}, {"repeats", "int64:[s0]"},
                                                                 {"dim", "0"}})),
-            "[?, 3]");
+            "[u0, 3]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.Tensor", {{"repeats", "int64:[4]"}})), "[u0]");
+  EXPECT_EQ(shapeOf(run("aten::repeat_interleave.Tensor", {{"repeats", "int64:[0]"}})), "[0]");
   EXPECT_EQ(shapeOf(run("aten::repeat_interleave.Tensor", {{"repeats", "int64:[4]"}, {"output_size", "10"}})), "[10]");
 }
 

@@ -11,6 +11,7 @@
 #include "ops/arg_checks.h"
 #include "ops/vocabulary.h"
 #include "ops/shape_rules.h"
+#include "shape/unbacked.h"
 
 #include <algorithm>
 #include <functional>
@@ -1589,10 +1590,11 @@ ShapeResult repeatedAlong(const OpCall &c, const std::function<Dim(const Dim &)>
   return withDimAt(in->dims, in->dim, length(in->dims[in->dim]));
 }
 
-/// output_size, the length a tensor of counts gives (data-dependent, so
-/// unknown without it: see indexing.cpp's dataDependent).
-Dim givenOutputSize(const OpCall &c) {
-  if (c.isNone("output_size")) return Dim();
+/// output_size, the length a tensor of counts gives: the counts' sum, a
+/// data-dependent size (an unbacked symbol, shape/unbacked.h) without it;
+/// 0 when there is nothing to repeat (`along` known 0).
+Dim givenOutputSize(const OpCall &c, const Dim &along) {
+  if (c.isNone("output_size")) return along.value() == 0 ? Dim(0) : unbackedDim(0, {0, SymRange::kInf});
   auto given = sizeListArg(c, "output_size");
   return given && given->size() == 1 ? (*given)[0] : Dim();
 }
@@ -1606,11 +1608,12 @@ void registerRepeatInterleaveShapes(Registry &r) {
     return repeatedAlong(c, [&](const Dim &d) { return d * times; });
   });
   r.shape("aten::repeat_interleave.self_Tensor", [](const OpCall &c) -> ShapeResult {
-    Dim length = givenOutputSize(c);
-    return repeatedAlong(c, [&](const Dim &) { return length; });
+    return repeatedAlong(c, [&](const Dim &d) { return givenOutputSize(c, d); });
   });
-  r.shape("aten::repeat_interleave.Tensor",
-          [](const OpCall &c) -> ShapeResult { return Dims{givenOutputSize(c)}; });
+  r.shape("aten::repeat_interleave.Tensor", [](const OpCall &c) -> ShapeResult {
+    auto counts = dimsOf(c, "repeats");
+    return Dims{givenOutputSize(c, counts ? product(*counts) : Dim())};
+  });
 }
 
 /// repeat: self's sizes (padded with leading 1s) times the repeats; tile
