@@ -62,7 +62,10 @@ private:
       }
       if (!v.hasKnownDims() || !v.rank().value()) continue;
       bool symbolic = false; // dimAt: no copy of the sizes for the common all-int case
-      for (int i = 0; i < *v.rank().value() && !symbolic; ++i) symbolic = !v.dimAt(i).value() && v.dimAt(i).known();
+      for (int i = 0; i < *v.rank().value() && !symbolic; ++i) {
+        const Dim d = v.dimAt(i);
+        symbolic = d.known() && !d.value();
+      }
       if (symbolic)
         note += fmt::format("{}%{} has sizes {}", note.empty() ? "" : ", ", g_.values[o].name, v.shapeStr());
     }
