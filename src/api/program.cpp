@@ -6,6 +6,7 @@
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/printable.h"
 #include "graph/type_expr.h"
+#include "shape/unbacked.h"
 
 #include <fmt/format.h>
 
@@ -163,10 +164,7 @@ refine::Options refineOptions(const LoadedProgram &p, const SemanticsRef &sem, c
   if (p.archive) {
     retypeArchiveInputs(*p.archive, *p.graph, o.retype, opts);
     for (const auto &rec : p.archive->recorded) // the export's own unbacked u0 ... are not ours to reuse
-      if (rec)
-        for (const Dim &d : rec->dims)
-          if (d.known() && !d.value())
-            for (std::string &s : d.expr()->symbols()) opts.reservedSymbols.push_back(std::move(s));
+      if (rec) appendSymbols(rec->dims, opts.reservedSymbols);
   }
   else if (!o.retype.params.empty() || !o.retype.floatInputs.empty())
     throw InputError("--params and --float-inputs apply to .pt2 archives (whose inputs say which are parameters)");

@@ -302,10 +302,7 @@ Value Solver::namedUnbacked(ir::NodeId n, const Value &v) {
     for (ir::ValueId p : g.body().params) inputs.push_back(get(p));
     std::vector<std::string> seen = symbolsIn(inputs);
     seen.insert(seen.end(), opts.reservedSymbols.begin(), opts.reservedSymbols.end());
-    for (const ir::ValueInfo &info : g.values)
-      for (const Dim &d : info.type->dims)
-        if (d.known() && !d.value())
-          for (std::string &s : d.expr()->symbols()) seen.push_back(std::move(s));
+    for (const ir::ValueInfo &info : g.values) appendSymbols(info.type->dims, seen);
     nextUnbacked_ = firstFreeUnbacked(seen);
   }
   return nameUnbacked(v, [&](unsigned k, SymRange range) -> std::optional<SymExpr> {

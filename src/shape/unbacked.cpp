@@ -102,6 +102,12 @@ Dims renameUnbacked(const Dims &dims, const UnbackedNamer &name) {
 
 std::string unbackedName(unsigned index) { return "u" + std::to_string(index); }
 
+void appendSymbols(const Dims &dims, std::vector<std::string> &out) {
+  for (const Dim &d : dims)
+    if (d.known() && !d.value())
+      for (std::string &s : d.expr()->symbols()) out.push_back(std::move(s));
+}
+
 unsigned firstFreeUnbacked(const std::vector<std::string> &symbols) {
   unsigned next = 0;
   for (const std::string &s : symbols) {

@@ -40,6 +40,11 @@ Dims renameUnbacked(const Dims &dims, const UnbackedNamer &name);
 /// prints them. `firstFreeUnbacked(symbols)`: the first index no name in
 /// `symbols` uses (a program's own `u0` is never reused).
 std::string unbackedName(unsigned index);
+
+/// Appends the symbol names `dims` use (each symbolic dim's symbols, in
+/// order, repeats kept): what a program already names, which a fresh
+/// unbacked symbol must not reuse.
+void appendSymbols(const Dims &dims, std::vector<std::string> &out);
 unsigned firstFreeUnbacked(const std::vector<std::string> &symbols);
 
 } // namespace dtf
