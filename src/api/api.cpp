@@ -303,6 +303,7 @@ void retypeArchiveInputs(const pt2::Program &p, const ir::Graph &g, const Archiv
 
 std::vector<ArchiveVerdict> compareArchive(const ir::Graph &g, const pt2::Program &p, const refine::Result &r) {
   std::vector<ArchiveVerdict> out;
+  refine::SizeBinding binding; // the export's own data-dependent symbols (u0 ...) to ours
   for (size_t i = 0; i < g.values.size() && i < p.recorded.size(); ++i) {
     const auto v = static_cast<ir::ValueId>(i);
     if (!p.recorded[v] || refine::isInputLike(g, v)) continue;
@@ -311,8 +312,10 @@ std::vector<ArchiveVerdict> compareArchive(const ir::Graph &g, const pt2::Progra
       out.push_back({v, refine::Verdict::NotChecked});
       continue;
     }
-    out.push_back({v, refine::checkTensor(*rec.dtype, rec.rank(), r.values[v], &rec.dims),
-                   refine::checkSizes(rec.dims, r.values[v])});
+    refine::Verdict verdict = refine::checkTensor(*rec.dtype, rec.rank(), r.values[v], &rec.dims);
+    const refine::SizeVerdict sizes = refine::checkSizes(rec.dims, r.values[v], &binding);
+    if (sizes == refine::SizeVerdict::Wrong) verdict = refine::Verdict::Wrong; // wrong under the binding
+    out.push_back({v, verdict, sizes});
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "refine/check.h"
 
+#include "shape/unbacked.h"
+
 #include <algorithm>
 
 namespace dtf::refine {
@@ -20,20 +22,55 @@ Verdict checkWritten(const ir::Graph &g, ir::ValueId v, const Value &got) {
 
 namespace {
 
+bool boundIn(const SizeBinding &b, const std::string &s) {
+  return std::any_of(b.values.begin(), b.values.end(), [&](const auto &e) { return e.first == s; }) ||
+         std::any_of(b.symbols.begin(), b.symbols.end(), [&](const auto &e) { return e.first == s; });
+}
+
+/// The symbol `e` is, when it is one symbol alone and not bound yet.
+std::optional<std::string> loneUnbound(const SymExpr &e, const SizeBinding &b) {
+  auto syms = e.symbols();
+  if (syms.size() != 1 || e.str() != syms[0] || boundIn(b, syms[0])) return std::nullopt;
+  return syms[0];
+}
+
 /// A symbolic dim of ours against a recorded int, under `binding` (see checkSizes).
 SizeVerdict bindOrEvaluate(const SymExpr &mine, int64_t theirs, SizeBinding &binding) {
-  auto syms = mine.symbols();
-  auto bound = [&](const std::string &s) {
-    return std::find_if(binding.begin(), binding.end(), [&](const auto &b) { return b.first == s; });
-  };
-  if (syms.size() == 1 && mine.str() == syms[0] && bound(syms[0]) == binding.end()) {
+  if (auto s = loneUnbound(mine, binding)) {
     if (!mine.range().contains(theirs)) return SizeVerdict::Wrong;
-    binding.emplace_back(syms[0], theirs);
+    binding.values.emplace_back(*s, theirs);
     return SizeVerdict::Symbolic;
   }
-  auto value = mine.evaluate(binding);
+  auto value = mine.evaluate(binding.values);
   if (!value) return SizeVerdict::Unknown;
   return *value == theirs ? SizeVerdict::Symbolic : SizeVerdict::Wrong;
+}
+
+/// Whether `name` is one of ours made for a data-dependent size (`u` and
+/// digits, named past every symbol the program uses, so never the record's).
+bool isUnbackedName(const std::string &name) {
+  return name.size() > 1 && name[0] == 'u' &&
+         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// A symbolic dim of ours against a recorded symbolic one that differs from
+/// it, under `binding` (see checkSizes).
+SizeVerdict bindOrSubstitute(const SymExpr &mine, const SymExpr &theirs, SizeBinding &binding) {
+  auto mineAlone = loneUnbound(mine, binding);
+  auto theirSyms = theirs.symbols();
+  if (mineAlone && isUnbackedName(*mineAlone) && theirSyms.size() == 1 && theirs.str() == theirSyms[0]) {
+    binding.symbols.emplace_back(*mineAlone, theirs);
+    return SizeVerdict::Symbolic;
+  }
+  if (binding.symbols.empty()) return SizeVerdict::Unknown;
+  auto substituted = substituteSymbols(mine, [&](const SymAtom &a) -> std::optional<SymExpr> {
+    for (const auto &[name, expr] : binding.symbols)
+      if (a.text == name) return expr;
+    return std::nullopt;
+  });
+  if (!substituted) return SizeVerdict::Unknown;
+  if (*substituted == theirs) return SizeVerdict::Symbolic;
+  return substituted->provablyDifferent(theirs) ? SizeVerdict::Wrong : SizeVerdict::Unknown;
 }
 
 } // namespace
@@ -53,8 +90,9 @@ SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *bind
     if (*mine.expr() == *theirs.expr()) continue;
     if (mine.value() && (theirs.value() || !theirs.expr()->symbols().empty())) return SizeVerdict::Wrong;
     if (mine.expr()->provablyDifferent(*theirs.expr())) return SizeVerdict::Wrong;
-    if (binding && theirs.value()) {
-      SizeVerdict b = bindOrEvaluate(*mine.expr(), *theirs.value(), *binding);
+    if (binding) {
+      SizeVerdict b = theirs.value() ? bindOrEvaluate(*mine.expr(), *theirs.value(), *binding)
+                                     : bindOrSubstitute(*mine.expr(), *theirs.expr(), *binding);
       if (b == SizeVerdict::Wrong) return b;
       unknown = unknown || b == SizeVerdict::Unknown;
       v = SizeVerdict::Symbolic;

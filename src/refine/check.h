@@ -41,8 +41,15 @@ Verdict checkTensor(DType dtype, int rank, const Value &got, const Dims *sizes =
 /// `B`) meeting a recorded int binds it (Wrong outside its range); any other
 /// symbolic dim is evaluated under the binding: its recorded int is Symbolic
 /// (right for this run), another int Wrong (two of our claims disagree).
+/// A record made by torch.export names its own data-dependent sizes (`u0`):
+/// a lone unbacked symbol of ours meeting a lone recorded symbol binds to
+/// it, and any later dim of ours using it is compared with the record after
+/// substitution (equal: Symbolic; provably different: Wrong).
 enum class SizeVerdict : uint8_t { NotChecked, Exact, Unknown, Wrong, Symbolic };
-using SizeBinding = std::vector<std::pair<std::string, int64_t>>;
+struct SizeBinding {
+  std::vector<std::pair<std::string, int64_t>> values;  ///< a symbol of ours = the run's int
+  std::vector<std::pair<std::string, SymExpr>> symbols; ///< an unbacked symbol of ours = the record's symbol
+};
 SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *binding = nullptr);
 
 struct CheckCounts {

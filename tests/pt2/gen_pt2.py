@@ -178,6 +178,17 @@ class SymArith(nn.Module):
         return y, z, torch.ones(b * n - b, dtype=torch.int64)
 
 
+class DataDependent(nn.Module):
+    """Sizes no shape decides: torch.export names them with its own unbacked
+    symbols (u0 ...), which dtypeflow's check binds its own to (issue 35)."""
+
+    def forward(self, x):
+        nz = torch.nonzero(x > 0)
+        z = torch.zeros(nz.shape[0] * 2, 3)
+        kept = torch.masked_select(x, x > 0.5)
+        return nz, nz[:, 0].float() * 2, z, kept + 1
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -195,6 +206,7 @@ def small_cases():
         ("map", MapModule().eval(), (torch.randn(3, 2), torch.randn(2)), None, False),
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
          (torch.arange(6).reshape(2, 3), torch.randn(2, 3)), None, False),
+        ("data_dependent", DataDependent().eval(), (torch.randn(3, 4),), None, False),
     ]
 
 

@@ -830,5 +830,30 @@ TEST(GraphRefine, CheckBindsDataDependentSizesToTheTrace) {
   EXPECT_EQ(differs.sizesSymbolic, 1u);
 }
 
+// A .pt2 records its own data-dependent symbols (`u0`), and ours are named
+// past them (`u1`): a lone symbol of ours meeting a lone recorded one binds
+// to it, and later dims of ours are compared after substitution.
+TEST(GraphRefine, CheckBindsOurUnbackedSymbolsToTheRecordsOwn) {
+  auto tensor = [](Dims d) {
+    return Value::tensor(DType::Float32, Rank::exact(static_cast<int>(d.size()))).withShape(std::move(d));
+  };
+  const SymExpr u0 = SymExpr::symbol("u0", {0, 12}), u1 = SymExpr::symbol("u1", {0, 12});
+  const SymExpr s0 = SymExpr::symbol("s0", {2, SymRange::kInf});
+  SizeBinding b;
+  EXPECT_EQ(checkSizes({Dim(u0), Dim(2)}, tensor({Dim(u1), Dim(2)}), &b), SizeVerdict::Symbolic);
+  ASSERT_EQ(b.symbols.size(), 1u);
+  EXPECT_EQ(b.symbols[0].first, "u1");
+  EXPECT_EQ(checkSizes({Dim(u0 * SymExpr(2))}, tensor({Dim(u1 * SymExpr(2))}), &b), SizeVerdict::Symbolic);
+  EXPECT_EQ(checkSizes({Dim(u0)}, tensor({Dim(u1 + SymExpr(1))}), &b), SizeVerdict::Wrong);
+  // Another recorded symbol may hold the same number in a run: not decided.
+  EXPECT_EQ(checkSizes({Dim(SymExpr::symbol("u7"))}, tensor({Dim(u1)}), &b), SizeVerdict::Unknown);
+  // Only our own data-dependent symbols bind so: an input's s0 is the record's own name.
+  SizeBinding fresh;
+  EXPECT_EQ(checkSizes({Dim(u0)}, tensor({Dim(s0)}), &fresh), SizeVerdict::Unknown);
+  EXPECT_TRUE(fresh.symbols.empty());
+  // Without a binding (a value alone), symbolic both stays unknown.
+  EXPECT_EQ(checkSizes({Dim(u0)}, tensor({Dim(u1)})), SizeVerdict::Unknown);
+}
+
 } // namespace
 } // namespace dtf::refine
