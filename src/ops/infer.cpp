@@ -617,6 +617,16 @@ Value listWithSizes(const Value &ruled, Value sized) {
   return Value::list(std::move(out));
 }
 
+/// Whether a shape rule's value holds a placeholder: a tensor's sizes, or
+/// those of a list's tensors (split's pieces of a data-dependent size).
+bool holdsUnbacked(const Value &v) {
+  if (v.isList() && v.lengthKnown())
+    return std::any_of(v.elements().begin(), v.elements().end(), [](const Value &e) { return holdsUnbacked(e); });
+  if (!v.hasKnownDims()) return false; // no sizes to copy out
+  auto dims = v.shape();
+  return dims && hasUnbackedPlaceholder(*dims);
+}
+
 /// The shape rule's part: sizes onto the dtype rule's tensor outputs, or
 /// the error the sizes decide. Run once, on the arguments as bound.
 void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &schema, std::span<const Value> args,
@@ -637,12 +647,7 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
   }
   // Data-dependent sizes (before the sizes move out): the caller names them.
   for (const auto &dims : s.outputs) out.unbacked = out.unbacked || (dims && hasUnbackedPlaceholder(*dims));
-  for (const auto &v : s.values)
-    if (v && v->isList() && v->lengthKnown())
-      for (const Value &e : v->elements()) {
-        auto dims = e.isTensor() ? e.shape() : std::nullopt;
-        out.unbacked = out.unbacked || (dims && hasUnbackedPlaceholder(*dims));
-      }
+  for (const auto &v : s.values) out.unbacked = out.unbacked || (v && holdsUnbacked(*v));
   for (size_t i = 0; i < out.outputs.size() && i < s.outputs.size(); ++i)
     if (s.outputs[i] && out.outputs[i].isTensor()) out.outputs[i] = out.outputs[i].withShape(std::move(*s.outputs[i]));
   // A value the sizes decide replaces a number or list of the same kind;
@@ -651,6 +656,21 @@ void applyShapeRule(const Registry &registry, const OpRule &rule, const Schema &
     if (s.values[i] && s.values[i]->kind() == out.outputs[i].kind())
       out.outputs[i] = listWithSizes(out.outputs[i], std::move(*s.values[i]));
   if (s.possibleError && !out.possibleError) out.possibleError = std::move(s.possibleError);
+}
+
+/// An in-place op returns self: unless it may reshape self (resize_, t_,
+/// unsqueeze_ ...: OpFact::ReshapesSelfInPlace), its result has self's sizes
+/// (dropout_, clamp_, any in-place op whose rule reads no sizes).
+void keepSelfSizesInPlace(const Registry &registry, const Schema &schema, std::span<const Value> args,
+                          InferOutcome &out) {
+  if (schema.inPlace.empty() || args.empty() || schema.args.empty() || schema.args[0].name != "self") return;
+  const Value &self = args[0];
+  if (!self.isTensor() || !self.hasKnownDims() || registry.facts(schema.name).has(OpFact::ReshapesSelfInPlace)) return;
+  for (auto [arg, ret] : schema.inPlace) {
+    if (arg != 0 || ret >= out.outputs.size()) continue;
+    Value &o = out.outputs[ret];
+    if (o.isTensor() && !o.hasKnownDims() && o.rank().isExact() && o.rank() == self.rank()) o = o.withShapeOf(self);
+  }
 }
 
 } // namespace
@@ -673,19 +693,17 @@ Value nameUnbacked(const Value &v, const UnbackedNamer &name) {
 
 std::vector<std::string> symbolsIn(std::span<const Value> values) {
   std::vector<std::string> out;
-  auto add = [&](const SymExpr *e) {
-    if (!e) return;
-    for (std::string &s : e->symbols()) out.push_back(std::move(s));
+  auto add = [&](const SymExpr &e) {
+    for (std::string &s : e.symbols()) out.push_back(std::move(s));
   };
   for (const Value &v : values) {
     if ((v.isList() || v.isTuple()) && v.lengthKnown()) {
       for (std::string &s : symbolsIn(v.elements())) out.push_back(std::move(s));
       continue;
     }
-    if (auto dims = v.isTensor() ? v.shape() : std::nullopt)
-      for (const Dim &d : *dims) add(d.expr());
-    if (auto e = v.intExpr()) add(&*e);
-    if (auto e = v.heldInt()) add(&*e);
+    if (auto dims = v.isTensor() ? v.shape() : std::nullopt) appendSymbols(*dims, out);
+    if (auto e = v.intExpr()) add(*e);
+    if (auto e = v.heldInt()) add(*e);
   }
   return out;
 }
@@ -712,6 +730,7 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   InferOutcome out = inferDTypes(registry, rule, schema, args, fullProductCases);
   if (sizes && out.status == InferOutcome::Status::Ok && rule->shape && args.size() == schema.args.size())
     applyShapeRule(registry, *rule, schema, args, out);
+  if (sizes && out.status == InferOutcome::Status::Ok) keepSelfSizesInPlace(registry, schema, args, out);
   return out;
 }
 
