@@ -507,6 +507,23 @@ class TorchMlirTest(unittest.TestCase):
         self.assertGreater(compared, 20)
 
 
+def full_sizes(shape):
+    """Whether dtypeflow's sizes are all known ints."""
+    return shape is not None and all(isinstance(s, int) for s in shape)
+
+
+def sizes_agree(test, ours, torch_shape, what):
+    """Asserts every size dtypeflow knows is torch's (an unknown one, None, is no claim); True when all
+    are known."""
+    if ours is None:
+        return False
+    test.assertEqual(len(ours), len(torch_shape), f"{what}: rank of {ours} against {list(torch_shape)}")
+    for mine, theirs in zip(ours, torch_shape):
+        if isinstance(mine, int):
+            test.assertEqual(mine, theirs, f"{what}: sizes {ours} against {list(torch_shape)}")
+    return full_sizes(ours)
+
+
 @unittest.skipUnless(HAS_QD, "quantized_decomposed ops need PyTorch 2.14 (python3-torch in the sid root)")
 class QuantizedDecomposedTest(unittest.TestCase):
     """quantized_decomposed's rules (src/ops/families/quantized_decomposed.cpp) against the real ops,
@@ -539,6 +556,7 @@ class QuantizedDecomposedTest(unittest.TestCase):
             if ours.results[0].dtype is not None:
                 self.assertIs(ours.results[0].dtype, got.dtype, f"{key} with {d}")
                 self.assertEqual(ours.results[0].rank, got.dim())
+                self.assertTrue(sizes_agree(self, ours.results[0].shape, got.shape, f"{key} with {d}"))
                 agree += 1
         self.assertGreaterEqual(agree, len(self.DTYPES) // 2, key)
 
@@ -568,6 +586,63 @@ class QuantizedDecomposedTest(unittest.TestCase):
                    lambda d: ((x(torch.int8), torch.ones(2), zp, 0, -128, 127, torch.int8), {"out_dtype": d}))
         self.check("quantized_decomposed::dequantize_per_channel",
                    lambda d: ((x(torch.int8), torch.ones(2).to(d), zp, 0, -128, 127, torch.int8), {}))
+
+
+@unittest.skipUnless(hasattr(torch.ops, "prims") and hasattr(torch.ops.prims, "collapse"),
+                     "prims.collapse and iota need PyTorch 2.x (python3-torch in the sid and trixie roots)")
+class PrimsShapesTest(unittest.TestCase):
+    """The shape rules of torch.ops.prims (registered from Python: libtorch's C++ harness cannot run
+    them) against their meta functions on meta tensors: sizes of several ranks, each rule's edge cases.
+    Every answer must be torch's or unknown; most must be known."""
+
+    def check(self, key, cases):
+        known = 0
+        for args in cases:
+            op = getattr(torch.ops.prims, key.split("::")[1]).default
+            ours = dtypeflow.infer_op(key, *args, torch=TV)
+            try:
+                got = op(*args)
+            except Exception as e:  # noqa: BLE001 - a refused call must not get sizes from us
+                self.assertTrue(ours.status == "error" or not full_sizes(ours.results[0].shape),
+                                f"{key}{args}: torch raises ({e}), dtypeflow gives {ours.results[0].shape}")
+                continue
+            self.assertNotEqual(ours.status, "error", f"{key}{args}: {ours.error}")
+            known += sizes_agree(self, ours.results[0].shape, got.shape, f"{key}{args}")
+        self.assertGreaterEqual(known, len(cases) // 2, key)
+
+    @staticmethod
+    def meta(*sizes):
+        return torch.empty(*sizes, device="meta")
+
+    def test_same_shape(self):
+        shapes = [(), (3,), (2, 0, 4), (1, 5, 1)]
+        self.check("prims::view_of", [(self.meta(*s),) for s in shapes])
+        self.check("prims::sqrt", [(self.meta(*s),) for s in shapes])
+        self.check("prims::convert_element_type", [(self.meta(*s), torch.float64) for s in shapes])
+
+    def test_collapse_and_split_dim(self):
+        x = self.meta(2, 3, 4, 5)
+        self.check("prims::collapse", [(x, 0, 1), (x, 1, 3), (x, 2, 2), (x, 0, 3), (self.meta(6), 0, 0), (x, 2, 1)])
+        self.check("prims::split_dim", [(x, 2, 2), (x, 3, 5), (x, 0, 1), (self.meta(12, 2), 0, 3), (x, -1, 5),
+                                        (x, 1, 2)])
+
+    def test_squeeze_and_iota(self):
+        x = self.meta(1, 3, 1, 2)
+        self.check("prims::squeeze", [(x, [0]), (x, [0, 2]), (x, []), (self.meta(1), [0]), (x, [1])])
+        it = [(n, 0, 1) for n in (0, 1, 7)]
+        got = [torch.ops.prims.iota.default(n, start=s, step=st, dtype=torch.int64, device="cpu", requires_grad=False)
+               for n, s, st in it]
+        for (n, s, st), g in zip(it, got):
+            ours = dtypeflow.infer_op("prims::iota", n, start=s, step=st, dtype=torch.int64, device="cpu",
+                                      requires_grad=False, torch=TV)
+            self.assertTrue(sizes_agree(self, ours.results[0].shape, g.shape, f"iota({n})"))
+
+    def test_reductions(self):
+        x = self.meta(2, 3, 4)
+        cases = [(x, [0]), (x, [1, 2]), (x, []), (x, [0, 1, 2])]
+        self.check("prims::sum", cases)
+        self.check("prims::prod", cases)
+        self.check("prims::var", [(x, [0], 1.0), (x, [1, 2], 0.0), (x, [], 1.0)])
 
 
 class WithoutTorchTest(unittest.TestCase):

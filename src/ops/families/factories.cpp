@@ -592,6 +592,39 @@ ShapeResult arangeShape(const OpCall &c) {
   return Dims{Dim(static_cast<int64_t>(size))};
 }
 
+/// at::range's length (RangeFactories.cpp): ((end - start) / step) + 1,
+/// truncated, computed in the result's accumulate type (int64 for integral
+/// results, float for float16/bfloat16, double otherwise). Integral results
+/// are answered for integral bounds only (a fractional bound converts).
+ShapeResult rangeShape(const OpCall &c) {
+  const DType out = c.dtypeArg("dtype").value_or(DType::Float32);
+  if (!(isIntegral(out, false) || isFloating(out))) return {};
+  auto num = [&](std::string_view n, double dflt) -> std::optional<double> {
+    return c.has(n) ? c.arg(n).floatValue() : std::optional<double>(dflt);
+  };
+  auto start = num("start", 0), end = num("end", 0), step = num("step", 1);
+  if (!start || !end || !step) return {};
+  for (double v : {*start, *end, *step})
+    if (!(std::abs(v) < 4e15)) return {};
+  double size;
+  if (isIntegral(out, false)) {
+    for (double v : {*start, *end, *step})
+      if (std::trunc(v) != v) return {};
+    auto s = static_cast<int64_t>(*start), e = static_cast<int64_t>(*end), st = static_cast<int64_t>(*step);
+    if (st == 0) return {};
+    size = static_cast<double>((e - s) / st + 1);
+  } else if (out == DType::Float16 || out == DType::BFloat16) {
+    float s = static_cast<float>(*start), e = static_cast<float>(*end), st = static_cast<float>(*step);
+    if (st == 0) return {};
+    size = std::trunc(static_cast<double>((e - s) / st + 1.0f));
+  } else {
+    if (*step == 0) return {};
+    size = std::trunc((*end - *start) / *step + 1);
+  }
+  if (!(size >= 0)) return {}; // a step of the wrong sign raises (the dtype rule's check)
+  return Dims{Dim(static_cast<int64_t>(size))};
+}
+
 } // namespace
 
 void registerFactoryShapes(Registry &r) {
@@ -637,6 +670,27 @@ void registerFactoryShapes(Registry &r) {
       if (!steps.known() || steps.value().value_or(0) < 0) return {};
       return Dims{steps};
     });
+  // Window functions: [window_length] (a negative length raises: the dtype rule's check).
+  for (const char *k : {"aten::hann_window", "aten::hamming_window", "aten::blackman_window", "aten::bartlett_window",
+                        "aten::kaiser_window", "aten::hann_window.periodic", "aten::hamming_window.periodic",
+                        "aten::blackman_window.periodic", "aten::bartlett_window.periodic", "aten::kaiser_window.periodic",
+                        "aten::hamming_window.periodic_alpha", "aten::hamming_window.periodic_alpha_beta",
+                        "aten::kaiser_window.beta"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      Dim n = symIntArg(c, "window_length");
+      if (!n.known() || n.value().value_or(0) < 0) return {};
+      return Dims{n};
+    });
+  for (const char *k : {"aten::range", "aten::range.step"}) r.shape(k, rangeShape);
+  // _dim_arange(like, dim): arange(like.size(dim)); _shape_as_tensor: one int per dim of self.
+  r.shape("aten::_dim_arange", [](const OpCall &c) -> ShapeResult {
+    auto at = dimsAndDim(c, "like", intArg(c, "dim"));
+    return at ? ShapeResult(Dims{at->dims[at->dim]}) : ShapeResult{};
+  });
+  r.shape("aten::_shape_as_tensor", [](const OpCall &c) -> ShapeResult {
+    auto rank = c.rank("self").value();
+    return rank ? ShapeResult(Dims{Dim(*rank)}) : ShapeResult{};
+  });
   // one_hot: self's sizes and num_classes (-1: the largest value + 1, not known).
   r.shape("aten::one_hot", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");

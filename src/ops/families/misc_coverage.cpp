@@ -512,7 +512,62 @@ ShapeResult cumulativeTrapezoidShape(const OpCall &c) {
 
 } // namespace
 
+/// prims:: sizes, as torch/_prims' meta functions give them (checked against
+/// them on meta tensors by python/tests, PrimsShapesTest: libtorch has no
+/// kernel of these).
+void registerPrimShapes(Registry &r) {
+  for (const char *k : {"prims::view_of", "prims::convert_element_type"}) r.shape(k, sameShapeAs("a"));
+  r.shape("prims::sqrt", sameShapeAs());
+  r.shape("prims::iota", [](const OpCall &c) -> ShapeResult {
+    Dim n = symIntArg(c, "length");
+    if (!n.known() || n.value().value_or(0) < 0) return {};
+    return Dims{n};
+  });
+  // collapse: dims start..end (end included) become their product.
+  r.shape("prims::collapse", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "a");
+    auto s = intArg(c, "start"), e = intArg(c, "end");
+    if (!a || !s || !e || *s < 0 || *e < *s || *e >= static_cast<int64_t>(a->size())) return {};
+    Dims out(a->begin(), a->begin() + *s);
+    out.push_back(product(Dims(a->begin() + *s, a->begin() + *e + 1)));
+    out.insert(out.end(), a->begin() + *e + 1, a->end());
+    return out;
+  });
+  // squeeze: the dims named go (each must be 1; left unknown otherwise).
+  r.shape("prims::squeeze", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "a");
+    auto dims = intListArg(c, "dimensions");
+    if (!a || !dims) return {};
+    std::vector<bool> gone(a->size(), false);
+    for (int64_t d : *dims) {
+      if (d < 0 || d >= static_cast<int64_t>(a->size()) || gone[d] || (*a)[d].isOne() != true) return {};
+      gone[d] = true;
+    }
+    Dims out;
+    for (size_t i = 0; i < a->size(); ++i)
+      if (!gone[i]) out.push_back((*a)[i]);
+    return out;
+  });
+  // split_dim: dim of n becomes [outer_length, n / outer_length] (n must divide).
+  r.shape("prims::split_dim", [](const OpCall &c) -> ShapeResult {
+    auto a = dimsOf(c, "a");
+    auto d = intArg(c, "dim");
+    Dim outer = symIntArg(c, "outer_length");
+    if (!a || !d || a->empty() || !outer.known()) return {};
+    auto w = wrapDim(*d, static_cast<int>(a->size()));
+    if (!w || mod((*a)[*w], outer).value() != 0 || outer.value().value_or(1) <= 0) return {};
+    Dim inner = floorDiv((*a)[*w], outer);
+    if (!inner.known()) return {};
+    Dims out(a->begin(), a->begin() + *w);
+    out.push_back(outer);
+    out.push_back(inner);
+    out.insert(out.end(), a->begin() + *w + 1, a->end());
+    return out;
+  });
+}
+
 void registerMiscCoverageShapes(Registry &r) {
+  registerPrimShapes(r);
   for (const char *k : {"aten::cumulative_trapezoid.dx", "aten::cumulative_trapezoid.x"})
     r.shape(k, cumulativeTrapezoidShape);
   r.shape("aten::fake_quantize_per_channel_affine", sameShapeAs());

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/registry.h"
+#include "ops/shape_rules.h"
 #include "ops/vocabulary.h"
 
 #include <cmath>
@@ -112,6 +113,15 @@ void registerQuantizedDecomposed(Registry &r) {
                         "quantized_decomposed::dequantize_per_tensor.tensor2"})
     r.add(k, fam, dequantize<false>).skipConformance(python);
   r.add("quantized_decomposed::dequantize_per_channel", fam, dequantize<true>).skipConformance(python);
+}
+
+void registerQuantizedDecomposedShapes(Registry &r) {
+  // Element-wise: input's sizes (checked by python/tests, QuantizedDecomposedTest).
+  for (const char *k : {"quantized_decomposed::quantize_per_tensor", "quantized_decomposed::quantize_per_tensor.tensor",
+                        "quantized_decomposed::quantize_per_tensor.tensor2", "quantized_decomposed::quantize_per_channel",
+                        "quantized_decomposed::dequantize_per_tensor", "quantized_decomposed::dequantize_per_tensor.tensor",
+                        "quantized_decomposed::dequantize_per_tensor.tensor2", "quantized_decomposed::dequantize_per_channel"})
+    r.shape(k, sameShapeAs("input"));
 }
 
 } // namespace dtf

@@ -1069,6 +1069,23 @@ void registerCorpusReductionShapes(Registry &r) {
 } // namespace
 
 void registerReductionShapes(Registry &r) {
+  // prims' reductions: the dims listed go (no keepdim); an empty list keeps
+  // every dim (not aten's "all"). Checked by python/tests (PrimsShapesTest).
+  for (const char *k : {"prims::sum", "prims::prod", "prims::var"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto inp = dimsOf(c, "inp");
+      auto dims = intListArg(c, "dims");
+      if (!inp || !dims) return {};
+      std::vector<bool> gone(inp->size(), false);
+      for (int64_t d : *dims) {
+        if (d < 0 || d >= static_cast<int64_t>(inp->size()) || gone[d]) return {};
+        gone[d] = true;
+      }
+      Dims out;
+      for (size_t i = 0; i < inp->size(); ++i)
+        if (!gone[i]) out.push_back((*inp)[i]);
+      return out;
+    });
   for (const char *k : {"aten::sum", "aten::mean", "aten::prod", "aten::all", "aten::any", "aten::max", "aten::min",
                         "aten::median", "aten::nanmedian", "aten::std", "aten::var", "aten::trace",
                         "aten::sum.dim_IntList", "aten::mean.dim", "aten::nansum", "aten::nanmean", "aten::amax",

@@ -1962,6 +1962,120 @@ void registerCorpusViewShapes(Registry &r) {
   r.shape("aten::diagflat", diagflatShape);
 }
 
+/// A view's sizes that a scatter's src must have: PyTorch raises when they
+/// differ ("expected src to have a size equal to the slice of self").
+ShapeResult scatterInto(const OpCall &c, const ShapeFn &view) {
+  auto self = dimsOf(c, "self");
+  if (!self) return {};
+  ShapeResult v = view(c);
+  auto src = dimsOf(c, "src");
+  if (v.error) return v; // a bad dim or index: the view raises first
+  if (src && !v.outputs.empty() && v.outputs[0]) {
+    const Dims &want = *v.outputs[0];
+    bool differ = src->size() != want.size();
+    for (size_t i = 0; !differ && i < want.size(); ++i) differ = compareDims((*src)[i], want[i]) == DimsEqual::Differ;
+    if (differ)
+      return c.semantic("expected src to have a size equal to the slice of self. src size = {}, slice size = {}",
+                        dimsText(*src), dimsText(want));
+  }
+  return *self;
+}
+
+/// at::unfold: dim d becomes the count of windows, (n - size) / step + 1, and
+/// a new last dim of `size`; a 0-dim self gives [size] (size at most 1).
+ShapeResult unfoldShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto d = intArg(c, "dimension"), size = intArg(c, "size"), step = intArg(c, "step");
+  if (!self || !d || !size || !step || *step <= 0 || *size < 0) return {};
+  if (self->empty()) return *size <= 1 ? ShapeResult(Dims{Dim(*size)}) : ShapeResult{};
+  auto w = wrapDim(*d, static_cast<int>(self->size()));
+  if (!w) return {};
+  const Dim &n = (*self)[*w];
+  if (auto v = n.value(); v && *size > *v)
+    return c.semantic("maximum size for tensor at dimension {} is {} but size is {}", *w, *v, *size);
+  if (!n.value() && (!n.known() || n.expr()->range().lo < *size)) return {}; // a guard on the symbol: left unknown
+  (*self)[*w] = floorDiv(n - Dim(*size), Dim(*step)) + Dim(1);
+  self->push_back(Dim(*size));
+  return *self;
+}
+
+/// at::unflatten: dim `dim` becomes `sizes`, one -1 solved from its size.
+ShapeResult unflattenShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  auto sizes = sizeListArg(c, "sizes");
+  if (!self || !dim || !sizes || sizes->empty() || self->empty()) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  ShapeResult inner = inferSize(c, std::move(*sizes), (*self)[*w]);
+  if (inner.error || inner.outputs.empty() || !inner.outputs[0]) return inner;
+  Dims out(self->begin(), self->begin() + *w);
+  out.insert(out.end(), inner.outputs[0]->begin(), inner.outputs[0]->end());
+  out.insert(out.end(), self->begin() + *w + 1, self->end());
+  return out;
+}
+
+/// rot90 by k quarter turns in the plane of `dims`: an odd k swaps them.
+ShapeResult rot90Shape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto k = intArg(c, "k");
+  auto dims = intListArg(c, "dims");
+  if (!self || !k || !dims || dims->size() != 2 || self->size() < 2) return {};
+  auto a = wrapDim((*dims)[0], static_cast<int>(self->size())), b = wrapDim((*dims)[1], static_cast<int>(self->size()));
+  if (!a || !b || *a == *b) return {};
+  if (((*k % 4) + 4) % 2 == 1) std::swap((*self)[*a], (*self)[*b]);
+  return *self;
+}
+
+/// Views of self written in place (t_, transpose_, unsqueeze_ ...) and the
+/// `_copy` and `.Tensor` forms PyTorch adds beside a view (issue 35: the
+/// torch-mlir shape ops left).
+void registerLeftViewShapes(Registry &r) {
+  r.shape("aten::t_", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    if (!self || self->size() > 2) return {};
+    std::reverse(self->begin(), self->end());
+    return *self;
+  });
+  for (const char *k : {"aten::transpose_", "aten::swapdims_"})
+    r.shape(k, [](const OpCall &c) { return transposeShape(c, "dim0", "dim1"); });
+  r.shape("aten::swapaxes_", [](const OpCall &c) { return transposeShape(c, "axis0", "axis1"); });
+  r.shape("aten::unsqueeze_", unsqueezeShape);
+  for (const char *k : {"aten::as_strided", "aten::as_strided_"})
+    r.shape(k, [](const OpCall &c) -> ShapeResult {
+      auto sizes = newTensorSizes(c, "size");
+      return sizes ? ShapeResult(*sizes) : ShapeResult{};
+    });
+  r.shape("aten::narrow.Tensor", [](const OpCall &c) -> ShapeResult { // start a 0-dim tensor: only length sizes it
+    auto self = dimsOf(c, "self");
+    auto dim = intArg(c, "dim");
+    Dim length = symIntArg(c, "length");
+    if (!self || !dim || self->empty() || !length.known() || length.value().value_or(0) < 0) return {};
+    auto w = wrapDim(*dim, static_cast<int>(self->size()));
+    if (!w) return {};
+    (*self)[*w] = length;
+    return *self;
+  });
+  r.shape("aten::ravel", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self");
+    return self ? ShapeResult(Dims{product(*self)}) : ShapeResult{};
+  });
+  if (const OpRule *narrow = r.find("aten::narrow"); narrow && narrow->shape) r.shape("aten::narrow_copy", narrow->shape);
+  r.shape("aten::unflatten.int", unflattenShape);
+  for (const char *k : {"aten::unfold", "aten::unfold_copy"}) r.shape(k, unfoldShape);
+  r.shape("aten::rot90", rot90Shape);
+  r.shape("aten::select_scatter", [](const OpCall &c) { return scatterInto(c, selectShape); });
+  r.shape("aten::slice_scatter", [](const OpCall &c) { return scatterInto(c, sliceShape); });
+  r.shape("aten::diagonal_scatter",
+          [](const OpCall &c) { return scatterInto(c, [](const OpCall &cc) { return diagonalShape(cc, "self"); }); });
+  r.shape("aten::as_strided_scatter", [](const OpCall &c) -> ShapeResult {
+    return scatterInto(c, [](const OpCall &cc) -> ShapeResult {
+      auto sizes = newTensorSizes(cc, "size");
+      return sizes ? ShapeResult(*sizes) : ShapeResult{};
+    });
+  });
+}
+
 } // namespace
 
 void registerShapeViewsShapes(Registry &r) {
@@ -2022,6 +2136,7 @@ void registerShapeViewsShapes(Registry &r) {
     r.shape(k, sameShapeAs());
   registerSplitShapes(r);
   registerCorpusViewShapes(r);
+  registerLeftViewShapes(r);
 }
 
 } // namespace dtf
