@@ -46,6 +46,7 @@ struct Claims {
   bool shape = false;     ///< every size of some tensor
   size_t tensors = 0;     ///< tensor results torch returned (list elements too)
   size_t fullTensors = 0; ///< of those, the ones whose every size we claimed
+  size_t unbackedTensors = 0; ///< of the others, those whose sizes are ints or data-dependent symbols
   /// Each data-dependent size symbol met as a whole dim, with torch's size
   /// there: the same symbol must be the same size everywhere in the case
   /// (unique's values and counts share one).
@@ -61,16 +62,18 @@ Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, 
   ++claims.tensors;
   auto dims = ours.shape();
   if (!dims || dims->size() != theirs.sizes.size()) return Verdict::Agree;
-  bool all = true;
+  bool all = true, intsOrUnbacked = true;
   for (size_t i = 0; i < dims->size(); ++i) {
     const Dim &d = (*dims)[i];
     if (!d.known()) {
-      all = false;
+      all = intsOrUnbacked = false;
       continue;
     }
     if (!d.value()) {
       all = false;
-      if (auto syms = d.expr()->symbols(); syms.size() == 1 && d.str() == syms[0]) {
+      auto syms = d.expr()->symbols();
+      intsOrUnbacked = intsOrUnbacked && syms.size() == 1 && d.str() == syms[0];
+      if (syms.size() == 1 && d.str() == syms[0]) {
         auto seen = std::find_if(claims.unbacked.begin(), claims.unbacked.end(),
                                  [&](const auto &p) { return p.first == syms[0]; });
         if (seen == claims.unbacked.end()) {
@@ -93,6 +96,7 @@ Verdict compareShape(const Value &ours, const Observed &theirs, Claims &claims, 
   }
   claims.shape |= all;
   claims.fullTensors += all;
+  claims.unbackedTensors += !all && intsOrUnbacked;
   return Verdict::Agree;
 }
 
@@ -610,6 +614,8 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       if (claims.tensors && worst == Verdict::Agree) {
         ++tally.shapeCases;
         tally.shapeCasesClaimed += claims.fullTensors == claims.tensors;
+        tally.shapeCasesUnbacked += claims.fullTensors < claims.tensors &&
+                                    claims.fullTensors + claims.unbackedTensors == claims.tensors;
       }
       switch (worst) {
       case Verdict::Agree: ++tally.agree; break;

@@ -24,6 +24,10 @@ struct OpTally {
   /// and rank known, not wrong), and those where we claimed every size of
   /// every tensor result.
   uint64_t shapeCases = 0, shapeCasesClaimed = 0;
+  /// Of the cases not claimed so: every size claimed as an int or as a
+  /// data-dependent (unbacked) symbol whose range held torch's size
+  /// (nonzero's [u0, 2]): all a static answer can say there.
+  uint64_t shapeCasesUnbacked = 0;
   uint64_t valueDependent = 0; ///< torch raised because of the sample values, not the dtypes
   uint64_t skipped = 0;   ///< cases the harness could not build in libtorch
   /// Cases whose answer for any CPU (no --cpu) is "may raise, CPU-dependent"

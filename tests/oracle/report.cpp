@@ -92,19 +92,21 @@ std::string shapeSection(const ReportInputs &in) {
       "- Ops run: **{}**; every size claimed in some case: **{}**; tensor results answered but no size claimed\n"
       "  in any case: **{}** (the rest ran no case with an answered tensor result).\n"
       "- Cases with answered tensor results: {}; every size claimed: **{}**.\n"
-      "- torch-mlir's shape-function ops: **{} of {}** covered (some case claimed every size); run, no case\n"
-      "  claimed: {}; a dtype rule but not in this run: {}; no dtype rule: {}.\n",
+      "- torch-mlir's shape-function ops: **{} of {}** covered (some case claimed every size, {} of them as\n"
+      "  data-dependent symbols checked against torch's sizes); run, no case claimed: {}; a dtype rule but not\n"
+      "  in this run: {}; no dtype rule: {}.\n",
       c.ops, c.opsClaimed, c.opsUnclaimed, c.cases, c.casesClaimed, c.targetsCovered, c.targets,
-      c.targetsUnclaimed.size(), c.targetsNotRun.size(), c.targetsNoRule.size());
+      c.targetsByUnbacked.size(), c.targetsUnclaimed.size(), c.targetsNotRun.size(), c.targetsNoRule.size());
   auto list = [&](const char *what, const std::vector<std::string> &keys) {
     if (!keys.empty()) out += fmt::format("\n{} ({}): {}.\n", what, keys.size(), fmt::join(keys, ", "));
   };
+  list("torch-mlir shape ops covered by data-dependent (unbacked) symbols", c.targetsByUnbacked);
   list("torch-mlir shape ops run with no size claimed", c.targetsUnclaimed);
   list("torch-mlir shape ops with no dtype rule", c.targetsNoRule);
   out += "\nOps with a dtype rule whose sizes no case claimed (cases with answered tensor results, claimed):\n\n"
          "| op | family | cases | claimed |\n|---|---|---|---|\n";
   for (const OpTally &t : in.tallies)
-    if (t.shapeCases && !t.shapeCasesClaimed)
+    if (t.shapeCases && !t.shapeCasesClaimed && !t.shapeCasesUnbacked)
       out += fmt::format("| `{}` | {} | {} | 0 |\n", t.key, t.family, t.shapeCases);
   return out;
 }
@@ -128,6 +130,7 @@ ShapeCoverage measureShapeCoverage(const std::vector<OpTally> &tallies, const st
     auto it = byKey.find(k);
     if (it != byKey.end()) {
       if (it->second->shapeCasesClaimed) ++c.targetsCovered;
+      else if (it->second->shapeCasesUnbacked) ++c.targetsCovered, c.targetsByUnbacked.push_back(k);
       else c.targetsUnclaimed.push_back(k);
     } else {
       (reg.find(k) ? c.targetsNotRun : c.targetsNoRule).push_back(k);
@@ -138,8 +141,9 @@ ShapeCoverage measureShapeCoverage(const std::vector<OpTally> &tallies, const st
 
 std::string shapeCoverageLine(const ShapeCoverage &c) {
   return fmt::format("shape coverage: {} of {} ops run claimed every size in some case ({} of {} cases); "
-                     "torch-mlir shape ops: {} of {} covered, {} run unclaimed, {} not run, {} without a rule",
-                     c.opsClaimed, c.ops, c.casesClaimed, c.cases, c.targetsCovered, c.targets,
+                     "torch-mlir shape ops: {} of {} covered ({} by unbacked symbols), {} run unclaimed, {} not run, "
+                     "{} without a rule",
+                     c.opsClaimed, c.ops, c.casesClaimed, c.cases, c.targetsCovered, c.targets, c.targetsByUnbacked.size(),
                      c.targetsUnclaimed.size(), c.targetsNotRun.size(), c.targetsNoRule.size());
 }
 

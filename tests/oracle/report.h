@@ -34,6 +34,9 @@ struct ShapeCoverage {
   size_t opsUnclaimed = 0;  ///< ... with tensor results answered, sizes claimed in no case
   size_t cases = 0, casesClaimed = 0; ///< cases with answered tensor results; all sizes claimed
   size_t targets = 0, targetsCovered = 0;
+  /// Of the covered, those whose cases claim data-dependent sizes as
+  /// unbacked symbols (checked against torch's sizes), not ints.
+  std::vector<std::string> targetsByUnbacked;
   std::vector<std::string> targetsUnclaimed; ///< run, no case claimed every size
   std::vector<std::string> targetsNotRun;    ///< a rule, but outside this run (--op/--family)
   std::vector<std::string> targetsNoRule;    ///< no dtype rule registered
