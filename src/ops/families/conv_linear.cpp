@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <tuple>
 #include <string>
@@ -994,6 +995,9 @@ void registerBaddbmmAddmvLinear(Registry &r) {
       .variant({{"equation", "'b...->b'"}, {"tensors", "[sweep![2,2,1]]"}})
       .variant({{"equation", "'...ij,...jk->...ik'"}, {"tensors", "[sweep![1,2,2],sweep![2,2]]"}})
       .variant({{"equation", "'ij->ji'"}, {"tensors", "[sweep![2,2]]"}})
+      .variant({{"equation", "'ij,ij->ij'"}, {"tensors", "[float32[2,1],float32[1,3]]"}}) // sizes: a label's 1 broadcasts
+      .variant({{"equation", "'bhid,bhjd->bhij'"}, {"tensors", "[float32[2,3,4,5],float32[2,3,6,5]]"}})
+      .variant({{"equation", "'ij,ij->ij'"}, {"tensors", "[float32[2,3],float32[2,4]]"}})
       .variant({{"tensors", "[sweep![2,1],sweep![1,2]]"}})
       .variant({{"tensors", "[sweep![2,3],sweep![1,2]]"}})
       .variant({{"equation", "'ij,jk,kl->il'"}, {"tensors", "[sweep![2,2],sweep![2,2],sweep![2,2]]"}})
@@ -1382,7 +1386,42 @@ ShapeResult convolutionBackwardShape(const OpCall &c) {
 
 } // namespace
 
+namespace {
+/// einsum's sizes without an ellipsis: each output label's size is the
+/// broadcast of its dims across the operands (a label's dims must agree or
+/// be 1); unknown where they may disagree.
+ShapeResult einsumShape(const OpCall &c) {
+  const Value &ts = c.arg("tensors");
+  auto eq = c.arg("equation").text();
+  if (!eq || !ts.isList() || !ts.lengthKnown()) return {};
+  const EinsumLabels l = parseEinsum(*eq);
+  if (l.ellipsis || l.ops.size() != ts.elements().size()) return {};
+  std::map<char, Dim> size;
+  for (size_t k = 0; k < l.ops.size(); ++k) {
+    auto dims = ts.elements()[k].isTensor() ? ts.elements()[k].shape() : std::nullopt;
+    if (!dims || dims->size() != l.ops[k].size()) return {};
+    for (size_t i = 0; i < dims->size(); ++i) {
+      auto [it, added] = size.try_emplace(l.ops[k][i], (*dims)[i]);
+      if (added) continue;
+      const Dim &a = it->second, &b = (*dims)[i];
+      if (a.value() && b.value() && *a.value() != *b.value() && *a.value() != 1 && *b.value() != 1)
+        return c.semantic("einsum(): operands do not broadcast: subscript {} has sizes {} and {}", l.ops[k][i],
+                          *a.value(), *b.value());
+      it->second = broadcastDim(a, b);
+    }
+  }
+  Dims out;
+  for (char ch : l.out) {
+    auto it = size.find(ch);
+    if (it == size.end()) return {};
+    out.push_back(it->second);
+  }
+  return out;
+}
+} // namespace
+
 void registerConvLinearShapes(Registry &r) {
+  r.shape("aten::einsum", einsumShape);
   for (const char *k : {"aten::matmul", "aten::linalg_matmul"})
     r.shape(k, [](const OpCall &c) { return matmulShape(c, "self", "other"); });
   for (const char *k : {"aten::mm", "aten::mm.dtype"})
