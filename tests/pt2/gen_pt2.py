@@ -285,6 +285,42 @@ def dynamic_cases():
     ]
 
 
+def zoo_cases():
+    """More torchvision models (classification, segmentation, video), each with a dynamic batch where
+    torch.export accepts one (else the example's batch): the wider sweep of `--zoo`."""
+    import torchvision.models as tvm
+    import torchvision.models.segmentation as seg
+    import torchvision.models.video as video
+    image, clip = torch.randn(2, 3, 224, 224), torch.randn(2, 3, 8, 112, 112)
+    batch = {"x": {0: Dim("batch", min=2, max=64)}}
+    models = [(n, getattr(tvm, n)(), image) for n in (
+        "alexnet", "resnet50", "resnext50_32x4d", "densenet121", "mobilenet_v3_large", "efficientnet_b1",
+        "efficientnet_v2_s", "regnet_x_400mf", "shufflenet_v2_x1_0", "mnasnet1_0", "squeezenet1_0",
+        "convnext_tiny", "swin_v2_t", "maxvit_t")]
+    models.append(("inception_v3", tvm.inception_v3(aux_logits=False, init_weights=True), torch.randn(2, 3, 299, 299)))
+    models += [(n, getattr(seg, n)(weights_backbone=None), image)
+               for n in ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large", "fcn_resnet50")]
+    models.append(("r3d_18", video.r3d_18(), clip))
+    return [(n, m.eval(), (x,), batch) for n, m, x in models]
+
+
+def export_zoo(cases, out_dir):
+    """export_all with a fallback: a model whose dynamic batch torch.export refuses is exported with the
+    example's batch (said on stdout)."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name, module, args, dyn in cases:
+        with torch.no_grad():
+            try:
+                ep = torch.export.export(module, args, dynamic_shapes=dyn)
+                how = "dynamic batch"
+            except Exception as e:  # noqa: BLE001 - a guard torch.export raises on a dynamic dim
+                ep = torch.export.export(module, args)
+                how = f"static (dynamic refused: {type(e).__name__})"
+        path = os.path.join(out_dir, name + ".pt2")
+        torch.export.save(ep, path)
+        print(f"wrote {path} ({os.path.getsize(path)} bytes, {how})", flush=True)
+
+
 def export_all(cases, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     for name, module, args, dyn, *rest in cases:
@@ -305,10 +341,11 @@ def main():
     p.add_argument("--small", help="write the tiny test modules here")
     p.add_argument("--big", help="write the torchvision models here")
     p.add_argument("--dynamic", help="write the dynamic-shape models here (issue 35; tens of MB, not committed)")
+    p.add_argument("--zoo", help="write more torchvision models here (a wider sweep; hundreds of MB, not committed)")
     p.add_argument("--only", action="append", help="write only the cases of this name (repeatable)")
     a = p.parse_args()
-    if not a.small and not a.big and not a.dynamic:
-        p.error("give --small DIR, --big DIR and/or --dynamic DIR")
+    if not a.small and not a.big and not a.dynamic and not a.zoo:
+        p.error("give --small DIR, --big DIR, --dynamic DIR and/or --zoo DIR")
     print(f"torch {torch.__version__}", file=sys.stderr)
     pick = (lambda cases: [c for c in cases if c[0] in a.only]) if a.only else (lambda cases: cases)
     if a.small:
@@ -317,6 +354,8 @@ def main():
         export_all(pick(big_cases()), a.big)
     if a.dynamic:
         export_all(pick(dynamic_cases()), a.dynamic)
+    if a.zoo:
+        export_zoo(pick(zoo_cases()), a.zoo)
 
 
 if __name__ == "__main__":
