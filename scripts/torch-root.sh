@@ -263,7 +263,7 @@ case $cmd in
     t0=$SECONDS
     say "configuring $SRC/$BUILD_DIR"
     CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BIND} in_root "$SRC" cmake -S . -B "$BUILD_DIR" -G Ninja \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+      -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DCMAKE_CXX_FLAGS="$cxxflags" >/dev/null
     say "building $SRC/$BUILD_DIR with -j$jobs"
     CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BIND} in_root "$SRC" cmake --build "$BUILD_DIR" -j "$jobs" "$@"
