@@ -245,14 +245,24 @@ void registerPrims(Registry &r) {
   r.add("prims::view_of", "misc.prims", [](const OpCall &c) -> RuleResult {
      return tensorOf(c.dtype("a"), c.rank("a"));
    }).skipConformance(prims);
+  // prims::squeeze: its meta function asserts each dim named is 1; on CPU it
+  // runs torch.squeeze per dim, which keeps a dim that is not 1 (measured,
+  // 2.14: [1,3,1,2] with [1] stays 4-D). So the rank drops by the count only
+  // where every dim named is known to be 1.
   r.add("prims::squeeze", "misc.prims", [](const OpCall &c) -> RuleResult {
      Rank a = c.rank("a");
      auto n = listLen(c.arg("dimensions"));
+     if (n && *n == 0) return tensorOf(c.dtype("a"), a);
      if (n && a.value()) {
        if (*n > *a.value()) return c.semantic("cannot squeeze {} dimensions of a {}-d tensor", *n, *a.value());
-       return tensorOf(c.dtype("a"), Rank::exact(*a.value() - *n));
+       const UnitDims u = c.arg("a").unitDims();
+       bool allOne = true;
+       for (const Value &d : c.arg("dimensions").elements()) {
+         auto i = d.intValue();
+         allOne = allOne && i && *i >= 0 && *i < *a.value() && u.sizeIsOne(static_cast<int>(*i)) == true;
+       }
+       if (allOne) return tensorOf(c.dtype("a"), Rank::exact(*a.value() - *n));
      }
-     if (n && *n == 0) return tensorOf(c.dtype("a"), a);
      return tensorOf(c.dtype("a"), Rank::top());
    }).skipConformance(prims);
   r.add("prims::sqrt", "misc.prims", [](const OpCall &c) -> RuleResult {
@@ -554,7 +564,8 @@ void registerPrimShapes(Registry &r) {
     auto d = intArg(c, "dim");
     Dim outer = symIntArg(c, "outer_length");
     if (!a || !d || a->empty() || !outer.known()) return {};
-    auto w = wrapDim(*d, static_cast<int>(a->size()));
+    // No wrapping: prims take canonical dims (a negative one raises on meta, and on CPU slices wrongly).
+    std::optional<int> w = *d >= 0 && *d < static_cast<int64_t>(a->size()) ? std::optional<int>(*d) : std::nullopt;
     if (!w || mod((*a)[*w], outer).value() != 0 || outer.value().value_or(1) <= 0) return {};
     Dim inner = floorDiv((*a)[*w], outer);
     if (!inner.known()) return {};
