@@ -36,12 +36,13 @@ REASONS = [
                   "(`aten::size`, `numel` and their kin have shape rules that give their int.)"),
     ("dtype-rule", "Sizes from the dtype rule: element-wise and same-shape ops whose dtype rule keeps or "
                    "broadcasts its operands' sizes (the harness claimed every size in some case)."),
-    ("data-dependent", "Data-dependent sizes (a count of elements, of unique values, of kept boxes): unknown "
-                       "until unbacked symbols (the lead's work on issue 35)."),
+    ("data-dependent", "Data-dependent sizes (a count of elements, of segments) with no rule yet: the others "
+                       "(nonzero, unique, masked_select, bincount, nms ...) give unbacked symbols (docs/shapes.md)."),
     ("out-variant", "Out overloads whose functional op has no shape rule: an out overload takes its "
                     "functional's (PyTorch resizes `out` to the result's sizes), so it follows that op."),
-    ("python-only", "Registered from Python (prims, quantized_decomposed): libtorch has no kernel to prove a "
-                    "shape rule against."),
+    ("python-only", "Registered from Python (prims, quantized_decomposed) and with no shape rule: the ones with "
+                    "a rule are proven by python/tests (PrimsShapesTest, QuantizedDecomposedTest), as libtorch has "
+                    "no kernel for the harness."),
     ("not-written", "Not written yet."),
 ]
 

@@ -588,8 +588,10 @@ class QuantizedDecomposedTest(unittest.TestCase):
                    lambda d: ((x(torch.int8), torch.ones(2).to(d), zp, 0, -128, 127, torch.int8), {}))
 
 
-@unittest.skipUnless(hasattr(torch.ops, "prims") and hasattr(torch.ops.prims, "collapse"),
-                     "prims.collapse and iota need PyTorch 2.x (python3-torch in the sid and trixie roots)")
+PRIMS_2X = hasattr(torch.ops, "prims") and hasattr(torch.ops.prims, "collapse")  # collapse, iota, var's float correction
+
+
+@unittest.skipUnless(hasattr(torch.ops, "prims") and hasattr(torch.ops.prims, "sum"), "no torch.ops.prims")
 class PrimsShapesTest(unittest.TestCase):
     """The rules of torch.ops.prims (registered from Python: libtorch's C++ harness cannot run them)
     against the prims on CPU tensors (their aten implementations: what dtypeflow answers by default):
@@ -625,13 +627,16 @@ class PrimsShapesTest(unittest.TestCase):
 
     def test_collapse_and_split_dim(self):
         x = self.cpu(2, 3, 4, 5)
-        self.check("prims::collapse", [(x, 0, 1), (x, 1, 3), (x, 2, 2), (x, 0, 3), (self.cpu(6), 0, 0), (x, 2, 1)])
+        if PRIMS_2X:
+            self.check("prims::collapse", [(x, 0, 1), (x, 1, 3), (x, 2, 2), (x, 0, 3), (self.cpu(6), 0, 0), (x, 2, 1)])
         self.check("prims::split_dim", [(x, 2, 2), (x, 3, 5), (x, 0, 1), (self.cpu(12, 2), 0, 3), (x, -1, 5),
                                         (x, 1, 2)])
 
     def test_squeeze_and_iota(self):
         x = self.cpu(1, 3, 1, 2)
         self.check("prims::squeeze", [(x, [0]), (x, [0, 2]), (x, []), (self.cpu(1), [0]), (x, [1])])
+        if not PRIMS_2X:
+            return
         it = [(n, 0, 1) for n in (0, 1, 7)]
         got = [torch.ops.prims.iota.default(n, start=s, step=st, dtype=torch.int64, device="cpu", requires_grad=False)
                for n, s, st in it]
@@ -645,7 +650,8 @@ class PrimsShapesTest(unittest.TestCase):
         cases = [(x, [0]), (x, [1, 2]), (x, []), (x, [0, 1, 2]), (x.to(torch.int32), [1]), (x.to(torch.int32), [])]
         self.check("prims::sum", cases)
         self.check("prims::prod", cases)
-        self.check("prims::var", [(x, [0], 1.0), (x, [1, 2], 0.0), (x, [], 1.0)])
+        if PRIMS_2X:  # 1.13's takes correction by keyword, an int
+            self.check("prims::var", [(x, [0], 1.0), (x, [1, 2], 0.0), (x, [], 1.0)])
 
 
 class WithoutTorchTest(unittest.TestCase):
