@@ -533,6 +533,17 @@ ShapeResult preluShape(const OpCall &c) {
 
 void registerActivationShapes(Registry &r) {
   r.shape("aten::glu", gluShape);
+  // glu_backward: grad_input has self's sizes, where grad_output has glu's result's (else unknown).
+  r.shape("aten::glu_backward", [](const OpCall &c) -> ShapeResult {
+    auto self = dimsOf(c, "self"), grad = dimsOf(c, "grad_output");
+    ShapeResult forward = gluShape(c);
+    if (!self || !grad || forward.error || forward.outputs.empty() || !forward.outputs[0]) return {};
+    const Dims &want = *forward.outputs[0];
+    if (grad->size() != want.size()) return {};
+    for (size_t i = 0; i < want.size(); ++i)
+      if (compareDims((*grad)[i], want[i]) != DimsEqual::Equal) return {};
+    return *self;
+  });
   r.shape("aten::prelu", preluShape);
   r.shape("aten::log_sigmoid_forward", sameShapeAs("self", 2)); // the output and the CPU's buffer
 }

@@ -664,7 +664,9 @@ void registerFactoryShapes(Registry &r) {
     });
   for (const char *k : {"aten::linspace", "aten::logspace", "aten::linspace.Tensor_Tensor", "aten::logspace.Tensor_Tensor",
                         "aten::linspace.Tensor_Scalar", "aten::logspace.Tensor_Scalar", "aten::linspace.Scalar_Tensor",
-                        "aten::logspace.Scalar_Tensor"})
+                        "aten::logspace.Scalar_Tensor", "aten::linspace.Tensor_Tensor_out", "aten::logspace.Tensor_Tensor_out",
+                        "aten::linspace.Tensor_Scalar_out", "aten::logspace.Tensor_Scalar_out",
+                        "aten::linspace.Scalar_Tensor_out", "aten::logspace.Scalar_Tensor_out"})
     r.shape(k, [](const OpCall &c) -> ShapeResult {
       Dim steps = symIntArg(c, "steps");
       if (!steps.known() || steps.value().value_or(0) < 0) return {};
@@ -691,6 +693,8 @@ void registerFactoryShapes(Registry &r) {
     auto rank = c.rank("self").value();
     return rank ? ShapeResult(Dims{Dim(*rank)}) : ShapeResult{};
   });
+  // empty_permuted: its sizes (the layout orders only the strides).
+  r.shape("aten::empty_permuted", [](const OpCall &c) { return fromSizeList(c, "size"); });
   // one_hot: self's sizes and num_classes (-1: the largest value + 1, not known).
   r.shape("aten::one_hot", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");

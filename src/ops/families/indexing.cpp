@@ -737,6 +737,16 @@ void registerIndexingShapes(Registry &r) {
       if (!self) return {};
       return Dims{dataDependent(0, 0, numelBound(self)), Dim(static_cast<int64_t>(self->size()))};
     });
+  // where(condition) / nonzero_numpy: nonzero's columns, one [u0] per dim of
+  // the input, a 0-dim one counting as 1-D (measured); one count: every
+  // piece has it.
+  for (auto [key, arg] : {std::pair{"aten::where", "condition"}, std::pair{"aten::nonzero_numpy", "self"}})
+    r.shape(key, [arg = arg](const OpCall &c) -> ShapeResult {
+      auto in = dimsOf(c, arg);
+      if (!in) return {};
+      const Dims piece{dataDependent(0, 0, numelBound(in))};
+      return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(std::max<size_t>(in->size(), 1), piece)));
+    });
   r.shape("aten::nonzero_static", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");
     auto size = sizeListArg(c, "size");
