@@ -82,9 +82,11 @@ Action addInferOp(CLI::App &app) {
       j["op"] = schema.key();
       j["status"] = std::string(api::statusName(out.status));
       j["results"] = json::array();
+      // Sizes are reported when the operands gave some, or when the op takes
+      // no tensor (a factory: zeros's size list, arange's bounds decide them).
       const bool sized = std::any_of(args.begin(), args.end(), [](const api::OpArg &a) {
         return a.text.find(":[") != std::string::npos;
-      });
+      }) || std::none_of(schema.args.begin(), schema.args.end(), [](const SchemaArg &a) { return a.type->isTensorLike(); });
       for (const Value &v : out.outputs) j["results"].push_back(resultJson(v, sized));
       j["error"] = errorJson(out.error, sem.versionName());
       j["possible_error"] = errorJson(out.possibleError, sem.versionName());
