@@ -9,6 +9,10 @@ namespace {
 
 uint32_t lowBits(int n) { return n >= 32 ? ~0u : (uint32_t{1} << n) - 1; }
 
+/// `bits << n` of 32 facts: 0 from n = 32 on (a 0-dim operand of a 32-dim
+/// result; a 32-bit shift by 32 is undefined, found by fuzz_notation).
+uint32_t shiftedUp(uint32_t bits, int n) { return n >= 32 ? 0 : bits << n; }
+
 uint32_t insertBit(uint32_t bits, int at, bool set) {
   uint32_t low = bits & lowBits(at), high = at >= 31 ? 0 : (bits & ~lowBits(at)) << 1;
   return low | high | (set && at < 32 ? uint32_t{1} << at : 0);
@@ -61,8 +65,8 @@ static Value broadcastInto(const OpCall &c, Value out, const Names &names) {
     if (!r || *r > *outRank) return out;
     int shift = *outRank - *r;
     UnitDims u = v.unitDims();
-    allOnes &= (u.ones << shift) | lowBits(shift);
-    anyOther |= u.others << shift;
+    allOnes &= shiftedUp(u.ones, shift) | lowBits(shift);
+    anyOther |= shiftedUp(u.others, shift);
   }
   out = out.withUnitDims({allOnes & ~anyOther, anyOther});
   return withBroadcastSizes(c, std::move(out), names);
