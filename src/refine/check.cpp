@@ -46,19 +46,14 @@ SizeVerdict bindOrEvaluate(const SymExpr &mine, int64_t theirs, SizeBinding &bin
   return *value == theirs ? SizeVerdict::Symbolic : SizeVerdict::Wrong;
 }
 
-/// Whether `name` is one of ours made for a data-dependent size (`u` and
-/// digits, named past every symbol the program uses, so never the record's).
-bool isUnbackedName(const std::string &name) {
-  return name.size() > 1 && name[0] == 'u' &&
-         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 /// A symbolic dim of ours against a recorded symbolic one that differs from
 /// it, under `binding` (see checkSizes).
 SizeVerdict bindOrSubstitute(const SymExpr &mine, const SymExpr &theirs, SizeBinding &binding) {
   auto mineAlone = loneUnbound(mine, binding);
   auto theirSyms = theirs.symbols();
-  if (mineAlone && isUnbackedName(*mineAlone) && theirSyms.size() == 1 && theirs.str() == theirSyms[0]) {
+  // Only ours made for a data-dependent size (`uK`, named past every symbol
+  // the program uses, so never the record's) bind to a record's symbol.
+  if (mineAlone && unbackedIndex(*mineAlone) && theirSyms.size() == 1 && theirs.str() == theirSyms[0]) {
     binding.symbols.emplace_back(*mineAlone, theirs);
     return SizeVerdict::Symbolic;
   }

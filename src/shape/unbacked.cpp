@@ -108,14 +108,18 @@ void appendSymbols(const Dims &dims, std::vector<std::string> &out) {
       for (std::string &s : d.expr()->symbols()) out.push_back(std::move(s));
 }
 
+std::optional<unsigned> unbackedIndex(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'u') return std::nullopt;
+  unsigned k = 0;
+  auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), k);
+  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  return k;
+}
+
 unsigned firstFreeUnbacked(const std::vector<std::string> &symbols) {
   unsigned next = 0;
-  for (const std::string &s : symbols) {
-    if (s.size() < 2 || s[0] != 'u') continue;
-    unsigned k = 0;
-    auto [end, ec] = std::from_chars(s.data() + 1, s.data() + s.size(), k);
-    if (ec == std::errc() && end == s.data() + s.size() && k >= next) next = k + 1;
-  }
+  for (const std::string &s : symbols)
+    if (auto k = unbackedIndex(s); k && *k >= next) next = *k + 1;
   return next;
 }
 

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <optional>
+#include <string_view>
 
 namespace dtf {
 
@@ -46,5 +47,7 @@ std::string unbackedName(unsigned index);
 /// unbacked symbol must not reuse.
 void appendSymbols(const Dims &dims, std::vector<std::string> &out);
 unsigned firstFreeUnbacked(const std::vector<std::string> &symbols);
+/// K when `name` is `uK` (a name unbackedName gives), else nullopt.
+std::optional<unsigned> unbackedIndex(std::string_view name);
 
 } // namespace dtf
