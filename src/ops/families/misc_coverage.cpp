@@ -522,9 +522,10 @@ ShapeResult cumulativeTrapezoidShape(const OpCall &c) {
 
 } // namespace
 
-/// prims:: sizes, as torch/_prims' meta functions give them (checked against
-/// them on meta tensors by python/tests, PrimsShapesTest: libtorch has no
-/// kernel of these).
+/// prims:: sizes (checked against the prims run on CPU tensors by
+/// python/tests, PrimsShapesTest: libtorch has no kernel of these); where the
+/// CPU and the meta function disagree, the rank follows the dtype rule's
+/// context (prims' reductions, reductions.cpp).
 void registerPrimShapes(Registry &r) {
   for (const char *k : {"prims::view_of", "prims::convert_element_type"}) r.shape(k, sameShapeAs("a"));
   r.shape("prims::sqrt", sameShapeAs());

@@ -1981,6 +1981,19 @@ ShapeResult scatterInto(const OpCall &c, const ShapeFn &view) {
   return *self;
 }
 
+/// narrow (and narrow.Tensor, whose start is a 0-dim tensor, and
+/// narrow_copy): dim `dim` becomes `length`, a SymInt (a negative one raises).
+ShapeResult narrowShape(const OpCall &c) {
+  auto self = dimsOf(c, "self");
+  auto dim = intArg(c, "dim");
+  Dim length = symIntArg(c, "length");
+  if (!self || !dim || self->empty() || !length.known() || length.value().value_or(0) < 0) return {};
+  auto w = wrapDim(*dim, static_cast<int>(self->size()));
+  if (!w) return {};
+  (*self)[*w] = length;
+  return *self;
+}
+
 /// at::unfold: dim d becomes the count of windows, (n - size) / step + 1, and
 /// a new last dim of `size`; a 0-dim self gives [size] (size at most 1).
 ShapeResult unfoldShape(const OpCall &c) {
@@ -2046,21 +2059,11 @@ void registerLeftViewShapes(Registry &r) {
       auto sizes = newTensorSizes(c, "size");
       return sizes ? ShapeResult(*sizes) : ShapeResult{};
     });
-  r.shape("aten::narrow.Tensor", [](const OpCall &c) -> ShapeResult { // start a 0-dim tensor: only length sizes it
-    auto self = dimsOf(c, "self");
-    auto dim = intArg(c, "dim");
-    Dim length = symIntArg(c, "length");
-    if (!self || !dim || self->empty() || !length.known() || length.value().value_or(0) < 0) return {};
-    auto w = wrapDim(*dim, static_cast<int>(self->size()));
-    if (!w) return {};
-    (*self)[*w] = length;
-    return *self;
-  });
+  for (const char *k : {"aten::narrow.Tensor", "aten::narrow_copy"}) r.shape(k, narrowShape);
   r.shape("aten::ravel", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");
     return self ? ShapeResult(Dims{product(*self)}) : ShapeResult{};
   });
-  if (const OpRule *narrow = r.find("aten::narrow"); narrow && narrow->shape) r.shape("aten::narrow_copy", narrow->shape);
   r.shape("aten::unflatten.int", unflattenShape);
   for (const char *k : {"aten::unfold", "aten::unfold_copy"}) r.shape(k, unfoldShape);
   r.shape("aten::rot90", rot90Shape);
@@ -2120,15 +2123,7 @@ void registerShapeViewsShapes(Registry &r) {
   r.shape("aten::squeeze", [](const OpCall &c) { return squeezeShape(c, std::nullopt); });
   r.shape("aten::squeeze.dim", [](const OpCall &c) { return squeezeShape(c, intListArg(c, "dim")); });
   r.shape("aten::squeeze.dims", [](const OpCall &c) { return squeezeShape(c, intListArg(c, "dim")); });
-  r.shape("aten::narrow", [](const OpCall &c) -> ShapeResult {
-    auto self = dimsOf(c, "self");
-    auto dim = intArg(c, "dim"), length = intArg(c, "length");
-    if (!self || !dim || !length || self->empty()) return {};
-    auto w = wrapDim(*dim, static_cast<int>(self->size()));
-    if (!w) return {};
-    (*self)[*w] = Dim(*length);
-    return *self;
-  });
+  r.shape("aten::narrow", narrowShape);
   for (const char *k : {"aten::cat", "aten::concat", "aten::concatenate"}) r.shape(k, catShape);
   r.shape("aten::stack", stackShape);
   for (const char *k : {"aten::flip", "aten::roll", "aten::tril", "aten::triu", "aten::alias", "aten::fliplr",
