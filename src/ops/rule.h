@@ -138,6 +138,12 @@ public:
   /// programming error caught by the registry test.
   const Value &arg(std::string_view name) const;
   bool has(std::string_view name) const { return schema_.argIndex(name) >= 0; }
+  /// The argument named `name`, or null when the schema has none (has() and
+  /// arg() in one lookup).
+  const Value *argIf(std::string_view name) const {
+    const int i = schema_.argIndex(name);
+    return i >= 0 && static_cast<size_t>(i) < args_.size() ? &read(static_cast<size_t>(i)) : nullptr;
+  }
   /// A tensor was passed (not None, not another kind of value).
   bool isTensor(std::string_view name) const;
   /// None was passed. (These two read no more of an argument than that: an

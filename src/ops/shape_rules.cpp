@@ -8,28 +8,31 @@
 namespace dtf {
 
 std::optional<Dims> dimsOf(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return std::nullopt;
+  const Value &v = *vp;
   if (v.isNumber()) return Dims{};
   return v.shape();
 }
 
 std::optional<int64_t> intArg(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  return c.arg(name).intValue();
+  const Value *v = c.argIf(name);
+  return v ? v->intValue() : std::nullopt;
 }
 
 std::optional<bool> boolArg(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return std::nullopt;
+  const Value &v = *vp;
   if (auto b = v.boolValue()) return b;
   if (auto i = v.intValue(); i && (*i == 0 || *i == 1)) return *i == 1;
   return std::nullopt;
 }
 
 std::optional<std::vector<int64_t>> intListArg(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return std::nullopt;
+  const Value &v = *vp;
   if (auto i = v.intValue(); i && v.isNumber()) return std::vector<int64_t>{*i};
   if (!v.isList() || !v.lengthKnown()) return std::nullopt;
   std::vector<int64_t> out;
@@ -43,8 +46,9 @@ std::optional<std::vector<int64_t>> intListArg(const OpCall &c, std::string_view
 }
 
 std::optional<Dims> sizeListArg(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return std::nullopt;
+  const Value &v = *vp;
   if (auto x = v.intExpr()) return Dims{Dim(*x)};
   if (!v.isList() || !v.lengthKnown()) return std::nullopt;
   Dims out;
@@ -128,8 +132,8 @@ ShapeFn reductionOver(std::string_view dimArg, size_t outputs) {
 //===--- Added for the loss, RNN, linalg, random and torchvision rules ---===//
 
 Dim symIntArg(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return Dim();
-  auto x = c.arg(name).intExpr();
+  const Value *v = c.argIf(name);
+  auto x = v ? v->intExpr() : std::nullopt;
   return x ? Dim(*x) : Dim();
 }
 

@@ -32,15 +32,32 @@ std::string SchemaType::str() const {
   }
 }
 
+void Schema::indexArgs() {
+  argKeys.clear();
+  argSlots.clear();
+  for (const SchemaArg &a : args) argKeys.push_back(argNameKey(a.name));
+  if (args.size() >= 255) return; // no table: argIndex compares names
+  size_t size = 8;
+  while (size < 2 * args.size()) size *= 2;
+  argSlots.assign(size, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t s = argKeys[i].slot(size - 1);
+    while (argSlots[s] != 0) s = (s + 1) & (size - 1);
+    argSlots[s] = static_cast<uint8_t>(i + 1);
+  }
+}
+
 int Schema::argIndex(std::string_view argName) const {
-  // Rules look arguments up by name on every call: one word compare (length
-  // and first 7 bytes) decides for nearly every argument.
-  if (const size_t n = argKeys.size(); n == args.size()) {
-    const uint64_t k = argNameKey(argName);
-    const uint64_t *keys = argKeys.data();
-    for (size_t i = 0; i < n; ++i)
-      if (keys[i] == k && (argName.size() <= 7 || args[i].name == argName)) return static_cast<int>(i);
-    return -1;
+  // Rules look arguments up by name on every call: one slot, and two words
+  // (length, first 7 and last 8 bytes) decide for every name up to 15 bytes.
+  if (!argSlots.empty() && argKeys.size() == args.size()) {
+    const ArgNameKey k = argNameKey(argName);
+    const size_t mask = argSlots.size() - 1;
+    for (size_t s = k.slot(mask);; s = (s + 1) & mask) {
+      const unsigned e = argSlots[s];
+      if (e == 0) return -1;
+      if (argKeys[e - 1] == k && (argName.size() <= 15 || args[e - 1].name == argName)) return static_cast<int>(e - 1);
+    }
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &n = args[i].name;
@@ -260,7 +277,7 @@ SchemaParseResult parseSchema(std::string_view text) {
       while (r < s.returns.size() && !(s.returns[r].type->mutated && s.returns[r].type->kind == K::Tensor)) ++r;
       if (r < s.returns.size()) s.inPlace.emplace_back(i, r++);
     }
-    for (const SchemaArg &a : s.args) s.argKeys.push_back(argNameKey(a.name));
+    s.indexArgs();
     for (const char *t : {"self", "input"})
       if (int i = s.argIndex(t); s.dimsOf < 0 && i >= 0 && s.args[i].type->kind == K::Tensor) s.dimsOf = i;
     for (uint32_t i = 0; i < s.args.size() && s.dimsOf >= 0; ++i) {

@@ -11,6 +11,7 @@
 #include "dtype/torch_version.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -48,6 +49,14 @@ struct SchemaArg {
   bool kwargOnly = false;
 };
 
+/// See argNameKey.
+struct ArgNameKey {
+  uint64_t head, tail;
+  bool operator==(const ArgNameKey &) const = default;
+  /// A slot of a table of `mask` + 1 slots (argSlots).
+  size_t slot(size_t mask) const { return ((head ^ tail * 31) * 0x9e3779b97f4a7c15ULL >> 40) & mask; }
+};
+
 struct Schema {
   std::string name;     ///< `aten::add`
   std::string overload; ///< `Tensor`, empty for the default overload
@@ -67,9 +76,13 @@ struct Schema {
   /// own facts refine this (ops/op_facts.h: tile's `dims` are counts).
   std::vector<uint32_t> dimArgs;
   int32_t dimsOf = -1;
-  /// By argument: argNameKey of its name (parseSchema fills it; argIndex
-  /// compares these words before any string).
-  std::vector<uint64_t> argKeys;
+  /// By argument: argNameKey of its name; and an open-addressing table of
+  /// them (1 + argument index; 0: free), a power of two at most half full
+  /// (indexArgs fills both; argIndex compares these words before any string).
+  std::vector<ArgNameKey> argKeys;
+  std::vector<uint8_t> argSlots;
+  /// Fill argKeys and argSlots from args (parseSchema calls it).
+  void indexArgs();
 
   /// `aten::add.Tensor`, or `aten::add` for the default overload.
   std::string key() const { return overload.empty() ? name : name + "." + overload; }
@@ -77,20 +90,29 @@ struct Schema {
   int argIndex(std::string_view argName) const;
 };
 
-/// A word that differs for names that differ in length or in their first 7
-/// bytes (the bytes, and the length in the top byte): equal keys and a name
-/// of at most 7 bytes mean equal names.
-inline uint64_t argNameKey(std::string_view n) {
+/// Two words that differ for names that differ in length, in their first 7
+/// bytes (the bytes, and the length in the top byte) or in their last 8:
+/// equal keys and a name of at most 15 bytes mean equal names.
+inline ArgNameKey argNameKey(std::string_view n) {
+  const size_t size = n.size();
+  ArgNameKey k{static_cast<uint64_t>(std::min<size_t>(size, 255)) << 56, 0};
+  if (size >= 8) { // two unaligned loads (little-endian: byte i at bits 8i)
+    uint64_t head, tail;
+    std::memcpy(&head, n.data(), 8);
+    std::memcpy(&tail, n.data() + size - 8, 8);
+    k.head |= head & 0x00ffffffffffffffULL;
+    k.tail = tail;
+    return k;
+  }
   auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<unsigned char>(n[i])) << (8 * i); };
-  uint64_t k = static_cast<uint64_t>(std::min<size_t>(n.size(), 255)) << 56;
-  switch (std::min<size_t>(n.size(), 7)) { // one jump, no loop
-  case 7: k |= byte(6); [[fallthrough]];
-  case 6: k |= byte(5); [[fallthrough]];
-  case 5: k |= byte(4); [[fallthrough]];
-  case 4: k |= byte(3); [[fallthrough]];
-  case 3: k |= byte(2); [[fallthrough]];
-  case 2: k |= byte(1); [[fallthrough]];
-  case 1: k |= byte(0); [[fallthrough]];
+  switch (size) { // one jump, no loop
+  case 7: k.head |= byte(6); [[fallthrough]];
+  case 6: k.head |= byte(5); [[fallthrough]];
+  case 5: k.head |= byte(4); [[fallthrough]];
+  case 4: k.head |= byte(3); [[fallthrough]];
+  case 3: k.head |= byte(2); [[fallthrough]];
+  case 2: k.head |= byte(1); [[fallthrough]];
+  case 1: k.head |= byte(0); [[fallthrough]];
   default: break;
   }
   return k;

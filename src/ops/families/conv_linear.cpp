@@ -327,8 +327,9 @@ RuleFn convParamLengths(RuleFn fn, int spatial, const SchemaTable &schemas, std:
   fn = convParamValues(std::move(fn), schemas, key, oneDnnDilation);
   return [fn = std::move(fn), spatial](const OpCall &c) -> RuleResult {
     for (const char *name : {"stride", "padding", "dilation", "output_padding"}) {
-      if (!c.has(name)) continue;
-      const Value &l = c.arg(name);
+      const Value *lp = c.argIf(name);
+      if (!lp) continue;
+      const Value &l = *lp;
       if (!l.isList() || !l.lengthKnown()) continue;
       size_t n = l.elements().size();
       if (n != 1 && n != static_cast<size_t>(spatial))
@@ -1213,8 +1214,9 @@ constexpr size_t kMaxSpatial = 8; // PyTorch convolves 1-3 spatial dims; more: s
 using Spatial = std::array<int64_t, kMaxSpatial>;
 
 bool perSpatial(const OpCall &c, std::string_view name, size_t n, Spatial &out) {
-  if (!c.has(name)) return false;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return false;
+  const Value &v = *vp;
   if (auto i = v.intValue(); i && v.isNumber()) { // one int for every dim
     out.fill(*i);
     return true;
@@ -1233,8 +1235,9 @@ bool perSpatial(const OpCall &c, std::string_view name, size_t n, Spatial &out) 
 
 /// The rank dimsOf() would give `v` (a number: 0), without copying its dims.
 std::optional<size_t> rankOf(const OpCall &c, std::string_view name) {
-  if (!c.has(name)) return std::nullopt;
-  const Value &v = c.arg(name);
+  const Value *vp = c.argIf(name);
+  if (!vp) return std::nullopt;
+  const Value &v = *vp;
   if (v.isNumber()) return 0;
   auto r = v.isTensor() ? v.rank().value() : std::nullopt;
   return r ? std::optional<size_t>(*r) : std::nullopt;
@@ -1242,6 +1245,30 @@ std::optional<size_t> rankOf(const OpCall &c, std::string_view name) {
 
 /// at::convolution's output sizes (ConvUtils.h conv_output_size /
 /// conv_input_size for transposed); `batched`: input has a batch dim.
+/// One spatial output size from known sizes, in int64 as Dim arithmetic
+/// computes it (Python's floor division); nullopt when a step overflows,
+/// where the Dim arithmetic decides (an unknown size).
+std::optional<int64_t> convOutSize(int64_t x, int64_t k, int64_t stride, int64_t pad, int64_t dilation,
+                                   int64_t outPad, bool transposed) {
+  int64_t span, twoPad, v;
+  if (__builtin_sub_overflow(k, 1, &span) || __builtin_mul_overflow(dilation, span, &span) ||
+      __builtin_mul_overflow(int64_t{2}, pad, &twoPad))
+    return std::nullopt;
+  if (transposed) { // (x - 1)*stride - 2*pad + span + outPad + 1
+    if (__builtin_sub_overflow(x, 1, &v) || __builtin_mul_overflow(v, stride, &v) ||
+        __builtin_sub_overflow(v, twoPad, &v) || __builtin_add_overflow(v, span, &v) ||
+        __builtin_add_overflow(v, outPad, &v) || __builtin_add_overflow(v, 1, &v))
+      return std::nullopt;
+    return v;
+  }
+  // (x + 2*pad - span - 1) // stride + 1
+  if (__builtin_add_overflow(x, twoPad, &v) || __builtin_sub_overflow(v, span, &v) || __builtin_sub_overflow(v, 1, &v))
+    return std::nullopt;
+  int64_t q = v / stride - (v % stride != 0 && v < 0); // floor, stride > 0
+  if (__builtin_add_overflow(q, 1, &q)) return std::nullopt;
+  return q;
+}
+
 ShapeResult convolutionShape(const OpCall &c, bool transposed, const char *paddingMode = nullptr) {
   auto inRank = rankOf(c, "input"), wRank = rankOf(c, "weight");
   auto groups = intArg(c, "groups");
@@ -1266,9 +1293,14 @@ ShapeResult convolutionShape(const OpCall &c, bool transposed, const char *paddi
       out.push_back(std::move(x));
       continue;
     }
+    if (stride[i] <= 0) return {}; // PyTorch raises
+    if (auto xv = x.value(), kv = k.value(); xv && kv) // known sizes (nearly all): no expressions to build
+      if (auto o = convOutSize(*xv, *kv, stride[i], padding[i], dilation[i], outPad[i], transposed)) {
+        out.emplace_back(*o);
+        continue;
+      }
     Dim span = Dim(dilation[i]) * (k - Dim(1)); // d*(k-1)
     Dim pad = Dim(2) * Dim(padding[i]);
-    if (stride[i] <= 0) return {}; // PyTorch raises
     if (transposed)
       out.push_back((x - Dim(1)) * Dim(stride[i]) - pad + span + Dim(outPad[i]) + Dim(1));
     else

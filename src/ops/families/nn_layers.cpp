@@ -58,8 +58,9 @@ RuleFn upsampleArgs(RuleFn fn, int spatial) {
         return c.semantic("must specify exactly one of output_size and scale_factors");
     }
     for (const char *name : {"output_size", "scale_factors"}) {
-      if (!c.has(name)) continue;
-      const Value &l = c.arg(name);
+      const Value *lp = c.argIf(name);
+      if (!lp) continue;
+      const Value &l = *lp;
       if (l.isList() && l.lengthKnown() && static_cast<int>(l.elements().size()) != spatial)
         return c.semantic("expected {} to have {} entries (one per spatial dim), got {}", name, spatial,
                           l.elements().size());
