@@ -507,8 +507,8 @@ std::vector<Value> unknownOutputs(const Schema &schema) {
   return out;
 }
 
-Value defaultValue(const SchemaArg &arg) {
-  if (!arg.defaultText) return Value::top();
+namespace {
+Value readDefault(const SchemaArg &arg) {
   auto v = parseNotation(*arg.defaultText, arg.type.get());
   if (!v.value) return Value::top();
   // `int[2] stride=1` means [1, 1].
@@ -518,6 +518,15 @@ Value defaultValue(const SchemaArg &arg) {
     return Value::listOf(*v.value);
   }
   return *v.value;
+}
+} // namespace
+
+Value defaultValue(const SchemaArg &arg) {
+  if (!arg.defaultText) return Value::top();
+  if (std::shared_ptr<const Value> kept = arg.kept.load()) return *kept;
+  Value v = readDefault(arg);
+  arg.kept.store(std::make_shared<const Value>(v)); // two threads may both read it: the same value
+  return v;
 }
 
 namespace {

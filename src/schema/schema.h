@@ -11,6 +11,7 @@
 #include "dtype/torch_version.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <cstdint>
 #include <memory>
@@ -42,11 +43,33 @@ struct SchemaType {
 };
 using SchemaTypePtr = std::shared_ptr<const SchemaType>;
 
+class Value;
+
+/// The value of an argument's default, kept once read (ops/infer.h's
+/// defaultValue reads it): calls that leave defaults out (a `.pt2` node
+/// names only what differs) would otherwise parse the text on every call.
+/// Shared by every thread that reads the schema; a copy keeps what was read.
+class KeptDefault {
+public:
+  KeptDefault() = default;
+  KeptDefault(const KeptDefault &o) : v_(o.load()) {}
+  KeptDefault &operator=(const KeptDefault &o) {
+    v_.store(o.load(), std::memory_order_release);
+    return *this;
+  }
+  std::shared_ptr<const Value> load() const { return v_.load(std::memory_order_acquire); }
+  void store(std::shared_ptr<const Value> v) const { v_.store(std::move(v), std::memory_order_release); }
+
+private:
+  mutable std::atomic<std::shared_ptr<const Value>> v_;
+};
+
 struct SchemaArg {
   std::string name;
   SchemaTypePtr type;
   std::optional<std::string> defaultText; ///< as written, e.g. `1`, `None`, `[0,1]`
   bool kwargOnly = false;
+  KeptDefault kept; ///< defaultText's value, once read
 };
 
 /// See argNameKey.

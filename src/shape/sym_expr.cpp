@@ -40,11 +40,11 @@ int64_t narrow(Wide v) {
   return static_cast<int64_t>(v);
 }
 Wide satMul(Wide a, Wide b) {
-  if (a == 0 || b == 0) return 0;
-  bool neg = (a < 0) != (b < 0);
-  Wide x = a < 0 ? -a : a, y = b < 0 ? -b : b;
-  Wide r = (x >= kBig || y >= kBig || x > kBig / y) ? kBig : x * y;
-  return neg ? -r : r;
+  // No 128-bit division: a multiply with an overflow flag (sizes' ranges are
+  // computed for every symbolic dim a rule builds).
+  Wide r;
+  if (__builtin_mul_overflow(a, b, &r) || r > kBig || r < -kBig) return (a < 0) != (b < 0) ? -kBig : kBig;
+  return r;
 }
 struct Interval {
   Wide lo, hi;

@@ -40,7 +40,11 @@ TEST(SchemaArgIndex, AgreesWithAPlainSearchByName) {
 TEST(SchemaArgIndex, ASchemaBuiltByHandIsSearchedByName) {
   Schema s; // no parseSchema: no keys, no table
   s.name = "aten::g";
-  for (const char *n : {"self", "output_padding"}) s.args.push_back(SchemaArg{n, nullptr, std::nullopt, false});
+  for (const char *n : {"self", "output_padding"}) {
+    SchemaArg a;
+    a.name = n;
+    s.args.push_back(a);
+  }
   EXPECT_EQ(s.argIndex("output_padding"), 1);
   EXPECT_EQ(s.argIndex("self"), 0);
   EXPECT_EQ(s.argIndex("other"), -1);
