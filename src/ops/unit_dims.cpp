@@ -32,8 +32,33 @@ UnitDims removeDim(UnitDims u, int at) { return {removeBit(u.ones, at), removeBi
 /// `out` with the broadcast sizes of `names`, where every operand's rank is
 /// exact and they broadcast to `out`'s rank (a mismatch is the rule's to
 /// report: the sizes stay unknown).
+/// The one tensor among `names` whose sizes every other sized one has too
+/// (numbers, 0-dim tensors and None broadcast into anything); null when
+/// none is sized or two differ. Most element-wise calls (`add_(x, y)` of a
+/// residual block) take operands of one shape: their result shares it.
+template <typename Names>
+static const Value *commonSized(const OpCall &c, const Names &names) {
+  const Value *sized = nullptr;
+  for (const auto &n : names) {
+    const Value &v = c.arg(n);
+    if (v.isNone() || v.isNumber() || (v.isTensor() && v.rank() == Rank::exact(0))) continue;
+    if (!v.hasKnownDims()) return nullptr;
+    if (!sized) {
+      sized = &v;
+      continue;
+    }
+    if (v.rank() != sized->rank()) return nullptr;
+    const int r = static_cast<int>(*v.rank().value());
+    for (int i = 0; i < r; ++i)
+      if (!(v.dimAt(i) == sized->dimAt(i))) return nullptr;
+  }
+  return sized;
+}
+
 template <typename Names>
 static Value withBroadcastSizes(const OpCall &c, Value out, const Names &names) {
+  if (const Value *same = commonSized(c, names)) // broadcasting equal sizes gives them back: shared, not rebuilt
+    return same->rank() == out.rank() ? out.withShapeOf(*same) : out;
   std::vector<Dims> shapes;
   bool anyKnown = false;
   for (const auto &n : names) {
