@@ -10,7 +10,11 @@ Per model, in one run (1 thread, torch.no_grad):
   shapeprop  torch.fx.passes.shape_prop.ShapeProp(gm, fake_mode=FakeTensorMode()).propagate(*args)
              on the exported module (ep.module(): the graph dtypeflow reads) and on the
              symbolic_trace'd module where it traces; only propagate() is timed, not the copy of
-             the module to fake tensors
+             the module to fake tensors. FakeTensorMode keeps a dispatch cache in the class
+             (FakeTensorMode.cache, shared by every instance): after the first repetition each
+             op's fake result is a cache hit, a warm measurement. "cache cleared" empties it before
+             each repetition (FakeTensorMode.cache_clear(), not timed): nothing kept, the
+             counterpart of dtypeflow's cold pass; the kept cache is the counterpart of its warm one
   dtypeprop  libtorch's DtypePropagation (torch._C._jit_pass_propagate_dtype) on the traced,
              inlined, lowered TorchScript graph with every non-input tensor type erased;
              its % right is over the values the trace typed
@@ -103,11 +107,13 @@ def best(fn, reps):
         gc.enable()
 
 
-def time_shapeprop(gm, args, reps):
+def time_shapeprop(gm, args, reps, clear_cache=False):
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.passes.shape_prop import ShapeProp
 
     def run():
+        if clear_cache:
+            FakeTensorMode.cache_clear()
         sp = ShapeProp(gm, fake_mode=FakeTensorMode(allow_non_fake_inputs=True))
         t0 = time.perf_counter()
         sp.propagate(*args)
@@ -164,6 +170,7 @@ def run_model(name, make, reps_export, reps_refine):
         # The exported module: the very graph dtypeflow reads. symbolic_trace's graph as well where
         # it traces (it keeps fused modules such as TransformerEncoderLayer's fast path whole).
         row["shapeprop_s"] = time_shapeprop(ep.module(), args, reps_export)
+        row["shapeprop_cleared_s"] = time_shapeprop(ep.module(), args, reps_export, clear_cache=True)
         try:
             row["shapeprop_fx_s"] = time_shapeprop(torch.fx.symbolic_trace(m), args, reps_export)
         except Exception:
@@ -195,7 +202,9 @@ def table(rows):
             "| DtypePropagation (its % right) | dtypeflow cold, with sizes | no sizes | sizes cost "
             "| read+cold | planned | warm "
             "| export / cold | ShapeProp / cold (with sizes) | ShapeProp fx / cold | DtypeProp / cold "
-            "| export / planned | ShapeProp / planned | dtypeflow check: right % (right / unknown / wrong) |")
+            "| export / planned | ShapeProp / planned "
+            "| ShapeProp, cache cleared | its / cold (nothing kept on either side) "
+            "| ShapeProp / warm (caches kept on both) | dtypeflow check: right % (right / unknown / wrong) |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in rows:
         dp = (f"{r['dtypeprop_s'] * 1e3:.2f} ms ({r['dtypeprop_right']:.0f} %)" if r["dtypeprop_s"] is not None
@@ -212,6 +221,8 @@ def table(rows):
             f"| {fmt_ratio(r['export_s'] / r['refine_s'])} | {fmt_ratio(r['shapeprop_s'] / r['refine_s'])} "
             f"| {fxr} | {dpr} "
             f"| {fmt_ratio(r['export_s'] / r['planned_s'])} | {fmt_ratio(r['shapeprop_s'] / r['planned_s'])} "
+            f"| {r['shapeprop_cleared_s'] * 1e3:.1f} ms | {fmt_ratio(r['shapeprop_cleared_s'] / r['refine_s'])} "
+            f"| {fmt_ratio(r['shapeprop_s'] / r['warm_s'])} "
             f"| {r['right']:.1f} % ({r['correct']} / {r['unknown']} / {r['wrong']}) |")
     return "\n".join(lines)
 
@@ -231,7 +242,8 @@ def main():
     rows = []
     for n in names:
         r = run_model(n, known[n], opts.reps, opts.refine_reps)
-        print(f"{n}: export {r['export_s']:.3f} s, shapeprop {r['shapeprop_s']:.3f} s, "
+        print(f"{n}: export {r['export_s']:.3f} s, shapeprop {r['shapeprop_s']:.3f} s "
+              f"(cache cleared {r['shapeprop_cleared_s']:.3f} s), "
               f"dtypeflow {r['refine_s'] * 1e6:.0f} us (no sizes {r['nosizes_s'] * 1e6:.0f} us, "
               f"planned {r['planned_s'] * 1e6:.0f} us), "
               f"{r['right']:.1f} % right", file=sys.stderr, flush=True)
