@@ -159,6 +159,12 @@ const std::vector<SymExpr::Term> &SymExpr::terms() const {
 }
 
 SymExpr SymExpr::fromTerms(int64_t c, std::vector<Term> terms) {
+  // A term left without factors (a quotient that cancelled every symbol:
+  // `s0*37632 // (s0*96)`) is a constant: folded in, or `392 + 1` would
+  // not be 393 (and a known size would print as unknown).
+  for (const Term &t : terms)
+    if (t.factors.empty()) c = checkedAdd(c, t.coeff);
+  std::erase_if(terms, [](const Term &t) { return t.factors.empty(); });
   SymExpr e(c);
   terms = normalize(std::move(terms));
   if (!terms.empty()) e.terms_ = std::make_shared<const std::vector<Term>>(std::move(terms));
