@@ -189,6 +189,32 @@ class DataDependent(nn.Module):
         return nz, nz[:, 0].float() * 2, z, kept + 1
 
 
+class InplaceOnView(nn.Module):
+    """In-place ops on views (efficientnet's `dropout_` of a `flatten`): the Torch dialect writer
+    writes them as their functional op where nothing else reads the storage afterwards."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(12, 5)
+
+    def forward(self, x):
+        y = torch.flatten(x * 2, 1)
+        y.relu_()
+        pieces = torch.tensor_split(x + 1, 2, dim=1)
+        pieces[0].mul_(3)  # the split's other piece and its source are not read again
+        return self.fc(y), pieces[0]
+
+
+class InplaceOnViewReadLater(nn.Module):
+    """`mask[1:3].fill_(1)` then `mask` read (swin's attention mask): a scatter back into the
+    mask, which the Torch dialect writer refuses to write as a functional fill."""
+
+    def forward(self, x):
+        mask = torch.zeros(4, 4)
+        mask[1:3].fill_(1.0)
+        return x + mask
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -207,6 +233,8 @@ def small_cases():
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
          (torch.arange(6).reshape(2, 3), torch.randn(2, 3)), None, False),
         ("data_dependent", DataDependent().eval(), (torch.randn(3, 4),), None, False),
+        ("inplace_on_view", InplaceOnView().eval(), (torch.randn(2, 3, 4),), None, False),
+        ("inplace_on_view_read_later", InplaceOnViewReadLater().eval(), (torch.randn(4, 4),), None, False),
     ]
 
 
@@ -301,7 +329,24 @@ def zoo_cases():
     models += [(n, getattr(seg, n)(weights_backbone=None), image)
                for n in ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large", "fcn_resnet50")]
     models.append(("r3d_18", video.r3d_18(), clip))
-    return [(n, m.eval(), (x,), batch) for n, m, x in models]
+    # Added 2026-12-07 (each checked 100 % right, sizes exact, in the 2.14 root before joining):
+    # wider and older families, a long clip for the 3-D and multiscale video models, the aux heads,
+    # and reduced-precision modules (the dtype follows the module, not the default).
+    models += [(n, getattr(tvm, n)(), image) for n in ("vgg11_bn", "wide_resnet50_2", "swin_t", "vit_b_32",
+                                                       "regnet_y_800mf")]
+    models.append(("googlenet_aux", tvm.googlenet(aux_logits=True, init_weights=True), image))
+    models.append(("deeplabv3_resnet50", seg.deeplabv3_resnet50(weights_backbone=None, aux_loss=True),
+                   torch.randn(2, 3, 128, 128)))
+    long_clip = torch.randn(2, 3, 16, 224, 224)
+    models += [("s3d", video.s3d(), long_clip), ("mvit_v2_s", video.mvit_v2_s(), long_clip)]
+    models.append(("efficientnet_b0_bf16", tvm.efficientnet_b0().to(torch.bfloat16), image.to(torch.bfloat16)))
+    models.append(("mobilenet_v3_small_f16", tvm.mobilenet_v3_small().half(), image.half()))
+    cases = [(n, m.eval(), (x,), batch) for n, m, x in models]
+    import torchvision.models.optical_flow as flow  # two images: raft's own argument names
+    frames = (torch.randn(2, 3, 128, 128), torch.randn(2, 3, 128, 128))
+    both = {k: {0: Dim("batch", min=2, max=64)} for k in ("image1", "image2")}
+    cases.append(("raft_small", flow.raft_small().eval(), frames, both))
+    return cases
 
 
 def export_zoo(cases, out_dir):
