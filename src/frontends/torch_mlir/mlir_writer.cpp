@@ -382,9 +382,12 @@ private:
                         inTypes, out);
   }
 
-  /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when `self` is
-  /// a fresh result that nothing aliases (no view of it, not a view itself, not a graph input);
-  /// otherwise refused. The functional overload must take the same arguments. Returns `self`.
+  /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when nothing
+  /// but `self` reads the storage it writes after it (no view of it, nor the tensor it is a view
+  /// of, nor that tensor's other views: efficientnet's `dropout_` of a `flatten`), and that storage
+  /// is not a graph input's; otherwise refused (swin's `fill_` of a slice of a mask read later
+  /// needs a scatter back into the mask). The functional overload must take the same arguments.
+  /// Returns `self`.
   ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin) {
     const ir::Node &node = g_.nodes[n];
     auto refuse = [&](std::string_view why) {
@@ -399,16 +402,65 @@ private:
     for (size_t i = 1; i < inPlace->args.size(); ++i)
       if (inPlace->args[i].type && inPlace->args[i].type->mutated) throw refuse("it mutates more than self");
     ir::ValueId self = node.inputs[0];
-    ir::NodeId def = g_.values[self].def;
-    if (def == ir::kNoId) throw refuse("it mutates a graph input");
-    if (aliases(def, ir::kNoId)) throw refuse("self is a view of another tensor");
+    if (g_.values[self].def == ir::kNoId) throw refuse("it mutates a graph input");
+    ir::ValueId root = self; // the tensor whose storage self views (self itself when it views none)
+    for (std::optional<ir::ValueId> up; (up = viewedBy(root));) root = *up;
+    if (g_.values[root].def == ir::kNoId) throw refuse("self is a view of a graph input");
+    const std::set<ir::ValueId> storage = viewsOf(root, n);
+    // After n, in n's block, only self may read the storage (later readers of self read the
+    // functional result); a reader in another block or the block's results: refused.
+    const ir::BlockId b = node.parent;
+    const auto &order = g_.blocks[b].nodes;
+    const auto at = std::find(order.begin(), order.end(), n);
     for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
       if (m == n) continue;
-      const auto &ins = g_.nodes[m].inputs;
-      for (size_t k = 0; k < ins.size(); ++k)
-        if (ins[k] == self && aliases(m, k)) throw refuse("another tensor is a view of self");
+      bool reads = false;
+      for (ir::ValueId in : g_.nodes[m].inputs) reads = reads || (in != self && storage.count(in));
+      if (!reads) continue;
+      if (g_.nodes[m].parent != b) throw refuse("a view of the same tensor is read in another block");
+      if (std::find(order.begin(), at, m) == at) throw refuse("a view of the same tensor is read after it");
     }
+    for (ir::ValueId r : g_.blocks[b].returns)
+      if (r != self && storage.count(r)) throw refuse("a view of the same tensor is a result");
     return self;
+  }
+  /// The tensor `v` is a view of (through a list an aliasing op returns, as tensor_split's pieces
+  /// unpacked), or nullopt; refused when the op's schema does not say which argument it views.
+  std::optional<ir::ValueId> viewedBy(ir::ValueId v) {
+    ir::NodeId m = g_.values[v].def;
+    if (m == ir::kNoId) return std::nullopt;
+    if (g_.kindOf(m) == "prim::ListUnpack" && !g_.nodes[m].inputs.empty()) {
+      m = g_.values[g_.nodes[m].inputs[0]].def;
+      if (m == ir::kNoId) return std::nullopt;
+    }
+    if (!aliases(m, ir::kNoId)) return std::nullopt;
+    std::optional<ir::ValueId> source;
+    const auto &ins = g_.nodes[m].inputs;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      if (!aliases(m, k) || g_.kindOf(m) == "prim::ListConstruct") continue;
+      if (source && *source != ins[k]) throw Refused(where(m) + ": a view of more than one tensor (not written)");
+      source = ins[k];
+    }
+    if (!source) throw Refused(where(m) + ": a view whose source the schema does not name (not written)");
+    return source;
+  }
+  /// `root` and every view of it, views of views included (lists of views and their pieces too),
+  /// but for `written`'s result (the in-place op written functionally: a fresh tensor).
+  std::set<ir::ValueId> viewsOf(ir::ValueId root, ir::NodeId written) {
+    std::set<ir::ValueId> out{root};
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
+        if (m == written) continue;
+        const auto &ins = g_.nodes[m].inputs;
+        bool unpack = g_.kindOf(m) == "prim::ListUnpack";
+        for (size_t k = 0; k < ins.size(); ++k) {
+          if (!out.count(ins[k]) || !(unpack || aliases(m, k))) continue;
+          for (ir::ValueId o : g_.nodes[m].outputs) grew = out.insert(o).second || grew;
+        }
+      }
+    }
+    return out;
   }
   /// Does node `m` return a view: of its argument `k` (or of any argument, with kNoId)?
   bool aliases(ir::NodeId m, size_t k) {
