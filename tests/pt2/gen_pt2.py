@@ -206,12 +206,25 @@ class InplaceOnView(nn.Module):
 
 
 class InplaceOnViewReadLater(nn.Module):
-    """`mask[1:3].fill_(1)` then `mask` read (swin's attention mask): a scatter back into the
-    mask, which the Torch dialect writer refuses to write as a functional fill."""
+    """`mask[1:3, 2:].fill_(1)` then `mask` read (swin's attention mask), and `x[1].add_(y)` (a
+    select): the Torch dialect writer writes the functional op scattered back into the tensor
+    viewed (slice_scatter, select_scatter)."""
 
     def forward(self, x):
         mask = torch.zeros(4, 4)
-        mask[1:3].fill_(1.0)
+        mask[1:3, 2:].fill_(1.0)
+        y = x * 2
+        y[1].add_(mask[0])
+        return y + mask
+
+
+class InplaceOnDiagonalReadLater(nn.Module):
+    """`mask.diagonal().fill_(1)` then `mask` read: no scatter of a diagonal is written yet, so the
+    Torch dialect writer refuses it, naming the node."""
+
+    def forward(self, x):
+        mask = torch.zeros(4, 4)
+        mask.diagonal().fill_(1.0)
         return x + mask
 
 
@@ -235,6 +248,7 @@ def small_cases():
         ("data_dependent", DataDependent().eval(), (torch.randn(3, 4),), None, False),
         ("inplace_on_view", InplaceOnView().eval(), (torch.randn(2, 3, 4),), None, False),
         ("inplace_on_view_read_later", InplaceOnViewReadLater().eval(), (torch.randn(4, 4),), None, False),
+        ("inplace_on_diagonal_read_later", InplaceOnDiagonalReadLater().eval(), (torch.randn(4, 4),), None, False),
     ]
 
 

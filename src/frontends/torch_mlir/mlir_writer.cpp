@@ -258,10 +258,11 @@ private:
       throw Refused(where(n) + ": an op the reader could not map (not written)");
     std::string ns = kind.substr(0, colons), opName = kind.substr(colons + 2);
     ir::ValueId mutatedSelf = ir::kNoId;
+    std::vector<ir::NodeId> scatterBack; // the views self is, innermost first (functionalize)
     if (pin) {
       // torch-mlir declares in-place ops on non-value tensors only: never write one on a !torch.vtensor.
       if (opName.ends_with('_') && !opName.ends_with("__")) {
-        mutatedSelf = functionalize(n, ns, opName, *pin);
+        mutatedSelf = functionalize(n, ns, opName, *pin, scatterBack);
         functionalized_.insert(n); // its result is a fresh tensor now, not a view of self
         opName.pop_back();
       }
@@ -293,8 +294,38 @@ private:
     }
     std::string results = node.outputs.size() == 1 ? outTypes : "(" + outTypes + ")";
     out_ += fmt::format("    {}\"{}\"({}) : ({}) -> {}\n", outs.empty() ? "" : outs + " = ", op, ins, inTypes, results);
-    // Later readers of the mutated tensor read the functional op's result instead.
-    if (mutatedSelf != ir::kNoId) names_[mutatedSelf] = name(node.outputs[0]);
+    // Later readers of the mutated tensor read the functional op's result instead, and those of
+    // the tensor it is a view of the result scattered back into it.
+    if (mutatedSelf != ir::kNoId) {
+      names_[mutatedSelf] = name(node.outputs[0]);
+      std::string src = name(node.outputs[0]);
+      for (ir::NodeId view : scatterBack) src = scatterInto(view, src);
+      if (!scatterBack.empty()) names_[g_.nodes[scatterBack.back()].inputs[0]] = src;
+    }
+  }
+
+  /// `torch.aten.slice_scatter` (or select_scatter) of `src` into the tensor view node `v` took its
+  /// slice of, with the slice's own arguments (its defaults where the archive left them out).
+  /// Returns the result's SSA name, typed as that tensor.
+  std::string scatterInto(ir::NodeId v, const std::string &src) {
+    const ir::Node &view = g_.nodes[v];
+    const std::string &kind = g_.kindOf(v);
+    const std::string *pin = g_.pinnedOverload(view.kind);
+    const Schema *s = schemas_.find(kind + (pin && !pin->empty() ? "." + *pin : ""));
+    if (!s) throw Refused(where(v) + ": a view without a schema (not written)");
+    const ir::ValueId base = view.inputs[0];
+    std::string ins = name(base) + ", " + src, types = type(base) + ", " + type(view.outputs[0]);
+    for (size_t j = 1; j < s->args.size(); ++j) {
+      auto [a, t] = j < view.inputs.size() ? std::make_pair(name(view.inputs[j]), type(view.inputs[j]))
+                                           : defaultValue(s->args[j], v);
+      ins += ", " + a;
+      types += ", " + t;
+    }
+    std::string out = fresh();
+    const char *op = kind == "aten::select" ? "torch.aten.select_scatter" : "torch.aten.slice_scatter";
+    out_ += fmt::format("    {} = \"{}\"({}) : ({}) -> {}\n", out, op, ins, types, type(base));
+    bindSizes(base, &out); // the sizes of the tensor scattered into, as recorded
+    return out;
   }
 
   // --- symbolic sizes, as torch-mlir's FX importer states them -------------------
@@ -326,7 +357,8 @@ private:
   }
   /// `torch.bind_symbolic_shape %v, [%s0, ...], affine_map<()[s0, ...] -> (...)>` for a value whose
   /// recorded sizes hold symbols (all of them spelled, or none bound).
-  void bindSizes(ir::ValueId v) {
+  /// `as`: bind that SSA value instead, of `v`'s type and sizes (a scatter back into `v`).
+  void bindSizes(ir::ValueId v, const std::string *as = nullptr) {
     const pt2::RecordedTensor *rec = v < p_.recorded.size() && p_.recorded[v] ? &*p_.recorded[v] : nullptr;
     auto binding = rec ? affineBinding(rec->dims) : std::nullopt;
     if (!binding) return; // no symbolic size, or one the map cannot state: bound by its type only
@@ -335,8 +367,8 @@ private:
       operands += ", " + symbolNames_.at(sym);
       types += ", !torch.int";
     }
-    out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = {}}} : ({}{}) -> ()\n", name(v),
-                        operands, binding->map, type(v), types);
+    out_ += fmt::format("    \"torch.bind_symbolic_shape\"({}{}) {{shape_expressions = {}}} : ({}{}) -> ()\n",
+                        as ? *as : name(v), operands, binding->map, type(v), types);
   }
 
   /// A Python-level op on SymInts/SymFloats (`_operator.mul`: aten::mul, its overload chosen by
@@ -388,7 +420,8 @@ private:
   /// is not a graph input's; otherwise refused (swin's `fill_` of a slice of a mask read later
   /// needs a scatter back into the mask). The functional overload must take the same arguments.
   /// Returns `self`.
-  ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin) {
+  ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin,
+                            std::vector<ir::NodeId> &scatterBack) {
     const ir::Node &node = g_.nodes[n];
     auto refuse = [&](std::string_view why) {
       return Refused(fmt::format("{}: an in-place op ({}; torch-mlir writes in-place ops on !torch.tensor only)", where(n), why));
@@ -407,22 +440,70 @@ private:
     for (std::optional<ir::ValueId> up; (up = viewedBy(root));) root = *up;
     if (g_.values[root].def == ir::kNoId) throw refuse("self is a view of a graph input");
     const std::set<ir::ValueId> storage = viewsOf(root, n);
-    // After n, in n's block, only self may read the storage (later readers of self read the
-    // functional result); a reader in another block or the block's results: refused.
+    // Readers after n, in n's block: self (they read the functional result), views taken after n
+    // of self or root (of the new values), and root itself when self's views can be scattered
+    // back into it (slices and selects); any other view of the storage is stale: refused, as a
+    // reader in another block or a block result.
     const ir::BlockId b = node.parent;
     const auto &order = g_.blocks[b].nodes;
     const auto at = std::find(order.begin(), order.end(), n);
+    auto after = [&](ir::NodeId m) { return g_.nodes[m].parent == b && std::find(order.begin(), at, m) == at; };
+    bool readsRoot = false;
+    auto fresh = [&](ir::ValueId x) { // a view taken after n of self or root
+      while (x != self && x != root) {
+        ir::NodeId d = g_.values[x].def;
+        std::optional<ir::ValueId> up = d == ir::kNoId || !after(d) ? std::nullopt : viewedBy(x);
+        if (!up) return false;
+        x = *up;
+      }
+      readsRoot = readsRoot || x == root;
+      return true;
+    };
+    auto stale = [&](ir::ValueId x) { return x != self && storage.count(x) && !fresh(x); };
     for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
       if (m == n) continue;
       bool reads = false;
       for (ir::ValueId in : g_.nodes[m].inputs) reads = reads || (in != self && storage.count(in));
       if (!reads) continue;
       if (g_.nodes[m].parent != b) throw refuse("a view of the same tensor is read in another block");
-      if (std::find(order.begin(), at, m) == at) throw refuse("a view of the same tensor is read after it");
+      if (!after(m)) continue;
+      for (ir::ValueId in : g_.nodes[m].inputs)
+        if (stale(in)) throw refuse("a view of the same tensor is read after it");
     }
     for (ir::ValueId r : g_.blocks[b].returns)
-      if (r != self && storage.count(r)) throw refuse("a view of the same tensor is a result");
+      if (stale(r)) throw refuse("a view of the same tensor is a result");
+    if (readsRoot && root != self) {
+      for (ir::ValueId x = self; x != root;) { // self's views up to root, innermost first
+        ir::NodeId d = g_.values[x].def;
+        const std::string &k = g_.kindOf(d);
+        const std::string *vp = g_.pinnedOverload(g_.nodes[d].kind);
+        if (!vp || !((k == "aten::slice" && *vp == "Tensor") || (k == "aten::select" && *vp == "int")))
+          throw refuse("self is a view other than a slice or select of a tensor read afterwards");
+        scatterBack.push_back(d);
+        x = g_.nodes[d].inputs[0];
+      }
+    }
+    // The functional op's result must be self's dtype (an in-place op casts into self; its
+    // functional twin promotes: `add_(bf16, f32)` is bf16, `add` f32): an operand the op promotes
+    // with (`other`, `exponent`) that may take it past self's dtype is refused.
+    for (size_t i = 1; i < node.inputs.size() && i < inPlace->args.size(); ++i)
+      if ((inPlace->args[i].name == "other" || inPlace->args[i].name == "exponent") &&
+          mayPromote(r_.values[self], r_.values[node.inputs[i]]))
+        throw refuse("an operand may promote the functional op's result past self's dtype");
     return self;
+  }
+  /// May `other` take an op on `self` to another dtype than self's (a tensor of another dtype, a
+  /// Python number of a higher category)? Unknown: yes.
+  static bool mayPromote(const Value &self, const Value &other) {
+    if (other.isTensor()) return !self.dtype() || other.dtype() != self.dtype();
+    if (!other.isNumber()) return false;
+    auto d = self.dtype();
+    if (!d) return true;
+    auto k = other.numKind();
+    if (!k) return true;
+    if (*k == NumKind::Complex) return !isComplex(*d);
+    if (*k == NumKind::Float) return !isFloating(*d) && !isComplex(*d);
+    return *d == DType::Bool && *k == NumKind::Int;
   }
   /// The tensor `v` is a view of (through a list an aliasing op returns, as tensor_split's pieces
   /// unpacked), or nullopt; refused when the op's schema does not say which argument it views.
