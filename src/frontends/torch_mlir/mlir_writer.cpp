@@ -416,10 +416,11 @@ private:
 
   /// `relu_(self)` as `relu(self)` whose result replaces `self` from here on: right when nothing
   /// but `self` reads the storage it writes after it (no view of it, nor the tensor it is a view
-  /// of, nor that tensor's other views: efficientnet's `dropout_` of a `flatten`), and that storage
-  /// is not a graph input's; otherwise refused (swin's `fill_` of a slice of a mask read later
-  /// needs a scatter back into the mask). The functional overload must take the same arguments.
-  /// Returns `self`.
+  /// of, nor that tensor's other views: efficientnet's `dropout_` of a `flatten`), or when what
+  /// reads it is that tensor and `self` is a chain of slices and selects of it: `scatterBack` gets
+  /// the chain (innermost first), which node() scatters the result back along (swin's `fill_` of a
+  /// slice of its mask). Refused otherwise, or when the storage is a graph input's. The functional
+  /// overload must take the same arguments. Returns `self`.
   ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin,
                             std::vector<ir::NodeId> &scatterBack) {
     const ir::Node &node = g_.nodes[n];
