@@ -519,7 +519,7 @@ private:
     std::optional<ir::ValueId> source;
     const auto &ins = g_.nodes[m].inputs;
     for (size_t k = 0; k < ins.size(); ++k) {
-      if (!aliases(m, k) || g_.kindOf(m) == "prim::ListConstruct") continue;
+      if (!aliases(m, k)) continue;
       if (source && *source != ins[k]) throw Refused(where(m) + ": a view of more than one tensor (not written)");
       source = ins[k];
     }
