@@ -27,8 +27,10 @@ Value literalAs(const Value &lit, const ir::TypeExpr &t) {
 }
 
 /// prim::Constant[value={2.5}]: a 0-dim tensor literal, how the tracer records a Python scalar.
-bool isScalarTensorLiteral(const ir::Attribute *a) {
-  return a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber();
+/// The printer writes any one-element tensor so: `Long(1, strides=[1]) = prim::Constant[value={150}]`
+/// (torchvision's detection models trace `torch.tensor([150])`) is a 1-d tensor, its type says.
+bool isScalarTensorLiteral(const ir::Attribute *a, const ir::TypeExpr &t) {
+  return a && a->kind == ir::Attribute::LitKind::TensorLiteral && a->literal.isNumber() && (!t.rank || *t.rank == 0);
 }
 
 } // namespace
@@ -41,7 +43,7 @@ GraphPlan::Fixed constantValue(const ir::Attribute *a, const ir::TypeExpr &t) {
   case LK::TensorLiteral: {
     // A tensor constant's dtype is program data, so the written type is used.
     // A traced int64 scalar (`Long() = prim::Constant[value={2}]`) holds its int.
-    if (a->literal.isNumber() && t.dtype == DType::Int64 && a->literal.numKind() == NumKind::Int &&
+    if (isScalarTensorLiteral(a, t) && t.dtype == DType::Int64 && a->literal.numKind() == NumKind::Int &&
         a->literal.intValue())
       return {Value::heldIntTensor(*a->literal.intValue()), UnknownReason::Unsupported};
     Rank r = a->literal.isNumber() ? Rank::exact(0) : Rank::top();
@@ -83,7 +85,8 @@ GraphPlan::GraphPlan(const ir::Graph &g, const Semantics &semantics, bool fixedV
   }
   for (ir::NodeId n = 0; n < g.nodes.size(); ++n) {
     if (kindClass[g.nodes[n].kind] != KindClass::Constant || g.nodes[n].outputs.size() != 1) continue;
-    scalarTensorLiteral[g.nodes[n].outputs[0]] = isScalarTensorLiteral(g.attr(n, "value"));
+    const ir::ValueId o = g.nodes[n].outputs[0];
+    scalarTensorLiteral[o] = isScalarTensorLiteral(g.attr(n, "value"), *g.values[o].type);
   }
   markSharedLiterals(g);
 }
@@ -182,7 +185,7 @@ void GraphPlan::findFixedValues(const ir::Graph &g) {
     const KindClass c = kindClass[node.kind];
     if (c == KindClass::Constant) {
       const ir::Attribute *a = g.attr(n, "value");
-      scalarTensorLiteral[o] = isScalarTensorLiteral(a);
+      scalarTensorLiteral[o] = isScalarTensorLiteral(a, t);
       Fixed f = constantValue(a, t);
       addFixed(n, sizes_ ? std::move(f.value) : f.value.withoutShape(), f.reason);
     } else if (c == KindClass::GetAttr) { // module attributes (parameters, buffers) are data: typed as written

@@ -223,6 +223,18 @@ CASES["fuzz_found"] = (lambda x, a, z, y, t, u, w: (torch.unique(a, return_count
                         torch.randn(3, 2, 1)))
 
 
+def one_element_constants(x, n):
+    """One-element tensors made inside traced code, as torchvision's detection heads make
+    `torch.tensor([pre_nms_top_n])`: printed `{150}` as a 0-dim constant is, but typed Long(1)
+    (a 1-d tensor: no Python scalar, and float64 here promotes a float32 tensor)."""
+    k = torch.min(torch.cat([torch.tensor([3]), torch._shape_as_tensor(x)[1].unsqueeze(0)]))
+    return (x + torch.tensor([0.5], dtype=torch.float64), x.topk(int(k))[0], n * torch.tensor([2], dtype=torch.int32),
+            k, n + torch.tensor([True]))
+
+
+CASES["one_element_constants"] = (one_element_constants, (torch.randn(2, 5), i8(2, 1)))
+
+
 def main():
     import torchvision  # noqa: F401  (registers torch.ops.torchvision for detection_ops)
     only = set(sys.argv[1:])  # case names: regenerate just those
