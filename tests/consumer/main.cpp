@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
     }
     if (v == dtf::kNewestTorch) std::cout << dtf::ir::printIR(*g, &r);
   }
-  // The .pt2 reader is in the package too (libzip with it, for static users):
+  // The .pt2 reader is in the package too (libzip loaded when an archive is opened):
   // a missing archive is an error value, never an exception.
   dtf::pt2::ReadResult missing = dtf::pt2::readArchive("no-such-model.pt2", {.semantics = dtf::Semantics::shared(dtf::kNewestTorch)});
   if (missing.program || missing.error.empty()) {

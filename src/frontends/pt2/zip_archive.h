@@ -1,7 +1,9 @@
 //===- frontends/pt2/zip_archive.h - read members of a zip file -*- C++ -*-===//
 //
 // A read-only zip archive through libzip (a .pt2 is a zip, as a TorchScript
-// .pt is): member names and whole members. Failures are values carrying
+// .pt is): member names and whole members. libzip is loaded when the first
+// archive is opened (a process that reads none does not pay its load), and a
+// machine without it gets an error value naming the library. Failures are values carrying
 // libzip's reason (truncated file, bad CRC ...), never exceptions.
 //
 //===----------------------------------------------------------------------===//
