@@ -23,7 +23,7 @@ Registry::Entry Registry::ignored() {
 Registry::Entry Registry::addSince(TorchVersion since, std::string_view key, std::string_view family, RuleFn fn) {
   if (log_) log_->touched.push_back({log_->family, std::string(opNameOfKey(key))});
   if (since > version()) return ignored(); // a newer version's rule
-  if (only_ && !only_->contains(opNameOfKey(key))) return ignored(); // not asked for: left unparsed
+  if (skips(key)) return ignored(); // not asked for: left unparsed
   const Schema *schema = schemas_->find(key);
   if (!schema) {
     absentKeys_.emplace_back(key);
@@ -50,7 +50,10 @@ Registry::Entry Registry::addSince(TorchVersion since, std::string_view key, std
   return Entry(r);
 }
 
+bool Registry::skips(std::string_view key) const { return only_ && !only_->contains(opNameOfKey(key)); }
+
 void Registry::shape(std::string_view key, ShapeFn fn) {
+  if (skips(key)) return; // the registry of another op: its dtype rule was not registered either
   auto it = rules_.find(key);
   if (it == rules_.end()) {
     shapeWithoutRule_.emplace_back(key);
@@ -117,6 +120,12 @@ const OpRule *Registry::find(std::string_view key) const {
   for (const Registry *r = this; r; r = r->base_)
     if (auto it = r->rules_.find(key); it != r->rules_.end()) return &it->second;
   return nullptr;
+}
+
+bool Registry::holds(std::string_view key) const {
+  for (const Registry *r = this; r; r = r->base_)
+    if (r->rules_.contains(key)) return true;
+  return false;
 }
 
 const OpRule *Registry::find(const Schema &schema) const {

@@ -227,6 +227,10 @@ public:
   /// of others are ignored before their schema is parsed. For the registry
   /// of one op (ops/lazy_registry.h), built from the families that op needs.
   void restrictTo(std::set<std::string, std::less<>> opNames) { only_ = std::move(opNames); }
+  /// Whether a registration of `key` is ignored by restrictTo: a family that
+  /// reads `key`'s schema before registering it asks first, so the registry
+  /// of one op parses no other op's schema.
+  bool skips(std::string_view key) const;
   /// Record which op names each family registers and reads (the family
   /// index generator, tools/gen_family_index): null, nothing recorded.
   void setLog(RegistrationLog *log) { log_ = log; }
@@ -244,6 +248,12 @@ public:
 
   /// The rule for a key: this layer's, else its base's.
   const OpRule *find(std::string_view key) const;
+  /// Whether `key` has a rule already, asked by a family about to register
+  /// `key` itself: unlike find, not a read the family index records (the
+  /// registry of `key`'s op runs every family registering it, so the answer
+  /// is the same there), which would otherwise make every op the family
+  /// registers depend on all of the family's op names.
+  bool holds(std::string_view key) const;
   /// By schema (one hash lookup per layer, no key string built); falls back
   /// to the key for a schema from another table.
   const OpRule *find(const Schema &schema) const;

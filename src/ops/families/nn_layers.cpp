@@ -1304,7 +1304,8 @@ void registerNnLayerShapes(Registry &r) {
   for (const char *k : {"aten::batch_norm", "aten::layer_norm", "aten::group_norm", "aten::instance_norm",
                         "aten::dropout", "aten::alpha_dropout", "aten::feature_dropout", "aten::feature_alpha_dropout",
                         "aten::rms_norm", "aten::channel_shuffle", "aten::native_channel_shuffle"})
-    r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "input"));
+    if (!r.skips(k)) // (else its schema is not parsed)
+      r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "input"));
   r.shape("aten::embedding", [](const OpCall &c) -> ShapeResult {
     auto w = dimsOf(c, "weight"), idx = dimsOf(c, "indices");
     if (!w || !idx || w->size() != 2) return {};

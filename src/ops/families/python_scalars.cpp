@@ -309,6 +309,7 @@ struct Adder {
     return keys.count(key) > 0;
   }
   Registry::Entry add(const std::string &key, const char *family, RuleFn f) {
+    if (r.skips(key)) return r.add(key, family, std::move(f)); // ignored, its schema left unparsed
     const Schema *sc = r.schemas().find(key);
     bool generic = false;
     if (sc)
@@ -560,9 +561,10 @@ void registerNumberMath(Adder &r) {
         return f(c);
       };
     };
+    if (reg.skips(m.scalar)) continue; // the registry of another op (one op name per row)
     for (const char *k : {m.ints, m.floats, m.complexes})
-      if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, checked(byReturnTypes(*sc)));
-    if (reg.schemas().find(m.scalar) && !reg.find(m.scalar)) {
+      if (const Schema *sc = reg.schemas().find(k); sc && !reg.holds(k)) r.add(k, fam, checked(byReturnTypes(*sc)));
+    if (reg.schemas().find(m.scalar) && !reg.holds(m.scalar)) {
       Registry::Entry e = r.add(m.scalar, fam,
             checked(unaryScalarDispatch(retKind(m.ints), retKind(m.floats), retKind(m.complexes))));
       if (m.toInt) e.variant({{"a", "magnitudes"}});
@@ -584,7 +586,7 @@ void registerNumberMath(Adder &r) {
         "aten::mathremainder.int_float", "aten::polar.float", "aten::polar.float_int",
         "aten::polar.int", "aten::polar.int_float", "aten::__derive_index",
         "aten::__range_length"})
-    if (const Schema *sc = reg.schemas().find(k); sc && !reg.find(k)) r.add(k, fam, byReturnTypes(*sc));
+    if (const Schema *sc = reg.skips(k) ? nullptr : reg.schemas().find(k); sc && !reg.holds(k)) r.add(k, fam, byReturnTypes(*sc));
 }
 
 /// polar, and tensors to numbers (IntImplicit ..., item).

@@ -260,7 +260,8 @@ void registerRandomShapes(Registry &r) {
                         "aten::random_", "aten::random", "aten::random_.to", "aten::random.to", "aten::random_.from",
                         "aten::random.from", "aten::poisson", "aten::_standard_gamma", "aten::geometric_",
                         "aten::geometric", "aten::exponential", "aten::exponential_", "aten::cauchy_", "aten::cauchy"})
-    r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "mean"));
+    if (!r.skips(k)) // (else its schema is not parsed)
+      r.shape(k, sameShapeAs(r.schemas().find(k) && r.schemas().find(k)->argIndex("self") >= 0 ? "self" : "mean"));
   r.shape("aten::normal.float_Tensor", sameShapeAs("std"));
   for (auto [k, a, b] : {std::tuple{"aten::normal.Tensor_Tensor", "mean", "std"}, {"aten::binomial", "count", "prob"}})
     r.shape(k, [a = std::string(a), b = std::string(b)](const OpCall &c) -> ShapeResult {
