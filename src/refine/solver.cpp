@@ -264,7 +264,8 @@ void Solver::visitIf(ir::NodeId n, int depth) {
 
 /// An autocast region inside the program (a .pt2's wrap_with_autocast): its
 /// block runs in the region's context (none when the region disables
-/// autocast), then the program's own context again. Its evaluations go to a
+/// autocast, or as 2.6's torch.export records it: VersionFact::
+/// ExportRecordsAutocastRegions), then the program's own context again. Its evaluations go to a
 /// memo of their own: a memo's entries hold no context.
 void Solver::visitAutocastRegion(ir::NodeId n, int depth) {
   const ir::Node &node = g.nodes[n];
@@ -283,7 +284,10 @@ void Solver::visitAutocastRegion(ir::NodeId n, int depth) {
       markUnsupported(n, depth);
       return;
     }
-    inner = AutocastIn{*ctx, semantics_.version()};
+    // What torch.export records (--kernels meta) of 2.6: the region's values as without autocast.
+    const bool recordedWithout = semantics_.context().kernels == Kernels::Meta &&
+                                 !has(semantics_.version(), VersionFact::ExportRecordsAutocastRegions);
+    if (!recordedWithout) inner = AutocastIn{*ctx, semantics_.version()};
   }
   std::swap(autocast_, inner);
   std::shared_ptr<EvalMemo> outerMemo = std::exchange(memo_, makeEvalMemo());

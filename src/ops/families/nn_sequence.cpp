@@ -467,6 +467,28 @@ void registerFusedAttention(Registry &r) {
   }
 }
 
+/// Whether `c` asks for lstm.input's results as 2.6's torch.export records them:
+/// h_n and c_n keep a step dim of 1 where the batch is not 1 ([L*D, 1, B, H]),
+/// VersionFact::LstmDecompositionSqueezesStepDim. Eager and the exported module
+/// run [L*D, B, H]; `check` of a 2.6 archive accepts either (--kernels meta).
+bool recordsLstmStepDim(const OpCall &c) {
+  return c.onMeta() && has(c.version(), VersionFact::LstmDecomposedOnExport) &&
+         !has(c.version(), VersionFact::LstmDecompositionSqueezesStepDim);
+}
+
+/// A hidden state lstm.input returns, as recordsLstmStepDim has it: `given`'s
+/// facts, a step dim of 1 inserted at 1 unless its batch (dim 1) is 1; rank
+/// unknown where the batch's size is.
+Value hiddenWithStepDim(const Value &given, const DTypeSet &ds) {
+  if (!given.isTensor() || given.rank() != Rank::exact(3)) return Value::tensor(ds, Rank::top());
+  const UnitDims u = given.unitDims();
+  const std::optional<bool> batchIsOne = u.sizeIsOne(1);
+  if (!batchIsOne) return Value::tensor(ds, Rank::top());
+  if (*batchIsOne) return Value::tensor(ds, Rank::exact(3)).withUnitDims(u);
+  auto widen = [](uint32_t bits) { return (bits & 1u) | (bits & 0b110u) << 1; }; // dims 1, 2 -> 2, 3
+  return Value::tensor(ds, Rank::exact(4)).withUnitDims({widen(u.ones) | 0b10u, widen(u.others)});
+}
+
 /// Recurrent layers, their cells and packing.
 void registerRecurrentLayers(Registry &r) {
   // Recurrent layers (nn.LSTM/GRU/RNN and the cells trace to these). Results
@@ -511,7 +533,13 @@ void registerRecurrentLayers(Registry &r) {
       UnitDims f = c.arg(in).unitDims();
       uint32_t kept = packed ? 0b1 : 0b11;
       std::vector<Value> out{Value::tensor(ds, Rank::exact(want)).withUnitDims({f.ones & kept, f.others & kept})};
-      if (lstm) {
+      if (lstm && !packed && recordsLstmStepDim(c)) {
+        const Value &hx = c.arg("hx");
+        for (size_t i : {0, 1})
+          out.push_back(hx.isList() && hx.lengthKnown() && hx.elements().size() > i
+                            ? hiddenWithStepDim(hx.elements()[i], ds)
+                            : Value::tensor(ds, Rank::top()));
+      } else if (lstm) {
         out.push_back(rankAt(c.arg("hx"), 0, ds));
         out.push_back(rankAt(c.arg("hx"), 1, ds));
       } else {
@@ -630,6 +658,17 @@ ShapeFn recurrentShape(bool lstm, bool packed) {
     std::vector<std::optional<Dims>> out{*in, *h};
     out[0]->back() = Dim(*directions ? 2 : 1) * h->back();
     if (lstm) out.push_back(elementDims(c, "hx", 1));
+    if (lstm && !packed && recordsLstmStepDim(c)) // [L*D, 1, B, H] unless B is 1 (the dtype rule's rank)
+      for (size_t i : {1, 2}) {
+        if (!out[i] || out[i]->size() != 3) { // (then hx holds element i - 1)
+          out[i].reset();
+          continue;
+        }
+        std::optional<bool> batchIsOne = (*out[i])[1].isOne();
+        if (!batchIsOne) batchIsOne = c.arg("hx").elements()[i - 1].unitDims().sizeIsOne(1);
+        if (!batchIsOne) out[i].reset();
+        else if (!*batchIsOne) out[i]->insert(out[i]->begin() + 1, Dim(1));
+      }
     return out;
   };
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Write tests/pt2/archives-2.6: archives torch.export of PyTorch 2.6 records otherwise than the
+exported program runs (scripts/probes/export_records.py measures both):
+
+    scripts/torch-root.sh 2.6 run python3 tests/pt2/gen_archives_2_6.py tests/pt2/archives-2.6
+
+- lstm_batch3.pt2: a 2-layer bidirectional LSTM over a batch of 3; its h_n is recorded
+  [4, 1, 3, 16] (the exported module returns [4, 3, 16]).
+- autocast_region.pt2: a linear and a matmul inside torch.autocast('cpu', bfloat16); the region's
+  values are recorded float32 (they run bfloat16). 2.6's torch.export.load refuses this archive.
+`dtypeflow check --torch 2.6` must count every recorded value right (the run's answer, or
+the recorded one as --kernels meta gives it, named in a note).
+"""
+import os
+import sys
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class LstmBatch3(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 6, 2, batch_first=True, bidirectional=True)
+
+    def forward(self, x):
+        out, (h, c) = self.lstm(x)
+        return out.relu(), h.sum(0), c
+
+
+class AutocastRegion(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            h = self.fc(x)
+            y = h.softmax(-1) @ h.transpose(-1, -2)
+        return y, h.float() + x
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
+    os.makedirs(out, exist_ok=True)
+    for name, m, args in [("lstm_batch3", LstmBatch3(), (torch.randn(3, 5, 4),)),
+                          ("autocast_region", AutocastRegion(), (torch.randn(4, 8),))]:
+        ep = torch.export.export(m.eval(), args)
+        path = os.path.join(out, name + ".pt2")
+        torch.export.save(ep, path)
+        print(f"wrote {path} ({os.path.getsize(path)} bytes, torch {torch.__version__})")
+
+
+if __name__ == "__main__":
+    main()
