@@ -8,6 +8,8 @@ exported program runs (scripts/probes/export_records.py measures both):
   [4, 1, 3, 16] (the exported module returns [4, 3, 16]).
 - autocast_region.pt2: a linear and a matmul inside torch.autocast('cpu', bfloat16); the region's
   values are recorded float32 (they run bfloat16). 2.6's torch.export.load refuses this archive.
+- nonfinite_constants.pt2: -inf, inf and NaN as op arguments, which 2.6 writes as the bare
+  tokens Python's json.dumps allows (`-Infinity`, `NaN`) and JSON does not.
 `dtypeflow check --torch 2.6` must count every recorded value right (the run's answer, or
 the recorded one as --kernels meta gives it, named in a note).
 """
@@ -42,11 +44,18 @@ class AutocastRegion(nn.Module):
         return y, h.float() + x
 
 
+class NonFiniteConstants(nn.Module):
+    def forward(self, x, mask):
+        return (x.masked_fill(mask, float("-inf")).softmax(-1), x.clamp(max=float("inf")),
+                torch.nan_to_num(x, nan=0.0, posinf=1e4), x.to(torch.float16).masked_fill(~mask, float("nan")))
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
     for name, m, args in [("lstm_batch3", LstmBatch3(), (torch.randn(3, 5, 4),)),
-                          ("autocast_region", AutocastRegion(), (torch.randn(4, 8),))]:
+                          ("autocast_region", AutocastRegion(), (torch.randn(4, 8),)),
+                          ("nonfinite_constants", NonFiniteConstants(), (torch.randn(2, 5), torch.rand(2, 5) > 0.5))]:
         ep = torch.export.export(m.eval(), args)
         path = os.path.join(out, name + ".pt2")
         torch.export.save(ep, path)

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace dtf::pt2 {
@@ -43,6 +45,38 @@ std::string invalidJson(std::string_view text, simdjson::error_code code) {
   return fmt::format("parse error: {}", simdjson::error_message(code));
 }
 
+/// `text` with Python's non-finite float tokens (`NaN`, `Infinity`, `-Infinity`,
+/// which json.dumps writes by default and JSON lacks) quoted outside strings, as
+/// Field::floating reads them; nullopt when it has none. torch.export of 2.6
+/// writes them so (a `masked_fill(-inf)` in serialized_exported_program.json);
+/// 2.14 writes the strings itself.
+std::optional<std::string> quoteNonFiniteFloats(std::string_view text) {
+  auto tokenAt = [text](size_t i) -> std::string_view {
+    for (std::string_view token : {"-Infinity", "Infinity", "NaN"})
+      if (text.substr(i).starts_with(token)) return token;
+    return {};
+  };
+  std::string out;
+  bool inString = false, changed = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\' && i + 1 < text.size()) out += text[i++]; // an escape: the next byte is no quote
+      else if (c == '"') inString = false;
+      out += text[i];
+    } else if (std::string_view token = tokenAt(i); !token.empty()) {
+      out.append("\"").append(token).append("\"");
+      i += token.size() - 1;
+      changed = true;
+    } else {
+      inString = c == '"';
+      out += c;
+    }
+  }
+  if (!changed) return std::nullopt;
+  return out;
+}
+
 /// A parser kept between documents read on this thread: its buffers (about 10x
 /// the largest document) are allocated, and their pages touched, once, not per
 /// read. One over kKeepBytes of capacity is freed with its document.
@@ -61,8 +95,12 @@ Document::~Document() {
 bool Document::parse(std::string_view text, std::string &error, bool padded) {
   auto r = parser_->parse(text.data(), text.size(), /*realloc_if_needed=*/!padded);
   if (r.error()) {
-    error = invalidJson(text, r.error());
-    return false;
+    std::optional<std::string> quoted = quoteNonFiniteFloats(text);
+    if (quoted) r = parser_->parse(quoted->data(), quoted->size(), /*realloc_if_needed=*/true);
+    if (r.error()) {
+      error = invalidJson(quoted ? std::string_view(*quoted) : text, r.error());
+      return false;
+    }
   }
   root_ = r.value_unsafe();
   return true;
