@@ -14,14 +14,21 @@ std::string_view opNameOfKey(std::string_view key) {
 
 std::unique_ptr<Registry> registerOpName(const SchemaTable &schemas, const DTypeSystem &types,
                                          std::string_view opName) {
+  return registerOpNames(schemas, types, std::span<const std::string_view>(&opName, 1));
+}
+
+std::unique_ptr<Registry> registerOpNames(const SchemaTable &schemas, const DTypeSystem &types,
+                                          std::span<const std::string_view> opNames) {
   const std::span<const FamilyIndexRow> index = familyIndex(types.version());
   if (index.empty()) return nullptr;
-  std::set<std::string, std::less<>> names{std::string(opName)};
+  std::set<std::string, std::less<>> names;
   uint64_t families = 0;
-  auto row = std::lower_bound(index.begin(), index.end(), opName,
-                              [](const FamilyIndexRow &r, std::string_view n) { return r.name < n; });
-  if (row != index.end() && row->name == opName) { // else: no family registers it (no rule)
-    families = row->families;
+  for (std::string_view opName : opNames) {
+    names.emplace(opName);
+    auto row = std::lower_bound(index.begin(), index.end(), opName,
+                                [](const FamilyIndexRow &r, std::string_view n) { return r.name < n; });
+    if (row == index.end() || row->name != opName) continue; // no family registers it (no rule)
+    families |= row->families;
     for (const char *const *n = row->alsoNames; *n; ++n) names.emplace(*n);
   }
   auto r = std::make_unique<Registry>(schemas, types);

@@ -2,6 +2,7 @@
 #include "dtype/per_version.h"
 #include "ops/lazy_registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -39,14 +40,21 @@ const Registry &Semantics::registry() const {
 
 namespace {
 constexpr size_t kMaxPerOpRegistries = 16;
-} // namespace
+/// Programs refined by one process with a registry of their own before it
+/// registers everything (a Python session, a compiler refining many graphs).
+constexpr size_t kMaxProgramRegistries = 8;
 
-const Registry &Semantics::registryFor(const Schema &op) const {
+bool eagerRegistry() {
   static const bool eager = [] {
     const char *e = std::getenv("DTF_EAGER_REGISTRY");
     return e && std::string_view(e) == "1";
   }();
-  if (base_ || eager || registeredAll_.load(std::memory_order_acquire)) return registry();
+  return eager;
+}
+} // namespace
+
+const Registry &Semantics::registryFor(const Schema &op) const {
+  if (base_ || eagerRegistry() || registeredAll_.load(std::memory_order_acquire)) return registry();
   std::lock_guard lock(perOpMutex_);
   auto it = perOp_.find(op.name);
   if (it == perOp_.end()) {
@@ -56,6 +64,23 @@ const Registry &Semantics::registryFor(const Schema &op) const {
     std::unique_ptr<Registry> one = registerOpName(schemas(), types_, op.name);
     if (!one) return registry(); // a build without the family index
     it = perOp_.emplace(op.name, std::move(one)).first;
+  }
+  return *it->second;
+}
+
+const Registry &Semantics::registryForOps(std::vector<std::string_view> opNames) const {
+  if (base_ || eagerRegistry() || registeredAll_.load(std::memory_order_acquire)) return registry();
+  std::sort(opNames.begin(), opNames.end());
+  opNames.erase(std::unique(opNames.begin(), opNames.end()), opNames.end());
+  std::string key;
+  for (std::string_view n : opNames) key.append(n).push_back(' ');
+  std::lock_guard lock(perOpMutex_);
+  auto it = perProgram_.find(key);
+  if (it == perProgram_.end()) {
+    if (perProgram_.size() >= kMaxProgramRegistries) return registry();
+    std::unique_ptr<Registry> some = registerOpNames(schemas(), types_, opNames);
+    if (!some) return registry(); // a build without the family index
+    it = perProgram_.emplace(std::move(key), std::move(some)).first;
   }
   return *it->second;
 }

@@ -68,6 +68,12 @@ public:
   /// op (infer-op, Python's infer_op). The environment
   /// variable DTF_EAGER_REGISTRY=1 makes it registry() always (to compare).
   const Registry &registryFor(const Schema &op) const;
+  /// A registry holding the rules of every op named in `opNames` (`aten::add`)
+  /// as registry() has them, made from the families they need and kept (up to
+  /// kMaxProgramRegistries sets; then, and for a layer, registry()): the
+  /// refinement of one program registers what the program uses (GraphPlan).
+  /// DTF_EAGER_REGISTRY=1 makes it registry() as for registryFor.
+  const Registry &registryForOps(std::vector<std::string_view> opNames) const;
   /// Where calls run (a kind of CPU): empty for any CPU.
   const ExecContext &context() const { return base_ ? registry_->context() : context_; }
   /// The built-in semantics user rules are layered on (null: built in).
@@ -94,6 +100,8 @@ private:
   mutable std::atomic<bool> registeredAll_{false}; ///< registry() is built
   mutable std::mutex perOpMutex_;
   mutable std::map<std::string, std::unique_ptr<const Registry>, std::less<>> perOp_; ///< registryFor, by op name
+  /// registryForOps, by the sorted op names joined with spaces.
+  mutable std::map<std::string, std::unique_ptr<const Registry>, std::less<>> perProgram_;
   ExecContext context_; ///< a version's own: any CPU (a layer's is its registry's)
   const Semantics *base_ = nullptr;
   std::shared_ptr<const Semantics> keptBase_; ///< the base (inContext)

@@ -139,6 +139,7 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
   scalarFirstBySyntax.assign(g.numKinds(), 0);
   scalarizesOther.assign(g.numKinds(), 0);
   pinned.assign(g.numKinds(), 0);
+  std::vector<std::string_view> opNames;
   for (ir::KindId k = 0; k < g.numKinds(); ++k) {
     const std::string &name = g.kindName(k);
     if (name.starts_with("prim::")) {
@@ -154,14 +155,21 @@ void GraphPlan::classifyKinds(const ir::Graph &g) {
     } else {
       overloads[k] = semantics_->schemas().overloadSpan(name);
     }
-    const OpFacts facts = semantics_->registry().facts(name); // declared beside the op's rules
-    takesWrappedNumbers[k] = facts.has(OpFact::TakesWrappedNumbers);
-    scalarFirstBySyntax[k] = facts.has(OpFact::ScalarFirstBySyntax);
-    scalarizesOther[k] = facts.has(OpFact::ScalarizesOther);
+    opNames.push_back(name);
     for (const Schema *s : overloads[k]) {
       anyKindMutatesLists = anyKindMutatesLists || s->mutatesList;
       anyKindMutatesTensors = anyKindMutatesTensors || !s->inPlace.empty();
     }
+  }
+  // The rules of the ops this graph holds (a registry of them alone: registering
+  // every family costs a process ~60 M instructions; Semantics::registryForOps).
+  registry_ = &semantics_->registryForOps(std::move(opNames));
+  for (ir::KindId k = 0; k < g.numKinds(); ++k) {
+    if (kindClass[k] != KindClass::Op) continue;
+    const OpFacts facts = registry_->facts(g.kindName(k)); // declared beside the op's rules
+    takesWrappedNumbers[k] = facts.has(OpFact::TakesWrappedNumbers);
+    scalarFirstBySyntax[k] = facts.has(OpFact::ScalarFirstBySyntax);
+    scalarizesOther[k] = facts.has(OpFact::ScalarizesOther);
   }
 }
 

@@ -90,6 +90,9 @@ public:
   }
   /// The PyTorch version whose schemas it resolved overloads in.
   const Semantics &semantics() const { return *semantics_; }
+  /// The rules of the graph's ops, as semantics().registry() has them (the
+  /// registry of those ops alone: Semantics::registryForOps).
+  const Registry &registry() const { return *registry_; }
   /// For which Options::sizes it was built.
   bool sizes() const { return sizes_; }
   /// A written type's value as the pass takes it (valueOfType with tensor
@@ -173,6 +176,7 @@ private:
 
   const ir::Graph *graph_;
   const Semantics *semantics_;
+  const Registry *registry_ = nullptr; ///< set by classifyKinds
   std::shared_ptr<const Semantics> keptSemantics_; ///< set for a kept plan
   size_t numNodes_, numValues_;
   bool sizes_ = true;

@@ -330,7 +330,7 @@ const Evaluation &Solver::evaluateCached(ir::KindId k, std::span<const Value> ar
   size_t h = hash ? *hash : EvalMemo::hashOf(ops, nout, matchIsArgs, vals);
   if (!hash)
     if (const Evaluation *e = c.find(h, ops, nout, matchIsArgs, vals)) return *e;
-  Evaluation e = evaluate(semantics_.registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k],
+  Evaluation e = evaluate(plan_->registry(), overloadsOf(k), args, matchArgs, numOutputs, resolved, plan_->pinned[k],
                           autocastIn(), opts.sizes);
   return c.insert(h, ops, nout, matchIsArgs, std::vector<Value>(vals.begin(), vals.end()), std::move(e));
 }
@@ -391,7 +391,7 @@ const Evaluation *Solver::siteEvaluation(ir::NodeId n, const OpSite &site, bool 
   const Schema *resolved = allTensors ? sig.whenTensors : nullptr;
   if (!opts.memo) // this call's own memo: the plan outlives it, and no other graph shares it
     return &memo_->insert(hash, &sig, sig.numOutputs, true, std::move(key),
-                          evaluate(semantics_.registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(),
+                          evaluate(plan_->registry(), overloadsOf(node.kind), args_, args_, node.outputs.size(),
                                    resolved, plan_->pinned[node.kind], autocastIn(), opts.sizes));
   // A shared memo: the evaluation under its full key too (found by the general
   // path and by other graphs' calls), and the signature key keeps its signature alive.
@@ -531,7 +531,7 @@ void Solver::transferOp(ir::NodeId n) {
     ir::ValueId in = node.inputs[arg];
     const Value &now = get(node.outputs[ret]);
     if (!now.isTensor() || !get(in).isTensor() || now.identical(get(in))) continue; // (relu_: nearly always)
-    if (mayReshapeInPlace(semantics_.registry(), *e->schema, arg)) widenTensorAliases(in, n, now);
+    if (mayReshapeInPlace(plan_->registry(), *e->schema, arg)) widenTensorAliases(in, n, now);
     Value j = Value::join(get(in), now);
     if (j == get(in) || !usedAfter(in, n)) continue;
     out_.values[in] = std::move(j);
@@ -545,7 +545,7 @@ void Solver::transferOp(ir::NodeId n) {
     const SchemaType &t = *schema.args[i].type;
     if (!t.mutated || t.kind != K::List) continue;
     materialize(); // copies taken before any list grows (the state was not changed by this node yet)
-    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(semantics_.registry(), schema, i, args)));
+    Value grown = Value::listOf(Value::join(args[i].elementSummary(), addedToList(plan_->registry(), schema, i, args)));
     joinInto(node.inputs[i], grown);
     for (size_t r = 0; r < schema.returns.size() && r < node.outputs.size(); ++r)
       if (schema.returns[r].type->mutated) set(node.outputs[r], get(node.inputs[i]));

@@ -95,6 +95,47 @@ TEST(LazyRegistry, EveryOpNameAsTheFullRegistryHasIt) {
   }
 }
 
+/// Every rule of `names` in `some` as in `full`: keys, fields, facts, answers.
+void expectSameRulesOf(const Registry &full, const Registry &some, const std::vector<std::string_view> &names,
+                       const DTypeSystem &types) {
+  for (std::string_view opName : names) {
+    EXPECT_TRUE(sameFacts(some.facts(opName), full.facts(opName))) << opName;
+    for (const auto &[key, rule] : full.rules()) {
+      if (opNameOfKey(key) != opName) continue;
+      const OpRule *mine = some.find(*rule.schema);
+      ASSERT_NE(mine, nullptr) << key;
+      expectSameRule(rule, *mine);
+      std::vector<Value> args = argumentsOf(*rule.schema, types, "float32:r2");
+      EXPECT_EQ(outcomeText(infer(some, *rule.schema, args)), outcomeText(infer(full, *rule.schema, args))) << key;
+    }
+  }
+}
+
+// The registry of a program's ops (Semantics::registryForOps, what the pass uses):
+// every op name of every version in groups of 64 (key order: families' neighbours
+// together), and a model's set.
+TEST(LazyRegistry, SeveralOpNamesAsTheFullRegistryHasThem) {
+  for (TorchVersion v : kTorchVersions) {
+    SCOPED_TRACE(std::string(name(v)));
+    const Semantics &sem = Semantics::of(v);
+    const Registry &full = sem.registry();
+    std::vector<std::string_view> all;
+    for (const auto &[key, rule] : full.rules())
+      if (all.empty() || all.back() != opNameOfKey(key)) all.push_back(opNameOfKey(key));
+    std::vector<std::vector<std::string_view>> groups;
+    for (size_t i = 0; i < all.size(); i += 64)
+      groups.emplace_back(all.begin() + i, all.begin() + std::min(all.size(), i + 64));
+    groups.push_back({"aten::_convolution", "aten::add_", "aten::adaptive_avg_pool2d", "aten::batch_norm", "aten::flatten",
+                      "aten::linear", "aten::max_pool2d", "aten::relu_", "aten::size", "aten::Int", "prim::NumToTensor",
+                      "aten::view", "aten::cat", "aten::to", "aten::softmax", "aten::lstm", "aten::mul", "aten::div"});
+    for (const auto &names : groups) {
+      std::unique_ptr<Registry> some = registerOpNames(sem.schemas(), sem.types(), names);
+      ASSERT_NE(some, nullptr);
+      expectSameRulesOf(full, *some, names, sem.types());
+    }
+  }
+}
+
 TEST(LazyRegistry, AnOpWithoutRulesGetsAnEmptyRegistry) {
   const Semantics &sem = Semantics::of(kNewestTorch);
   const Schema *s = sem.schemas().find("aten::_cudnn_rnn");
