@@ -353,6 +353,7 @@ PYBIND11_MODULE(_core, m) {
         case api::Reader::Archive: return "archive";
         case api::Reader::Module: return "module";
         case api::Reader::Text: return "text";
+        case api::Reader::TorchMlir: return "mlir";
         }
         return "text";
       },

@@ -155,11 +155,17 @@ TEST(ShapeRulesIndex, DataDependentSizesAreUnbackedSymbols) {
   EXPECT_EQ(rangeOf(run("aten::_unique2", {{"self", "float32:[5]"}}), 0, 0), "[1, 5]");
   EXPECT_EQ(shapeOf(run("aten::_unique2", {{"self", "float32:[0]"}})), "[0]");
   // Counts not asked for are empty; the inverse not asked for is empty unless
-  // counts are (1.13 fills it then, 2.14 does not: not claimed).
+  // counts are in 1.13, which fills it then (self's shape); 2.6 and 2.14 do not
+  // (VersionFact::Unique2InverseOnlyWhenAsked; scripts/probes/unique2.py).
   auto noCounts = run("aten::_unique2", {{"self", "float32:[s0,3]"}, {"return_inverse", "True"}, {"return_counts", "False"}});
   EXPECT_EQ(shapeOf(noCounts, 2), "[0]");
-  auto countsOnly = run("aten::_unique2", {{"self", "float32:[6]"}, {"return_inverse", "False"}, {"return_counts", "True"}});
-  EXPECT_EQ(shapeOf(countsOnly, 1), "[?]");
+  const std::vector<std::pair<std::string, std::string>> countsOnly = {
+      {"self", "float32:[6]"}, {"return_inverse", "False"}, {"return_counts", "True"}};
+  EXPECT_EQ(shapeOf(run("aten::_unique2", countsOnly), 1), "[6]");
+  for (TorchVersion v : {TorchVersion::V2_6, TorchVersion::V2_14})
+    EXPECT_EQ(shapeOf(test::runIn(Semantics::of(v), "aten::_unique2", countsOnly, false), 1), "[0]") << name(v);
+  auto countsUnknown = run("aten::_unique2", {{"self", "float32:[6]"}, {"return_inverse", "False"}});
+  EXPECT_EQ(shapeOf(countsUnknown, 1), "[0]"); // return_counts defaults to False
   EXPECT_EQ(shapeOf(run("aten::unique_consecutive", {{"self", "float32:[6]"}, {"return_counts", "True"}}), 1), "[0]");
   auto byDim = run("aten::unique_dim", {{"self", "float32:[s0,3]"}, {"dim", "1"}});
   EXPECT_EQ(shapeOf(byDim, 0), "[s0, u0]");

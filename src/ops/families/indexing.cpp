@@ -678,12 +678,12 @@ ShapeResult advancedIndexShape(const OpCall &c) {
 }
 
 /// unique's inverse and counts when not asked for are empty 1-D tensors,
-/// except `mayBeFilled`: _unique2's inverse when counts may be asked for,
-/// which 1.13 fills and 2.14 leaves empty (unknown: the rule has no version).
-/// `whenAsked`: its shape when asked for.
-std::optional<Dims> uniqueExtra(std::optional<bool> asked, bool mayBeFilled, std::optional<Dims> whenAsked) {
+/// except `filled`: _unique2's inverse when 1.13 fills it for the counts
+/// (true: filled, nullopt: unknown whether). `whenAsked`: its shape when asked for.
+std::optional<Dims> uniqueExtra(std::optional<bool> asked, std::optional<bool> filled, std::optional<Dims> whenAsked) {
   if (asked == true) return whenAsked;
-  if (asked == false && !mayBeFilled) return Dims{Dim(0)};
+  if (asked == false && filled == false) return Dims{Dim(0)};
+  if (asked == false && filled == true) return whenAsked;
   return std::nullopt;
 }
 
@@ -701,7 +701,10 @@ ShapeResult uniqueFlatShape(const OpCall &c) {
   auto inv = boolArg(c, "return_inverse");
   auto cnt = c.has("return_counts") ? boolArg(c, "return_counts") : std::optional<bool>(false);
   const Dim count = self ? distinctCount(product(*self)) : dataDependent(0, 0, SymRange::kInf);
-  Outs out{Dims{count}, uniqueExtra(inv, c.key() == "aten::_unique2" && cnt != false, self)};
+  // _unique2's inverse, not asked for: 1.13 fills it when the counts are (VersionFact::Unique2InverseOnlyWhenAsked).
+  std::optional<bool> filled = false;
+  if (c.key() == "aten::_unique2" && !has(c.version(), VersionFact::Unique2InverseOnlyWhenAsked)) filled = cnt;
+  Outs out{Dims{count}, uniqueExtra(inv, filled, self)};
   if (c.has("return_counts")) out.push_back(uniqueExtra(cnt, false, Dims{count})); // one per value
   return out;
 }
