@@ -660,10 +660,11 @@ ShapeFn recurrentShape(bool lstm, bool packed) {
     if (lstm) out.push_back(elementDims(c, "hx", 1));
     if (lstm && !packed && recordsLstmStepDim(c)) // [L*D, 1, B, H] unless B is 1 (the dtype rule's rank)
       for (size_t i : {1, 2}) {
-        if (!out[i] || out[i]->size() != 3) { // (then hx holds element i - 1)
+        if (!out[i] || out[i]->size() != 3) {
           out[i].reset();
           continue;
         }
+        // out[i] came from hx's element i - 1, so hx holds it.
         std::optional<bool> batchIsOne = (*out[i])[1].isOne();
         if (!batchIsOne) batchIsOne = c.arg("hx").elements()[i - 1].unitDims().sizeIsOne(1);
         if (!batchIsOne) out[i].reset();
