@@ -618,7 +618,11 @@ void registerEmbeddings(Registry &r) {
     return std::vector<Value>{tensorOf(w, Rank::exact(2)), tensorOf(idx, Rank::exact(1)),
                               tensorOf(idx, Rank::exact(1)), tensorOf(idx, maxRank)};
   };
-  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::embedding_bag.padding_idx"})
+  // _embedding_bag_forward_only is what embedding_bag runs when nothing
+  // requires grad (and what core-ATen decompositions record); its results'
+  // dtypes are _embedding_bag's.
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::_embedding_bag_forward_only",
+                        "aten::embedding_bag.padding_idx"})
     for (auto [scope, bfloat16Weight] : {std::pair{r.since(TorchVersion::V1_13), false},
                                          std::pair{r.since(TorchVersion::V2_6), true}}) {
       auto e = scope.add(k, emb, [bag, bfloat16Weight = bfloat16Weight](const OpCall &c) { return bag(c, bfloat16Weight); });
@@ -892,7 +896,8 @@ void registerReadOnlyArguments(Registry &r) {
   // Indices look rows up; they are never converted into the result's dtype
   // (refine/audit.h counts no promotion of them).
   r.declareRead("aten::embedding", {"indices"});
-  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag"}) r.declareRead(k, {"indices", "offsets"});
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag", "aten::_embedding_bag_forward_only"})
+    r.declareRead(k, {"indices", "offsets"});
   for (const char *k : {"aten::max_unpool2d", "aten::max_unpool3d"}) r.declareRead(k, {"indices"});
 }
 
@@ -1356,7 +1361,10 @@ void registerNnLayerShapes(Registry &r) {
   r.shape("aten::fractional_max_pool3d", [](const OpCall &c) { return repeatedShapeOf(maxUnpoolShape(c, 3), 2); });
   for (const char *k : {"aten::embedding_renorm", "aten::embedding_renorm_"}) r.shape(k, sameShapeAs());
   r.shape("aten::_embedding_bag", embeddingBagShape(true));
-  for (const char *k : {"aten::embedding_bag", "aten::embedding_bag.padding_idx"}) r.shape(k, embeddingBagShape(false));
+  // The forward-only kernel sizes its results as embedding_bag's (which runs
+  // it): a sum's bag_size keeps one entry per offset.
+  for (const char *k : {"aten::embedding_bag", "aten::_embedding_bag_forward_only", "aten::embedding_bag.padding_idx"})
+    r.shape(k, embeddingBagShape(false));
 }
 
 } // namespace dtf
