@@ -105,7 +105,11 @@ bool Solver::transferPrim(ir::NodeId n) {
     for (ir::ValueId o : node.outputs) set(o, Value(), UnknownReason::Unreached);
     return true;
   case KindClass::Passthrough:
-    if (node.inputs.size() == 1 && node.outputs.size() == 1) set(node.outputs[0], in(0), UnknownReason::UnknownInput);
+    // An unknown input still has the result's written type: a scripted
+    // `Optional[float]` argument nobody gave is a float after its
+    // `unchecked_cast`, enough for `x * scale` to keep x's dtype.
+    if (node.inputs.size() == 1 && node.outputs.size() == 1)
+      set(node.outputs[0], in(0).isTop() ? coarse(node.outputs[0]) : in(0), UnknownReason::UnknownInput);
     return true;
   case KindClass::GetAttr:
     // Module attributes (parameters, buffers) are data: typed as written.

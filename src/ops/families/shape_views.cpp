@@ -77,6 +77,22 @@ std::optional<int> listLen(const Value &v) {
   return std::nullopt;
 }
 
+/// The indices Python's `l[start:end:step]` takes from a list of n
+/// (PySlice_AdjustIndices: bounds clamp, negatives count from the end).
+std::vector<int64_t> pythonSliceIndices(int64_t n, std::optional<int64_t> start, std::optional<int64_t> end,
+                                        int64_t step) {
+  auto adjust = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t x = *v < 0 ? *v + n : *v;
+    const int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
+    return std::clamp(x, lo, hi);
+  };
+  const int64_t from = adjust(start, step < 0 ? n - 1 : 0), to = adjust(end, step < 0 ? -1 : n);
+  std::vector<int64_t> out;
+  for (int64_t i = from; step > 0 ? i < to : i > to; i += step) out.push_back(i);
+  return out;
+}
+
 Rank lenRank(const OpCall &c, std::string_view n) {
   if (auto l = listLen(c.arg(n))) return Rank::exact(*l);
   return Rank::top();
@@ -1178,6 +1194,30 @@ void registerShapeQueries(Registry &r) {
      Value s = l.elementSummary();
      return s.isBottom() ? Value::top() : s;
    }).sample("idx", "1").variant({{"idx", "-2"}}).variant({{"idx", "2"}});
+  // `xs[1:]` of a scripted list: Python's slice of it, element by element
+  // when the length and bounds are known (a loop over `xs[1:]` then sees
+  // xs's tensors); its elements' summary otherwise.
+  r.add("aten::slice.t", py, [](const OpCall &c) -> RuleResult {
+     const Value &l = c.arg("l");
+     if (!l.isList()) return Value::top();
+     auto bound = [&](std::string_view n) -> std::optional<std::optional<int64_t>> {
+       const Value &v = c.arg(n);
+       if (v.isNone()) return std::optional<int64_t>();
+       if (auto i = v.intValue()) return std::optional<int64_t>(*i);
+       return std::nullopt; // not known
+     };
+     auto step = c.arg("step").intValue();
+     if (step && *step == 0) return c.semantic("slice step cannot be zero");
+     auto start = bound("start"), end = bound("end");
+     if (!l.lengthKnown() || !step || !start || !end) return Value::listOf(l.elementSummary());
+     std::vector<Value> out;
+     for (int64_t i : pythonSliceIndices(static_cast<int64_t>(l.elements().size()), *start, *end, *step))
+       out.push_back(l.elements()[i]);
+     return Value::list(std::move(out));
+   }).sample("start", "1").sample("end", "None").sample("step", "1")
+      .variant({{"start", "-2"}, {"end", "None"}, {"step", "-1"}})
+      .variant({{"start", "None"}, {"end", "5"}, {"step", "2"}})
+      .variant({{"step", "0"}});
   r.add("aten::list.t", py, [](const OpCall &c) -> RuleResult { return c.arg("l"); });
   // `a + b` of lists (scripted MultiheadAttention: [q] + kv.chunk(2)):
   // the concatenation, element by element when both lengths are known.
