@@ -436,7 +436,12 @@ private:
     for (size_t i = 1; i < inPlace->args.size(); ++i)
       if (inPlace->args[i].type && inPlace->args[i].type->mutated) throw refuse("it mutates more than self");
     ir::ValueId self = node.inputs[0];
-    if (g_.values[self].def == ir::kNoId) throw refuse("it mutates a graph input");
+    // 2.6's training IR updates a batch norm's num_batches_tracked in place;
+    // torch-mlir's fx.export_and_import runs run_decompositions() first, which
+    // makes such updates buffer mutations the program returns (written).
+    if (g_.values[self].def == ir::kNoId)
+      throw refuse("it mutates a graph input; ExportedProgram.run_decompositions() makes that a buffer mutation, "
+                   "as torch-mlir's fx.export_and_import does before importing");
     ir::ValueId root = self; // the tensor whose storage self views (self itself when it views none)
     for (std::optional<ir::ValueId> up; (up = viewedBy(root));) root = *up;
     if (g_.values[root].def == ir::kNoId) throw refuse("self is a view of a graph input");

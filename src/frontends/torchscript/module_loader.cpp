@@ -6,6 +6,7 @@
 #include <torch/csrc/jit/passes/lower_graph.h>
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/script.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <optional>
@@ -108,6 +109,18 @@ std::string frozenIR(const torch::jit::Module &m, const std::vector<std::string>
   return g->toString(false);
 }
 
+/// A module saved by a newer PyTorch names ops or types this libtorch lacks
+/// (2.x's `F.interpolate` compiles `_upsample_lanczos2d_aa`): say which
+/// libtorch read it and what to do, beside torch's own message.
+std::string withVersionHint(std::string message) {
+  for (const char *sign : {"Unknown builtin op", "Unknown type name", "Unknown qualified type name"})
+    if (message.find(sign) != std::string::npos)
+      return message + "\n(dtypeflow-pt-import links libtorch " TORCH_VERSION "; a module saved by a newer PyTorch "
+                       "needs a dtypeflow built against that version (scripts/torch-root.sh VERSION), or annotate the "
+                       "text of torch.jit.load(FILE).inlined_graph instead)";
+  return message;
+}
+
 } // namespace
 
 std::string loadModuleAsIR(const std::string &path) {
@@ -148,9 +161,9 @@ std::string loadModuleAsIR(const std::string &path) {
     typeTensorConstants(*lowered);
     return lowered->toString(false);
   } catch (const c10::Error &e) {
-    throw LoadError(e.what_without_backtrace());
+    throw LoadError(withVersionHint(e.what_without_backtrace()));
   } catch (const std::exception &e) {
-    throw LoadError(e.what());
+    throw LoadError(withVersionHint(e.what()));
   }
 }
 
