@@ -76,6 +76,12 @@ RuleFn always(DType d, std::string rankFrom) {
   };
 }
 
+RuleFn metaByReference(RuleFn cpu, RuleFn reference) {
+  return [cpu = std::move(cpu), reference = std::move(reference)](const OpCall &c) -> RuleResult {
+    return c.onMeta() ? reference(c) : cpu(c);
+  };
+}
+
 RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks) {
   return [fn = std::move(outOfPlace), checks = std::move(checks)](const OpCall &c) -> RuleResult {
     Rank self = c.rank("self");

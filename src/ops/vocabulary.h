@@ -56,6 +56,14 @@ struct InPlaceChecks {
 /// self (its dtype and rank), after the checks PyTorch makes of `checks`.
 RuleFn inPlace(RuleFn outOfPlace, InPlaceChecks checks = {});
 
+/// FakeTensor (what torch.export records, `--kernels meta`) runs some ops as
+/// torch's Python reference or decomposition instead of the meta kernel, and
+/// that can give another dtype than the CPU kernel (a loss of a float32 self
+/// and a float64 target is float64 there, self's float32 on the CPU). `cpu`
+/// answers eager calls, `reference` calls on meta. The libtorch harness runs
+/// C++ meta kernels only: each reference says where it was measured.
+RuleFn metaByReference(RuleFn cpu, RuleFn reference);
+
 /// linalg.vander / vander: 2.14's float8 and bcomplex32 refused by name.
 std::optional<RuleError> vanderDType(const OpCall &c, DType d);
 

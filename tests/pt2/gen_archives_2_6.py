@@ -10,6 +10,8 @@ exported program runs (scripts/probes/export_records.py measures both):
   values are recorded float32 (they run bfloat16). 2.6's torch.export.load refuses this archive.
 - nonfinite_constants.pt2: -inf, inf and NaN as op arguments, which 2.6 writes as the bare
   tokens Python's json.dumps allows (`-Infinity`, `NaN`) and JSON does not.
+- fake_references.pt2: ops FakeTensor runs as torch's Python references, recorded with
+  another dtype than the CPU kernel gives (a bool ** True, losses of float32 and float64).
 `dtypeflow check --torch 2.6` must count every recorded value right (the run's answer, or
 the recorded one as --kernels meta gives it, named in a note).
 """
@@ -50,12 +52,24 @@ class NonFiniteConstants(nn.Module):
                 torch.nan_to_num(x, nan=0.0, posinf=1e4), x.to(torch.float16).masked_fill(~mask, float("nan")))
 
 
+class FakeReferences(nn.Module):
+    """Ops FakeTensor runs as torch's Python references, whose dtypes are not the CPU kernel's
+    (what torch.export records): a bool tensor to a bool power is int64 there (bool on the
+    CPU); huber and soft-margin losses of a float32 self and a float64 target are float64
+    there (float32 on the CPU); 2.6's binary_cross_entropy_with_logits the same (2.14 agrees
+    with the CPU: the target's dtype)."""
+
+    def forward(self, mask, x, target):
+        return (mask ** True, torch.nn.functional.huber_loss(x, target), torch.nn.functional.soft_margin_loss(x, target),
+                torch.nn.functional.binary_cross_entropy_with_logits(x, target))
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
     for name, m, args in [("lstm_batch3", LstmBatch3(), (torch.randn(3, 5, 4),)),
                           ("autocast_region", AutocastRegion(), (torch.randn(4, 8),)),
-                          ("nonfinite_constants", NonFiniteConstants(), (torch.randn(2, 5), torch.rand(2, 5) > 0.5))]:
+                          ("nonfinite_constants", NonFiniteConstants(), (torch.randn(2, 5), torch.rand(2, 5) > 0.5)),
+                          ("fake_references", FakeReferences(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64)))]:
         ep = torch.export.export(m.eval(), args)
         path = os.path.join(out, name + ".pt2")
         torch.export.save(ep, path)

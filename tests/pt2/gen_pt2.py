@@ -167,6 +167,17 @@ class ThresholdBackwardMixed(torch.nn.Module):
         return torch.ops.aten.threshold_backward.default(grad, x, 0.5)
 
 
+class FakeReferences(nn.Module):
+    """Ops FakeTensor runs as torch's Python references, whose dtypes are not the CPU kernel's
+    (what torch.export records): a bool tensor to a bool power is int64 there (bool on the
+    CPU); huber and soft-margin losses of a float32 self and a float64 target are float64
+    there (float32 on the CPU); 2.6's binary_cross_entropy_with_logits the same (2.14 agrees
+    with the CPU: the target's dtype)."""
+
+    def forward(self, mask, x, target):
+        return (mask ** True, torch.nn.functional.huber_loss(x, target), torch.nn.functional.soft_margin_loss(x, target),
+                torch.nn.functional.binary_cross_entropy_with_logits(x, target))
+
 class SymArith(nn.Module):
     """Int arithmetic on symbolic sizes (sym_size, _operator.mul/floordiv/add
     nodes in the archive) deciding views and factories."""
@@ -246,6 +257,7 @@ def small_cases():
         ("threshold_backward_mixed", ThresholdBackwardMixed().eval(),
          (torch.arange(6).reshape(2, 3), torch.randn(2, 3)), None, False),
         ("data_dependent", DataDependent().eval(), (torch.randn(3, 4),), None, False),
+        ("fake_references", FakeReferences().eval(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64)), None, False),
         ("inplace_on_view", InplaceOnView().eval(), (torch.randn(2, 3, 4),), None, False),
         ("inplace_on_view_read_later", InplaceOnViewReadLater().eval(), (torch.randn(4, 4),), None, False),
         ("inplace_on_diagonal_read_later", InplaceOnDiagonalReadLater().eval(), (torch.randn(4, 4),), None, False),

@@ -405,10 +405,29 @@ void registerActivations(Registry &r) {
   const ArgCheck approximate = checks::oneOf("approximate", {"none", "tanh"});
   add("aten::gelu", "aten::gelu_", checks::before(approximate, id)).variant({{"approximate", "'foo'"}});
   add("aten::softplus", "", id, {"beta", "threshold"});
-  add("aten::hardshrink", "", id, {"lambd"}, ScalarsInto::SelfType);
-  for (auto [scope, inRange] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_14), true}})
-    scope.add("aten::softshrink", fam, keepingShape(convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType)))
-        .variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
+  // On 2.6's and 2.14's meta FakeTensor runs hardshrink as where(|x| <= lambd,
+  // 0, x): a bool self gives int64 (every other dtype keeps it); softshrink
+  // on 2.6's meta gives an integral or bool self the default float32 (2.14
+  // raises there as on the CPU). Measured with FakeTensorMode, every dtype.
+  const RuleFn hardshrinkCpu = convertedScalars(id, {"lambd"}, ScalarsInto::SelfType);
+  const RuleFn hardshrinkMeta = [](const OpCall &c) -> RuleResult {
+    DType d = c.dtype("self");
+    return tensorOf(d == DType::Bool ? DType::Int64 : d, c.rank("self"));
+  };
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), hardshrinkCpu},
+                             std::pair{r.since(TorchVersion::V2_6), metaByReference(hardshrinkCpu, hardshrinkMeta)}})
+    scope.add("aten::hardshrink", fam, keepingShape(rule)).variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
+  const auto softshrinkCpu = [](bool inRange) {
+    return convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType);
+  };
+  const RuleFn softshrinkMeta26 = metaByReference(softshrinkCpu(false), [softshrinkCpu](const OpCall &c) -> RuleResult {
+    if (isIntegral(c.dtype("self"), true)) return tensorOf(DType::Float32, c.rank("self"));
+    return softshrinkCpu(false)(c);
+  });
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), softshrinkCpu(false)},
+                             std::pair{r.since(TorchVersion::V2_6), softshrinkMeta26},
+                             std::pair{r.since(TorchVersion::V2_14), softshrinkCpu(true)}})
+    scope.add("aten::softshrink", fam, keepingShape(rule)).variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});
   add("aten::hardswish", "aten::hardswish_", sameRejectingComplex());
 
   add("aten::log_sigmoid", "", logSigmoid(1));
@@ -486,7 +505,11 @@ void registerActivations(Registry &r) {
   addBwd("aten::logit_backward", backward("grad_output", "self"));
   addBwd("aten::softshrink_backward", backwardWithScalars("grad_output", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
   addBwd("aten::hardshrink_backward", backwardWithScalars("grad_out", "self", {"lambd"}, ScalarsInto::SelfType), {"lambd"});
-  addBwd("aten::mish_backward", mishBackward());
+  // On 2.6's and 2.14's meta (FakeTensor: its Python decomposition) the
+  // promoted dtype of grad_output and self, every pair (measured).
+  addBwd("aten::mish_backward", mishBackward(), {}, r.since(TorchVersion::V1_13));
+  addBwd("aten::mish_backward", metaByReference(mishBackward(), elementwise(PromotionKind::Default, {"grad_output", "self"})),
+         {}, r.since(TorchVersion::V2_6));
   addBwd("aten::glu_backward", gluBackward()).sample("dim", "0").sample("grad_output", "sweep[1]");
   addBwd("aten::log_sigmoid_backward", logSigmoidBackward());
   Registry::Entry rreluBwd = addBwd("aten::rrelu_with_noise_backward", rreluWithNoiseBackward());

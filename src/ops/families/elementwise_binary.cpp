@@ -130,10 +130,18 @@ RuleFn divMode() {
 /// known negative Python int raises (value-dependent).
 /// `boolExponentCopies` (2.14's Tensor_Scalar): a True exponent copies self
 /// and a False one fills ones, whatever the dtype (a bool result too).
-RuleFn powRule(bool boolExponentCopies = false) {
-  return [boolExponentCopies](const OpCall &c) -> RuleResult {
+/// `boolToLongOnMeta` (2.6, 2.14): FakeTensor and torch.export run pow as its
+/// Python reference (torch/_refs: BOOL_TO_LONG promotion), where a bool result
+/// is int64: `x_bool ** True` is recorded int64 while the CPU kernel gives bool,
+/// and bool ** bool tensors run there (the CPU has no kernel); measured
+/// (2.6, 2.14: CPU, meta device, FakeTensorMode). The libtorch harness cannot
+/// see it (the reference is registered by torch's Python package).
+RuleFn powRule(bool boolExponentCopies = false, bool boolToLongOnMeta = false) {
+  return [boolExponentCopies, boolToLongOnMeta](const OpCall &c) -> RuleResult {
     std::string_view base = "self", exp = "exponent";
     DType r = promoteArgs(c, {base, exp});
+    if (boolToLongOnMeta && c.onMeta() && isBool(r))
+      return withBroadcastUnitDims(c, tensorOf(DType::Int64, broadcastArgs(c, {base, exp})), {base, exp});
     bool copies = boolExponentCopies && c.arg(exp).isNumber() && c.arg(exp).numKind() == NumKind::Bool;
     if (isBool(r) && !copies) return c.semantic("pow is not implemented for bool (self {}, exponent {})",
                                      argStr(c, base), argStr(c, exp));
@@ -465,13 +473,16 @@ void ElementwiseBinary::orderedIntegerPow() {
   r.since(TorchVersion::V2_6).declare("aten::ldexp.out", OpFact::OutErrorsOwn);
 
   // pow.
-  op("aten::pow.Tensor_Tensor", "binary.pow", powRule(), "aten::pow_.Tensor", {"exponent"});
-  for (auto [scope, copies] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
-    scope.add("aten::pow.Tensor_Scalar", "binary.pow", powRule(copies))
+  // From 2.6 the Scalar overloads' bool exponent copies and, on meta, every
+  // bool result is int64 (powRule); the in-place forms then raise there.
+  for (auto [scope, v26] : {std::pair{r.since(TorchVersion::V1_13), false}, std::pair{r.since(TorchVersion::V2_6), true}}) {
+    scope.add("aten::pow.Tensor_Tensor", "binary.pow", powRule(false, v26));
+    scope.add("aten::pow_.Tensor", "binary.pow", inplace(powRule(false, v26), {"exponent"}));
+    scope.add("aten::pow.Tensor_Scalar", "binary.pow", powRule(v26, v26))
         .variant({{"self", "sweep![2]"}, {"exponent", "magnitudes"}});
-    scope.add("aten::pow_.Scalar", "binary.pow", inplace(powRule(copies), {"exponent"}));
+    scope.add("aten::pow_.Scalar", "binary.pow", inplace(powRule(v26, v26), {"exponent"}));
+    scope.add("aten::pow.Scalar", "binary.pow", powRule(false, v26));
   }
-  r.add("aten::pow.Scalar", "binary.pow", powRule());
   r.add("aten::float_power.Tensor_Tensor", "binary.float_power", floatPower());
   r.add("aten::float_power.Tensor_Scalar", "binary.float_power", floatPower());
   r.add("aten::float_power.Scalar", "binary.float_power", floatPower());

@@ -72,6 +72,35 @@ RuleResult nll2dRule(const OpCall &c) { return nllRuleImpl(c, false); }
 /// The loss's rank for self's (lossRank).
 Rank lossOfSelf(const OpCall &c) { return lossRank(c, c.rank("self")); }
 
+/// A pointwise loss on meta in 2.6 and 2.14, where FakeTensor runs its
+/// Python decomposition: the promoted dtype of self and target, not self's
+/// (huber_loss, soft_margin_loss; measured over every dtype pair with
+/// reduction mean: promote_types, and two bools raise). An integral result
+/// with another reduction was not measured: unknown.
+RuleFn promotedLossOnMeta() {
+  return [](const OpCall &c) -> RuleResult {
+    DType s = c.dtype("self"), t = c.dtype("target");
+    if (s == DType::Bool && t == DType::Bool) return Value::unknownTensor();
+    DType p = promote2(c, "self", "target");
+    auto red = c.arg("reduction").intValue();
+    if (!isFloating(p) && !isComplex(p) && red != 1) return Value::unknownTensor();
+    return tensorOf(p, lossRank(c, broadcast2(c, "self", "target")));
+  };
+}
+
+/// binary_cross_entropy_with_logits on 2.6's meta (FakeTensor): without
+/// weights, floating or complex self and target give their promoted dtype
+/// (the CPU kernel gives target's); measured over every dtype pair. Other
+/// calls answer as the CPU (integral operands raise on both).
+RuleFn bceWithLogitsOnMeta26(RuleFn cpu) {
+  return [cpu = std::move(cpu)](const OpCall &c) -> RuleResult {
+    DType s = c.dtype("self"), t = c.dtype("target");
+    auto floatLike = [](DType d) { return isFloating(d) || isComplex(d); };
+    if (c.isTensor("weight") || c.isTensor("pos_weight") || !floatLike(s) || !floatLike(t)) return cpu(c);
+    return tensorOf(promote2(c, "self", "target"), lossRank(c, broadcast2(c, "self", "target")));
+  };
+}
+
 /// cosine_similarity and pdist.
 void registerSimilarities(Registry &r) {
   const char *loss = "nn.loss";
@@ -147,14 +176,18 @@ void registerRegressionLosses(Registry &r) {
       .variant({{"reduction", "2"}}).variant({{"self", "sweep![]"}, {"target", "sweep![2]"}, {"reduction", "2"}});
   // huber_loss.out takes a result that would not cast to self's dtype (measured).
   r.declare("aten::huber_loss.out", OpFact::OutErrorsOwn);
-  r.add("aten::huber_loss", loss, [](const OpCall &c) -> RuleResult {
-     DType s = c.dtype("self"), p = promote2(c, "self", "target");
-     if (!canCast(p, s))
-       return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
-     return tensorOf(s, lossRank(c, broadcast2(c, "self", "target")));
-   }).sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
-      .refuse(checks::numberAbove("delta", 0, "huber_loss does not support non-positive values for delta"),
-              {{"delta", "0.0"}});
+  const RuleFn huber = [](const OpCall &c) -> RuleResult {
+    DType s = c.dtype("self"), p = promote2(c, "self", "target");
+    if (!canCast(p, s))
+      return c.semantic("result type {} can't be cast to the desired output type {}", name(p), name(s));
+    return tensorOf(s, lossRank(c, broadcast2(c, "self", "target")));
+  };
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), huber},
+                             std::pair{r.since(TorchVersion::V2_6), metaByReference(huber, promotedLossOnMeta())}})
+    scope.add("aten::huber_loss", loss, rule)
+        .sample("self", "sweep![2,2]").sample("target", "sweep![2,2]").variant({{"reduction", "0"}})
+        .refuse(checks::numberAbove("delta", 0, "huber_loss does not support non-positive values for delta"),
+                {{"delta", "0.0"}});
   r.add("aten::kl_div", loss, [](const OpCall &c) -> RuleResult {
      for (const char *n : {"self", "target"}) {
        if (isIntegral(c.dtype(n), true)) return c.semantic("kl_div: integral inputs not supported");
@@ -236,8 +269,10 @@ void registerBinaryCrossEntropies(Registry &r) {
       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims (self, target, pos_weight)", *sr, *br);
     return std::nullopt;
   };
+  const RuleFn bce26 = checks::before(promotedIntoSelf, bceWithLogits);
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), bceWithLogits},
-                             std::pair{r.since(TorchVersion::V2_6), checks::before(promotedIntoSelf, bceWithLogits)}})
+                             std::pair{r.since(TorchVersion::V2_6), metaByReference(bce26, bceWithLogitsOnMeta26(bce26))},
+                             std::pair{r.since(TorchVersion::V2_14), bce26}})
     scope.add("aten::binary_cross_entropy_with_logits", loss, rule)
         .sample("self", "sweep![2,2]=0.5").sample("target", "sweep![2,2]=0.5")
         .variant({{"self", "float32[2,2]=0.5"}, {"target", "float32[]=0.5"}})
@@ -400,18 +435,22 @@ void registerEmbeddingLosses(Registry &r) {
   // dtype and shape: integral selfs cannot hold the float result, complex
   // targets make any real self complex, and a target that broadcasts to more
   // dims is refused.
-  r.add("aten::soft_margin_loss", loss, [](const OpCall &c) -> RuleResult {
-     auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
-     if (sr && br && *br > *sr)
-       return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
-     DType d = c.dtype("self"), t = c.dtype("target");
-     if (d == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
-     if (isIntegral(d)) return c.semantic("result type float can't be cast to the desired output type {}", name(d));
-     if (isComplex(t) && !isComplex(d))
-       return c.semantic("result type {} can't be cast to the desired output type {}", name(t), name(d));
-     (void)promoteArgs(c, {"self", "target"}); // -target * self: raises where result_type does (2.14: float8)
-     return tensorOf(d, lossOfSelf(c));
-   }).sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+  const RuleFn softMargin = [](const OpCall &c) -> RuleResult {
+    auto sr = c.rank("self").value(), br = broadcast2(c, "self", "target").value();
+    if (sr && br && *br > *sr)
+      return c.semantic("output with {} dims doesn't match the broadcast shape of {} dims", *sr, *br);
+    DType d = c.dtype("self"), t = c.dtype("target");
+    if (d == DType::Bool) return c.semantic("negation on a bool tensor is not supported");
+    if (isIntegral(d)) return c.semantic("result type float can't be cast to the desired output type {}", name(d));
+    if (isComplex(t) && !isComplex(d))
+      return c.semantic("result type {} can't be cast to the desired output type {}", name(t), name(d));
+    (void)promoteArgs(c, {"self", "target"}); // -target * self: raises where result_type does (2.14: float8)
+    return tensorOf(d, lossOfSelf(c));
+  };
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), softMargin},
+                             std::pair{r.since(TorchVersion::V2_6), metaByReference(softMargin, promotedLossOnMeta())}})
+   scope.add("aten::soft_margin_loss", loss, rule)
+      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
       .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
       .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
       .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
