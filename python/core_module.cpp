@@ -98,8 +98,9 @@ py::dict resultType(const std::vector<std::string> &operands, const std::string 
 
 py::dict inferOp(const std::string &op, const std::vector<std::string> &positional,
                  const std::vector<std::pair<std::string, std::string>> &named, const std::string &torch,
-                 const std::vector<std::string> &rules, const std::string &autocast) {
-  api::SemanticsRef ref = api::semantics(torch, rules);
+                 const std::vector<std::string> &rules, const std::string &autocast, const std::string &cpu,
+                 const std::string &kernels) {
+  api::SemanticsRef ref = api::semanticsIn(api::semantics(torch, rules), cpu, kernels);
   const Semantics &sem = *ref;
   std::vector<api::OpArg> args;
   for (const std::string &t : positional) args.push_back({"", t});
@@ -363,7 +364,8 @@ PYBIND11_MODULE(_core, m) {
         "Does the text start as Torch-dialect MLIR does (module, func.func, their generic spellings)?");
   m.def("result_type", &resultType, py::arg("operands"), py::arg("torch"), py::arg("rules") = noRules);
   m.def("infer_op", &inferOp, py::arg("op"), py::arg("positional"), py::arg("named"), py::arg("torch"),
-        py::arg("rules") = noRules, py::arg("autocast") = std::string());
+        py::arg("rules") = noRules, py::arg("autocast") = std::string(), py::arg("cpu") = std::string(),
+        py::arg("kernels") = std::string());
   // dynamic_attr: the package keeps how to read a loaded program again (for another torch=).
   py::class_<Program>(m, "Program", py::dynamic_attr())
       .def_static("read", &Program::read, py::arg("path"), py::arg("torch"), py::arg("model") = "",

@@ -162,15 +162,17 @@ def result_type(*operands: Any, torch: Optional[str] = None, rules: Any = None) 
 
 
 def infer_op(op: str, *args: Any, torch: Optional[str] = None, rules: Any = None, autocast: Any = None,
-             **kwargs: Any) -> OpResult:
+             cpu: Optional[str] = None, kernels: Optional[str] = None, **kwargs: Any) -> OpResult:
     """The result dtypes of one op overload ("aten::add.Tensor") on these arguments, by
     position or schema name; omitted arguments take their schema defaults. autocast=
-    ("cpu", torch.bfloat16) or "cpu:bfloat16" runs the call inside torch.autocast."""
+    ("cpu", torch.bfloat16) or "cpu:bfloat16" runs the call inside torch.autocast; cpu=
+    "avx512" (or "host") answers as on that kind of CPU; kernels="meta" as the meta kernels
+    and FakeTensor do (what torch.export records), the CLI's --cpu and --kernels."""
     if not isinstance(op, str):
         raise TypeError(f"op must be an overload name such as 'aten::add.Tensor', not {type(op).__name__}")
     r = _core.infer_op(op, [operand_text(a) for a in args],
                        [(k, operand_text(v)) for k, v in kwargs.items()], _version(torch), _rules(rules),
-                       _autocast_spec(autocast))
+                       _autocast_spec(autocast), cpu or "", kernels or "")
     msg = lambda e: e["message"] if e else None  # noqa: E731
     outs = [OpOutput(to_dtype(o["dtype"]), o["rank"], o["is_tensor"], o["text"], o.get("shape"))
             for o in r["results"]]

@@ -238,6 +238,20 @@ class AnnotateTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "autocast takes cpu:bfloat16"):
             dtypeflow.infer_op("aten::mm", "float32:r2", "float32:r2", torch="1.13", autocast="cpu:float16")
 
+    def test_infer_op_kernels_and_cpu(self):
+        # kernels="meta": FakeTensor's answer (torch.export's records), the CLI's --kernels meta.
+        r = dtypeflow.infer_op("aten::pow.Tensor_Scalar", "bool:r1", True, torch="2.14")
+        self.assertEqual(r.dtype, torch.bool)
+        r = dtypeflow.infer_op("aten::pow.Tensor_Scalar", "bool:r1", True, torch="2.14", kernels="meta")
+        self.assertEqual(r.dtype, torch.int64)
+        r = dtypeflow.infer_op("aten::huber_loss", "float32:r1", "float64:r1", torch="2.6", kernels="meta")
+        self.assertEqual(r.dtype, torch.float64)
+        self.assertEqual(dtypeflow.infer_op("aten::relu", "float32:r1", cpu="host").dtype, torch.float32)
+        with self.assertRaisesRegex(ValueError, "--kernels gpu: expected cpu or meta"):
+            dtypeflow.infer_op("aten::relu", "float32:r1", kernels="gpu")
+        with self.assertRaisesRegex(ValueError, "--cpu arm: not a kind of CPU"):
+            dtypeflow.infer_op("aten::relu", "float32:r1", cpu="arm")
+
     def test_infer_op_sizes(self):
         # Sizes in the operand notation: ints, size symbols, '?'; results say theirs.
         r = dtypeflow.infer_op("aten::view", "float32:[s0,8]", "[-1,4]")

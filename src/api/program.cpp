@@ -1,11 +1,14 @@
 //===- api/program.cpp - a program file, from the user to the pass -------===//
 #include "api/program.h"
 
+#include "ops/cpu_capability.h"
+
 #include "api/input_file.h"
 #include "api/mlir_program.h"
 #include "frontends/text/ir_parser.h"
 #include "frontends/text/printable.h"
 #include "graph/type_expr.h"
+#include "ops/cpu_capability.h"
 #include "shape/unbacked.h"
 
 #include <fmt/format.h>
@@ -20,6 +23,25 @@ namespace dtf::api {
 SemanticsRef semantics(std::string_view torch, const std::vector<std::string> &ruleFiles) {
   if (SemanticsRef withRules = semanticsWithRules(torch, ruleFiles)) return withRules;
   return semanticsOf(torch).shared_from_this();
+}
+
+SemanticsRef semanticsIn(SemanticsRef ref, std::string_view cpu, std::string_view kernels) {
+  if (cpu.empty() && kernels.empty()) return ref;
+  ExecContext context;
+  if (cpu == "host") {
+    context.cpu = hostCpuKind();
+  } else if (!cpu.empty()) {
+    auto k = parseCpuKind(cpu);
+    if (!k)
+      throw InputError(fmt::format("--cpu {}: not a kind of CPU (kinds: {}, or host)", cpu.substr(0, 40), cpuKindNames()));
+    context.cpu = *k;
+  }
+  if (!kernels.empty()) {
+    auto k = parseKernels(kernels);
+    if (!k) throw InputError(fmt::format("--kernels {}: expected cpu or meta", kernels.substr(0, 40)));
+    context.kernels = *k;
+  }
+  return Semantics::inContext(std::move(ref), context);
 }
 
 namespace {

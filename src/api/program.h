@@ -46,6 +46,12 @@ using SemanticsRef = std::shared_ptr<const Semantics>;
 /// `--torch` and `--rules`: InputError as semanticsOf and semanticsWithRules.
 SemanticsRef semantics(std::string_view torch, const std::vector<std::string> &ruleFiles = {});
 
+/// Those semantics in an execution context: `cpu` a kind of CPU (`avx512`,
+/// `host` for this machine's), `kernels` `cpu` or `meta`; empty keeps the
+/// default. InputError naming the option for a name that is none (the CLI's
+/// --cpu/--kernels, Python's cpu=/kernels=).
+SemanticsRef semanticsIn(SemanticsRef ref, std::string_view cpu, std::string_view kernels);
+
 /// A saved TorchScript module as IR text, or why not (the CLI runs its
 /// dtypeflow-pt-import; the Python package goes through torch.jit.load).
 struct ImportedModule {

@@ -32,17 +32,6 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
   return option;
 }
 
-namespace {
-
-/// `--cpu`'s kind; a UsageError for a name that is none.
-CpuKind cpuOf(const SemanticsOption &option) {
-  if (option.cpu == "host") return hostCpuKind();
-  if (auto k = parseCpuKind(option.cpu)) return *k;
-  throw UsageError(fmt::format("--cpu {}: not a kind of CPU (kinds: {}, or host)", option.cpu.substr(0, 40),
-                               cpuKindNames()));
-}
-
-} // namespace
 
 /// The door's semantics, made once: a rule file's problems go to stderr a
 /// line each, the count is the error (exit 2); --cpu and --kernels set the
@@ -59,15 +48,10 @@ const api::SemanticsRef &semanticsRef(SemanticsOption &option) {
     fmt::print(stderr, "{}\n", m.substr(0, nl));
     throw UsageError(m.substr(nl + 1));
   }
-  if (!option.cpu.empty() || !option.kernels.empty()) {
-    ExecContext context;
-    if (!option.cpu.empty()) context.cpu = cpuOf(option);
-    if (!option.kernels.empty()) {
-      auto k = parseKernels(option.kernels);
-      if (!k) throw UsageError(fmt::format("--kernels {}: expected cpu or meta", option.kernels.substr(0, 40)));
-      context.kernels = *k;
-    }
-    ref = Semantics::inContext(std::move(ref), context);
+  try {
+    ref = api::semanticsIn(std::move(ref), option.cpu, option.kernels);
+  } catch (const api::InputError &e) {
+    throw UsageError(e.what());
   }
   option.ref = std::move(ref);
   return option.ref;
