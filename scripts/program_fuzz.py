@@ -7,11 +7,12 @@ ops with a Python number, unary math, `to`, reductions (keepdim, `dtype=`), view
 `cat`/`stack`, in-place ops on a clone, `*_like` factories, `matmul`, `lerp`, `addcmul`,
 `masked_fill`, indexing, `topk`/`sort`, `torch.tensor`/`arange` constants. A step PyTorch refuses is
 dropped, so every program runs. It is traced (torch.jit.trace, inlined and lowered as
-examples/gen_examples.py does), and the trace records every value's dtype and sizes; `dtypeflow
+examples/gen_examples.py does) or, with --form export (2.x), exported to a .pt2; the trace or
+the archive records every value's dtype and sizes; `dtypeflow
 check --torch V` infers them from the inputs alone and compares. Any wrong value, any dtype error
 predicted in a program that ran, any refusal fails the run.
 
-    program_fuzz.py --cli build/tools/dtypeflow [--seed S] [--count N] [--out DIR] [--keep]
+    program_fuzz.py --cli build/tools/dtypeflow [--form trace|export] [--seed S] [--count N] [--out DIR] [--keep]
 
 V is the version of the torch that runs this script (1.13 on the host; 2.6 and 2.14 in their
 roots: scripts/torch-root.sh V run python3 scripts/program_fuzz.py ...). Exit 1 on a failure,
@@ -101,8 +102,9 @@ class Program(torch.nn.Module):
         return tuple(vals[self.inputs:])
 
 
-def program(seed):
-    """A random program that runs, as traced IR text (None when the tracer refuses it)."""
+def program(seed, form):
+    """A random program that runs, as traced IR text or an exported archive's path (None when the
+    tracer or torch.export refuses it)."""
     r = random.Random(seed)
     torch.manual_seed(seed)
     xs = [tensor(r.choice(DTYPES), r.choice(SHAPES)) for _ in range(r.randint(2, 4))]
@@ -121,6 +123,8 @@ def program(seed):
         return None
     try:
         with torch.no_grad():
+            if form == "export":
+                return torch.export.export(Program(plan, len(xs)), tuple(xs))
             return gen_examples.graph_text(gen_examples.lowered_trace_graph(Program(plan, len(xs)), tuple(xs)))
     except Exception:
         return None
@@ -133,18 +137,23 @@ def main():
     ap.add_argument("--count", type=int, default=200, help="programs to try (a few are untraceable)")
     ap.add_argument("--out", help="write the programs here (default: a temporary directory)")
     ap.add_argument("--keep", action="store_true", help="keep every program, not only the failing ones")
+    ap.add_argument("--form", choices=["trace", "export"], default="trace",
+                    help="trace: IR text of torch.jit.trace; export: a .pt2 of torch.export (2.x)")
     a = ap.parse_args()
     version = ".".join(torch.__version__.split(".")[:2])
     out = a.out or tempfile.mkdtemp(prefix="program_fuzz.")
     os.makedirs(out, exist_ok=True)
     totals, failed, checked = [0, 0, 0], [], 0
     for k in range(a.count):
-        text = program(a.seed * 1000003 + k)
-        if text is None:
+        made = program(a.seed * 1000003 + k, a.form)
+        if made is None:
             continue
-        path = os.path.join(out, f"p{a.seed}_{k}.ir")
-        with open(path, "w") as f:
-            f.write(text)
+        path = os.path.join(out, f"p{a.seed}_{k}.{'pt2' if a.form == 'export' else 'ir'}")
+        if a.form == "export":
+            torch.export.save(made, path)
+        else:
+            with open(path, "w") as f:
+                f.write(made)
         r = subprocess.run([a.cli, "check", "--torch", version, path], capture_output=True, text=True)
         m = re.search(r"^(\d+) correct, (\d+) unknown, (\d+) wrong", r.stdout + r.stderr, re.M)
         checked += 1
@@ -155,7 +164,7 @@ def main():
             print(f"FAILED {path} (exit {r.returncode}):\n{r.stdout[-1500:]}{r.stderr[-1500:]}", flush=True)
         elif not a.keep:
             os.remove(path)
-    print(f"program_fuzz: torch {version}, seed {a.seed}: {checked} programs, {totals[0]} values correct, "
+    print(f"program_fuzz: torch {version}, {a.form}, seed {a.seed}: {checked} programs, {totals[0]} values correct, "
           f"{totals[1]} unknown, {totals[2]} wrong; {len(failed)} failed")
     if not failed and not a.keep and not a.out:
         shutil.rmtree(out, ignore_errors=True)

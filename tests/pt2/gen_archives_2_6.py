@@ -21,6 +21,9 @@ import sys
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_pt2  # noqa: E402
+
 torch.manual_seed(0)
 
 
@@ -52,16 +55,8 @@ class NonFiniteConstants(nn.Module):
                 torch.nan_to_num(x, nan=0.0, posinf=1e4), x.to(torch.float16).masked_fill(~mask, float("nan")))
 
 
-class FakeReferences(nn.Module):
-    """Ops FakeTensor runs as torch's Python references, whose dtypes are not the CPU kernel's
-    (what torch.export records): a bool tensor to a bool power is int64 there (bool on the
-    CPU); huber and soft-margin losses of a float32 self and a float64 target are float64
-    there (float32 on the CPU); 2.6's binary_cross_entropy_with_logits the same (2.14 agrees
-    with the CPU: the target's dtype)."""
-
-    def forward(self, mask, x, target):
-        return (mask ** True, torch.nn.functional.huber_loss(x, target), torch.nn.functional.soft_margin_loss(x, target),
-                torch.nn.functional.binary_cross_entropy_with_logits(x, target))
+# Ops FakeTensor runs as torch's Python references: the module 2.14's archives hold too.
+FakeReferences = gen_pt2.FakeReferences
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
