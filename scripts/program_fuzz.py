@@ -5,7 +5,9 @@ Each program takes 2-4 tensor inputs of random dtypes (bool ... float64) and sha
 broadcastable pairs) and applies 4-12 random steps to earlier values: binary ops of two tensors,
 ops with a Python number, unary math, `to`, reductions (keepdim, `dtype=`), views, `where`,
 `cat`/`stack`, in-place ops on a clone, `*_like` factories, `matmul`, `lerp`, `addcmul`,
-`masked_fill`, indexing, `topk`/`sort`, `torch.tensor`/`arange` constants. A step PyTorch refuses is
+`masked_fill`, indexing, `topk`/`sort`, `torch.tensor`/`arange` constants, rounding divisions,
+pointwise losses, layer_norm, log_softmax with `dtype=`, bucketize, shifts, outer/kron/hypot ...,
+gather, index_put_, einsum. A step PyTorch refuses is
 dropped, so every program runs. It is traced (torch.jit.trace, inlined and lowered as
 examples/gen_examples.py does) or, with --form export (2.x), exported to a .pt2; the trace or
 the archive records every value's dtype and sizes; `dtypeflow
@@ -59,8 +61,20 @@ def steps(r):
     inplace = pick(["add_", "mul_", "sub_", "div_", "copy_", "clamp_", "masked_fill_"])
     like, like_dt = pick(["zeros_like", "ones_like", "empty_like", "rand_like"]), pick(DTYPES + [None])
     lo, hi, v, which = pick([0, -1.5, None]), pick([2, 3.5]), pick([1, 0.5, 2]), pick([0, 1])
-    const = pick([lambda: torch.tensor(pick([1, 2.5, True])), lambda: torch.tensor([1, 2]), lambda: torch.tensor([1.0, 2.0]),
-                  lambda: torch.arange(pick([0, 0.5, 1]), pick([3, 4.0]))])
+    # Chosen now, not when a step runs: the trace or export replays the same op.
+    rounding = pick(["floor", "trunc"])
+    loss = pick([torch.nn.functional.huber_loss, torch.nn.functional.mse_loss, torch.nn.functional.l1_loss,
+                 torch.nn.functional.smooth_l1_loss])
+    misc1 = pick([lambda t: torch.nn.functional.layer_norm(t, t.shape[-1:]), lambda t: torch.log_softmax(t, -1, dtype=dt),
+                  lambda t: torch.nan_to_num(t), lambda t: torch.tril(t) if t.dim() == 2 else t.flip(-1),
+                  lambda t: t.roll(1, -1), lambda t: t.cumprod(-1), lambda t: torch.argsort(t, -1),
+                  lambda t: t.type_as(t.double()), lambda t: torch.bucketize(t, torch.tensor([0.0, 1.0, 2.0])),
+                  lambda t: t.bitwise_left_shift(1), lambda t: torch.diff(t, dim=-1)])
+    misc2 = pick([torch.outer, torch.kron, torch.hypot, torch.logaddexp, torch.copysign, torch.xlogy, torch.nextafter,
+                  torch.isclose, torch.fmax, torch.bitwise_right_shift])
+    value, start, end = pick([1, 2.5, True]), pick([0, 0.5, 1]), pick([3, 4.0])
+    const = pick([lambda: torch.tensor(value), lambda: torch.tensor([1, 2]), lambda: torch.tensor([1.0, 2.0]),
+                  lambda: torch.arange(start, end)])
     return [
         (2, lambda a, b: getattr(torch, binary)(a, b)),
         (1, lambda a: getattr(torch, with_number)(a, n)),
@@ -87,6 +101,13 @@ def steps(r):
         (1, lambda a: torch.topk(a.flatten(), 1)[which]),
         (1, lambda a: torch.sort(a, -1)[which] if a.dim() else a),
         (0, const),
+        (2, lambda a, b: torch.div(a, b, rounding_mode=rounding)),
+        (2, lambda a, b: loss(a, b)),
+        (1, lambda a: misc1(a)),
+        (2, lambda a, b: misc2(a, b)),
+        (2, lambda a, i: a.gather(-1, i.long().clamp(0, a.shape[-1] - 1)) if a.dim() and i.dim() == a.dim() else a),
+        (3, lambda a, i, v: a.clone().index_put_((i.long().clamp(0, a.shape[0] - 1).flatten(),), v.flatten()[:1])),
+        (2, lambda a, b: torch.einsum("i,i->", a.flatten()[:4], b.flatten()[:4])),
     ]
 
 
