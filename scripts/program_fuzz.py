@@ -146,6 +146,10 @@ def program(seed, form):
         with torch.no_grad():
             if form == "export":
                 return torch.export.export(Program(plan, len(xs)), tuple(xs))
+            if form == "dynamic":  # every dim of 2 or more a symbol where the program lets it be one
+                auto = torch.export.Dim.AUTO
+                dims = tuple({d: auto for d in range(x.dim()) if x.shape[d] >= 2} or None for x in xs)
+                return torch.export.export(Program(plan, len(xs)), tuple(xs), dynamic_shapes=(dims,))
             return gen_examples.graph_text(gen_examples.lowered_trace_graph(Program(plan, len(xs)), tuple(xs)))
     except Exception:
         return None
@@ -158,35 +162,38 @@ def main():
     ap.add_argument("--count", type=int, default=200, help="programs to try (a few are untraceable)")
     ap.add_argument("--out", help="write the programs here (default: a temporary directory)")
     ap.add_argument("--keep", action="store_true", help="keep every program, not only the failing ones")
-    ap.add_argument("--form", choices=["trace", "export"], default="trace",
-                    help="trace: IR text of torch.jit.trace; export: a .pt2 of torch.export (2.x)")
+    ap.add_argument("--form", choices=["trace", "export", "dynamic"], default="trace",
+                    help="trace: IR text of torch.jit.trace; export: a .pt2 of torch.export (2.x); dynamic: "
+                         "exported with every dim of 2 or more dynamic where it can be (Dim.AUTO)")
     a = ap.parse_args()
     version = ".".join(torch.__version__.split(".")[:2])
     out = a.out or tempfile.mkdtemp(prefix="program_fuzz.")
     os.makedirs(out, exist_ok=True)
-    totals, failed, checked = [0, 0, 0], [], 0
+    totals, sizes, failed, checked = [0, 0, 0], [0, 0], [], 0
     for k in range(a.count):
         made = program(a.seed * 1000003 + k, a.form)
         if made is None:
             continue
-        path = os.path.join(out, f"p{a.seed}_{k}.{'pt2' if a.form == 'export' else 'ir'}")
-        if a.form == "export":
+        path = os.path.join(out, f"p{a.seed}_{k}.{'ir' if a.form == 'trace' else 'pt2'}")
+        if a.form != "trace":
             torch.export.save(made, path)
         else:
             with open(path, "w") as f:
                 f.write(made)
-        r = subprocess.run([a.cli, "check", "--torch", version, path], capture_output=True, text=True)
+        r = subprocess.run([a.cli, "check", "-v", "--torch", version, path], capture_output=True, text=True)
         m = re.search(r"^(\d+) correct, (\d+) unknown, (\d+) wrong", r.stdout + r.stderr, re.M)
         checked += 1
         if m:
             totals = [t + int(x) for t, x in zip(totals, m.groups())]
+        if sm := re.search(r"sizes: (\d+) exact, (\d+) with a size unknown", r.stdout + r.stderr):
+            sizes = [t + int(x) for t, x in zip(sizes, sm.groups())]
         if r.returncode != 0 or not m or int(m.group(3)):
             failed.append(path)
             print(f"FAILED {path} (exit {r.returncode}):\n{r.stdout[-1500:]}{r.stderr[-1500:]}", flush=True)
         elif not a.keep:
             os.remove(path)
     print(f"program_fuzz: torch {version}, {a.form}, seed {a.seed}: {checked} programs, {totals[0]} values correct, "
-          f"{totals[1]} unknown, {totals[2]} wrong; {len(failed)} failed")
+          f"{totals[1]} unknown, {totals[2]} wrong (sizes: {sizes[0]} exact, {sizes[1]} unknown); {len(failed)} failed")
     if not failed and not a.keep and not a.out:
         shutil.rmtree(out, ignore_errors=True)
     return 1 if failed else 0

@@ -10,6 +10,8 @@ exported program runs (scripts/probes/export_records.py measures both):
   values are recorded float32 (they run bfloat16). 2.6's torch.export.load refuses this archive.
 - nonfinite_constants.pt2: -inf, inf and NaN as op arguments, which 2.6 writes as the bare
   tokens Python's json.dumps allows (`-Infinity`, `NaN`) and JSON does not.
+- symbolic_int_division.pt2: int32 / int32 and bool / 2 with a dynamic size, recorded int32
+  and int64 (the program runs float32); a static operand pair stays float32.
 - fake_references.pt2: ops FakeTensor runs as torch's Python references, recorded with
   another dtype than the CPU kernel gives (a bool ** True, losses of float32 and float64).
 `dtypeflow check --torch 2.6` must count every recorded value right (the run's answer, or
@@ -58,14 +60,27 @@ class NonFiniteConstants(nn.Module):
 # Ops FakeTensor runs as torch's Python references: the module 2.14's archives hold too.
 FakeReferences = gen_pt2.FakeReferences
 
+
+class SymbolicIntDivision(nn.Module):
+    """True division of integers and bools, exported with a dynamic size: 2.6 records the
+    promoted integral dtype where an operand's size is symbolic (the program runs float32)."""
+
+    def forward(self, i, b):
+        return i / i, b / 2, i / i[:1], i.sum() / 2
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
     for name, m, args in [("lstm_batch3", LstmBatch3(), (torch.randn(3, 5, 4),)),
                           ("autocast_region", AutocastRegion(), (torch.randn(4, 8),)),
                           ("nonfinite_constants", NonFiniteConstants(), (torch.randn(2, 5), torch.rand(2, 5) > 0.5)),
-                          ("fake_references", FakeReferences(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64)))]:
-        ep = torch.export.export(m.eval(), args)
+                          ("fake_references", FakeReferences(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64))),
+                          ("symbolic_int_division", SymbolicIntDivision(),
+                           (torch.arange(1, 6, dtype=torch.int32), torch.rand(5) > 0.5))]:
+        auto = torch.export.Dim.AUTO
+        dynamic = ({0: auto}, {0: auto}) if name == "symbolic_int_division" else None
+        ep = torch.export.export(m.eval(), args, dynamic_shapes=dynamic)
         path = os.path.join(out, name + ".pt2")
         torch.export.save(ep, path)
         print(f"wrote {path} ({os.path.getsize(path)} bytes, torch {torch.__version__})")

@@ -292,6 +292,33 @@ RuleFn addRelu(bool inPlaceForm) {
 
 using PK = PromotionKind;
 
+/// 2.6's FakeTensor (torch.export's records) divides integral or bool
+/// operands without the int-to-float step when one of them has a symbolic
+/// size: int32 / int32 of [s0] is recorded int32, bool / bool bool, bool / 2
+/// int64 (the promoted dtype); the exported program runs float32. Static
+/// sizes give float32 there too; unknown sizes leave it unknown. Measured
+/// (2.6 and 2.14 exports with Dim.AUTO; 2.14 records float32).
+RuleFn trueDivisionOnSymbolicMeta26(RuleFn division) {
+  return metaByReference(division, [division](const OpCall &c) -> RuleResult {
+    RuleResult r = division(c);
+    const DType p = promoteArgs(c, {"self", "other"});
+    if (!r.ok() || !isIntegral(p, true)) return r;
+    bool symbolic = false, unknown = false;
+    for (const char *n : {"self", "other"}) {
+      const Value &v = c.arg(n);
+      if (!v.isTensor()) continue;
+      const auto dims = v.shape();
+      if (!dims) { unknown = true; continue; }
+      for (const Dim &d : *dims) {
+        if (!d.known()) unknown = true;
+        else if (!d.value()) symbolic = true;
+      }
+    }
+    if (symbolic) return r.outputs()[0].withDTypes(DTypeSet(p));
+    return unknown ? RuleResult(Value::unknownTensor()) : r;
+  });
+}
+
 /// Registers the element-wise binary ops, each sub-family by one member function.
 struct ElementwiseBinary {
   Registry &r;
@@ -346,14 +373,22 @@ void ElementwiseBinary::arithmetic() {
                             std::pair{"aten::multiply.Scalar", "aten::multiply_.Scalar"}})
     op(key, "binary.promote", simple(PK::Default, kNone), inKey);
 
-  // True division.
+  // True division. 2.6's FakeTensor divides integers and bools without the
+  // int-to-float step when an operand has a symbolic size (trueDivisionOn-
+  // SymbolicMeta26: what its torch.export records with dynamic shapes).
   for (auto [key, inKey] : {std::pair{"aten::div.Tensor", "aten::div_.Tensor"},
                             std::pair{"aten::div.Scalar", "aten::div_.Scalar"},
                             std::pair{"aten::divide.Tensor", "aten::divide_.Tensor"},
                             std::pair{"aten::divide.Scalar", "aten::divide_.Scalar"},
                             std::pair{"aten::true_divide.Tensor", "aten::true_divide_.Tensor"},
-                            std::pair{"aten::true_divide.Scalar", "aten::true_divide_.Scalar"}})
-    op(key, "binary.int_to_float", simple(PK::IntToFloat, kNone), inKey);
+                            std::pair{"aten::true_divide.Scalar", "aten::true_divide_.Scalar"}}) {
+    const RuleFn division = simple(PK::IntToFloat, kNone);
+    r.add(inKey, "binary.int_to_float", inplace(division, kOther));
+    for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), division},
+                               std::pair{r.since(TorchVersion::V2_6), trueDivisionOnSymbolicMeta26(division)},
+                               std::pair{r.since(TorchVersion::V2_14), division}})
+      scope.add(key, "binary.int_to_float", rule);
+  }
 }
 
 /// floor_divide, remainder, fmod; float math promoted from integers (atan2, xlogy ...), orthogonal polynomials.
