@@ -750,6 +750,9 @@ void registerIndexingShapes(Registry &r) {
       const Dims piece{dataDependent(0, 0, numelBound(in))};
       return ShapeResult::value(tensorsOfShapes(std::vector<Dims>(std::max<size_t>(in->size(), 1), piece)));
     });
+  // bucketize and searchsorted give one index per element of self (a scalar
+  // self: 0-dim, which the rank already says).
+  for (const char *k : {"aten::bucketize.Tensor", "aten::searchsorted.Tensor"}) r.shape(k, sameShapeAs("self"));
   r.shape("aten::nonzero_static", [](const OpCall &c) -> ShapeResult {
     auto self = dimsOf(c, "self");
     auto size = sizeListArg(c, "size");
