@@ -1,8 +1,6 @@
 //===- api/program.cpp - a program file, from the user to the pass -------===//
 #include "api/program.h"
 
-#include "ops/cpu_capability.h"
-
 #include "api/input_file.h"
 #include "api/mlir_program.h"
 #include "frontends/text/ir_parser.h"

@@ -32,7 +32,6 @@ std::shared_ptr<SemanticsOption> addTorchOption(CLI::App *sub) {
   return option;
 }
 
-
 /// The door's semantics, made once: a rule file's problems go to stderr a
 /// line each, the count is the error (exit 2); --cpu and --kernels set the
 /// context over the version's (or the rule files') semantics.

@@ -420,11 +420,12 @@ void registerActivations(Registry &r) {
   const auto softshrinkCpu = [](bool inRange) {
     return convertedScalars(softshrink(inRange), {"lambd"}, ScalarsInto::RealComputeType);
   };
-  const RuleFn softshrinkMeta26 = metaByReference(softshrinkCpu(false), [softshrinkCpu](const OpCall &c) -> RuleResult {
+  const RuleFn softshrink113 = softshrinkCpu(false);
+  const RuleFn softshrinkMeta26 = metaByReference(softshrink113, [softshrink113](const OpCall &c) -> RuleResult {
     if (isIntegral(c.dtype("self"), true)) return tensorOf(DType::Float32, c.rank("self"));
-    return softshrinkCpu(false)(c);
+    return softshrink113(c);
   });
-  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), softshrinkCpu(false)},
+  for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), softshrink113},
                              std::pair{r.since(TorchVersion::V2_6), softshrinkMeta26},
                              std::pair{r.since(TorchVersion::V2_14), softshrinkCpu(true)}})
     scope.add("aten::softshrink", fam, keepingShape(rule)).variant({{"self", "sweep![2]"}, {"lambd", "magnitudes"}});

@@ -449,11 +449,11 @@ void registerEmbeddingLosses(Registry &r) {
   };
   for (auto [scope, rule] : {std::pair{r.since(TorchVersion::V1_13), softMargin},
                              std::pair{r.since(TorchVersion::V2_6), metaByReference(softMargin, promotedLossOnMeta())}})
-   scope.add("aten::soft_margin_loss", loss, rule)
-      .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
-      .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
-      .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
-      .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
+    scope.add("aten::soft_margin_loss", loss, rule)
+        .sample("self", "sweep![3]").sample("target", "sweep![3]").variant({{"reduction", "0"}})
+        .variant({{"self", "float32[3]"}, {"target", "float32[2,3]"}, {"reduction", "0"}})
+        .variant({{"self", "float32[2,3]"}, {"target", "float32[3]"}, {"reduction", "0"}})
+        .variant({{"self", "sweep![2,3]"}, {"target", "sweep![]"}});
   // 1.13's composite: clamp_min(margin + d(anchor, positive) - d(anchor,
   // negative), 0) with d = pairwise_distance (with swap, d(a, n) is
   // min(d(a, n), d(p, n))); the three inputs must have one rank.
