@@ -8,6 +8,7 @@ PKGS=(
   nlohmann-json3-dev             # JSON output, .pt2 programs (core)
   libzip-dev                     # .pt2 archives are zip files (core)
   libsimdjson-dev                # the .pt2 program's JSON, parsed fast (core)
+  libdeflate-dev                 # CRC-32 of .pt2 members read from the mapped file (core)
   libtomlplusplus-dev            # rule files for custom ops (core)
   pkgconf                        # the installed package's pkg-config test
   libcli11-dev                   # command line (tools)

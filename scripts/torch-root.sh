@@ -74,7 +74,7 @@ PKGS=(
   g++ cmake ninja-build ccache                      # toolchain (g++ 14 in trixie, 16 in sid)
   libfmt-dev nlohmann-json3-dev libcli11-dev        # core and CLI
   libtomlplusplus-dev pkgconf                       # rule files (core); the installed package's pkg-config test
-  libsimdjson-dev                                   # the .pt2 program's JSON (core)
+  libsimdjson-dev libdeflate-dev                    # the .pt2 program's JSON, its CRC-32 (core)
   libgtest-dev libgmock-dev libbenchmark-dev        # tests, benchmarks
   libzip-dev pybind11-dev python3-dev               # what libtorch-dev's CMake config looks for
 )

@@ -2,7 +2,8 @@
 //
 // The bytes of a file `dtypeflow annotate` reads by content: sniffFile tells
 // a torch.export archive from a TorchScript zip and text, and readArchive
-// reads the zip (libzip, CRC-checked) and its program. Seeds: the committed
+// reads the zip (from the mapped file, or by libzip; CRC-checked) and its
+// program. Seeds: the committed
 // archives (tests/pt2/archives). The bytes go to an in-memory file.
 //
 //===----------------------------------------------------------------------===//

@@ -77,13 +77,14 @@ constexpr std::string_view kLegacyProgram = "serialized_exported_program.json";
 ReadResult readProgramMember(ZipArchive &zip, const std::string &member, const ReadOptions &opts) {
   ReadResult r;
   std::string error;
-  auto text = zip.read(member, error, uint64_t{1} << 31, simdjson::SIMDJSON_PADDING);
+  std::string copy; // holds the member when it cannot be a view of the mapped archive
+  auto text = zip.view(member, error, copy, uint64_t{1} << 31, simdjson::SIMDJSON_PADDING);
   if (!text) {
     r.error = error;
     return r;
   }
   Document doc;
-  if (!doc.parse(std::string_view(*text).substr(0, text->size() - simdjson::SIMDJSON_PADDING), error, /*padded=*/true)) {
+  if (!doc.parse(*text, error, /*padded=*/true)) {
     r.error = fmt::format("{}: invalid JSON: {}", member, error);
     return r;
   }
