@@ -114,6 +114,44 @@ TEST(ShapeRules, FactoriesAndUnknownStaysUnknown) {
   EXPECT_EQ(shapeOf(run("aten::relu", {{"self", "float32:[s0,2]"}})), "[s0, 2]");
 }
 
+/// arange's length with SymInt bounds (`torch.arange(x.size(0))` exported with a dynamic dim).
+std::string symbolicArange(const std::string &key, std::vector<std::pair<std::string, std::string>> concrete,
+                           const std::string &symbolicArg, SymRange range) {
+  auto c = test::bindIn(Semantics::of(TorchVersion::V2_14), key, concrete, false);
+  if (!c) return "unbound";
+  for (size_t i = 0; i < c->schema->args.size(); ++i)
+    if (c->schema->args[i].name == symbolicArg) c->args[i] = Value::symInt(SymExpr::symbol("s0", range));
+  InferOutcome o = infer(Semantics::of(TorchVersion::V2_14).registry(), *c->schema, c->args);
+  return shapeOf(o);
+}
+
+TEST(ShapeRules, ArangeOfSymbolicBounds) {
+  const SymRange atLeast2{2, SymRange::kInf};
+  EXPECT_EQ(symbolicArange("aten::arange", {{"end", "0"}}, "end", {}), "[s0]");
+  EXPECT_EQ(symbolicArange("aten::arange.start", {{"start", "1"}, {"end", "0"}}, "end", atLeast2), "[s0 - 1]");
+  EXPECT_EQ(symbolicArange("aten::arange.start_step", {{"start", "0"}, {"end", "5"}, {"step", "-2"}}, "start",
+                           SymRange{5, SymRange::kInf}),
+            "[(s0//2) - 2]"); // (s0 - 5 + 1)//2
+  EXPECT_EQ(symbolicArange("aten::arange.start_step", {{"start", "0"}, {"end", "5"}, {"step", "-2"}}, "start", atLeast2),
+            "[?]"); // s0 < 5: the step's sign is wrong, PyTorch raises
+  // end - start may be negative (s0 < 5: PyTorch raises): not claimed; nor a float step.
+  EXPECT_EQ(symbolicArange("aten::arange.start", {{"start", "5"}, {"end", "0"}}, "end", {}), "[?]");
+  EXPECT_EQ(symbolicArange("aten::arange.start_step", {{"start", "0"}, {"end", "0"}, {"step", "0.5"}}, "end", {}),
+            "[?]");
+  // The expression is the concrete rule's answer at every value of s0.
+  for (int64_t step : {1, 2, 3, 7})
+    for (int64_t s0 = 0; s0 <= 20; ++s0) {
+      auto sym = test::bindIn(Semantics::of(TorchVersion::V2_14), "aten::arange.start_step",
+                              {{"start", "0"}, {"end", "0"}, {"step", std::to_string(step)}}, false);
+      sym->args[1] = Value::symInt(SymExpr::symbol("s0"));
+      const Dim d = infer(Semantics::of(TorchVersion::V2_14).registry(), *sym->schema, sym->args).outputs[0].dimAt(0);
+      auto con = test::runIn(Semantics::of(TorchVersion::V2_14), "aten::arange.start_step",
+                             {{"start", "0"}, {"end", std::to_string(s0)}, {"step", std::to_string(step)}}, false);
+      ASSERT_TRUE(d.known());
+      EXPECT_EQ(d.expr()->evaluate({{"s0", s0}}), con.outputs[0].dimAt(0).value()) << step << " " << s0 << " " << d.str();
+    }
+}
+
 TEST(ShapeRules, TracedSizesReachTheGraph) {
   auto g = ir::parseIR("graph(%x : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)):\n"
                        "  %y : Tensor = aten::relu(%x)\n  return (%y)\n");

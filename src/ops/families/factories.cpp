@@ -552,6 +552,7 @@ ShapeResult fromSizeList(const OpCall &c, std::string_view arg) {
 /// at::arange's length from known start/end/step (RangeFactories.cpp):
 /// an int64 result with integral bounds computes in int64, float16/bfloat16
 /// in float, the others in double.
+ShapeResult symbolicArangeShape(const OpCall &c, DType out);
 ShapeResult arangeShape(const OpCall &c) {
   const Value &dt = c.arg("dtype");
   std::optional<DType> out;
@@ -568,7 +569,7 @@ ShapeResult arangeShape(const OpCall &c) {
     return c.has(n) ? c.arg(n).floatValue() : std::optional<double>(dflt);
   };
   auto start = num("start", 0), end = num("end", 0), step = num("step", 1);
-  if (!start || !end || !step) return {};
+  if (!start || !end || !step) return symbolicArangeShape(c, *out);
   for (double v : {*start, *end, *step}) // no conversion of a huge or non-finite bound (PyTorch raises)
     if (!(std::abs(v) < 4e18)) return {};
   double size;
@@ -590,6 +591,22 @@ ShapeResult arangeShape(const OpCall &c) {
   }
   if (!(size >= 0) || size > 9e15) return {}; // a wrong-signed step raises
   return Dims{Dim(static_cast<int64_t>(size))};
+}
+
+/// arange's length when its bounds are ints and some symbolic (`arange(x.size(0))`, `arange(1,
+/// s0)`): ceil((end - start) / step) for a known int step, exact in every dtype's arithmetic but
+/// float16/bfloat16's (float: exact below 2^24 only). Answered where end - start has step's sign
+/// for every value of the symbols (PyTorch raises otherwise), else unknown.
+ShapeResult symbolicArangeShape(const OpCall &c, DType out) {
+  if (out == DType::Float16 || out == DType::BFloat16) return {};
+  auto bound = [&](std::string_view n) { return c.has(n) ? symIntArg(c, n) : Dim(0); };
+  const Dim start = bound("start"), end = bound("end");
+  const std::optional<int64_t> step = c.has("step") ? c.arg("step").intValue() : std::optional<int64_t>(1);
+  if (!start.known() || !end.known() || !step || *step == 0 || *step == INT64_MIN) return {};
+  const Dim span = *step > 0 ? end - start : start - end;
+  if (!span.known() || span.expr()->range().lo < 0) return {};
+  const int64_t k = *step > 0 ? *step : -*step;
+  return Dims{floorDiv(span + Dim(k - 1), Dim(k))};
 }
 
 /// at::range's length (RangeFactories.cpp): ((end - start) / step) + 1,
