@@ -171,7 +171,7 @@ const std::optional<Resnet18> &resnet18() {
     api::SemanticsRef s = api::semantics("2.14");
     api::LoadedProgram p = api::readProgram(out.path, "", *s);
     refine::Result res = refine::refineGraph(*p.graph, api::refineOptions(p, s, {}));
-    torch_mlir::WriteResult w = torch_mlir::writeProgram(*p.graph, *p.archive, res, s->schemas());
+    torch_mlir::WriteResult w = torch_mlir::writeProgram(*p.graph, *p.archive, res, *s);
     if (!w.error.empty()) return std::nullopt;
     out.mlir = eraseResultTypes(w.text);
     out.ops = p.graph->nodes.size();

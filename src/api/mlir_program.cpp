@@ -59,7 +59,17 @@ MlirProgram refineMlir(std::shared_ptr<const torch_mlir::Module> m, const std::s
   }
   if (o.check) opts = refine::checkOptions(opts);
   torch_mlir::RefinedModule r = torch_mlir::refineModuleWithOptions(*m, opts);
-  return MlirProgram{std::move(m), shown, std::move(r.options), std::move(r.results)};
+  return MlirProgram{std::move(m), shown, opts, std::move(r.options), std::move(r.results)};
+}
+
+std::optional<std::vector<refine::Result>> refineMlirOnMeta(const MlirProgram &p) {
+  const Semantics &sem = refine::semanticsOf(p.base);
+  if (sem.context().kernels == Kernels::Meta) return std::nullopt;
+  refine::Options onMeta = p.base;
+  onMeta.semantics = Semantics::inContext(p.base.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
+  onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
+  onMeta.memo = nullptr;
+  return torch_mlir::refineModuleWithOptions(*p.module, onMeta).results;
 }
 
 std::pair<size_t, ir::ValueId> findMlirValue(const torch_mlir::Module &m, std::string name) {

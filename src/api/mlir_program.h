@@ -25,6 +25,7 @@ namespace dtf::api {
 struct MlirProgram {
   std::shared_ptr<const torch_mlir::Module> module;
   std::string shown;                      ///< the file as messages name it
+  refine::Options base;                   ///< what the module was refined under (refineMlirOnMeta)
   std::vector<refine::Options> options;   ///< per function: what it was refined under
   std::vector<refine::Result> results;    ///< per function
   size_t size() const { return results.size(); }
@@ -47,6 +48,12 @@ std::shared_ptr<const torch_mlir::Module> mlirModuleFromText(std::string text, c
 /// has); the .pt2 options are refused. `autocast` as refine::Options::autocast.
 MlirProgram refineMlir(std::shared_ptr<const torch_mlir::Module> m, const std::string &shown, const SemanticsRef &sem,
                        const ProgramOptions &o, std::optional<AutocastContext> autocast = std::nullopt);
+
+/// Every function refined again as the meta kernels answer: what FakeTensor
+/// runs and torch.export records, and so what torch-mlir's FX importer writes
+/// into a module's types. `check` counts a value right on either answer (as
+/// settleByMetaKernels for an archive). nullopt when `p` was refined so already.
+std::optional<std::vector<refine::Result>> refineMlirOnMeta(const MlirProgram &p);
 
 /// The function and value `name` names: `%x`, `x`, or `@f:%x`. InputError
 /// when no function has it, or several do and `@f:` does not say which.

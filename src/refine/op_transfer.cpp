@@ -93,23 +93,6 @@ bool mutatesList(const std::vector<const Schema *> &schemas) {
   return false;
 }
 
-/// The arguments with each Python number given for a Tensor (or Tensor?) of
-/// `s` made the 0-dim wrapped-number tensor PyTorch makes of it; empty when
-/// there is none.
-std::vector<Value> numbersWrappedForTensors(const Schema &s, std::span<const Value> args) {
-  std::vector<Value> out;
-  for (size_t i = 0; i < args.size() && i < s.args.size(); ++i) {
-    const SchemaType *t = s.args[i].type.get();
-    if (t->kind == K::Optional && t->inner()) t = t->inner();
-    if (t->kind != K::Tensor || !args[i].isNumber()) continue;
-    if (out.empty()) out.assign(args.begin(), args.end());
-    DTypeSet stored;
-    for (NumKind k : args[i].numKinds()) stored.insert(storedNumberDType(k));
-    out[i] = Value::tensor(stored, Rank::exact(0)).asWrappedNumber();
-  }
-  return out;
-}
-
 /// An autocast kernel that raises or whose casts are not known decides the
 /// results before the rule runs: nullopt when the rule runs.
 std::optional<Evaluation> autocastOutcome(const AutocastArgs &cast, const Schema &s, const AutocastContext &ctx,
@@ -289,6 +272,20 @@ bool inLoopBody(const ir::Graph &g, ir::NodeId n) {
 }
 
 } // namespace
+
+std::vector<Value> numbersWrappedForTensors(const Schema &s, std::span<const Value> args) {
+  std::vector<Value> out;
+  for (size_t i = 0; i < args.size() && i < s.args.size(); ++i) {
+    const SchemaType *t = s.args[i].type.get();
+    if (t->kind == K::Optional && t->inner()) t = t->inner();
+    if (t->kind != K::Tensor || !args[i].isNumber()) continue;
+    if (out.empty()) out.assign(args.begin(), args.end());
+    DTypeSet stored;
+    for (NumKind k : args[i].numKinds()) stored.insert(storedNumberDType(k));
+    out[i] = Value::tensor(stored, Rank::exact(0)).asWrappedNumber();
+  }
+  return out;
+}
 
 Solver::~Solver() = default;
 

@@ -33,4 +33,9 @@ OverloadMatch matchOverload(std::span<const Schema *const> overloads, std::span<
 /// How well a value fits a schema type: -1 no, 0 unknown value, 1 generic, 2 exact.
 int fitScore(const SchemaType &type, const Value &v);
 
+/// The arguments with each Python number given for a Tensor (or Tensor?) of
+/// `s` made the 0-dim wrapped-number tensor PyTorch makes of it (`mul_.Tensor(x, 2)`
+/// as an export records it); empty when there is none.
+std::vector<Value> numbersWrappedForTensors(const Schema &s, std::span<const Value> args);
+
 } // namespace dtf::refine

@@ -200,6 +200,54 @@ class DataDependent(nn.Module):
         return nz, nz[:, 0].float() * 2, z, kept + 1
 
 
+class InplaceTwins(nn.Module):
+    """In-place ops whose functional twin has another dtype (eq_ and logical_not_ give bool, cumsum_
+    of int16 int64, addcmul_ of float16 by float32 float32, clamp_ of int32 by int64 bounds int64)
+    or another overload (pow_.Scalar is pow.Tensor_Scalar, dropout_'s self is dropout's input): the
+    Torch dialect writer writes the twin and casts it back into self's dtype (torch.aten.to.dtype)."""
+
+    def forward(self, x, i, h, j):
+        a = x.clone()
+        a.eq_(1)
+        b = x.clone()
+        b.logical_not_()
+        c = i.clone()
+        c.cumsum_(0)
+        d = h.clone()
+        d.addcmul_(x, x)
+        e = x.clone()
+        e.pow_(2)
+        f = i.clone()
+        f.floor_divide_(2)
+        g = j.clone()
+        g.clamp_(min=torch.zeros(3, dtype=torch.int64))
+        k = x.clone()
+        torch.nn.functional.dropout(k, 0.5, training=False, inplace=True)
+        return a, b, c, d, e, f, g, k
+
+
+class InplaceChainOnView(nn.Module):
+    """Two in-place ops on one view (a select): each is scattered back into the tensor it views."""
+
+    def forward(self, x):
+        y = x.clone()
+        v = y.select(0, 0)
+        v.add_(1)
+        v.mul_(2)
+        return (y,)
+
+
+class InplaceBasePieceRead(nn.Module):
+    """A piece of unbind (a view through a list) read after its base is mutated in place: the
+    writer refuses it (the piece's value would be the one before the mutation)."""
+
+    def forward(self, x):
+        y = x.clone()
+        a = y.unbind(0)[0]
+        y.mul_(2)
+        return y, a
+
+
 class InplaceOnView(nn.Module):
     """In-place ops on views (efficientnet's `dropout_` of a `flatten`): the Torch dialect writer
     writes them as their functional op where nothing else reads the storage afterwards."""
@@ -261,6 +309,11 @@ def small_cases():
         ("inplace_on_view", InplaceOnView().eval(), (torch.randn(2, 3, 4),), None, False),
         ("inplace_on_view_read_later", InplaceOnViewReadLater().eval(), (torch.randn(4, 4),), None, False),
         ("inplace_on_diagonal_read_later", InplaceOnDiagonalReadLater().eval(), (torch.randn(4, 4),), None, False),
+        ("inplace_twins", InplaceTwins().eval(), (torch.randn(2, 3), torch.arange(6, dtype=torch.int16).reshape(2, 3),
+                                                  torch.randn(2, 3).half(), torch.arange(6, dtype=torch.int32).reshape(2, 3)),
+         None, False),
+        ("inplace_chain_on_view", InplaceChainOnView().eval(), (torch.zeros(2, 2),), None, False),
+        ("inplace_base_piece_read", InplaceBasePieceRead().eval(), (torch.arange(4.).reshape(2, 2),), None, False),
     ]
 
 

@@ -33,7 +33,8 @@ std::pair<size_t, std::string> lineStart(std::string_view text, size_t at) {
 class FunctionPrinter {
 public:
   FunctionPrinter(std::string_view text, const Function &f, const refine::Result &r, std::vector<Edit> &edits)
-      : text_(text), f_(f), r_(r), edits_(edits) {}
+      : text_(text), f_(f), r_(r), edits_(edits),
+        genericOps_(std::any_of(f.defs.begin(), f.defs.end(), [](const SsaDef &d) { return d.generic; })) {}
 
   void run() {
     printed_.resize(f_.defs.size());
@@ -134,7 +135,11 @@ private:
       taken_.insert(castNames_.emplace_back(name));
       auto [start, indent] = lineStart(text_, u.opBegin);
       std::string operand(text_.substr(u.nameBegin, u.nameEnd - u.nameBegin));
-      std::string line = u.generic ? fmt::format("{}%{} = \"torch.tensor_static_info_cast\"({}) : ({}) -> {}\n", indent,
+      // Generic where the op using it is, or where the function's own torch ops are (a module
+      // written for parsers without the torch dialect, as `annotate X.pt2 --format torch-mlir`
+      // writes it: a pretty cast before its pretty `return` would be the one op mlir-opt refuses).
+      const bool generic = u.generic || genericOps_;
+      std::string line = generic ? fmt::format("{}%{} = \"torch.tensor_static_info_cast\"({}) : ({}) -> {}\n", indent,
                                                  name, operand, now, want)
                                    : fmt::format("{}%{} = torch.tensor_static_info_cast {} : {} to {}\n", indent, name,
                                                  operand, now, want);
@@ -155,6 +160,7 @@ private:
   std::vector<Edit> &edits_;
   std::vector<std::string> printed_;
   std::unordered_set<std::string_view> taken_; ///< views of the defs' names and castNames_
+  const bool genericOps_; ///< some op of the function is written in generic form
   std::deque<std::string> castNames_;
   std::map<std::tuple<size_t, size_t, std::string>, std::string> casts_;
 };

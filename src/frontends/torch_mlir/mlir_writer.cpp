@@ -1,6 +1,9 @@
 #include "frontends/torch_mlir/mlir_writer.h"
 #include "frontends/torch_mlir/mlir_affine.h"
 #include "frontends/torch_mlir/mlir_types.h"
+#include "ops/infer.h"
+#include "ops/semantics.h"
+#include "refine/overload_match.h"
 #include "schema/schema.h"
 
 #include <fmt/format.h>
@@ -62,10 +65,17 @@ std::string floatLiteral(double d) {
   return fmt::format("{:.17e}", d);
 }
 
+/// The functional op an in-place one is written as (Writer::functionalize).
+struct Functional {
+  const Schema *schema = nullptr;       ///< its overload (`aten::pow.Tensor_Scalar` for `pow_.Scalar`)
+  std::optional<std::string> castFrom; ///< its element type when not self's: written so, then cast back
+  DType selfDType = DType::Float32;     ///< what it is cast back into (castFrom set)
+};
+
 class Writer {
 public:
-  Writer(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas)
-      : g_(g), p_(p), r_(r), schemas_(schemas) {}
+  Writer(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const Semantics &semantics)
+      : g_(g), p_(p), r_(r), semantics_(semantics), schemas_(semantics.schemas()) {}
 
   std::string run() {
     if (g_.blocks.size() > 1) throw Refused("control flow (cond, while_loop, map): not written as Torch dialect yet");
@@ -259,14 +269,16 @@ private:
     std::string ns = kind.substr(0, colons), opName = kind.substr(colons + 2);
     ir::ValueId mutatedSelf = ir::kNoId;
     std::vector<ir::NodeId> scatterBack; // the views self is, innermost first (functionalize)
+    Functional functional;               // the functional twin of an in-place op
     if (pin) {
       // torch-mlir declares in-place ops on non-value tensors only: never write one on a !torch.vtensor.
       if (opName.ends_with('_') && !opName.ends_with("__")) {
-        mutatedSelf = functionalize(n, ns, opName, *pin, scatterBack);
-        functionalized_.insert(n); // its result is a fresh tensor now, not a view of self
+        functional = functionalize(n, ns, opName, *pin, scatterBack);
+        mutatedSelf = node.inputs[0];
         opName.pop_back();
       }
-      op = fmt::format("torch.{}.{}{}", ns, opName, pin->empty() ? "" : "." + *pin);
+      const std::string &overload = functional.schema ? functional.schema->overload : *pin;
+      op = fmt::format("torch.{}.{}{}", ns, opName, overload.empty() ? "" : "." + overload);
     } else if (auto scalar = scalarOverload(n, kind)) {
       return scalarOp(n, ns, opName, *scalar);
     } else if (ns == "prim") {
@@ -292,11 +304,19 @@ private:
       outs += (i ? ", " : "") + name(node.outputs[i]);
       outTypes += (i ? ", " : "") + type(node.outputs[i]);
     }
-    std::string results = node.outputs.size() == 1 ? outTypes : "(" + outTypes + ")";
-    out_ += fmt::format("    {}\"{}\"({}) : ({}) -> {}\n", outs.empty() ? "" : outs + " = ", op, ins, inTypes, results);
+    if (functional.castFrom) { // the twin's own dtype, cast back into self's as the in-place op does
+      std::string twin = fresh(), twinType = withElement(outTypes, *functional.castFrom);
+      out_ += fmt::format("    {} = \"{}\"({}) : ({}) -> {}\n", twin, op, ins, inTypes, twinType);
+      castInto(twin, twinType, node.outputs[0], functional.selfDType);
+    } else {
+      std::string results = node.outputs.size() == 1 ? outTypes : "(" + outTypes + ")";
+      out_ += fmt::format("    {}\"{}\"({}) : ({}) -> {}\n", outs.empty() ? "" : outs + " = ", op, ins, inTypes, results);
+    }
     // Later readers of the mutated tensor read the functional op's result instead, and those of
     // the tensor it is a view of the result scattered back into it.
     if (mutatedSelf != ir::kNoId) {
+      for (ir::ValueId x = mutatedSelf; isInPlace(g_.values[x].def);) // self as earlier in-place ops returned it
+        names_[x = g_.nodes[g_.values[x].def].inputs[0]] = name(node.outputs[0]);
       names_[mutatedSelf] = name(node.outputs[0]);
       std::string src = name(node.outputs[0]);
       for (ir::NodeId view : scatterBack) src = scatterInto(view, src);
@@ -421,17 +441,16 @@ private:
   /// the chain (innermost first), which node() scatters the result back along (swin's `fill_` of a
   /// slice of its mask). Refused otherwise, or when the storage is a graph input's. The functional
   /// overload must take the same arguments. Returns `self`.
-  ir::ValueId functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin,
-                            std::vector<ir::NodeId> &scatterBack) {
+  Functional functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin,
+                           std::vector<ir::NodeId> &scatterBack) {
     const ir::Node &node = g_.nodes[n];
     auto refuse = [&](std::string_view why) {
       return Refused(fmt::format("{}: an in-place op ({}; torch-mlir writes in-place ops on !torch.tensor only)", where(n), why));
     };
-    std::string suffix = pin.empty() ? "" : "." + pin;
-    const Schema *inPlace = schemas_.find(ns + "::" + opName + suffix);
-    const Schema *functional = schemas_.find(ns + "::" + opName.substr(0, opName.size() - 1) + suffix);
-    if (!inPlace || !functional || inPlace->args.size() != functional->args.size() || node.inputs.empty() ||
-        node.outputs.size() != 1 || !inPlace->args[0].type || !inPlace->args[0].type->mutated)
+    const Schema *inPlace = schemas_.find(ns + "::" + opName + (pin.empty() ? "" : "." + pin));
+    const Schema *functional = inPlace ? twinOf(*inPlace, ns + "::" + opName.substr(0, opName.size() - 1)) : nullptr;
+    if (!inPlace || !functional || node.inputs.empty() || node.outputs.size() != 1 || !inPlace->args[0].type ||
+        !inPlace->args[0].type->mutated)
       throw refuse("no functional overload with the same arguments");
     for (size_t i = 1; i < inPlace->args.size(); ++i)
       if (inPlace->args[i].type && inPlace->args[i].type->mutated) throw refuse("it mutates more than self");
@@ -446,6 +465,9 @@ private:
     for (std::optional<ir::ValueId> up; (up = viewedBy(root));) root = *up;
     if (g_.values[root].def == ir::kNoId) throw refuse("self is a view of a graph input");
     const std::set<ir::ValueId> storage = viewsOf(root, n);
+    // Self as earlier in-place ops returned it (`v.add_(1)` returns v): the same tensor, not a view.
+    std::set<ir::ValueId> selfChain{self};
+    for (ir::ValueId x = self; isInPlace(g_.values[x].def);) selfChain.insert(x = g_.nodes[g_.values[x].def].inputs[0]);
     // Readers after n, in n's block: self (they read the functional result), views taken after n
     // of self or root (of the new values), and root itself when self's views can be scattered
     // back into it (slices and selects); any other view of the storage is stale: refused, as a
@@ -465,7 +487,7 @@ private:
       readsRoot = readsRoot || x == root;
       return true;
     };
-    auto stale = [&](ir::ValueId x) { return x != self && storage.count(x) && !fresh(x); };
+    auto stale = [&](ir::ValueId x) { return !selfChain.count(x) && storage.count(x) && !fresh(x); };
     for (ir::NodeId m = 0; m < g_.nodes.size(); ++m) {
       if (m == n) continue;
       bool reads = false;
@@ -481,6 +503,10 @@ private:
     if (readsRoot && root != self) {
       for (ir::ValueId x = self; x != root;) { // self's views up to root, innermost first
         ir::NodeId d = g_.values[x].def;
+        if (isInPlace(d)) { // an earlier in-place op's result: the tensor it mutated
+          x = g_.nodes[d].inputs[0];
+          continue;
+        }
         const std::string &k = g_.kindOf(d);
         const std::string *vp = g_.pinnedOverload(g_.nodes[d].kind);
         if (!vp || !((k == "aten::slice" && *vp == "Tensor") || (k == "aten::select" && *vp == "int")))
@@ -489,27 +515,72 @@ private:
         x = g_.nodes[d].inputs[0];
       }
     }
-    // The functional op's result must be self's dtype (an in-place op casts into self; its
-    // functional twin promotes: `add_(bf16, f32)` is bf16, `add` f32): an operand the op promotes
-    // with (`other`, `exponent`) that may take it past self's dtype is refused.
-    for (size_t i = 1; i < node.inputs.size() && i < inPlace->args.size(); ++i)
-      if ((inPlace->args[i].name == "other" || inPlace->args[i].name == "exponent") &&
-          mayPromote(r_.values[self], r_.values[node.inputs[i]]))
-        throw refuse("an operand may promote the functional op's result past self's dtype");
-    return self;
+    // An in-place op casts its result into self; its functional twin does not (`add_(bf16, f32)`
+    // is bf16, `add` f32; `eq_` keeps self's dtype, `eq` is bool): where the twin's dtype is
+    // another, it is written with its own and cast back, as functionalization does.
+    Functional f{functional, std::nullopt, DType::Float32};
+    std::optional<DType> selfDType = r_.values[self].isTensor() ? r_.values[self].dtype() : std::nullopt;
+    if (!selfDType) throw refuse("self's dtype is unknown, so the cast back into it cannot be written");
+    std::optional<DType> twin = twinDType(node, *functional);
+    if (twin != selfDType) {
+      if (!scatterBack.empty()) throw refuse("its functional twin's dtype is another than self's, and self is a view");
+      f.castFrom = twin ? std::string(elementName(*twin)) : std::string("unk");
+      f.selfDType = *selfDType;
+    }
+    return f;
   }
-  /// May `other` take an op on `self` to another dtype than self's (a tensor of another dtype, a
-  /// Python number of a higher category)? Unknown: yes.
-  static bool mayPromote(const Value &self, const Value &other) {
-    if (other.isTensor()) return !self.dtype() || other.dtype() != self.dtype();
-    if (!other.isNumber()) return false;
-    auto d = self.dtype();
-    if (!d) return true;
-    auto k = other.numKind();
-    if (!k) return true;
-    if (*k == NumKind::Complex) return !isComplex(*d);
-    if (*k == NumKind::Float) return !isFloating(*d) && !isComplex(*d);
-    return *d == DType::Bool && *k == NumKind::Int;
+  /// The functional overload of `name` (`aten::pow`) taking `inPlace`'s arguments: the same
+  /// types but for alias annotations (`pow_.Scalar` is `pow.Tensor_Scalar`), and the same names
+  /// where an overload has them (`dropout_`'s self is `dropout`'s input).
+  const Schema *twinOf(const Schema &inPlace, const std::string &name) {
+    const std::vector<const Schema *> overloads = schemas_.overloads(name);
+    for (bool byName : {true, false})
+      for (const Schema *s : overloads) {
+        bool same = s->args.size() == inPlace.args.size() && s->returns.size() == 1;
+        for (size_t i = 0; same && i < s->args.size(); ++i)
+          same = (!byName || s->args[i].name == inPlace.args[i].name) &&
+                 sameType(s->args[i].type.get(), inPlace.args[i].type.get());
+        if (same) return s;
+      }
+    return nullptr;
+  }
+  static bool sameType(const SchemaType *a, const SchemaType *b) {
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->spelling != b->spelling || a->fixedSize != b->fixedSize ||
+        a->children.size() != b->children.size())
+      return false;
+    for (size_t i = 0; i < a->children.size(); ++i)
+      if (!sameType(a->children[i].get(), b->children[i].get())) return false;
+    return true;
+  }
+  /// The dtype of `twin` called on in-place node's operands (the archive's defaults where it left
+  /// them out), by the version's rules; nullopt: not known.
+  std::optional<DType> twinDType(const ir::Node &node, const Schema &twin) {
+    std::vector<Value> args;
+    for (size_t i = 0; i < twin.args.size(); ++i)
+      args.push_back(i < node.inputs.size() ? r_.values[node.inputs[i]] : dtf::defaultValue(twin.args[i]));
+    if (std::vector<Value> wrapped = refine::numbersWrappedForTensors(twin, args); !wrapped.empty()) args = wrapped;
+    InferOutcome out = infer(semantics_.registryFor(twin), twin, args, kMaxEnumeratedCases, /*sizes=*/false);
+    if (out.status != InferOutcome::Status::Ok || out.outputs.size() != 1 || !out.outputs[0].isTensor())
+      return std::nullopt;
+    return out.outputs[0].dtype();
+  }
+  /// `%v = torch.aten.to.dtype(%src, d, false, false, None)`: `src` (of type `srcType`) cast into
+  /// dtype `d` (value v's), under v's name.
+  void castInto(const std::string &src, const std::string &srcType, ir::ValueId v, DType d) {
+    std::string code = fresh(), no = fresh(), none = fresh();
+    out_ += fmt::format("    {} = \"torch.constant.int\"() {{value = {} : i64}} : () -> !torch.int\n", code, c10Code(d));
+    out_ += fmt::format("    {} = \"torch.constant.bool\"() {{value = false}} : () -> !torch.bool\n", no);
+    out_ += fmt::format("    {} = \"torch.constant.none\"() : () -> !torch.none\n", none);
+    out_ += fmt::format("    {} = \"torch.aten.to.dtype\"({}, {}, {}, {}, {}) : ({}, !torch.int, !torch.bool, !torch.bool, "
+                        "!torch.none) -> {}\n",
+                        name(v), src, code, no, no, none, srcType, type(v));
+  }
+  /// A written tensor type with another element type: `!torch.vtensor<[2,3],f32>` -> `...,i1>`.
+  static std::string withElement(const std::string &type, std::string_view elem) {
+    size_t comma = type.rfind(',');
+    if (type.starts_with("!torch.vtensor<") && comma != std::string::npos) return type.substr(0, comma + 1) + std::string(elem) + ">";
+    return fmt::format("!torch.vtensor<*,{}>", elem);
   }
   /// The tensor `v` is a view of (through a list an aliasing op returns, as tensor_split's pieces
   /// unpacked), or nullopt; refused when the op's schema does not say which argument it views.
@@ -549,17 +620,26 @@ private:
     }
     return out;
   }
+  /// Is node `m` an in-place op (`add_`: it mutates its first argument and returns it)?
+  bool isInPlace(ir::NodeId m) {
+    if (m == ir::kNoId) return false;
+    const std::string &kind = g_.kindOf(m);
+    if (!kind.ends_with('_') || kind.ends_with("__")) return false;
+    const std::string *pin = g_.pinnedOverload(g_.nodes[m].kind);
+    const Schema *s = pin ? schemas_.find(pin->empty() ? kind : kind + "." + *pin) : nullptr;
+    return s && !s->args.empty() && s->args[0].type && s->args[0].type->mutated && !g_.nodes[m].inputs.empty();
+  }
   /// Does node `m` return a view: of its argument `k` (or of any argument, with kNoId)?
   bool aliases(ir::NodeId m, size_t k) {
     const std::string &kind = g_.kindOf(m);
-    if (functionalized_.count(m) || kind == "prim::Constant" || kind == "prim::ListConstruct" ||
-        kind == "prim::ListUnpack")
-      return false;
+    // An in-place op written as its functional twin still returns self in the program, which its
+    // later readers (another in-place op, a result) mean (functionalize follows them to self).
+    if (kind == "prim::Constant" || kind == "prim::ListConstruct" || kind == "prim::ListUnpack") return false;
     const std::string *pin = g_.pinnedOverload(g_.nodes[m].kind);
     const Schema *s = pin ? schemas_.find(pin->empty() ? kind : kind + "." + *pin) : nullptr;
     if (!s) return true; // unknown: assume the worst
-    for (const SchemaArg &r : s->returns)
-      if (r.type && r.type->aliased) {
+    for (const SchemaArg &r : s->returns) // `Tensor(a)`, or `Tensor(a)[]` (unbind's, chunk's pieces)
+      if (r.type && (r.type->aliased || (r.type->inner() && r.type->inner()->aliased))) {
         if (k == ir::kNoId) return true;
         return k >= s->args.size() || (s->args[k].type && s->args[k].type->aliased);
       }
@@ -569,11 +649,11 @@ private:
   const ir::Graph &g_;
   const pt2::Program &p_;
   const refine::Result &r_;
+  const Semantics &semantics_;
   const SchemaTable &schemas_;
   std::string out_;
   std::unordered_map<ir::ValueId, std::string> names_;
   std::set<std::string> taken_;
-  std::set<ir::NodeId> functionalized_; ///< in-place nodes written as their functional op
   std::map<std::string, SymRange> symbols_;       ///< every size symbol recorded, with its range
   std::map<std::string, std::string> symbolNames_; ///< symbol -> the SSA name of its torch.symbolic_int
   int next_ = 0;
@@ -581,10 +661,10 @@ private:
 
 } // namespace
 
-WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas) {
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const Semantics &semantics) {
   WriteResult w;
   try {
-    w.text = Writer(g, p, r, schemas).run();
+    w.text = Writer(g, p, r, semantics).run();
   } catch (const Refused &e) {
     w.error = e.what();
   }

@@ -29,7 +29,7 @@
 #include <string>
 
 namespace dtf {
-class SchemaTable;
+class Semantics;
 }
 
 namespace dtf::torch_mlir {
@@ -39,9 +39,10 @@ struct WriteResult {
   std::string error; ///< why not
 };
 
-/// `schemas` (the version's, with --rules) gives the arguments the archive
-/// leaves out at their defaults: torch-mlir's ops take every argument, so they
-/// are written as constants.
-WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const SchemaTable &schemas);
+/// `semantics` (the version's, with --rules): its schemas give the arguments
+/// the archive leaves out at their defaults (torch-mlir's ops take every
+/// argument, so they are written as constants), its rules the dtype of an
+/// in-place op's functional twin (cast back to self's where they differ).
+WriteResult writeProgram(const ir::Graph &g, const pt2::Program &p, const refine::Result &r, const Semantics &semantics);
 
 } // namespace dtf::torch_mlir
