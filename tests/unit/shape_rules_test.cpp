@@ -152,6 +152,33 @@ TEST(ShapeRules, ArangeOfSymbolicBounds) {
     }
 }
 
+TEST(ShapeRules, ChunksOfASymbolicSizeWhereTheirCountIsDecided) {
+  const Semantics &sem = Semantics::of(TorchVersion::V2_14);
+  auto chunked = [&](int64_t chunks, SymRange range) {
+    auto c = test::bindIn(sem, "aten::chunk", {{"self", "float32:[1,4]"}, {"chunks", std::to_string(chunks)}}, false);
+    c->args[0] = Value::tensor(DTypeSet{DType::Float32}, Rank::exact(2)).withShape({Dim(SymExpr::symbol("s0", range)), Dim(4)});
+    return infer(sem.registry(), *c->schema, c->args);
+  };
+  const InferOutcome two = chunked(2, {2, SymRange::kInf});
+  ASSERT_EQ(two.outputs[0].elements().size(), 2u);
+  EXPECT_EQ(two.outputs[0].elements()[0].shapeStr(), "[((s0 + 1)//2), 4]");
+  EXPECT_EQ(two.outputs[0].elements()[1].shapeStr(), "[-((s0 + 1)//2) + s0, 4]");
+  EXPECT_FALSE(chunked(3, {2, SymRange::kInf}).outputs[0].lengthKnown()); // 2 pieces of 4, 3 of 5: not decided
+  for (int64_t chunks = 1; chunks <= 5; ++chunks)
+    for (SymRange range : {SymRange{2, SymRange::kInf}, SymRange{5, 6}, SymRange{9, 9}, SymRange{0, 3}}) {
+      InferOutcome sym = chunked(chunks, range);
+      const Value &list = sym.outputs[0];
+      if (!list.lengthKnown()) continue; // not decided for this range
+      for (int64_t n = range.lo; n <= std::min<int64_t>(range.hi, 40); ++n) {
+        auto con = test::run("aten::chunk", {{"self", "float32:[" + std::to_string(n) + ",4]"}, {"chunks", std::to_string(chunks)}});
+        ASSERT_EQ(con.outputs[0].elements().size(), list.elements().size()) << chunks << " chunks of " << n;
+        for (size_t i = 0; i < list.elements().size(); ++i)
+          EXPECT_EQ(list.elements()[i].dimAt(0).expr()->evaluate({{"s0", n}}), con.outputs[0].elements()[i].dimAt(0).value())
+              << chunks << " chunks of " << n << ", piece " << i;
+      }
+    }
+}
+
 TEST(ShapeRules, TracedSizesReachTheGraph) {
   auto g = ir::parseIR("graph(%x : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)):\n"
                        "  %y : Tensor = aten::relu(%x)\n  return (%y)\n");

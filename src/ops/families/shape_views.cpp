@@ -1553,10 +1553,34 @@ ShapeResult splitWithSizes(const OpCall &c, const SplitInput &in, const Dims &si
   return piecesOf(in, sizes);
 }
 
+/// chunk of a symbolic size d: pieces of split = ceil(d / chunks), the last d - split * (count - 1),
+/// answered where the count of pieces, ceil(d / split), is the same for every value d may take:
+/// 2 for 2 chunks of d >= 2 (torch.export's least dynamic size), else by trying each value of a
+/// range of at most 4096 (`chunk(3)` of d is 2 pieces for d = 4, 3 for d = 5).
+ShapeResult symbolicChunks(const SplitInput &in, int64_t chunks) {
+  const SymRange r = in.size.range();
+  auto countAt = [&](int64_t d) { int64_t split = (d + chunks - 1) / chunks; return split ? (d + split - 1) / split : chunks; };
+  std::optional<int64_t> count;
+  if (chunks == 1) count = 1;
+  else if (chunks == 2 && r.lo >= 2) count = 2;
+  else if (r.hi != SymRange::kInf && r.hi - r.lo < 4096) {
+    count = countAt(r.lo);
+    for (int64_t d = r.lo + 1; d <= r.hi && count; ++d)
+      if (countAt(d) != *count) count.reset();
+  }
+  if (!count || *count > 4096) return {};
+  if (*count == 1) return piecesOf(in, {in.size});
+  const Dim split = floorDiv(in.size + Dim(chunks - 1), Dim(chunks));
+  Dims lengths(*count, split);
+  lengths.back() = in.size - split * Dim(*count - 1);
+  return piecesOf(in, lengths);
+}
+
 /// chunk: pieces of ceil(size / chunks) (chunks pieces of 0 for an empty dim).
 ShapeResult chunkShape(const OpCall &c) {
   auto in = splitInput(c, intArg(c, "dim"));
   auto chunks = intArg(c, "chunks");
+  if (in && chunks && *chunks > 0 && in->size.known() && !in->size.value()) return symbolicChunks(*in, *chunks);
   if (!in || !chunks || *chunks <= 0 || !in->size.value()) return {};
   int64_t n = *in->size.value(), size = n / *chunks + (n % *chunks != 0);
   if (n == 0 && *chunks <= 4096) return piecesOf(*in, Dims(*chunks, Dim(0)));
