@@ -250,7 +250,8 @@ Action addAnnotate(CLI::App &app) {
                                               {"torch", semanticsOf(*flags->torch).versionName()}},
                        2) +
               "\n");
-    out.finish();
+    // A refusal with nothing written leaves no empty -o file behind (as if it had been written).
+    if (exitCode != api::kBadInput || out.started()) out.finish();
     return exitCode;
   };
 }
@@ -454,7 +455,8 @@ Action addCheck(CLI::App &app) {
                                               {"torch", semanticsOf(*flags->torch).versionName()}},
                        2) +
               "\n");
-    out.finish();
+    // A refusal with nothing written leaves no empty -o file behind (as if it had been written).
+    if (exitCode != api::kBadInput || out.started()) out.finish();
     return exitCode;
   };
 }

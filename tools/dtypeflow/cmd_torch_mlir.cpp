@@ -140,7 +140,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
   refine::CheckCounts counts;
   std::string text, notes;
   nlohmann::json wrongJ = nlohmann::json::array(), unknownJ = nlohmann::json::array();
-  nlohmann::json metaOnlyJ = nlohmann::json::array();
+  nlohmann::json metaOnlyJ = nlohmann::json::array(), sizeUnknownJ = nlohmann::json::array();
   std::vector<std::vector<torch_mlir::StatedType>> stated;
   bool anyWrong = false;
   for (size_t i = 0; i < m.functions.size(); ++i) {
@@ -176,6 +176,8 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
                           {"dtype", ir::dtypeJson(got)}, {"rank", ir::rankJson(got)}};
       ir::addShapeJson(j, got);
       refine::count(counts, s.verdict, s.sizes);
+      if (json && flags.verbose && s.verdict != refine::Verdict::Wrong && s.sizes == refine::SizeVerdict::Unknown)
+        sizeUnknownJ.push_back(j); // -v: right in dtype and rank, some size unknown (as for an archive)
       if (s.verdict == refine::Verdict::Correct) {
       } else if (s.verdict == refine::Verdict::Wrong) {
         if (json) wrongJ.push_back(std::move(j));
@@ -204,6 +206,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
                         {"diagnostics", std::move(diags)},
                         {"torch", std::string(name(r.torch))}};
     if (!metaOnlyJ.empty()) j["meta_kernels"] = std::move(metaOnlyJ); // as for an archive
+    if (flags.verbose && !sizeUnknownJ.empty()) j["size_unknown"] = std::move(sizeUnknownJ);
     addSizesJson(j, counts, flags.verbose);
     writeJson(std::move(j), file, several, out, files);
   } else {

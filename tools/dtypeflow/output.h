@@ -29,6 +29,8 @@ public:
   /// Flush and close, throwing OutputError on failure.
   void finish();
   bool toStdout() const { return path_.empty(); }
+  /// Something was written (the file, with -o, exists).
+  bool started() const { return f_ != nullptr; }
 
 private:
   [[noreturn]] void fail(int err);
