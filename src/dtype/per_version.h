@@ -32,6 +32,7 @@ enum class EmbeddedData : uint8_t {
   Schemas,     ///< torch_schemas-<V>.txt: the schema table (schema/schema.h)
   Autocast,    ///< autocast-<V>.txt: autocast's op lists (ops/autocast.h)
   MetaKernels, ///< meta-kernels-<V>.txt: where meta kernels differ (ops/meta_kernels.h)
+  CpuKernelGaps, ///< cpu-kernel-gaps-<V>.txt: the dtypes CPU kernels lack (ops/cpu_kernels.h)
 };
 /// Version `v`'s embedded text of a kind (generated/embedded_data.cpp).
 const char *embeddedText(EmbeddedData kind, TorchVersion v);

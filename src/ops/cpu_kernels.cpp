@@ -7,8 +7,10 @@
 #include "ops/cpu_kernels.h"
 
 #include "dtype/lattice.h"
+#include "dtype/per_version.h"
 #include "dtype/version_row.h"
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 
@@ -50,6 +52,50 @@ bool lacksCpuKernel(TorchVersion v, CpuKernel k, DType d) {
   for (const Gaps &g : kGaps)
     if (g.kernel == k) return g.lacks[v].contains(d);
   return false;
+}
+
+namespace {
+
+std::string_view keyOfLine(std::string_view text, size_t at) {
+  const std::string_view rest = text.substr(at);
+  return rest.substr(0, std::min(rest.find(' '), rest.find('\n')));
+}
+size_t nextLine(std::string_view text, size_t at) {
+  const size_t nl = text.find('\n', at);
+  return nl == std::string_view::npos ? text.size() : nl + 1;
+}
+
+} // namespace
+
+std::string_view measuredCpuKernelGapLines(TorchVersion v, std::string_view key) {
+  // data/cpu-kernel-gaps-<V>.txt is sorted by line, so by key (no key has a byte below '!'): a
+  // binary search over its lines, no index built (2.14's has ~12,000 lines; indexing them cost
+  // every process that infers an op 5 M instructions).
+  const std::string_view text = embeddedText(EmbeddedData::CpuKernelGaps, v);
+  size_t lo = 0, hi = text.size(); // line starts: keys before lo are < key, from hi on >= key
+  while (lo < hi && text[lo] == '#') lo = nextLine(text, lo);
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (mid != lo && text[mid - 1] != '\n') mid = nextLine(text, mid); // the first line start from mid on
+    if (mid >= hi) mid = lo;
+    if (keyOfLine(text, mid) < key) lo = nextLine(text, mid);
+    else hi = mid;
+  }
+  size_t end = lo;
+  while (end < text.size() && keyOfLine(text, end) == key) end = nextLine(text, end);
+  return text.substr(lo, end - lo);
+}
+
+std::optional<std::string_view> measuredCpuKernelGap(std::string_view lines, DType d) {
+  const std::string_view c10 = c10Name(d);
+  for (size_t at = 0; at < lines.size();) { // `KEY C10 KERNEL` lines
+    const size_t nl = std::min(lines.find('\n', at), lines.size());
+    const std::string_view line = lines.substr(at, nl - at);
+    at = nl + 1;
+    const size_t a = line.find(' '), b = line.find(' ', a + 1);
+    if (b != std::string_view::npos && line.substr(a + 1, b - a - 1) == c10) return line.substr(b + 1);
+  }
+  return std::nullopt;
 }
 
 } // namespace dtf

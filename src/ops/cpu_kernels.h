@@ -15,6 +15,8 @@
 #include "dtype/torch_version.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace dtf {
 
@@ -37,5 +39,13 @@ enum class CpuKernel : uint8_t {
 /// Version `v`'s CPU kernel `k` has no instance for `d` (among the dtypes the
 /// rules that consult it reach; other dtypes are their own checks).
 bool lacksCpuKernel(TorchVersion v, CpuKernel k, DType d);
+
+/// Op `key`'s measured CPU kernel gaps in version `v` (data/cpu-kernel-gaps-<V>.txt, the
+/// conformance harness's --kernel-gap-data: PyTorch's "not implemented for" in its cases), as
+/// their lines (`KEY C10_DTYPE KERNEL` each); empty when none. A rule answers what the op
+/// computes where it has a kernel; infer names such a gap as a possible error (missing-kernel).
+std::string_view measuredCpuKernelGapLines(TorchVersion v, std::string_view key);
+/// The kernel (`abs_cpu`) those lines say lacks `d`, or nullopt.
+std::optional<std::string_view> measuredCpuKernelGap(std::string_view lines, DType d);
 
 } // namespace dtf

@@ -1,9 +1,11 @@
 #include "ops/infer.h"
 #include "ops/may_raise.h"
+#include "ops/cpu_kernels.h"
 
 #include "ops/notation.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -727,6 +729,43 @@ void nameUnbackedInCall(InferOutcome &out, std::span<const Value> args) {
   out.unbacked = false;
 }
 
+namespace {
+
+/// A CPU kernel the version lacks for a dtype of this call (an argument's, a result's), as the
+/// conformance harness measured it (ops/cpu_kernels.h): PyTorch raises "not implemented for"
+/// on the CPU where another device computes what the rule answered. Nullopt where none is known.
+std::optional<RuleError> measuredGap(const Registry &registry, const Schema &schema, std::span<const Value> args,
+                                     const std::vector<Value> &outputs) {
+  const TorchVersion v = registry.version();
+  // The op's lines, found once per thread and schema (a binary search over the data's text). A
+  // layered table's schema may be freed and its address reused: lines are kept only while they
+  // still start with the schema's name.
+  thread_local std::unordered_map<const Schema *, std::string_view> linesOf;
+  auto [it, added] = linesOf.try_emplace(&schema);
+  if (added || (!it->second.empty() && !it->second.starts_with(schema.name)))
+    it->second = measuredCpuKernelGapLines(v, schema.key());
+  const std::string_view lines = it->second;
+  if (lines.empty()) return std::nullopt;
+  std::optional<RuleError> gap;
+  auto check = [&](const Value &x, auto &&self) -> void {
+    if (gap) return;
+    if (x.isTensor() || x.isTop()) { // each dtype it may have: a call of unknown dtypes may raise where one does
+      for (DType d : x.isTop() ? DTypeSet::all() : x.dtypes())
+        if (auto kernel = measuredCpuKernelGap(lines, d); kernel && !gap)
+          gap = RuleError{ErrorKind::MissingKernel,
+                          fmt::format("{}: no CPU kernel for {} in {} (measured: \"{}\" not implemented for '{}')",
+                                      schema.key(), name(d), name(v), *kernel, c10Name(d))};
+      return;
+    }
+    for (const Value &e : x.elements()) self(e, self);
+  };
+  for (const Value &a : args) check(a, check);
+  for (const Value &o : outputs) check(o, check);
+  return gap;
+}
+
+} // namespace
+
 InferOutcome infer(const Registry &registry, const Schema &schema, std::span<const Value> args,
                    size_t fullProductCases, bool sizes) {
   const OpRule *rule = registry.find(schema);
@@ -740,6 +779,9 @@ InferOutcome infer(const Registry &registry, const Schema &schema, std::span<con
   if (sizes && out.status == InferOutcome::Status::Ok && rule->shape && args.size() == schema.args.size())
     applyShapeRule(registry, *rule, schema, args, out);
   if (sizes && out.status == InferOutcome::Status::Ok) keepSelfSizesInPlace(registry, schema, args, out);
+  // Eager CPU kernels (the default context): a dtype the version's CPU kernel lacks may raise.
+  if (out.status == InferOutcome::Status::Ok && !out.possibleError && registry.context().kernels == Kernels::Cpu)
+    out.possibleError = measuredGap(registry, schema, args, out.outputs);
   return out;
 }
 

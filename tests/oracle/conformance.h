@@ -5,6 +5,7 @@
 #include "ops/registry.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct OpTally {
   std::string skipReason;
   std::vector<std::string> examples; ///< first disagreements, with repro commands
   std::vector<std::string> kernelGapExamples;
+  uint64_t kernelGapNamed = 0; ///< kernel gaps our answer names as a possible error (missing-kernel)
+  /// The dtypes PyTorch's "not implemented for 'X'" named in kernel gaps (c10 names: Bool,
+  /// Half ...), each with the kernel it named (`"abs_cpu"`): data/cpu-kernel-gaps-VERSION.txt.
+  std::map<std::string, std::string> kernelGapDtypes;
   std::vector<std::string> valueDependentExamples;
   double seconds = 0;
 
@@ -58,7 +63,7 @@ struct OpTally {
 struct TallyTotals {
   uint64_t ops = 0, cases = 0, agree = 0, unknown = 0, wrong = 0, weReject = 0, torchRejects = 0,
            kernelGap = 0, valueDep = 0, skipped = 0, configErrors = 0, unitFactsChecked = 0, shapesChecked = 0, symbolicChecked = 0, cpuDependent = 0,
-           anyCpuContradicted = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0, metaWrong = 0;
+           anyCpuContradicted = 0, kernelGapNamed = 0, metaCases = 0, metaDtypeDiffers = 0, metaRaises = 0, metaWrong = 0;
   void add(const OpTally &t) {
     ++ops;
     cases += t.cases;
@@ -68,6 +73,7 @@ struct TallyTotals {
     weReject += t.weReject;
     torchRejects += t.torchRejectsSemantic;
     kernelGap += t.kernelGap;
+    kernelGapNamed += t.kernelGapNamed;
     valueDep += t.valueDependent;
     skipped += t.skipped;
     configErrors += !t.configError.empty();

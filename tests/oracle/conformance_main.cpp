@@ -108,7 +108,9 @@ int main(int argc, char **argv) {
   app.add_option("--op", ops, "only this overload key (repeatable)");
   app.add_option("--family", family, "only rules whose family starts with this");
   app.add_option("--report", reportPath, "write the Markdown report here (e.g. docs/conformance.md)");
-  std::string metaDataPath;
+  std::string metaDataPath, gapDataPath;
+  app.add_option("--kernel-gap-data", gapDataPath,
+                 "write the dtypes each op's CPU kernel lacks, as data (data/cpu-kernel-gaps-VERSION.txt)");
   app.add_option("--meta-data", metaDataPath,
                  "write where the meta kernels differ from the CPU's, as data (data/meta-kernels-VERSION.txt)");
   app.add_option("--targets", targets, "coverage floor list (torch-mlir ops)");
@@ -242,12 +244,12 @@ int main(int argc, char **argv) {
   TallyTotals sum;
   for (const OpTally &t : tallies) sum.add(t);
   fmt::print("conformance: {} rules, {} cases in {:.1f} s: {} agree, {} unknown, {} wrong, {} we-reject, "
-             "{} torch-rejects (semantic), {} CPU kernel gaps, {} value-dependent, {} config errors; "
+             "{} torch-rejects (semantic), {} CPU kernel gaps ({} named as a possible error), {} value-dependent, {} config errors; "
              "size-1 facts checked in {} cases, every size of a result in {}, symbolic sizes evaluated in {}; CPU kind {}: {} cases CPU-dependent, {} any-CPU answers contradicted; "
              "meta kernels: {} cases, {} with another result dtype, {} raise where the CPU runs, {} where --kernels "
              "meta answers another dtype\n",
              selected.size(), sum.cases, seconds, sum.agree, sum.unknown, sum.wrong, sum.weReject, sum.torchRejects,
-             sum.kernelGap, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.shapesChecked, sum.symbolicChecked,
+             sum.kernelGap, sum.kernelGapNamed, sum.valueDep, sum.configErrors, sum.unitFactsChecked, sum.shapesChecked, sum.symbolicChecked,
              name(*cpu), sum.cpuDependent,
              sum.anyCpuContradicted, sum.metaCases, sum.metaDtypeDiffers, sum.metaRaises, sum.metaWrong);
 
@@ -270,6 +272,7 @@ int main(int argc, char **argv) {
     if (!opts.meta) fmt::print(stderr, "--meta-data needs the meta runs (drop --no-meta)\n");
     else std::ofstream(metaDataPath) << renderMetaData(tallies, *cpu);
   }
+  if (!gapDataPath.empty()) std::ofstream(gapDataPath) << renderKernelGapData(tallies, *cpu);
   if (knownPath.empty()) {
     bool fail = sum.wrong || sum.weReject || sum.torchRejects || sum.configErrors || sum.anyCpuContradicted;
     return fail ? 1 : 0;

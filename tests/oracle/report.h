@@ -51,5 +51,7 @@ std::string renderReport(const ReportInputs &in);
 /// The meta-kernel measurements as data (data/meta-kernels-VERSION.txt, which
 /// `dtypeflow versions` lists): one line per op where the meta kernel differs.
 std::string renderMetaData(const std::vector<OpTally> &tallies, CpuKind cpu);
+/// data/cpu-kernel-gaps-VERSION.txt: `op c10_dtype kernel` per dtype whose CPU kernel an op lacks.
+std::string renderKernelGapData(const std::vector<OpTally> &tallies, CpuKind cpu);
 
 } // namespace dtf::oracle

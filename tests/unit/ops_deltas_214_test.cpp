@@ -109,10 +109,12 @@ TEST(Deltas214, IsinMayRaiseOnItsSortingPath) {
   EXPECT_NE(o.possibleError->message.find("uint16"), std::string::npos) << o.possibleError->message;
   expectPossibleError(runAt(k214, "aten::isin.Scalar_Tensor", {{"element", "2"}, {"test_elements", "uint16:r1"}}),
                       ErrorKind::ValueDependent);
-  // where both promotions agree there is nothing to fear
+  // where both promotions agree there is no value-dependent error (the measured kernel gaps name
+  // uint16 for any operand of that dtype, data/cpu-kernel-gaps-2.14.txt: a possible error of
+  // their own kind, over-approximated where the call computes in another dtype, as here)
   InferOutcome plain = runAt(k214, "aten::isin.Tensor_Tensor", {{"elements", "uint16:r0"}, {"test_elements", "float32:r1"}});
   expectTensor(plain, 0, DType::Bool, 0);
-  EXPECT_FALSE(plain.possibleError.has_value());
+  EXPECT_TRUE(!plain.possibleError || plain.possibleError->kind == ErrorKind::MissingKernel) << plain.possibleError->message;
   expectTensor(runAt(k214, "aten::isin.Scalar_Tensor", {{"element", "2.5"}, {"test_elements", "uint16:r1"}}), 0,
                DType::Bool, 0);
   // a 1-D uint16 with int32s raises whatever the sizes
