@@ -440,7 +440,7 @@ private:
   /// reads it is that tensor and `self` is a chain of slices and selects of it: `scatterBack` gets
   /// the chain (innermost first), which node() scatters the result back along (swin's `fill_` of a
   /// slice of its mask). Refused otherwise, or when the storage is a graph input's. The functional
-  /// overload must take the same arguments. Returns `self`.
+  /// twin takes the same arguments (twinOf); returned with its dtype where that is not self's.
   Functional functionalize(ir::NodeId n, const std::string &ns, const std::string &opName, const std::string &pin,
                            std::vector<ir::NodeId> &scatterBack) {
     const ir::Node &node = g_.nodes[n];
@@ -519,10 +519,10 @@ private:
     // is bf16, `add` f32; `eq_` keeps self's dtype, `eq` is bool): where the twin's dtype is
     // another, it is written with its own and cast back, as functionalization does.
     Functional f{functional, std::nullopt, DType::Float32};
+    // (Self of unknown dtype: written `unk` either way, as before.)
     std::optional<DType> selfDType = r_.values[self].isTensor() ? r_.values[self].dtype() : std::nullopt;
-    if (!selfDType) throw refuse("self's dtype is unknown, so the cast back into it cannot be written");
-    std::optional<DType> twin = twinDType(node, *functional);
-    if (twin != selfDType) {
+    std::optional<DType> twin = selfDType ? twinDType(node, *functional) : std::nullopt;
+    if (selfDType && twin != selfDType) {
       if (!scatterBack.empty()) throw refuse("its functional twin's dtype is another than self's, and self is a view");
       f.castFrom = twin ? std::string(elementName(*twin)) : std::string("unk");
       f.selfDType = *selfDType;
