@@ -31,8 +31,8 @@ std::string boundSizes(const ir::Graph &g, const torch_mlir::SsaDef &d) {
 /// A module read and each of its functions refined, through the door (api/mlir_program.h).
 struct MlirRun {
   std::shared_ptr<const torch_mlir::Module> module;
-  std::vector<refine::Result> results;
-  api::MlirProgram program; ///< module and results as the door gave them (refineMlirOnMeta)
+  api::MlirProgram program; ///< each function refined, as the door gave them (refineMlirOnMeta too)
+  const std::vector<refine::Result> &results() const { return program.results; }
   TorchVersion torch = kNewestTorch;
   int exitCode = 0;
 };
@@ -54,14 +54,13 @@ MlirRun run(const CommonFlags &flags, const std::string &file, bool forCheck,
   o.check = forCheck;
   // UsageError: a bad --input
   out.program = api::refineMlir(out.module, shownName(file), sem, o, autocastOf(*flags.torch));
-  out.results = out.program.results;
   return out;
 }
 
 void diagnostics(const std::string &file, const MlirRun &run, bool verbose) {
   for (size_t i = 0; i < run.module->functions.size(); ++i) {
     const torch_mlir::Function &f = run.module->functions[i];
-    refine::Result withReader = run.results[i];
+    refine::Result withReader = run.results()[i];
     withReader.diagnostics.insert(withReader.diagnostics.begin(), f.diagnostics.begin(), f.diagnostics.end());
     printDiagnostics(file, *f.graph, withReader, verbose);
   }
@@ -100,12 +99,12 @@ int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const s
   const torch_mlir::Module &m = *r.module;
   if (format == "json") {
     nlohmann::json fns = nlohmann::json::array();
-    for (size_t i = 0; i < m.functions.size(); ++i) fns.push_back(torch_mlir::functionJson(m.functions[i], r.results[i]));
+    for (size_t i = 0; i < m.functions.size(); ++i) fns.push_back(torch_mlir::functionJson(m.functions[i], r.results()[i]));
     nlohmann::json j = {{"functions", std::move(fns)}, {"torch", std::string(name(r.torch))}};
     writeJson(std::move(j), file, several, out, files);
   } else {
     if (several) out.write(fmt::format("// {}\n", ir::printable(file)));
-    std::string text = torch_mlir::annotateModule(m, r.results);
+    std::string text = torch_mlir::annotateModule(m, r.results());
     if (!text.empty() && text.back() != '\n') text += '\n';
     out.write(text);
   }
@@ -118,11 +117,11 @@ int annotateTorchMlir(const CommonFlags &flags, const std::string &file, const s
     for (const torch_mlir::SsaDef &d : f.defs) {
       if (!d.result || d.typeBegin == torch_mlir::kNone || !f.graph->values[d.value].type->isTensor()) continue;
       ++tensors;
-      const Value &v = r.results[i].values[d.value];
+      const Value &v = r.results()[i].values[d.value];
       refined += v.isTensor() && v.dtype();
       withRank += v.isTensor() && v.dtype() && v.rank().isExact();
     }
-    for (const refine::Diagnostic &d : r.results[i].diagnostics) errors += d.category == "dtype-error";
+    for (const refine::Diagnostic &d : r.results()[i].diagnostics) errors += d.category == "dtype-error";
   }
   if (errors) exitCode = 1;
   fmt::print(stderr, "{}summary: {} function(s), {} tensor results, {} with a known dtype ({} with rank too), {} unknown; "
@@ -144,7 +143,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
   std::vector<std::vector<torch_mlir::StatedType>> stated;
   bool anyWrong = false;
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    stated.push_back(torch_mlir::compareStated(m.functions[i], r.results[i]));
+    stated.push_back(torch_mlir::compareStated(m.functions[i], r.results()[i]));
     for (const torch_mlir::StatedType &s : stated.back()) anyWrong = anyWrong || s.verdict == refine::Verdict::Wrong;
   }
   // A module torch-mlir imported from an export states what FakeTensor recorded (meta kernels):
@@ -157,7 +156,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
     for (size_t k = 0; k < stated[i].size(); ++k) {
       torch_mlir::StatedType s = stated[i][k];
       const torch_mlir::SsaDef &d = f.defs[s.def];
-      const Value &got = r.results[i].values[d.value];
+      const Value &got = r.results()[i].values[d.value];
       ir::NodeId def = f.graph->values[d.value].def;
       std::string node = def != ir::kNoId ? f.graph->kindOf(def) : "argument";
       std::string head = fmt::format("{}:{}:{}", shownName(file), d.loc.line, d.loc.col);
@@ -197,7 +196,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
     nlohmann::json diags = nlohmann::json::array();
     for (size_t i = 0; i < m.functions.size(); ++i) {
       // Named: a range-for over a temporary's member would read it after its end (ASan found it).
-      nlohmann::json fj = torch_mlir::functionJson(m.functions[i], r.results[i]);
+      nlohmann::json fj = torch_mlir::functionJson(m.functions[i], r.results()[i]);
       for (auto &d : fj["diagnostics"]) diags.push_back(d);
     }
     nlohmann::json j = {{"counts", {{"correct", counts.correct}, {"unknown", counts.unknown}, {"wrong", counts.wrong}}},
@@ -217,7 +216,7 @@ int checkTorchMlir(const CommonFlags &flags, const std::string &file, bool json,
   }
   // As for every other input (README, "Exit codes"): a wrong value, or an op PyTorch raises at.
   bool raises = false;
-  for (const refine::Result &res : r.results)
+  for (const refine::Result &res : r.results())
     for (const refine::Diagnostic &d : res.diagnostics) raises = raises || d.category == "dtype-error";
   return counts.wrong || raises ? api::kRaises : api::kClean;
 }
