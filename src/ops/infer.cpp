@@ -737,24 +737,34 @@ namespace {
 std::optional<RuleError> measuredGap(const Registry &registry, const Schema &schema, std::span<const Value> args,
                                      const std::vector<Value> &outputs) {
   const TorchVersion v = registry.version();
-  // The op's lines, found once per thread and schema (a binary search over the data's text). A
-  // layered table's schema may be freed and its address reused: lines are kept only while they
-  // still start with the schema's name.
-  thread_local std::unordered_map<const Schema *, std::string_view> linesOf;
-  auto [it, added] = linesOf.try_emplace(&schema);
-  if (added || (!it->second.empty() && !it->second.starts_with(schema.name)))
-    it->second = measuredCpuKernelGapLines(v, schema.key());
-  const std::string_view lines = it->second;
-  if (lines.empty()) return std::nullopt;
+  // The op's lines and the dtypes they name, found once per thread and schema (a binary search
+  // over the data's text): a call tests its dtypes against the set, on the refinement's hot path.
+  // A layered table's schema may be freed and its address reused: an entry is kept only while
+  // its lines still start with the schema's name.
+  struct Entry {
+    std::string_view lines;
+    DTypeSet dtypes;
+  };
+  thread_local std::unordered_map<const Schema *, Entry> entries;
+  auto [it, added] = entries.try_emplace(&schema);
+  if (added || (!it->second.lines.empty() && !it->second.lines.starts_with(schema.name))) {
+    it->second.lines = measuredCpuKernelGapLines(v, schema.key());
+    it->second.dtypes = DTypeSet{};
+    for (DType d : kAllDTypes)
+      if (measuredCpuKernelGap(it->second.lines, d)) it->second.dtypes.insert(d);
+  }
+  const Entry &entry = it->second;
+  if (entry.dtypes.empty()) return std::nullopt;
   std::optional<RuleError> gap;
   auto check = [&](const Value &x, auto &&self) -> void {
     if (gap) return;
     if (x.isTensor() || x.isTop()) { // each dtype it may have: a call of unknown dtypes may raise where one does
-      for (DType d : x.isTop() ? DTypeSet::all() : x.dtypes())
-        if (auto kernel = measuredCpuKernelGap(lines, d); kernel && !gap)
-          gap = RuleError{ErrorKind::MissingKernel,
-                          fmt::format("{}: no CPU kernel for {} in {} (measured: \"{}\" not implemented for '{}')",
-                                      schema.key(), name(d), name(v), *kernel, c10Name(d))};
+      const DTypeSet hit = DTypeSet::meet(x.isTop() ? DTypeSet::all() : x.dtypes(), entry.dtypes);
+      if (hit.empty()) return;
+      const DType d = *hit.begin();
+      gap = RuleError{ErrorKind::MissingKernel,
+                      fmt::format("{}: no CPU kernel for {} in {} (measured: \"{}\" not implemented for '{}')",
+                                  schema.key(), name(d), name(v), *measuredCpuKernelGap(entry.lines, d), c10Name(d))};
       return;
     }
     for (const Value &e : x.elements()) self(e, self);
