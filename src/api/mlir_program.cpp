@@ -63,13 +63,9 @@ MlirProgram refineMlir(std::shared_ptr<const torch_mlir::Module> m, const std::s
 }
 
 std::optional<std::vector<refine::Result>> refineMlirOnMeta(const MlirProgram &p) {
-  const Semantics &sem = refine::semanticsOf(p.base);
-  if (sem.context().kernels == Kernels::Meta) return std::nullopt;
-  refine::Options onMeta = p.base;
-  onMeta.semantics = Semantics::inContext(p.base.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
-  onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
-  onMeta.memo = nullptr;
-  return torch_mlir::refineModuleWithOptions(*p.module, onMeta).results;
+  const std::optional<refine::Options> onMeta = onMetaKernels(p.base);
+  if (!onMeta) return std::nullopt;
+  return torch_mlir::refineModuleWithOptions(*p.module, *onMeta).results;
 }
 
 std::pair<size_t, ir::ValueId> findMlirValue(const torch_mlir::Module &m, std::string name) {

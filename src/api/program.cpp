@@ -235,16 +235,22 @@ CheckReport checkProgram(const LoadedProgram &p, const refine::Result &r, bool r
   return out;
 }
 
+std::optional<refine::Options> onMetaKernels(const refine::Options &opts) {
+  const Semantics &sem = refine::semanticsOf(opts);
+  if (sem.context().kernels == Kernels::Meta) return std::nullopt;
+  refine::Options onMeta = opts;
+  onMeta.semantics = Semantics::inContext(opts.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
+  onMeta.plan = nullptr;
+  onMeta.memo = nullptr;
+  return onMeta;
+}
+
 std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
                                                const refine::Result &onCpu, CheckReport &report) {
   if (!p.archive || report.retyped || !report.counts.wrong) return {};
-  const Semantics &sem = refine::semanticsOf(opts);
-  if (sem.context().kernels == Kernels::Meta) return {};
-  refine::Options onMeta = opts;
-  onMeta.semantics = Semantics::inContext(opts.semantics, ExecContext{sem.context().cpu, Kernels::Meta});
-  onMeta.plan = nullptr; // a plan and a memo belong to the semantics they were made with
-  onMeta.memo = nullptr;
-  const refine::Result r = refine::refineGraph(*p.graph, onMeta);
+  const std::optional<refine::Options> onMeta = onMetaKernels(opts);
+  if (!onMeta) return {};
+  const refine::Result r = refine::refineGraph(*p.graph, *onMeta);
   std::vector<bool> rightOnMeta(p.graph->values.size());
   for (const ArchiveVerdict &a : compareArchive(*p.graph, *p.archive, r))
     rightOnMeta[a.value] = a.verdict == refine::Verdict::Correct;

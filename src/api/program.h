@@ -126,6 +126,11 @@ struct MetaOnlyValue {
 /// refine again as the meta kernels do (--kernels meta); each value wrong in
 /// `onCpu` that the meta answer gets right is counted correct and returned.
 /// Nothing for IR text, a re-typed archive, or semantics already on meta.
+/// `opts` answering as the meta kernels do (what FakeTensor runs and torch.export records), its
+/// CPU kind kept; nullopt when they already do. A plan and a memo belong to the semantics they
+/// were made with, so neither is kept.
+std::optional<refine::Options> onMetaKernels(const refine::Options &opts);
+
 std::vector<MetaOnlyValue> settleByMetaKernels(const LoadedProgram &p, const refine::Options &opts,
                                                const refine::Result &onCpu, CheckReport &report);
 

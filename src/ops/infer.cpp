@@ -469,7 +469,11 @@ RuleResult mayRaise(std::vector<Value> outputs, RuleError caveat) {
 }
 
 RuleError cpuKernelGap(const OpCall &c, DType d, std::string_view detail) {
-  return c.missingKernel("no CPU kernel for {} in {} ({})", name(d), name(c.version()), detail);
+  return cpuKernelGap(c.key(), c.version(), d, detail);
+}
+
+RuleError cpuKernelGap(std::string_view key, TorchVersion v, DType d, std::string_view detail) {
+  return {ErrorKind::MissingKernel, fmt::format("{}: no CPU kernel for {} in {} ({})", key, name(d), name(v), detail)};
 }
 
 std::string kernelGapText(const RuleError &e, std::string_view version) {
@@ -762,9 +766,9 @@ std::optional<RuleError> measuredGap(const Registry &registry, const Schema &sch
       const DTypeSet hit = DTypeSet::meet(x.isTop() ? DTypeSet::all() : x.dtypes(), entry.dtypes);
       if (hit.empty()) return;
       const DType d = *hit.begin();
-      gap = RuleError{ErrorKind::MissingKernel,
-                      fmt::format("{}: no CPU kernel for {} in {} (measured: \"{}\" not implemented for '{}')",
-                                  schema.key(), name(d), name(v), *measuredCpuKernelGap(entry.lines, d), c10Name(d))};
+      gap = cpuKernelGap(schema.key(), v, d,
+                         fmt::format("measured: \"{}\" not implemented for '{}'", *measuredCpuKernelGap(entry.lines, d),
+                                     c10Name(d)));
       return;
     }
     for (const Value &e : x.elements()) self(e, self);

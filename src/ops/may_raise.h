@@ -28,6 +28,8 @@ RuleResult mayRaise(std::vector<Value> outputs, RuleError caveat);
 /// "aten::aminmax: no CPU kernel for complex64 in 2.14 (\"aminmax_cpu\" not
 /// implemented for 'ComplexFloat')".
 RuleError cpuKernelGap(const OpCall &c, DType d, std::string_view detail);
+/// The same for op `key` of version `v` (the measured gaps, ops/cpu_kernels.h).
+RuleError cpuKernelGap(std::string_view key, TorchVersion v, DType d, std::string_view detail);
 
 /// The device gap in words of a MissingKernel error ("no CPU kernel for
 /// complex64 in 2.14", or "no CPU kernel for these dtypes in 2.14" when the
