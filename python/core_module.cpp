@@ -278,8 +278,8 @@ public:
         addValues(*f.graph, m.results[i], diags, report, prefix, nullptr, out);
         // Casts and copies name the data of their operand under an SSA name of their own.
         for (const torch_mlir::SsaDef &d : f.defs)
-          if (d.name != f.graph->values[d.value].name && m.results[i].values[d.value].isTensor())
-            addValue(*f.graph, m.results[i], d.value, prefix + d.name, py::list(), std::nullopt, nullptr, out);
+          if (d.key() != f.graph->values[d.value].name && m.results[i].values[d.value].isTensor())
+            addValue(*f.graph, m.results[i], d.value, prefix + d.key(), py::list(), std::nullopt, nullptr, out);
       }
       if (check) out.counts = countsDict(total);
     } else {

@@ -497,6 +497,12 @@ class TorchMlirTest(unittest.TestCase):
         self.assertEqual((b["@loop:acc"].dtype, b["@loop:acc"].rank), (torch.float32, 1))
         self.assertIsNone(b["@join_dtype:x"].dtype)
 
+    def test_reused_names_kept_apart(self):
+        # Sibling regions reuse %1 (float16 in one arm, float32 in the other): the second is "1#2".
+        a = dtypeflow.annotate(os.path.join(SRC, "tests/torch_mlir/reused_names.mlir"), torch=TV)
+        self.assertEqual((a["1"].dtype, a["1"].rank), (torch.float16, 1))
+        self.assertEqual((a["1#2"].dtype, a["1#2"].rank), (torch.float32, 1))
+
     def test_bad_module_text(self):
         with self.assertRaisesRegex(ValueError, r"<text>:3:12: error: use of undefined value %y"):
             dtypeflow.annotate("module {\n  func.func @f(%x: !torch.vtensor) {\n    return %y : !torch.vtensor\n"

@@ -81,14 +81,20 @@ std::pair<size_t, ir::ValueId> findMlirValue(const torch_mlir::Module &m, std::s
   for (size_t i = 0; i < m.functions.size(); ++i) {
     if (!fn.empty() && m.functions[i].name != fn) continue;
     for (const torch_mlir::SsaDef &d : m.functions[i].defs)
-      if (d.name == name) found.emplace_back(i, d.value);
+      if (d.occurrence > 1 && d.key() == name) found.emplace_back(i, d.value); // `1#2`: a reused name's second
+      else if (d.name == name) found.emplace_back(i, d.value);
   }
   if (found.size() == 1) return found[0];
+  if (found.size() > 1 && found[0].first == found[1].first) // sibling regions of one function reuse it
+    throw InputError(fmt::format("%{}: defined {} times in @{} (sibling regions): name the k-th one as %{}#k",
+                                 ir::printable(name, 80), found.size(), ir::printable(m.functions[found[0].first].name, 80),
+                                 ir::printable(name, 80)));
   if (found.empty())
     throw InputError(fmt::format("%{}: no such value{}", ir::printable(name, 80),
                                  fn.empty() ? std::string(" in the module") : fmt::format(" in @{}", ir::printable(fn, 80))));
   std::string where;
-  for (size_t k = 0; k < found.size() && k < 8; ++k) where += (k ? ", @" : "@") + m.functions[found[k].first].name;
+  for (size_t k = 0; k < found.size() && k < 8; ++k)
+    if (k == 0 || found[k].first != found[k - 1].first) where += (k ? ", @" : "@") + m.functions[found[k].first].name;
   throw InputError(fmt::format("%{}: several functions have that value ({}): give @FUNCTION:%{}", ir::printable(name, 80),
                                ir::printable(where, 400), ir::printable(name, 80)));
 }

@@ -234,8 +234,8 @@ nlohmann::json functionJson(const Function &f, const refine::Result &r) {
   nlohmann::json j = ir::reportJson(*f.graph, withReader);
   // Casts and copies name the data of their operand under a name of their own.
   for (const SsaDef &d : f.defs)
-    if (!j["values"].contains(d.name) && r.values[d.value].isTensor()) {
-      auto &entry = j["values"][d.name] = {{"dtype", ir::dtypeJson(r.values[d.value])},
+    if (!j["values"].contains(d.key()) && r.values[d.value].isTensor()) {
+      auto &entry = j["values"][d.key()] = {{"dtype", ir::dtypeJson(r.values[d.value])},
                                            {"rank", ir::rankJson(r.values[d.value])}};
       ir::addShapeJson(entry, r.values[d.value]);
     }

@@ -876,12 +876,23 @@ private:
     frames_ = std::move(savedFrames);
   }
   void finishFunction(Function &f) {
+    keyReusedNames(f);
     for (auto it = pending_.begin(); it != pending_.end(); ++it)
       if (it->get() == &f) {
         functions_.push_back(std::move(**it));
         pending_.erase(it);
         return;
       }
+  }
+  /// The k-th definition of a name sibling regions reuse gets the graph name `name#k`, so the
+  /// values JSON, Python and diagnostics key by name stay apart (the text keeps its names).
+  static void keyReusedNames(Function &f) {
+    std::unordered_map<std::string_view, int> seen;
+    for (SsaDef &d : f.defs) {
+      d.occurrence = ++seen[d.name];
+      std::string &graphName = f.graph->values[d.value].name;
+      if (d.occurrence > 1 && graphName == d.name) graphName = d.key(); // not a cast's operand's name
+    }
   }
   ir::ValueId graphInput(const Tok &name, ir::TypePtr t) {
     ir::ValueId v = g().addValue(std::string(name.text.substr(1)), std::move(t));

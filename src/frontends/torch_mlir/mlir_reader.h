@@ -59,6 +59,11 @@ struct SsaDef {
   /// torch.copy.*: the def whose type this one's is implied from (refined only when that one is).
   size_t impliedBy = static_cast<size_t>(-1);
   bool generic = false; ///< a result of an op written in generic form
+  /// Which definition of `name` this is in its function: sibling regions may reuse a name
+  /// (`%1` in both arms of a torch.prim.If), and the k-th (k >= 2) is keyed `1#k`.
+  int occurrence = 1;
+  /// How JSON, Python and `explain` name it: `name`, or `name#k` for a reused one.
+  std::string key() const { return occurrence == 1 ? name : name + "#" + std::to_string(occurrence); }
 };
 
 /// How a use may follow its value's refined type.
