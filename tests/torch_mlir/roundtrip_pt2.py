@@ -7,7 +7,8 @@ For each archive: `dtypeflow annotate X.pt2 --format torch-mlir` writes the
 module; mlir-opt (when given, not "-") must parse and verify it; `dtypeflow
 check` of it must find every stated dtype right (0 wrong, 0 unknown), and
 with --require-exact every size bound by torch.bind_symbolic_shape exact; then
-every op result type is erased to `!torch.vtensor`, every op result's
+every op result type is erased to `!torch.vtensor` (but a number's made a tensor,
+torch.prim.NumToTensor.Scalar, as the FX importer states it), every op result's
 torch.bind_symbolic_shape removed, and `dtypeflow annotate` must give back,
 op by op, the dtype and rank that were written, and bind again only as the
 archive recorded (the module it prints checks and verifies).
@@ -79,7 +80,10 @@ def main():
             if b and b.group(1) not in args:  # an op result's bound sizes: annotate must state them again
                 binds.add(line.strip())
                 continue
-            erased.append(m.group(1) + TENSOR.sub("!torch.vtensor", m.group(2)) if m else line)
+            # A number passed for a tensor keeps its type: the FX importer states it (float32, as
+            # torch.tensor(0.5)), where the op alone says float64 (TorchScript's NumToTensor).
+            declared = m and '"torch.prim.NumToTensor.Scalar"' in line
+            erased.append(m.group(1) + TENSOR.sub("!torch.vtensor", m.group(2)) if m and not declared else line)
         open(base + ".erased.mlir", "w").write("\n".join(erased) + "\n")
         rc, out, err = run([dtf, "annotate", "--torch", "2.14", base + ".erased.mlir"])
         if rc not in (0, 1):

@@ -1218,13 +1218,41 @@ private:
         t.kind = t.how == TorchTarget::Pinned ? g().internPinnedKind(t.opName, t.overload) : g().internKind(t.opName);
         t.graph = &g();
       }
-      return (void)emit(op, block, t.kind, {});
+      ir::NodeId n = emit(op, block, t.kind, {});
+      if (t.opName == "prim::NumToTensor") importedNumber(n);
+      else if (!importedNumbers_.empty())
+        for (ir::ValueId &in : g().nodes[n].inputs)
+          if (auto it = importedNumbers_.find(in); it != importedNumbers_.end()) in = it->second;
+      return;
     }
     if (op.results.empty()) return;
     if (t.how == TorchTarget::UnknownTarget)
       return unmapped(op, block, fmt::format("{}: {} is not in PyTorch {}'s schema table; results unknown", op.name,
                                              t.key, sem_.versionName()), "unknown-target");
     unmapped(op, block, fmt::format("{}: a Torch-dialect op dtypeflow does not model; results unknown", op.name));
+  }
+  /// torch-mlir's FX importer passes a Python number given for a Tensor argument (torch.export's
+  /// wrapped number: `x * 0.5` is aten.mul.Tensor(x, 0.5)) through `torch.prim.NumToTensor.Scalar`,
+  /// typed as torch.tensor(number) is (fx_importer.py, _import_scalar_as_tensor): float32 for a float,
+  /// complex64 for a complex, int64, bool. TorchScript's NumToTensor is at::scalar_to_tensor's 0-dim
+  /// tensor: float64 / complex128. So one written float32 (complex64) is the importer's: its value is
+  /// aten::tensor.float's (.complex's), and the ops it feeds read the number, as PyTorch did. One of an
+  /// int or a bool (int64 / bool either way) feeds the number too: the readings differ only where
+  /// every tensor operand is 0-dim, where the importer's is the program's (and the types it writes).
+  void importedNumber(ir::NodeId n) {
+    const ir::Node &node = g().nodes[n];
+    if (node.inputs.size() != 1 || node.outputs.size() != 1) return;
+    const ir::TypeExpr &number = *g().values[node.inputs[0]].type;
+    const std::optional<DType> written = g().values[node.outputs[0]].type->dtype;
+    if (!written) return; // `!torch.vtensor` without a dtype: TorchScript's reading (the rule's)
+    const char *overload = number.kind == ir::TypeExpr::Kind::Float && *written == DType::Float32       ? "float"
+                           : number.kind == ir::TypeExpr::Kind::Complex && *written == DType::Complex64 ? "complex"
+                           : number.kind == ir::TypeExpr::Kind::Int && *written == DType::Int64         ? ""
+                           : number.kind == ir::TypeExpr::Kind::Bool && *written == DType::Bool         ? ""
+                                                                                        : nullptr;
+    if (!overload) return;
+    if (*overload) g().nodes[n].kind = g().internPinnedKind("aten::tensor", overload);
+    importedNumbers_.emplace(node.outputs[0], node.inputs[0]);
   }
   // --- symbolic sizes (torch-mlir's FX importer) ------------------------------
   /// An attribute's integer (`5`, or `5 : i64` in generic form).
@@ -1504,6 +1532,8 @@ private:
   std::vector<std::unique_ptr<OpSyntax>> opPool_; ///< by op nesting depth (OpLease)
   size_t opDepth_ = 0;
   std::vector<size_t> emitDefs_;
+  /// A NumToTensor result the FX importer made -> the number it holds (importedNumber).
+  std::unordered_map<ir::ValueId, ir::ValueId> importedNumbers_;
 };
 
 } // namespace

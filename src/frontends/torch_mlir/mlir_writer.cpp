@@ -288,9 +288,16 @@ private:
                                "(a Python-level op on SymInts)");
     }
     std::string ins, inTypes, outs, outTypes;
+    const Schema *schema = functional.schema ? functional.schema
+                           : pin                ? schemas_.find(pin->empty() ? kind : kind + "." + *pin)
+                                                : nullptr;
     for (size_t i = 0; i < node.inputs.size(); ++i) {
-      ins += (i ? ", " : "") + name(node.inputs[i]);
-      inTypes += (i ? ", " : "") + type(node.inputs[i]);
+      const SchemaType *argType = schema && i < schema->args.size() ? schema->args[i].type.get() : nullptr;
+      if (argType && argType->kind == SchemaType::Kind::Optional) argType = argType->inner();
+      bool tensorArg = argType && argType->kind == SchemaType::Kind::Tensor;
+      auto [in, inType] = tensorArg ? numberAsTensor(node.inputs[i]) : std::pair{name(node.inputs[i]), type(node.inputs[i])};
+      ins += (i ? ", " : "") + in;
+      inTypes += (i ? ", " : "") + inType;
     }
     // The archive leaves out trailing arguments at their defaults; torch-mlir's ops take them all.
     if (pin)
@@ -322,6 +329,25 @@ private:
       for (ir::NodeId view : scatterBack) src = scatterInto(view, src);
       if (!scatterBack.empty()) names_[g_.nodes[scatterBack.back()].inputs[0]] = src;
     }
+  }
+
+  /// A tensor argument: `v`, or, for a number torch.export passed for it (`x * 0.5`), the 0-dim
+  /// tensor torch-mlir's FX importer makes of it (`torch.prim.NumToTensor.Scalar`, typed as
+  /// torch.tensor(0.5): float32, int64, bool, complex64), which torch-mlir's ops take and the reader
+  /// reads back as the number (mlir_reader.cpp, importedNumber).
+  std::pair<std::string, std::string> numberAsTensor(ir::ValueId v) {
+    const Value &x = r_.values[v];
+    if (g_.values[v].type->isTensor() || !x.isNumber() || !x.numKind()) return {name(v), type(v)};
+    DType d = DType::Float32;
+    switch (*x.numKind()) {
+    case NumKind::Bool: d = DType::Bool; break;
+    case NumKind::Int: d = DType::Int64; break;
+    case NumKind::Float: d = DType::Float32; break;
+    case NumKind::Complex: d = DType::Complex64; break;
+    }
+    std::string t = fresh(), tType = fmt::format("!torch.vtensor<[],{}>", elementName(d));
+    out_ += fmt::format("    {} = \"torch.prim.NumToTensor.Scalar\"({}) : ({}) -> {}\n", t, name(v), type(v), tType);
+    return {t, tType};
   }
 
   /// `torch.aten.slice_scatter` (or select_scatter) of `src` into the tensor view node `v` took its
