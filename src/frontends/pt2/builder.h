@@ -117,6 +117,11 @@ private:
   std::unordered_map<std::string, ir::TypePtr> types_;
   /// The archive's range_constraints: each size symbol's range (s0: [2, inf]).
   std::unordered_map<std::string, SymRange, NameHash, std::equal_to<>> symRanges_;
+  /// Each size expression's text read once (`s0` sizes every activation of a dynamic batch).
+  std::unordered_map<std::string, Dim, NameHash, std::equal_to<>> sizeExprs_;
+  /// Graph inputs' types by their text (`Float(64, 3, 7, 7)`), for those of known sizes: a batch
+  /// norm's four parameters and buffers share one.
+  std::unordered_map<std::string, ir::TypePtr, NameHash, std::equal_to<>> inputTypes_;
   uint32_t nextTemp_ = 0;
 };
 

@@ -104,14 +104,18 @@ void Builder::readRangeConstraints(const Field &doc) {
 Dim Builder::symbolicSize(const Field &expr) {
   auto text = expr.optional("expr_str");
   if (!text || !text->isString()) return Dim();
+  std::string_view str = text->str();
+  if (auto it = sizeExprs_.find(str); it != sizeExprs_.end()) return it->second;
+  Dim d;
   try {
-    return Dim(parseSymExpr(text->str(), [&](std::string_view name) {
+    d = Dim(parseSymExpr(str, [&](std::string_view name) {
       auto it = symRanges_.find(name);
       return it != symRanges_.end() ? it->second : SymRange{};
     }));
   } catch (const std::invalid_argument &) {
-    return Dim(); // an expression form not read: the size stays unknown
+    // an expression form not read: the size stays unknown
   }
+  return sizeExprs_.emplace(std::string(str), d).first->second;
 }
 
 void Builder::checkVersion(const Field &doc) {
@@ -281,20 +285,29 @@ RecordedTensor Builder::tensorMeta(const Field &meta) {
 }
 
 ir::TypePtr Builder::inputTensorType(const RecordedTensor &r) {
+  // TorchScript spells a dtype only by its c10 name; another one prints as `Tensor`.
+  std::string text = r.dtype ? std::string(ir::torchTypeName(*r.dtype)) + "(" : "Tensor";
+  bool symbolic = false;
+  for (int d = 0; d < r.rank(); ++d) {
+    const auto &s = r.sizes[d];
+    symbolic = symbolic || !s;
+    if (!r.dtype) continue;
+    if (d) text += ", ";
+    text += s ? std::to_string(*s) : "*";
+  }
+  if (r.dtype) text += ")";
+  if (!symbolic && r.dtype)
+    if (auto it = inputTypes_.find(text); it != inputTypes_.end()) return it->second;
   auto t = std::make_shared<ir::TypeExpr>();
   t->kind = TK::Tensor;
   t->dtype = r.dtype;
   t->rank = r.rank();
   t->dims = r.dims;
-  std::string dims;
-  for (int d = 0; d < r.rank(); ++d) {
-    const auto &s = r.sizes[d];
-    if (s && d < 32) (*s == 1 ? t->unitDims.ones : t->unitDims.others) |= uint32_t{1} << d;
-    dims += fmt::format("{}{}", d ? ", " : "", s ? std::to_string(*s) : "*");
-  }
-  // TorchScript spells a dtype only by its c10 name; another one prints as `Tensor`.
-  t->text = r.dtype ? fmt::format("{}({})", ir::torchTypeName(*r.dtype), dims) : "Tensor";
+  for (int d = 0; d < r.rank() && d < 32; ++d)
+    if (const auto &s = r.sizes[d]) (*s == 1 ? t->unitDims.ones : t->unitDims.others) |= uint32_t{1} << d;
+  t->text = text;
   ir::finishType(*t);
+  if (!symbolic && r.dtype) inputTypes_.emplace(std::move(text), t);
   return t;
 }
 
