@@ -1220,9 +1220,7 @@ private:
       }
       ir::NodeId n = emit(op, block, t.kind, {});
       if (t.opName == "prim::NumToTensor") importedNumber(n);
-      else if (!importedNumbers_.empty())
-        for (ir::ValueId &in : g().nodes[n].inputs)
-          if (auto it = importedNumbers_.find(in); it != importedNumbers_.end()) in = it->second;
+      else if (!importedNumbers_.empty()) readImportedNumbers(n);
       return;
     }
     if (op.results.empty()) return;
@@ -1253,6 +1251,18 @@ private:
     if (!overload) return;
     if (*overload) g().nodes[n].kind = g().internPinnedKind("aten::tensor", overload);
     importedNumbers_.emplace(node.outputs[0], node.inputs[0]);
+  }
+  /// The numbers node `n`'s imported NumToTensor operands hold, in their place, where another
+  /// operand is a tensor (the importer's `x * 0.5`); arithmetic among them alone is TorchScript's
+  /// on 0-dim tensors holding sizes (`x.size(0) * 2` traced), whose expressions they carry.
+  void readImportedNumbers(ir::NodeId n) {
+    auto &inputs = g().nodes[n].inputs;
+    bool tensor = false;
+    for (ir::ValueId in : inputs)
+      tensor = tensor || (g().values[in].type->isTensor() && !importedNumbers_.count(in));
+    if (!tensor) return;
+    for (ir::ValueId &in : inputs)
+      if (auto it = importedNumbers_.find(in); it != importedNumbers_.end()) in = it->second;
   }
   // --- symbolic sizes (torch-mlir's FX importer) ------------------------------
   /// An attribute's integer (`5`, or `5 : i64` in generic form).
