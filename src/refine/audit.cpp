@@ -245,6 +245,8 @@ private:
       else if (std::all_of(c.from.begin(), c.from.end(), [&](const auto &f) { return isScalarOperand(ops, f.first); }))
         c.detail = "a 0-dim operand converted into the tensors' dtype";
     } else {
+      // Only a Python number converted (`x * 0.9` in float16: 0.9 is rounded): no tensor's dtype changes.
+      if (c.from.empty()) return;
       c.kind = ChangeKind::Compute;
       c.detail = dtypeArgument(n);
       if (c.detail.empty() && isIntegral(c.from.front().second, true) && !isIntegral(to, true))
