@@ -1,6 +1,7 @@
 #include "refine/check.h"
 
 #include "shape/unbacked.h"
+#include "shape/sym_expr.h"
 
 #include <algorithm>
 
@@ -68,6 +69,52 @@ SizeVerdict bindOrSubstitute(const SymExpr &mine, const SymExpr &theirs, SizeBin
   return substituted->provablyDifferent(theirs) ? SizeVerdict::Wrong : SizeVerdict::Unknown;
 }
 
+/// Whether two expressions agree wherever their symbols may be: evaluated at every assignment
+/// of sample points of each symbol's range (its low end and the next ones, a few far above,
+/// its high end). True: equal at each (the record's `P//(P//7)` where P is a multiple of 7 by
+/// construction, and ours `7`); false: some point differs; nullopt: none evaluated. Sampling,
+/// not proof: a record may also hold only where the program's runtime assertions do.
+std::optional<bool> agreeAtSamples(const SymExpr &mine, const SymExpr &theirs) {
+  std::vector<std::pair<std::string, SymRange>> symbols;
+  auto collect = [&](const SymExpr &e) {
+    (void)substituteSymbols(e, [&](const SymAtom &a) -> std::optional<SymExpr> {
+      if (std::none_of(symbols.begin(), symbols.end(), [&](const auto &s) { return s.first == a.text; }))
+        symbols.emplace_back(a.text, a.range);
+      return std::nullopt;
+    });
+  };
+  collect(mine);
+  collect(theirs);
+  if (symbols.empty() || symbols.size() > 4) return std::nullopt;
+  const int64_t near = symbols.size() <= 2 ? 12 : 5;
+  std::vector<std::vector<int64_t>> points;
+  for (const auto &[name, r] : symbols) {
+    std::vector<int64_t> p;
+    const int64_t lo = std::max<int64_t>(r.lo, 0);
+    for (int64_t k = 0; k < near; ++k) p.push_back(lo + k);
+    for (int64_t far : {lo + 97, lo + 1000, lo + 65537}) p.push_back(far);
+    if (r.hi != SymRange::kInf) p.push_back(r.hi);
+    std::erase_if(p, [&](int64_t x) { return !r.contains(x); });
+    if (p.empty()) return std::nullopt;
+    points.push_back(std::move(p));
+  }
+  std::vector<size_t> at(symbols.size(), 0);
+  std::vector<std::pair<std::string, int64_t>> values(symbols.size());
+  bool evaluated = false;
+  while (true) {
+    for (size_t i = 0; i < symbols.size(); ++i) values[i] = {symbols[i].first, points[i][at[i]]};
+    auto a = mine.evaluate(values), b = theirs.evaluate(values);
+    if (a && b) {
+      if (*a != *b) return false;
+      evaluated = true;
+    }
+    size_t i = 0;
+    while (i < at.size() && ++at[i] == points[i].size()) at[i++] = 0;
+    if (i == at.size()) break;
+  }
+  return evaluated ? std::optional<bool>(true) : std::nullopt;
+}
+
 } // namespace
 
 SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *binding) {
@@ -83,8 +130,18 @@ SizeVerdict checkSizes(const Dims &recorded, const Value &got, SizeBinding *bind
       continue;
     }
     if (*mine.expr() == *theirs.expr()) continue;
-    if (mine.value() && (theirs.value() || !theirs.expr()->symbols().empty())) return SizeVerdict::Wrong;
+    if (mine.value() && theirs.value()) return SizeVerdict::Wrong;
     if (mine.expr()->provablyDifferent(*theirs.expr())) return SizeVerdict::Wrong;
+    // A dim the record keeps dynamic (a symbol alone, of more than one value) that ours fixes.
+    if (mine.value() && theirs.expr()->symbols().size() == 1 && theirs.expr()->str() == theirs.expr()->symbols()[0] &&
+        theirs.expr()->range().lo != theirs.expr()->range().hi)
+      return SizeVerdict::Wrong;
+    // Written another way (the record's `P//(P//7)` for our 7): equal wherever the symbols may be.
+    if (agreeAtSamples(*mine.expr(), *theirs.expr()) == true) continue;
+    if (mine.value()) { // a constant of ours against an expression of the record's that is not it everywhere:
+      unknown = true;   // it may be only where the program's assertions hold (not read)
+      continue;
+    }
     if (binding) {
       SizeVerdict b = theirs.value() ? bindOrEvaluate(*mine.expr(), *theirs.value(), *binding)
                                      : bindOrSubstitute(*mine.expr(), *theirs.expr(), *binding);

@@ -287,6 +287,19 @@ class InplaceOnDiagonalReadLater(nn.Module):
         return x + mask
 
 
+class WindowPartition(nn.Module):
+    """swin's window partition: pad a dynamic length to a multiple of 7, then view(B, P//7, 7, C).
+    The export records the window dim as P//(P//7), which is 7 wherever P may be (a multiple of
+    7 by construction): `check` must count dtypeflow's 7 right, not wrong."""
+
+    def forward(self, x):
+        b, n, c = x.shape
+        x = nn.functional.pad(x, (0, 0, 0, (7 - n % 7) % 7))
+        p = x.shape[1]
+        w = x.view(b, p // 7, 7, c)
+        return w, w.sum(2)
+
+
 def small_cases():
     """(name, module, example inputs, dynamic shapes or None, also save decomposed?)."""
     bf = torch.bfloat16
@@ -314,6 +327,7 @@ def small_cases():
          None, False),
         ("inplace_chain_on_view", InplaceChainOnView().eval(), (torch.zeros(2, 2),), None, False),
         ("inplace_base_piece_read", InplaceBasePieceRead().eval(), (torch.arange(4.).reshape(2, 2),), None, False),
+        ("window_partition", WindowPartition().eval(), (torch.randn(2, 16, 4),), {"x": {1: Dim.AUTO}}, False),
     ]
 
 
