@@ -69,6 +69,16 @@ class SymbolicIntDivision(nn.Module):
         return i / i, b / 2, i / i[:1], i.sum() / 2
 
 
+class SingleResultHops(nn.Module):
+    """A cond and a map of one result each: 2.6 writes such a higher-order op's result as a list of one
+    (`[{"as_tensors": [...]}]`), 2.14 as the tensor."""
+
+    def forward(self, x, xs, y):
+        from functorch.experimental.control_flow import map as fmap
+        c = torch.cond(x.sum() > 0, lambda x: x.sum(0, keepdim=True), lambda x: x[:1] * 3, (x,))
+        return c, c.half() + 1, fmap(lambda a, b: a * b, xs, y).half()
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
@@ -77,7 +87,8 @@ def main():
                           ("nonfinite_constants", NonFiniteConstants(), (torch.randn(2, 5), torch.rand(2, 5) > 0.5)),
                           ("fake_references", FakeReferences(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64))),
                           ("symbolic_int_division", SymbolicIntDivision(),
-                           (torch.arange(1, 6, dtype=torch.int32), torch.rand(5) > 0.5))]:
+                           (torch.arange(1, 6, dtype=torch.int32), torch.rand(5) > 0.5)),
+                          ("single_result_hops", SingleResultHops(), (torch.randn(6, 4), torch.randn(3, 4), torch.randn(4)))]:
         auto = torch.export.Dim.AUTO
         dynamic = ({0: auto}, {0: auto}) if name == "symbolic_int_division" else None
         ep = torch.export.export(m.eval(), args, dynamic_shapes=dynamic)

@@ -104,6 +104,10 @@ private:
   /// bound to `inputs`; its outputs' values.
   std::vector<ir::ValueId> inlineGraph(Scope &outer, const Field &graphArg, const std::vector<ir::ValueId> &inputs,
                                        ir::BlockId b);
+  /// A higher-order op's results (control_flow.cpp): 2.6 lists a single one (`[{"as_tensors": [...]}]`).
+  static bool resultsListed(const Field &outputs);
+  static size_t hopResultCount(const Field &outputs);
+  void defineHopOutputs(Scope &scope, const Field &outputs, ir::NodeId n, ir::BlockId b);
   /// A bool for a predicate: a tensor goes through aten::Bool.
   ir::ValueId predicate(ir::ValueId v, ir::BlockId b);
   /// The values of a HOP's list argument (as_tensors, or a list of any arguments).

@@ -50,6 +50,22 @@ ir::ValueId Builder::predicate(ir::ValueId v, ir::BlockId b) {
   return out;
 }
 
+/// A higher-order op's results: torch 2.6 writes one result as `[{"as_tensors": [{"name": ...}]}]`
+/// (2.14: `[{"as_tensor": ...}]`): the list's elements are then the results, each its own value.
+bool Builder::resultsListed(const Field &outputs) { return outputs.size() == 1 && outputs.at(0).unionTag() == "as_tensors"; }
+size_t Builder::hopResultCount(const Field &outputs) {
+  return resultsListed(outputs) ? outputs.at(0).unionValue().size() : outputs.size();
+}
+void Builder::defineHopOutputs(Scope &scope, const Field &outputs, ir::NodeId n, ir::BlockId b) {
+  if (!resultsListed(outputs)) return defineOutputs(scope, outputs, n, b);
+  for (Field e : outputs.at(0).unionValue().items()) {
+    ir::ValueId out = define(scope, e["name"], type("Tensor"));
+    record(scope, e["name"].str(), out);
+    g_->values[out].def = n;
+    g_->nodes[n].outputs.push_back(out);
+  }
+}
+
 std::vector<ir::ValueId> Builder::listValues(Scope &scope, const Field &arg, ir::BlockId b) {
   std::string_view tag = arg.unionTag();
   Field v = arg.unionValue();
@@ -124,11 +140,12 @@ void Builder::buildCond(Scope &scope, const Field &node, ir::BlockId b) {
     ir::BlockId blk = g_->addBlock(n, {});
     Field fn = inputs.at(branch)["arg"];
     std::vector<ir::ValueId> results = inlineGraph(scope, fn, operands, blk);
-    if (results.size() != outputs.size())
-      fn.fail(fmt::format("the branch returns {} values, torch.cond records {} results", results.size(), outputs.size()));
+    if (results.size() != hopResultCount(outputs))
+      fn.fail(fmt::format("the branch returns {} values, torch.cond records {} results", results.size(),
+                          hopResultCount(outputs)));
     g_->blocks[blk].returns = std::move(results);
   }
-  defineOutputs(scope, outputs, n, b);
+  defineHopOutputs(scope, outputs, n, b);
 }
 
 void Builder::buildWhileLoop(Scope &scope, const Field &node, ir::BlockId b) {
@@ -190,9 +207,9 @@ void Builder::buildWhileLoop(Scope &scope, const Field &node, ir::BlockId b) {
   g_->blocks[body].returns.push_back(condition(next, body));
   g_->blocks[body].returns.insert(g_->blocks[body].returns.end(), next.begin(), next.end());
   Field outputs = node["outputs"];
-  if (outputs.size() != carried.size())
-    outputs.fail(fmt::format("while_loop records {} results for {} carried inputs", outputs.size(), carried.size()));
-  defineOutputs(scope, outputs, n, b);
+  if (hopResultCount(outputs) != carried.size())
+    outputs.fail(fmt::format("while_loop records {} results for {} carried inputs", hopResultCount(outputs), carried.size()));
+  defineHopOutputs(scope, outputs, n, b);
 }
 
 void Builder::buildMap(Scope &scope, const Field &node, ir::BlockId b) {
@@ -214,8 +231,9 @@ void Builder::buildMap(Scope &scope, const Field &node, ir::BlockId b) {
     return out;
   };
   ir::ValueId zero = intConstant(b, 0);
+  const size_t count = hopResultCount(outputs);
   std::vector<ir::ValueId> results; // one list per output, grown by the loop
-  for (size_t k = 0; k < outputs.size(); ++k) {
+  for (size_t k = 0; k < count; ++k) {
     ir::NodeId n = g_->addNode(b, "prim::ListConstruct", {});
     ir::ValueId l = fresh(type("Tensor[]"));
     g_->values[l].def = n;
@@ -234,17 +252,18 @@ void Builder::buildMap(Scope &scope, const Field &node, ir::BlockId b) {
   for (ir::ValueId x : xs) slices.push_back(op(body, "aten::select", "int", {x, zero, index}, "Tensor"));
   slices.insert(slices.end(), args.begin(), args.end());
   std::vector<ir::ValueId> ys = inlineGraph(scope, bodyFn, slices, body);
-  if (ys.size() != outputs.size())
-    bodyFn.fail(fmt::format("the body returns {} values, map_impl records {} results", ys.size(), outputs.size()));
+  if (ys.size() != count)
+    bodyFn.fail(fmt::format("the body returns {} values, map_impl records {} results", ys.size(), count));
   for (size_t k = 0; k < ys.size(); ++k) op(body, "aten::append", "t", {results[k], ys[k]}, "Tensor[]");
   g_->blocks[body].returns.push_back(boolConstant(body, true));
   // Each result stacks the body's results along a new leading dim.
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    Field o = outputs.at(k);
-    if (o.unionTag() != "as_tensor") o.fail(fmt::format("expected a tensor result, found '{}'", o.unionTag()));
+  for (size_t k = 0; k < count; ++k) {
+    Field o = resultsListed(outputs) ? outputs.at(0).unionValue().at(k) : outputs.at(k);
+    if (!resultsListed(outputs) && o.unionTag() != "as_tensor")
+      o.fail(fmt::format("expected a tensor result, found '{}'", o.unionTag()));
     ir::NodeId n = g_->addNode(b, g_->internPinnedKind("aten::stack", ""), {});
     g_->nodes[n].inputs = {results[k], zero};
-    Field name = o.unionValue()["name"];
+    Field name = (resultsListed(outputs) ? o : o.unionValue())["name"];
     ir::ValueId out = define(scope, name, type("Tensor"));
     record(scope, name.str(), out);
     g_->values[out].def = n;
@@ -283,11 +302,11 @@ void Builder::buildAutocastRegion(Scope &scope, const Field &node, ir::BlockId b
   ir::BlockId blk = g_->addBlock(n, {});
   Field fn = inputs.at(4)["arg"], outputs = node["outputs"];
   std::vector<ir::ValueId> results = inlineGraph(scope, fn, operands, blk);
-  if (results.size() != outputs.size())
+  if (results.size() != hopResultCount(outputs))
     fn.fail(fmt::format("the region returns {} values, wrap_with_autocast records {} results", results.size(),
-                        outputs.size()));
+                        hopResultCount(outputs)));
   g_->blocks[blk].returns = std::move(results);
-  defineOutputs(scope, outputs, n, b);
+  defineHopOutputs(scope, outputs, n, b);
 }
 
 } // namespace dtf::pt2
