@@ -79,6 +79,13 @@ class SingleResultHops(nn.Module):
         return c, c.half() + 1, fmap(lambda a, b: a * b, xs, y).half()
 
 
+class TailSlice(nn.Module):
+    """`y[-5:]` of a Dim.AUTO length: 2.6 writes the range's max_val past int64 (int64 max + 5)."""
+
+    def forward(self, y):
+        return y[-5:]
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
@@ -88,9 +95,10 @@ def main():
                           ("fake_references", FakeReferences(), (torch.rand(2, 3) > 0.5, torch.randn(2, 3), torch.rand(2, 3, dtype=torch.float64))),
                           ("symbolic_int_division", SymbolicIntDivision(),
                            (torch.arange(1, 6, dtype=torch.int32), torch.rand(5) > 0.5)),
-                          ("single_result_hops", SingleResultHops(), (torch.randn(6, 4), torch.randn(3, 4), torch.randn(4)))]:
+                          ("single_result_hops", SingleResultHops(), (torch.randn(6, 4), torch.randn(3, 4), torch.randn(4))),
+                          ("tail_slice", TailSlice(), (torch.randn(11),))]:
         auto = torch.export.Dim.AUTO
-        dynamic = ({0: auto}, {0: auto}) if name == "symbolic_int_division" else None
+        dynamic = ({0: auto}, {0: auto}) if name == "symbolic_int_division" else ({0: auto},) if name == "tail_slice" else None
         ep = torch.export.export(m.eval(), args, dynamic_shapes=dynamic)
         path = os.path.join(out, name + ".pt2")
         torch.export.save(ep, path)

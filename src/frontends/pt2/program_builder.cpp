@@ -92,7 +92,9 @@ void Builder::readRangeConstraints(const Field &doc) {
     SymRange r;
     auto bound = [&](std::string_view name, int64_t dflt) {
       auto f = range.optional(name);
-      return f && f->isInteger() ? f->integer() : dflt; // null: unbounded
+      // null: unbounded; so is a bound past int64 (2.6 writes int64 max + 5 for `y[-5:]` of a Dim.AUTO)
+      if (f && f->json().is_uint64() && !f->json().is_int64()) return SymRange::kInf;
+      return f && f->isInteger() ? f->integer() : dflt;
     };
     r.lo = std::max<int64_t>(bound("min_val", 0), 0);
     r.hi = bound("max_val", SymRange::kInf);
