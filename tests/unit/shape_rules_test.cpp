@@ -187,5 +187,15 @@ TEST(ShapeRules, TracedSizesReachTheGraph) {
   EXPECT_EQ(ir::valueOfType(t, true).shapeStr(), "[2, 3]");
 }
 
+TEST(ShapeRules, AllAndAnyOverAnEmptyDimListReduceNothing) {
+  // torch.ops.aten.all.dims(torch.ones(2, 3), []) is bool [2, 3] (2.6, 2.14; meta too): unlike
+  // sum.dim_IntList, whose [] reduces every dim.
+  EXPECT_EQ(shapeOf(run("aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[2, 3]");
+  EXPECT_EQ(shapeOf(run("aten::any.dims", {{"self", "uint8:[s0,3]"}, {"dim", "[]"}, {"keepdim", "True"}})), "[s0, 3]");
+  test::expectTensor(run("aten::any.dims", {{"self", "uint8:[2,3]"}, {"dim", "[]"}}), 0, DType::UInt8, 2);
+  EXPECT_EQ(shapeOf(run("aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "None"}})), "[]");
+  EXPECT_EQ(shapeOf(run("aten::sum.dim_IntList", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[]");
+}
+
 } // namespace
 } // namespace dtf

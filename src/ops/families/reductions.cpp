@@ -20,6 +20,9 @@
 namespace dtf {
 namespace {
 
+/// A dim list known to be empty (`[]`): for all.dims / any.dims, no dim reduced.
+bool noDims(const Value &dim) { return dim.isList() && dim.lengthKnown() && dim.elements().empty(); }
+
 //===----------------------------------------------------------------------===//
 // Rank helpers
 //===----------------------------------------------------------------------===//
@@ -818,12 +821,16 @@ void Reductions::extrema() {
   add("aten::any", allAny(false));
   add("aten::any.dim", allAny(true)).sample("dim", "0").variant({{"dim", "0"}, {"keepdim", "True"}});
   // 2.x: a list of dims (None: every dim); uint8 stays uint8 as any.dim.
+  // An empty list reduces no dim (sum's [] reduces every one): all.dims(x, []) keeps x's sizes.
   for (const char *k : {"aten::any.dims", "aten::all.dims"})
     add(k, [](const OpCall &c) -> RuleResult {
       if (auto e = checkDims(c, "dim")) return *e;
       DType s = c.dtype("self");
-      return tensorOf(s == DType::UInt8 ? DType::UInt8 : DType::Bool, reduceArgs(c, "dim", "keepdim"));
-    }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}});
+      const DType d = s == DType::UInt8 ? DType::UInt8 : DType::Bool;
+      if (noDims(c.arg("dim"))) return withBroadcastUnitDims(c, tensorOf(d, c.rank("self")), {"self"});
+      return tensorOf(d, reduceArgs(c, "dim", "keepdim"));
+    }).sample("dim", "[0]").variant({{"dim", "None"}}).variant({{"dim", "[0]"}, {"keepdim", "True"}})
+        .variant({{"dim", "[]"}}).variant({{"dim", "[]"}, {"keepdim", "True"}});
 }
 
 /// cumsum / cumprod / logcumsumexp, logsumexp, quantile, cov / corrcoef, sum_to_size.
@@ -1109,6 +1116,10 @@ void registerReductionShapes(Registry &r) {
                         "aten::var.correction", "aten::norm.ScalarOpt_dim", "aten::linalg_vector_norm",
                         "aten::count_nonzero", "aten::count_nonzero.dim_IntList", "aten::argmax", "aten::argmin"})
     r.shape(k, reductionOver("dim"));
+  for (const char *k : {"aten::all.dims", "aten::any.dims"}) // [] reduces no dim
+    r.shape(k, [over = reductionOver("dim"), same = sameShapeAs()](const OpCall &c) {
+      return noDims(c.arg("dim")) ? same(c) : over(c);
+    });
   for (const char *k : {"aten::max.dim", "aten::min.dim", "aten::median.dim", "aten::nanmedian.dim", "aten::mode",
                         "aten::kthvalue", "aten::std_mean", "aten::var_mean", "aten::std_mean.dim",
                         "aten::var_mean.dim", "aten::std_mean.correction", "aten::var_mean.correction"})
