@@ -86,14 +86,17 @@ std::string_view measuredCpuKernelGapLines(TorchVersion v, std::string_view key)
   return text.substr(lo, end - lo);
 }
 
-std::optional<std::string_view> measuredCpuKernelGap(std::string_view lines, DType d) {
+std::optional<MeasuredGap> measuredCpuKernelGap(std::string_view lines, DType d) {
   const std::string_view c10 = c10Name(d);
-  for (size_t at = 0; at < lines.size();) { // `KEY C10 KERNEL` lines
+  for (size_t at = 0; at < lines.size();) { // `KEY C10 KERNEL [ROLES]` lines
     const size_t nl = std::min(lines.find('\n', at), lines.size());
     const std::string_view line = lines.substr(at, nl - at);
     at = nl + 1;
     const size_t a = line.find(' '), b = line.find(' ', a + 1);
-    if (b != std::string_view::npos && line.substr(a + 1, b - a - 1) == c10) return line.substr(b + 1);
+    if (b == std::string_view::npos || line.substr(a + 1, b - a - 1) != c10) continue;
+    const std::string_view rest = line.substr(b + 1);
+    const size_t c = rest.find(' ');
+    return MeasuredGap{rest.substr(0, c), c == std::string_view::npos ? std::string_view() : rest.substr(c + 1)};
   }
   return std::nullopt;
 }

@@ -42,10 +42,15 @@ bool lacksCpuKernel(TorchVersion v, CpuKernel k, DType d);
 
 /// Op `key`'s measured CPU kernel gaps in version `v` (data/cpu-kernel-gaps-<V>.txt, the
 /// conformance harness's --kernel-gap-data: PyTorch's "not implemented for" in its cases), as
-/// their lines (`KEY C10_DTYPE KERNEL` each); empty when none. A rule answers what the op
+/// their lines (`KEY C10_DTYPE KERNEL [ROLES]` each); empty when none. A rule answers what the op
 /// computes where it has a kernel; infer names such a gap as a possible error (missing-kernel).
 std::string_view measuredCpuKernelGapLines(TorchVersion v, std::string_view key);
-/// The kernel (`abs_cpu`) those lines say lacks `d`, or nullopt.
-std::optional<std::string_view> measuredCpuKernelGap(std::string_view lines, DType d);
+/// What those lines say of `d`: the kernel that lacks it (`abs_cpu`), and the roles whose dtype
+/// `d` raises it (`self`, `#1` for the second result; comma-separated), empty where the harness
+/// measured none alone (then any argument or result of dtype `d` may raise).
+struct MeasuredGap {
+  std::string_view kernel, roles;
+};
+std::optional<MeasuredGap> measuredCpuKernelGap(std::string_view lines, DType d);
 
 } // namespace dtf

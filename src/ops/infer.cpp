@@ -5,6 +5,7 @@
 #include "ops/notation.h"
 
 #include <algorithm>
+#include <charconv>
 #include <unordered_map>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -737,7 +738,9 @@ namespace {
 
 /// A CPU kernel the version lacks for a dtype of this call (an argument's, a result's), as the
 /// conformance harness measured it (ops/cpu_kernels.h): PyTorch raises "not implemented for"
-/// on the CPU where another device computes what the rule answered. Nullopt where none is known.
+/// on the CPU where another device computes what the rule answered. Where the harness found the
+/// roles whose dtype raises it (nll_loss's `self` of int64, not its int64 `target`), only they
+/// are looked at. Nullopt where none is known.
 std::optional<RuleError> measuredGap(const Registry &registry, const Schema &schema, std::span<const Value> args,
                                      const std::vector<Value> &outputs) {
   const TorchVersion v = registry.version();
@@ -759,23 +762,46 @@ std::optional<RuleError> measuredGap(const Registry &registry, const Schema &sch
   }
   const Entry &entry = it->second;
   if (entry.dtypes.empty()) return std::nullopt;
-  std::optional<RuleError> gap;
-  auto check = [&](const Value &x, auto &&self) -> void {
-    if (gap) return;
-    if (x.isTensor() || x.isTop()) { // each dtype it may have: a call of unknown dtypes may raise where one does
-      const DTypeSet hit = DTypeSet::meet(x.isTop() ? DTypeSet::all() : x.dtypes(), entry.dtypes);
-      if (hit.empty()) return;
-      const DType d = *hit.begin();
-      gap = cpuKernelGap(schema.key(), v, d,
-                         fmt::format("measured: \"{}\" not implemented for '{}'", *measuredCpuKernelGap(entry.lines, d),
-                                     c10Name(d)));
-      return;
-    }
-    for (const Value &e : x.elements()) self(e, self);
+  // Whether `x` (or an element of it) may have dtype `d`: a value of unknown dtypes may.
+  auto mayHave = [](const Value &x, DType d, auto &&self) -> bool {
+    if (x.isTop()) return true;
+    if (x.isTensor()) return x.dtypes().contains(d);
+    for (const Value &e : x.elements())
+      if (self(e, d, self)) return true;
+    return false;
   };
-  for (const Value &a : args) check(a, check);
-  for (const Value &o : outputs) check(o, check);
-  return gap;
+  std::vector<Value> results; // flattened as the harness counted them (a tuple's elements)
+  for (const Value &o : outputs) {
+    if (o.isTuple()) results.insert(results.end(), o.elements().begin(), o.elements().end());
+    else results.push_back(o);
+  }
+  for (DType d : kAllDTypes) {
+    if (!entry.dtypes.contains(d)) continue;
+    const MeasuredGap gap = *measuredCpuKernelGap(entry.lines, d);
+    bool hit = false;
+    if (gap.roles.empty()) {
+      for (const Value &a : args) hit = hit || mayHave(a, d, mayHave);
+      for (const Value &r : results) hit = hit || mayHave(r, d, mayHave);
+    } else {
+      for (size_t at = 0; at < gap.roles.size() && !hit;) {
+        const size_t comma = std::min(gap.roles.find(',', at), gap.roles.size());
+        const std::string_view role = gap.roles.substr(at, comma - at);
+        at = comma + 1;
+        if (role.starts_with('#')) {
+          size_t i = 0;
+          std::from_chars(role.data() + 1, role.data() + role.size(), i);
+          hit = i < results.size() && mayHave(results[i], d, mayHave);
+        } else if (int k = schema.argIndex(role); k >= 0 && static_cast<size_t>(k) < args.size()) {
+          hit = mayHave(args[k], d, mayHave);
+        } else {
+          hit = true; // a role this schema lacks (data of another table): as any role
+        }
+      }
+    }
+    if (hit)
+      return cpuKernelGap(schema.key(), v, d, fmt::format("measured: \"{}\" not implemented for '{}'", gap.kernel, c10Name(d)));
+  }
+  return std::nullopt;
 }
 
 } // namespace

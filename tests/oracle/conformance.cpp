@@ -280,6 +280,50 @@ std::optional<std::pair<std::string, std::string>> gapDtypeAndKernel(const std::
   return std::make_pair(dtype, kernel);
 }
 
+/// Counts, for the kernel-gap data, which role held which dtype in a case torch ran or that raised
+/// a kernel gap naming its dtype (OpTally::gapRoleCases): arguments (a list's elements too), and
+/// results as torch returned them, or, where it raised, as the rule answers them.
+void countGapRoles(OpTally &tally, const CaseSpace &space, std::span<const Value> ours, const InferOutcome &mine,
+                   const TorchOutcome &theirs, bool kernelGap) {
+  std::optional<std::pair<std::string, std::string>> gap;
+  if (!theirs.ok) {
+    if (!kernelGap || !(gap = gapDtypeAndKernel(theirs.error))) return;
+  }
+  if (tally.argNames.empty())
+    for (const Axis &a : space.axes) tally.argNames.push_back(a.argName);
+  uint64_t mask = 0;
+  auto count = [&](unsigned role, std::string_view c10) {
+    auto &c = tally.gapRoleCases[{role, std::string(c10)}];
+    ++c[0];
+    if (gap && gap->first == c10) {
+      ++c[1];
+      if (role < 64) mask |= uint64_t{1} << role;
+    }
+  };
+  for (size_t a = 0; a < space.axes.size() && a < ours.size() && a < OpTally::kResultRole; ++a) {
+    std::set<std::string_view> held;
+    auto visit = [&](const Value &v, auto &&self) -> void {
+      if (v.isTensor()) {
+        if (auto d = v.dtype()) held.insert(c10Name(*d));
+      } else {
+        for (const Value &e : v.elements()) self(e, self);
+      }
+    };
+    visit(ours[a], visit);
+    for (std::string_view c10 : held) count(static_cast<unsigned>(a), c10);
+  }
+  if (theirs.ok) {
+    for (size_t i = 0; i < theirs.outputs.size() && i < 32; ++i)
+      if (theirs.outputs[i].kind == Observed::Kind::Tensor)
+        count(OpTally::kResultRole + static_cast<unsigned>(i), c10::toString(theirs.outputs[i].dtype));
+  } else if (mine.status == InferOutcome::Status::Ok) {
+    std::vector<Value> flat = flatten(mine.outputs);
+    for (size_t i = 0; i < flat.size() && i < 32; ++i)
+      if (flat[i].isTensor() && flat[i].dtype()) count(OpTally::kResultRole + static_cast<unsigned>(i), c10Name(*flat[i].dtype()));
+  }
+  if (gap) tally.gapRoleMasks[gap->first].insert(mask);
+}
+
 /// The CPU build lacks a kernel, or trips a CPU-only internal check, for a
 /// dtype that the op's rule accepts (meta and CUDA compute it).
 bool isKernelGap(const std::string &msg) {
@@ -546,6 +590,7 @@ OpTally runRule(const OpRule &rule, const RunOptions &opts) {
       }
       std::optional<InferOutcome> general;
       if (opts.anyCpuRegistry && !opts.autocast) general = infer(*opts.anyCpuRegistry, *rule.schema, ours);
+      if (opts.gapRoles && !opts.autocast) countGapRoles(tally, space, ours, mine, theirs, !theirs.ok && isKernelGap(theirs.error));
 
       // The CLI notation has no sizes: rank and size-1 disagreements also
       // show the case as Python arguments, which carry the shapes.

@@ -4,7 +4,9 @@
 #include "ops/autocast.h"
 #include "ops/registry.h"
 
+#include <array>
 #include <cstdint>
+#include <set>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +54,15 @@ struct OpTally {
   /// The dtypes PyTorch's "not implemented for 'X'" named in kernel gaps (c10 names: Bool,
   /// Half ...), each with the kernel it named (`"abs_cpu"`): data/cpu-kernel-gaps-VERSION.txt.
   std::map<std::string, std::string> kernelGapDtypes;
+  /// Which roles (argument by schema position, result `kResultRole + i`) trigger a kernel gap: per
+  /// (role, c10 dtype) the cases torch ran or raised a kernel gap in where the role had that dtype,
+  /// and those raising the gap for it; per gap dtype, the distinct sets (bitmasks) of roles holding
+  /// it in a case that raised. The data's fourth column names a fewest set of roles covering every
+  /// case that raised, the roles that raised most often first (gapRolesOf, report.cpp).
+  static constexpr unsigned kResultRole = 32;
+  std::map<std::pair<unsigned, std::string>, std::array<uint64_t, 2>> gapRoleCases;
+  std::map<std::string, std::set<uint64_t>> gapRoleMasks;
+  std::vector<std::string> argNames; ///< the schema's argument names (roles 0..n-1)
   std::vector<std::string> valueDependentExamples;
   double seconds = 0;
 
@@ -109,6 +120,8 @@ struct RunOptions {
   /// Run both sides inside this autocast context (libtorch: at::autocast on the
   /// worker thread; dtypeflow: inferUnderAutocast). CPU only.
   std::optional<AutocastContext> autocast;
+  /// Count which roles trigger each kernel gap (OpTally::gapRoleCases), for --kernel-gap-data.
+  bool gapRoles = false;
 };
 
 /// Run every case of one rule.

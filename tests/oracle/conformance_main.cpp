@@ -142,6 +142,7 @@ int main(int argc, char **argv) {
   app.add_option("--autocast", autocastSpec,
                  "run the rules of the CPU autocast list's ops inside autocast, e.g. cpu:bfloat16 (both sides)");
   CLI11_PARSE(app, argc, argv);
+  opts.gapRoles = !gapDataPath.empty(); // which roles raise each kernel gap, for the data file
   if (!autocastSpec.empty()) {
     std::string error;
     opts.autocast = AutocastContext::parse(autocastSpec, kOracleTorch, error);

@@ -325,15 +325,63 @@ std::string renderMetaData(const std::vector<OpTally> &tallies, CpuKind cpu) {
   return out;
 }
 
+namespace {
+/// The roles whose dtype `c10` raises the kernel gap: a fewest set that holds the dtype in every
+/// case that raised, taken greedily by how often a role of that dtype raised (nll_loss's `self`
+/// always, its int64 `target` only beside an int64 self: self alone; cumsum's result `#0` of bool,
+/// not its bool `self`, which sums in int64). Comma-separated (`self`, `#1` the second result);
+/// empty when a raising case held it in no role: the gap is then named for any role of that dtype.
+std::string gapRolesOf(const OpTally &t, const std::string &c10) {
+  auto masks = t.gapRoleMasks.find(c10);
+  if (masks == t.gapRoleMasks.end()) return "";
+  struct Candidate {
+    unsigned role;
+    double ratio;
+    uint64_t raised;
+  };
+  std::vector<Candidate> candidates;
+  for (const auto &[key, c] : t.gapRoleCases)
+    if (key.second == c10 && c[1] > 0 && key.first < 64)
+      candidates.push_back({key.first, static_cast<double>(c[1]) / static_cast<double>(c[0]), c[1]});
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
+    return a.ratio != b.ratio ? a.ratio > b.ratio : a.raised != b.raised ? a.raised > b.raised : a.role < b.role;
+  });
+  std::vector<uint64_t> uncovered(masks->second.begin(), masks->second.end());
+  if (std::find(uncovered.begin(), uncovered.end(), uint64_t{0}) != uncovered.end()) return "";
+  uint64_t chosen = 0;
+  for (const Candidate &c : candidates) {
+    if (uncovered.empty()) break;
+    const uint64_t bit = uint64_t{1} << c.role;
+    if (std::none_of(uncovered.begin(), uncovered.end(), [&](uint64_t m) { return m & bit; })) continue;
+    chosen |= bit;
+    std::erase_if(uncovered, [&](uint64_t m) { return m & bit; });
+  }
+  if (!uncovered.empty()) return "";
+  std::string out;
+  for (unsigned r = 0; r < 64; ++r) {
+    if (!(chosen >> r & 1)) continue;
+    std::string name = r >= OpTally::kResultRole ? fmt::format("#{}", r - OpTally::kResultRole)
+                       : r < t.argNames.size()    ? t.argNames[r]
+                                                  : "";
+    if (name.empty()) return "";
+    out += (out.empty() ? "" : ",") + name;
+  }
+  return out;
+}
+} // namespace
+
 std::string renderKernelGapData(const std::vector<OpTally> &tallies, CpuKind cpu) {
   std::string out = dataHeader(
       "kernel-gap-data", "cpu-kernel-gaps",
       "# the dtypes whose CPU kernel an op lacks, as PyTorch names them in its conformance cases' errors\n"
       "# (\"abs_cpu\" not implemented for 'Bool'): the op's rule answers the dtype another device computes,\n"
       "# and infer names the gap as a possible error (ops/cpu_kernels.h).\n",
-      "op c10_dtype kernel", cpu);
+      "op c10_dtype kernel [roles: the arguments (by name) and results (#i) whose dtype raises it]", cpu);
   for (const OpTally &t : tallies)
-    for (const auto &[dtype, kernel] : t.kernelGapDtypes) out += fmt::format("{} {} {}\n", t.key, dtype, kernel);
+    for (const auto &[dtype, kernel] : t.kernelGapDtypes) {
+      std::string roles = gapRolesOf(t, dtype);
+      out += fmt::format("{} {} {}{}{}\n", t.key, dtype, kernel, roles.empty() ? "" : " ", roles);
+    }
   return out;
 }
 

@@ -22,7 +22,7 @@ TEST(CpuKernelGaps, AMeasuredGapIsAPossibleErrorNamingTheKernel) {
   EXPECT_EQ(o.possibleError->message,
             "aten::abs: no CPU kernel for bool in 1.13 (measured: \"abs_cpu\" not implemented for 'Bool')");
   EXPECT_EQ(kernelGapText(*o.possibleError, "1.13"), "no CPU kernel for bool in 1.13");
-  EXPECT_EQ(measuredCpuKernelGap(measuredCpuKernelGapLines(TorchVersion::V1_13, "aten::abs"), DType::Bool), "abs_cpu");
+  EXPECT_EQ(measuredCpuKernelGap(measuredCpuKernelGapLines(TorchVersion::V1_13, "aten::abs"), DType::Bool)->kernel, "abs_cpu");
   // A dtype with a kernel: nothing to name.
   EXPECT_FALSE(test::runIn(Semantics::of(TorchVersion::V1_13), "aten::abs", {{"self", "float32:r1"}}).possibleError);
   EXPECT_FALSE(measuredCpuKernelGap(measuredCpuKernelGapLines(TorchVersion::V1_13, "aten::abs"), DType::Float32));
@@ -59,6 +59,28 @@ TEST(CpuKernelGaps, AnOperandThatMayHaveTheDtypeMayRaise) {
   ASSERT_EQ(o.status, InferOutcome::Status::Ok);
   ASSERT_TRUE(o.possibleError);
   EXPECT_EQ(o.possibleError->kind, ErrorKind::MissingKernel);
+}
+
+TEST(CpuKernelGaps, OnlyTheRolesWhoseDtypeRaisesItAreLookedAt) {
+  // nll_loss's CPU kernel lacks int64 for self (log-probabilities), never for its int64 target;
+  // adaptive_max_pool2d lacks int64 input, not the int64 indices it returns; cumsum of bool runs
+  // (it sums in int64), with dtype=bool it does not. Measured with each version's libtorch.
+  for (TorchVersion v : kTorchVersions) {
+    const Semantics &sem = Semantics::of(v);
+    SCOPED_TRACE(std::string(name(v)));
+    EXPECT_FALSE(test::runIn(sem, "aten::nll_loss", {{"self", "float32:r2"}, {"target", "int64:r1"}}).possibleError);
+    InferOutcome ints = test::runIn(sem, "aten::nll_loss", {{"self", "int64:r2"}, {"target", "int64:r1"}});
+    ASSERT_TRUE(ints.possibleError);
+    EXPECT_EQ(ints.possibleError->kind, ErrorKind::MissingKernel);
+    EXPECT_FALSE(test::runIn(sem, "aten::adaptive_max_pool2d", {{"self", "float32:r4"}, {"output_size", "[2,3]"}}).possibleError);
+    EXPECT_TRUE(test::runIn(sem, "aten::adaptive_max_pool2d", {{"self", "int64:r4"}, {"output_size", "[2,3]"}}).possibleError);
+    EXPECT_FALSE(test::runIn(sem, "aten::cumsum", {{"self", "bool:r2"}, {"dim", "-1"}}).possibleError);
+    EXPECT_TRUE(test::runIn(sem, "aten::cumsum", {{"self", "bool:r2"}, {"dim", "-1"}, {"dtype", "bool"}}).possibleError);
+    // The data names roles only where the harness measured them; nll_loss's line names self.
+    auto gap = measuredCpuKernelGap(measuredCpuKernelGapLines(v, "aten::nll_loss"), DType::Int64);
+    ASSERT_TRUE(gap);
+    EXPECT_EQ(gap->roles, "self");
+  }
 }
 
 TEST(CpuKernelGaps, MetaKernelsHaveNoCpuGap) {
