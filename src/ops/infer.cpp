@@ -267,7 +267,15 @@ RuleResult runRule(const DTypeSystem &types, const ExecContext *context, const O
       if (auto e = belowBound(rule, args)) return *e;
   }
   try {
-    return rule.fn(OpCall(types, schema, args, pending, firstPendingRead, context));
+    OpCall call(types, schema, args, pending, firstPendingRead, context);
+    RuleResult r = rule.fn(call);
+    if (!r.ok()) return r;
+    // Operands whose known sizes cannot broadcast: PyTorch raises whatever their dtypes.
+    if (call.sizeMismatch()) return RuleError{ErrorKind::SizeDependent, schema.key() + ": " + *call.sizeMismatch()};
+    if (call.sizeGuard() && !r.possibleError())
+      return RuleResult(r.takeOutputs(), RuleError{ErrorKind::SizeDependent,
+                                                   schema.key() + ": raises unless " + *call.sizeGuard()});
+    return r;
   } catch (const PromotionError &e) {
     // c10::promoteTypes raised inside the op (uint16 with int8, float8 with anything else).
     return RuleError{ErrorKind::Semantic, schema.key() + ": " + e.what()};

@@ -98,6 +98,15 @@ public:
         context_(context) {}
 
   const Schema &schema() const { return schema_; }
+  /// What broadcasting the operands' sizes found, noted by the helpers that size an element-wise
+  /// result (unit_dims.h) for infer to report: known sizes that cannot broadcast (PyTorch raises),
+  /// or the condition symbols must meet (a possible error).
+  void noteBroadcast(std::optional<std::string> mismatch, std::optional<std::string> guard) const {
+    if (mismatch && !sizeMismatch_) sizeMismatch_ = std::move(mismatch);
+    if (guard && !sizeGuard_) sizeGuard_ = std::move(guard);
+  }
+  const std::optional<std::string> &sizeMismatch() const { return sizeMismatch_; }
+  const std::optional<std::string> &sizeGuard() const { return sizeGuard_; }
   /// The PyTorch version's dtypes and promotion this call runs under.
   const DTypeSystem &types() const { return types_; }
   TorchVersion version() const { return types_.version(); }
@@ -171,6 +180,7 @@ public:
   }
 
 private:
+  mutable std::optional<std::string> sizeMismatch_, sizeGuard_;
   /// Argument i. A read of a pending aspect (`aspects`: the whole value by
   /// default) is recorded when it is the call's first.
   const Value &read(size_t i, uint8_t aspects = 0xff) const {

@@ -77,6 +77,7 @@ Broadcast broadcastShapes(std::span<const Dims> shapes) {
   size_t rank = 0;
   for (const Dims &s : shapes) rank = std::max(rank, s.size());
   Dims out(rank, Dim(1));
+  std::optional<std::string> guard;
   for (const Dims &s : shapes) {
     size_t shift = rank - s.size();
     for (size_t i = 0; i < s.size(); ++i) {
@@ -85,10 +86,17 @@ Broadcast broadcastShapes(std::span<const Dims> shapes) {
         return {std::nullopt, fmt::format("the size of tensor a ({}) must match the size of tensor b ({}) at "
                                           "non-singleton dimension {}",
                                           a.str(), b.str(), shift + i)};
+      if (!guard && a.known() && b.known() && a.isOne() != true && b.isOne() != true &&
+          compareDims(a, b) == DimsEqual::MayDiffer) {
+        const bool aOne = a.isOne() != false, bOne = b.isOne() != false; // may be 1
+        guard = fmt::format("{} == {}{}{} (broadcast at dim {})", a.str(), b.str(),
+                            aOne ? fmt::format(" or {} == 1", a.str()) : "", bOne ? fmt::format(" or {} == 1", b.str()) : "",
+                            shift + i);
+      }
       out[shift + i] = broadcastDim(a, b);
     }
   }
-  return {std::move(out), std::nullopt};
+  return {std::move(out), std::nullopt, std::move(guard)};
 }
 
 ShapeFn sameShapeAs(std::string_view arg, size_t outputs) {

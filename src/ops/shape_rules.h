@@ -44,6 +44,9 @@ Dim broadcastDim(const Dim &a, const Dim &b);
 struct Broadcast {
   std::optional<Dims> dims;
   std::optional<std::string> mismatch; ///< "sizes 3 and 4 at dim 1"
+  /// Where symbols decide (`s0` against 4): the condition PyTorch needs, as torch.export would
+  /// guard on it (`s0 == 4`); the dims assume it.
+  std::optional<std::string> guard;
 };
 Broadcast broadcastShapes(std::span<const Dims> shapes);
 

@@ -71,6 +71,7 @@ static Value withBroadcastSizes(const OpCall &c, Value out, const Names &names) 
   }
   if (!anyKnown) return out;
   Broadcast b = broadcastShapes(shapes);
+  c.noteBroadcast(b.mismatch, b.guard); // infer reports them (a size-dependent error, a guard)
   if (!b.dims || b.dims->size() != static_cast<size_t>(*out.rank().value())) return out;
   return out.withShape(std::move(*b.dims));
 }

@@ -189,14 +189,14 @@ TEST(Pt2Serde, LayoutsAndMemoryFormatsBecomeC10Codes) {
 
 TEST(Pt2Reader, InputsAreTypedFromTheirTensorMeta) {
   Doc d;
-  d.param("p_w", "lin.weight", kFloat32, {3, 4}).buffer("b_s", "scale", kFloat16, {1, 3}).user("x", kInt64, {-1, 3});
+  d.param("p_w", "lin.weight", kFloat32, {3, 4}).buffer("b_s", "scale", kFloat16, {1, 4}).user("x", kInt64, {-1, 3});
   d.op("torch.ops.aten.add.Tensor", {named("self", tensor("p_w")), named("other", tensor("b_s"))}, "y", kFloat32, {3, 4});
   d.ret("y");
   Read r = readDoc(d.document());
   const ir::Graph &g = *r.p.graph;
   ASSERT_EQ(g.body().params.size(), 3u);
   EXPECT_EQ(g.values[g.body().params[0]].type->text, "Float(3, 4)");
-  EXPECT_EQ(g.values[g.body().params[1]].type->text, "Half(1, 3)");
+  EXPECT_EQ(g.values[g.body().params[1]].type->text, "Half(1, 4)");
   EXPECT_EQ(g.values[g.body().params[2]].type->text, "Long(*, 3)"); // a symbolic size stays unknown
   EXPECT_EQ(r["b_s"].unitDims().sizeIsOne(0), true);
   EXPECT_EQ(r["x"].unitDims().sizeIsOne(0), std::nullopt);

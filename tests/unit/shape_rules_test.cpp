@@ -189,12 +189,43 @@ TEST(ShapeRules, TracedSizesReachTheGraph) {
 
 TEST(ShapeRules, AllAndAnyOverAnEmptyDimListReduceNothing) {
   // torch.ops.aten.all.dims(torch.ones(2, 3), []) is bool [2, 3] (2.6, 2.14; meta too): unlike
-  // sum.dim_IntList, whose [] reduces every dim.
-  EXPECT_EQ(shapeOf(run("aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[2, 3]");
-  EXPECT_EQ(shapeOf(run("aten::any.dims", {{"self", "uint8:[s0,3]"}, {"dim", "[]"}, {"keepdim", "True"}})), "[s0, 3]");
-  test::expectTensor(run("aten::any.dims", {{"self", "uint8:[2,3]"}, {"dim", "[]"}}), 0, DType::UInt8, 2);
-  EXPECT_EQ(shapeOf(run("aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "None"}})), "[]");
-  EXPECT_EQ(shapeOf(run("aten::sum.dim_IntList", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[]");
+  // sum.dim_IntList, whose [] reduces every dim. (1.13 has no all.dims.)
+  const Semantics &v214 = Semantics::of(TorchVersion::V2_14);
+  using test::runIn;
+  EXPECT_EQ(shapeOf(runIn(v214, "aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[2, 3]");
+  EXPECT_EQ(shapeOf(runIn(v214, "aten::any.dims", {{"self", "uint8:[s0,3]"}, {"dim", "[]"}, {"keepdim", "True"}})), "[s0, 3]");
+  test::expectTensor(runIn(v214, "aten::any.dims", {{"self", "uint8:[2,3]"}, {"dim", "[]"}}), 0, DType::UInt8, 2);
+  EXPECT_EQ(shapeOf(runIn(v214, "aten::all.dims", {{"self", "float32:[2,3]"}, {"dim", "None"}})), "[]");
+  EXPECT_EQ(shapeOf(runIn(v214, "aten::sum.dim_IntList", {{"self", "float32:[2,3]"}, {"dim", "[]"}})), "[]");
+}
+
+TEST(ShapeRules, ElementwiseOperandsThatCannotBroadcastRaise) {
+  // torch.add(torch.ones(3), torch.ones(4)): "The size of tensor a (3) must match the size of tensor b
+  // (4) at non-singleton dimension 0", whatever the dtypes; a dtypeflow answer of float32 was wrong.
+  InferOutcome o = run("aten::add.Tensor", {{"self", "float32:[3]"}, {"other", "float32:[4]"}});
+  ASSERT_EQ(o.status, InferOutcome::Status::Error);
+  EXPECT_EQ(o.error->kind, ErrorKind::SizeDependent);
+  EXPECT_NE(o.error->message.find("(3) must match the size of tensor b (4)"), std::string::npos) << o.error->message;
+  test::expectError(run("aten::where.self", {{"condition", "bool:[3]"}, {"self", "float32:[4]"}, {"other", "float32:[]"}}));
+  test::expectError(run("aten::mul_.Tensor", {{"self", "float32:[2,3]"}, {"other", "float32:[2]"}}));
+  // Broadcastable sizes, numbers and 0-dim tensors are no error.
+  EXPECT_EQ(shapeOf(run("aten::add.Tensor", {{"self", "float32:[2,1]"}, {"other", "float32:[3]"}})), "[2, 3]");
+  EXPECT_FALSE(run("aten::mul.Tensor", {{"self", "float32:[3]"}, {"other", "float32:[]"}}).possibleError);
+  // Where a symbol decides, a possible error naming the condition (torch.export's guard).
+  InferOutcome s = run("aten::add.Tensor", {{"self", "float32:[s0]"}, {"other", "float32:[4]"}});
+  ASSERT_EQ(s.status, InferOutcome::Status::Ok);
+  ASSERT_TRUE(s.possibleError);
+  EXPECT_NE(s.possibleError->message.find("s0 == 4"), std::string::npos) << s.possibleError->message;
+  EXPECT_FALSE(run("aten::add.Tensor", {{"self", "float32:[s0,3]"}, {"other", "float32:[s0,3]"}}).possibleError);
+}
+
+TEST(ShapeRules, LstsqOfABatchOfVectors) {
+  // torch.linalg.lstsq(A [3, 2, 2], b [3, 2]) solves a batch of vectors: solution [3, 2] (1.13,
+  // measured); b [3, 2, 2] is a batch of matrices; a 1-D b with a 3-D A raises.
+  EXPECT_EQ(shapeOf(run("aten::linalg_lstsq", {{"self", "float32:[3,2,2]"}, {"b", "float32:[3,2]"}})), "[3, 2]");
+  EXPECT_EQ(shapeOf(run("aten::linalg_lstsq", {{"self", "float32:[3,2,2]"}, {"b", "float32:[3,2,2]"}})), "[3, 2, 2]");
+  EXPECT_EQ(shapeOf(run("aten::linalg_lstsq", {{"self", "float32:[2,2]"}, {"b", "float32:[2]"}})), "[2]");
+  test::expectError(run("aten::linalg_lstsq", {{"self", "float32:[3,2,2]"}, {"b", "float32:[2]"}}));
 }
 
 } // namespace

@@ -339,9 +339,20 @@ RuleResult luUnpack(const OpCall &c) {
 RuleResult lstsq(const OpCall &c) {
   if (auto e = sameMatrixDTypes(c, "self", {"b"})) return *e;
   DType d = c.dtype("self"), re = toRealValueType(d);
-  Rank b = c.rank("b");
+  Rank b = c.rank("b"), a = c.rank("self");
   if (b == Rank::exact(0)) return c.semantic("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim()");
-  Rank sol = b == Rank::exact(1) ? Rank::exact(1) : maxRank(c.rank("self"), b);
+  // b of one dim fewer than self is a batch of vectors (the solution has b's rank); of self's rank, a
+  // batch of matrices; any other difference raises (linalg_lstsq's dim_diff, 0 or 1).
+  Rank sol = Rank::top();
+  if (a.isExact() && b.isExact()) {
+    const int64_t diff = *a.value() - *b.value();
+    if (diff < 0 || diff > 1)
+      return c.semantic("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+                        "(input.dim() - other.dim()) <= 1");
+    sol = diff == 1 ? b : a;
+  } else if (b == Rank::exact(1)) {
+    sol = Rank::exact(1); // a 2-D self (the only one a 1-D b goes with)
+  }
   return std::vector<Value>{tensorOf(d, sol), tensorOf(re, Rank::top()), tensorOf(DType::Int64, Rank::top()),
                             tensorOf(re, Rank::top())};
 }
@@ -882,8 +893,16 @@ void registerSolverShapes(Registry &r) {
   // lstsq(A [*, m, n], B [*, m, k]): the solution [*, n, k]; the others depend on the driver.
   r.shape("aten::linalg_lstsq", [](const OpCall &c) -> ShapeResult {
     auto a = matrixOf(c, "self"), b = matrixOf(c, "b");
+    auto ad = dimsOf(c, "self"), bd = dimsOf(c, "b");
+    if (a && ad && bd && bd->size() + 1 == ad->size()) { // a batch of vectors: [*, n] where b's batch is A's
+      Dims x(bd->begin(), bd->end() - 1);
+      if (!std::equal(x.begin(), x.end(), ad->begin(), [](const Dim &p, const Dim &q) { return p == q; }))
+        return {};
+      x.push_back(a->n);
+      return Outs{x, std::nullopt, std::nullopt, std::nullopt};
+    }
     auto x = solved(c, "self", "b");
-    if (!a || !b || !x || dimsOf(c, "self")->size() != dimsOf(c, "b")->size()) return {};
+    if (!a || !b || !x || ad->size() != bd->size()) return {};
     (*x)[x->size() - 2] = a->n;
     return Outs{*x, std::nullopt, std::nullopt, std::nullopt};
   });
