@@ -86,6 +86,16 @@ class TailSlice(nn.Module):
         return y[-5:]
 
 
+class UniqueRecords(nn.Module):
+    """torch.unique with its inverse and counts, flat and by dim: 2.6's FakeTensor records them in
+    the input's dtype (float32), the program returns int64."""
+
+    def forward(self, x):
+        u, inv, cnt = torch.unique(x, sorted=True, return_inverse=True, return_counts=True)
+        ud, invd, cntd = torch.unique(x.reshape(2, 4), dim=1, return_inverse=True, return_counts=True)
+        return u, inv, cnt, ud, invd, cntd
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "archives-2.6")
     os.makedirs(out, exist_ok=True)
@@ -96,7 +106,8 @@ def main():
                           ("symbolic_int_division", SymbolicIntDivision(),
                            (torch.arange(1, 6, dtype=torch.int32), torch.rand(5) > 0.5)),
                           ("single_result_hops", SingleResultHops(), (torch.randn(6, 4), torch.randn(3, 4), torch.randn(4))),
-                          ("tail_slice", TailSlice(), (torch.randn(11),))]:
+                          ("tail_slice", TailSlice(), (torch.randn(11),)),
+                          ("unique_records", UniqueRecords(), (torch.tensor([3., 1., 3., 2., 1., 5., 5., 0.]),))]:
         auto = torch.export.Dim.AUTO
         dynamic = ({0: auto}, {0: auto}) if name == "symbolic_int_division" else ({0: auto},) if name == "tail_slice" else None
         ep = torch.export.export(m.eval(), args, dynamic_shapes=dynamic)

@@ -467,6 +467,20 @@ void registerSearches(Registry &r) {
 }
 
 /// The unique family.
+/// 2.6's FakeTensor runs _unique2 and unique_dim by a Python implementation that gives the inverse
+/// and the counts self's dtype (float32 for a float32 self): what torch.export 2.6 records, where the
+/// program returns int64 (measured with 2.6's FakeTensorMode; 2.14's gives int64). `--kernels meta`.
+static RuleFn fakeUniqueOf26(RuleFn cpu) {
+  return metaByReference(cpu, [cpu](const OpCall &c) -> RuleResult {
+    RuleResult r = cpu(c);
+    if (!r.ok()) return r;
+    std::vector<Value> outs = r.takeOutputs();
+    for (size_t i = 1; i < outs.size(); ++i)
+      if (outs[i].isTensor()) outs[i] = outs[i].withDTypes(c.arg("self").dtypes());
+    return outs;
+  });
+}
+
 void registerUnique(Registry &r) {
   const char *fam = "indexing";
   // unique: values are 1-D (with dim=: self's rank). An inverse that was not
@@ -485,17 +499,21 @@ void registerUnique(Registry &r) {
   // the counts are asked for in 1.13 (measured: counts alone give a 2-D
   // inverse); 2.14 only when the inverse is (else an empty 1-D one;
   // scripts/probes/unique2.py).
-  for (auto [scope, countsFillInverse] : {std::pair{r.since(TorchVersion::V1_13), true},
-                                          std::pair{r.since(TorchVersion::V2_6), false}})
-    scope.add("aten::_unique2", fam, [countsFillInverse = countsFillInverse](const OpCall &c) -> RuleResult {
-       auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
-       if (!countsFillInverse) cnt = false;
-       Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
-       if ((inv && *inv) || (cnt && *cnt)) inverse = self;
-       else if (inv && cnt) inverse = Rank::exact(1);
-       return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, inverse),
-                                 tensorOf(DType::Int64, Rank::exact(1))};
-     }).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
+  auto unique2 = [](bool countsFillInverse) -> RuleFn {
+    return [countsFillInverse](const OpCall &c) -> RuleResult {
+      auto inv = c.arg("return_inverse").boolValue(), cnt = c.arg("return_counts").boolValue();
+      if (!countsFillInverse) cnt = false;
+      Rank self = c.rank("self"), inverse = Rank::join(self, Rank::exact(1));
+      if ((inv && *inv) || (cnt && *cnt)) inverse = self;
+      else if (inv && cnt) inverse = Rank::exact(1);
+      return std::vector<Value>{tensorOf(c.dtype("self"), Rank::exact(1)), tensorOf(DType::Int64, inverse),
+                                tensorOf(DType::Int64, Rank::exact(1))};
+    };
+  };
+  for (auto [scope, fn] : {std::pair{r.since(TorchVersion::V1_13), unique2(true)},
+                           std::pair{r.since(TorchVersion::V2_6), fakeUniqueOf26(unique2(false))},
+                           std::pair{r.since(TorchVersion::V2_14), unique2(false)}})
+    scope.add("aten::_unique2", fam, fn).variant({{"return_inverse", "True"}, {"return_counts", "True"}})
         .variant({{"self", "sweep![2,2]"}, {"return_counts", "True"}}).variant({{"self", "float32[]"}, {"return_counts", "True"}});
   r.add("aten::unique_consecutive", fam, [inverseRank](const OpCall &c) -> RuleResult {
      bool noDim = c.isNone("dim");
@@ -507,13 +525,18 @@ void registerUnique(Registry &r) {
       .variant({{"self", "sweep![2,2]"}, {"dim", "0"}}).variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}});
   // A 0-dim self has no dim to name (measured: even -1 raises).
   for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"}) r.declare(k, OpFact::NoDimOfZeroDim);
+  const RuleFn uniqueDim = [](const OpCall &c) -> RuleResult {
+    return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
+                              tensorOf(DType::Int64, Rank::exact(1))};
+  };
   for (const char *k : {"aten::unique_dim", "aten::unique_dim_consecutive"})
-    r.add(k, fam, [](const OpCall &c) -> RuleResult {
-       return std::vector<Value>{tensorOf(c.dtype("self"), c.rank("self")), tensorOf(DType::Int64, Rank::exact(1)),
-                                 tensorOf(DType::Int64, Rank::exact(1))};
-     }).sample("self", "sweep![2,2]").sample("dim", "0")
-        .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}})
-        .variant({{"self", "sweep![]"}, {"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "-1"}});
+    for (auto [scope, fn] : {std::pair{r.since(TorchVersion::V1_13), uniqueDim},
+                             std::pair{r.since(TorchVersion::V2_6),
+                                       std::string_view(k) == "aten::unique_dim" ? fakeUniqueOf26(uniqueDim) : uniqueDim},
+                             std::pair{r.since(TorchVersion::V2_14), uniqueDim}})
+      scope.add(k, fam, fn).sample("self", "sweep![2,2]").sample("dim", "0")
+          .variant({{"self", "sweep![2,2]"}, {"dim", "1"}, {"return_inverse", "True"}, {"return_counts", "True"}})
+          .variant({{"self", "sweep![]"}, {"dim", "0"}}).variant({{"self", "sweep![]"}, {"dim", "-1"}});
 }
 
 /// The indices and masks the ops only read.
