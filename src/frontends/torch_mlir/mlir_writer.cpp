@@ -78,7 +78,14 @@ public:
       : g_(g), p_(p), r_(r), semantics_(semantics), schemas_(semantics.schemas()) {}
 
   std::string run() {
-    if (g_.blocks.size() > 1) throw Refused("control flow (cond, while_loop, map): not written as Torch dialect yet");
+    if (g_.blocks.size() > 1) { // the first region's op: cond / while_loop / map (prim::If, prim::Loop) or autocast's
+      const ir::NodeId owner = g_.blocks[1].owner;
+      const std::string what = owner != ir::kNoId && g_.kindOf(owner) == "higher_order::wrap_with_autocast"
+                                   ? "an autocast region (torch.autocast inside the exported code)"
+                                   : "control flow (cond, while_loop, map)";
+      throw Refused(fmt::format("{}{}: not written as Torch dialect yet",
+                                owner != ir::kNoId ? where(owner) + ": " : "", what));
+    }
     const ir::Block &body = g_.body();
     std::string args, results;
     for (ir::ValueId v : body.params) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", name(v), type(v));
