@@ -88,7 +88,8 @@ std::optional<bool> agreeAtSamples(const SymExpr &mine, const SymExpr &theirs) {
   if (symbols.empty() || symbols.size() > 4) return std::nullopt;
   const int64_t near = symbols.size() <= 2 ? 12 : 5;
   std::vector<std::vector<int64_t>> points;
-  for (const auto &[name, r] : symbols) {
+  for (const auto &symbol : symbols) {
+    const SymRange &r = symbol.second; // (clang 14 cannot capture a structured binding)
     std::vector<int64_t> p;
     const int64_t lo = std::max<int64_t>(r.lo, 0);
     for (int64_t k = 0; k < near; ++k) p.push_back(lo + k);
