@@ -58,7 +58,8 @@ size_t Builder::hopResultCount(const Field &outputs) {
 }
 void Builder::defineHopOutputs(Scope &scope, const Field &outputs, ir::NodeId n, ir::BlockId b) {
   if (!resultsListed(outputs)) return defineOutputs(scope, outputs, n, b);
-  for (Field e : outputs.at(0).unionValue().items()) {
+  const Field list = outputs.at(0).unionValue(); // items() refers to it: not a temporary
+  for (Field e : list.items()) {
     ir::ValueId out = define(scope, e["name"], type("Tensor"));
     record(scope, e["name"].str(), out);
     g_->values[out].def = n;
