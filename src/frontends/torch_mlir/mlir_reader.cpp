@@ -1138,6 +1138,7 @@ private:
       size_t d = defineNamed(resultName(op.results[0]), op.results[0].first, valueOfUse(op.uses[0]));
       if (fn().uses[op.uses[0]].kind == UseKind::Implied) fn().defs[d].impliedBy = fn().uses[op.uses[0]].def;
       if (op.resultTypes.size() == 1) {
+        (void)typeAt(op.resultTypes[0], op.first); // a malformed type is refused here as anywhere (printed back: it must read)
         SsaDef &def = fn().defs[d];
         def.writtenType = std::string(src_.substr(op.resultTypes[0].begin, op.resultTypes[0].end - op.resultTypes[0].begin));
         def.typeBegin = op.resultTypes[0].begin;
