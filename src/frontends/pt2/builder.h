@@ -107,6 +107,8 @@ private:
   /// A higher-order op's results (control_flow.cpp): 2.6 lists a single one (`[{"as_tensors": [...]}]`).
   static bool resultsListed(const Field &outputs);
   static size_t hopResultCount(const Field &outputs);
+  /// Result k's name field (a tensor's, either form; another kind refused).
+  static Field hopResultName(const Field &outputs, size_t k);
   void defineHopOutputs(Scope &scope, const Field &outputs, ir::NodeId n, ir::BlockId b);
   /// A bool for a predicate: a tensor goes through aten::Bool.
   ir::ValueId predicate(ir::ValueId v, ir::BlockId b);

@@ -56,12 +56,18 @@ bool Builder::resultsListed(const Field &outputs) { return outputs.size() == 1 &
 size_t Builder::hopResultCount(const Field &outputs) {
   return resultsListed(outputs) ? outputs.at(0).unionValue().size() : outputs.size();
 }
+Field Builder::hopResultName(const Field &outputs, size_t k) {
+  if (resultsListed(outputs)) return outputs.at(0).unionValue().at(k)["name"];
+  Field o = outputs.at(k);
+  if (o.unionTag() != "as_tensor") o.fail(fmt::format("expected a tensor result, found '{}'", o.unionTag()));
+  return o.unionValue()["name"];
+}
 void Builder::defineHopOutputs(Scope &scope, const Field &outputs, ir::NodeId n, ir::BlockId b) {
   if (!resultsListed(outputs)) return defineOutputs(scope, outputs, n, b);
-  const Field list = outputs.at(0).unionValue(); // items() refers to it: not a temporary
-  for (Field e : list.items()) {
-    ir::ValueId out = define(scope, e["name"], type("Tensor"));
-    record(scope, e["name"].str(), out);
+  for (size_t k = 0; k < hopResultCount(outputs); ++k) {
+    Field name = hopResultName(outputs, k);
+    ir::ValueId out = define(scope, name, type("Tensor"));
+    record(scope, name.str(), out);
     g_->values[out].def = n;
     g_->nodes[n].outputs.push_back(out);
   }
@@ -259,12 +265,9 @@ void Builder::buildMap(Scope &scope, const Field &node, ir::BlockId b) {
   g_->blocks[body].returns.push_back(boolConstant(body, true));
   // Each result stacks the body's results along a new leading dim.
   for (size_t k = 0; k < count; ++k) {
-    Field o = resultsListed(outputs) ? outputs.at(0).unionValue().at(k) : outputs.at(k);
-    if (!resultsListed(outputs) && o.unionTag() != "as_tensor")
-      o.fail(fmt::format("expected a tensor result, found '{}'", o.unionTag()));
     ir::NodeId n = g_->addNode(b, g_->internPinnedKind("aten::stack", ""), {});
     g_->nodes[n].inputs = {results[k], zero};
-    Field name = (resultsListed(outputs) ? o : o.unionValue())["name"];
+    Field name = hopResultName(outputs, k);
     ir::ValueId out = define(scope, name, type("Tensor"));
     record(scope, name.str(), out);
     g_->values[out].def = n;
